@@ -1,0 +1,83 @@
+// An undirected simple graph in compressed sparse row (CSR) form, the
+// representation of conflict graphs (design.md section 4).
+#ifndef DPQ_CORE_GRAPH_GRAPH_H_
+#define DPQ_CORE_GRAPH_GRAPH_H_
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+
+namespace dpq::core::graph {
+
+// Node ids are tuple ids (row numbers), 32 bits.
+using NodeId = uint32_t;
+
+// An edge {first, second} with first < second.
+using Edge = std::pair<NodeId, NodeId>;
+
+class Graph {
+ public:
+  Graph() : offsets_(1, 0) {}
+
+  // Builds the graph on nodes 0..num_nodes-1. Edges may come in any order
+  // and orientation, duplicates are merged. kInvalidArgument on a self-loop
+  // or an id >= num_nodes. O(m log m) time, 8 bytes per stored edge end.
+  static absl::StatusOr<Graph> FromEdges(uint32_t num_nodes,
+                                         std::vector<Edge> edges);
+
+  // Same, for edges already sorted by (first, second), deduplicated, with
+  // first < second < num_nodes (checked only in debug builds). O(n + m).
+  static Graph FromSortedUniqueEdges(uint32_t num_nodes,
+                                     const std::vector<Edge>& edges);
+
+  uint32_t num_nodes() const {
+    return static_cast<uint32_t>(offsets_.size() - 1);
+  }
+  uint64_t num_edges() const { return adjacency_.size() / 2; }
+
+  // Neighbours of v in ascending order.
+  absl::Span<const NodeId> neighbors(NodeId v) const {
+    return absl::MakeConstSpan(adjacency_.data() + offsets_[v],
+                               offsets_[v + 1] - offsets_[v]);
+  }
+  uint32_t degree(NodeId v) const {
+    return static_cast<uint32_t>(offsets_[v + 1] - offsets_[v]);
+  }
+  uint32_t max_degree() const { return max_degree_; }
+  // Number of nodes of positive degree.
+  uint32_t num_non_isolated() const { return num_non_isolated_; }
+
+  // Calls f(u, v) for every edge with u < v in the stable order Lambda:
+  // lexicographic by (u, v). Node ids are tuple ids, so for two neighbouring
+  // datasets the common edges keep their relative order (paper, Def. 7).
+  template <typename F>
+  void ForEachEdge(F&& f) const {
+    const uint32_t n = num_nodes();
+    for (NodeId u = 0; u < n; ++u) {
+      for (NodeId v : neighbors(u)) {
+        if (v > u) f(u, v);
+      }
+    }
+  }
+
+  // All edges in the stable order.
+  std::vector<Edge> Edges() const;
+
+  // The graph without node `v` (its edges removed, ids above v shifted down
+  // by one, exactly as removing the tuple renumbers the rows). For
+  // neighbouring-graph tests. O(n + m).
+  Graph WithoutNode(NodeId v) const;
+
+ private:
+  std::vector<uint64_t> offsets_;  // size n + 1
+  std::vector<NodeId> adjacency_;  // both directions, sorted per node
+  uint32_t max_degree_ = 0;
+  uint32_t num_non_isolated_ = 0;
+};
+
+}  // namespace dpq::core::graph
+
+#endif  // DPQ_CORE_GRAPH_GRAPH_H_
