@@ -1,0 +1,27 @@
+// Privacy budgets (design.md 5.1, 5.6).
+#ifndef DPQ_CORE_DP_EPSILON_H_
+#define DPQ_CORE_DP_EPSILON_H_
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+
+namespace dpq::core::dp {
+
+// Largest epsilon dpq accepts in one request. Above this the noise is
+// meaningless as protection, so a value this large is almost surely a typo.
+inline constexpr double kMaxEpsilon = 1e6;
+
+// OK iff `epsilon` is finite, > 0 and <= kMaxEpsilon. Otherwise
+// kInvalidArgument naming `name` and the value, e.g.
+// "Epsilon must be finite and positive, but is -1."
+absl::Status ValidateEpsilon(double epsilon, absl::string_view name = "Epsilon");
+
+// OK iff `delta` (a sensitivity) is finite and > 0.
+absl::Status ValidateSensitivity(double delta,
+                                 absl::string_view name = "Sensitivity");
+
+}  // namespace dpq::core::dp
+
+#endif  // DPQ_CORE_DP_EPSILON_H_

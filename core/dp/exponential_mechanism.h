@@ -1,0 +1,31 @@
+// The exponential mechanism (paper Def. 5, design.md 5.4).
+#ifndef DPQ_CORE_DP_EXPONENTIAL_MECHANISM_H_
+#define DPQ_CORE_DP_EXPONENTIAL_MECHANISM_H_
+
+#include <cstddef>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "core/dp/secure_urbg.h"
+
+namespace dpq::core::dp {
+
+// The selection probabilities exp(eps*q_i/(2*Delta)) / sum_j(...), computed
+// stably (log-sum-exp: shifted by the maximum). Errors as for
+// SampleExponentialMechanism.
+absl::StatusOr<std::vector<double>> ExponentialMechanismProbabilities(
+    absl::Span<const double> qualities, double epsilon, double sensitivity);
+
+// Returns index i with probability proportional to
+// exp(epsilon * qualities[i] / (2 * sensitivity)). epsilon-DP when
+// `sensitivity` bounds the change of every quality between neighbours.
+// kInvalidArgument on an empty candidate list, a non-finite quality, or an
+// invalid epsilon/sensitivity.
+absl::StatusOr<size_t> SampleExponentialMechanism(
+    SecureUrbg& urbg, absl::Span<const double> qualities, double epsilon,
+    double sensitivity);
+
+}  // namespace dpq::core::dp
+
+#endif  // DPQ_CORE_DP_EXPONENTIAL_MECHANISM_H_
