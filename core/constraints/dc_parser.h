@@ -23,7 +23,9 @@ namespace dpq::core::constraints {
 // mismatch (string column compared with a number, or `<` between a string
 // and a numeric column), a constant that does not parse as the column's type,
 // or a DC that mentions only one tuple (single-tuple DCs are outside the
-// paper's model). An FD line yields one DC per right-hand attribute.
+// paper's model). An FD line yields one DC per right-hand attribute; a
+// blank or comment-only line yields none. The DCs are normalised as
+// Predicate (denial_constraint.h) describes; `line` is left 0.
 absl::StatusOr<std::vector<DenialConstraint>> ParseDenialConstraintLine(
     absl::string_view line, const table::Schema& schema);
 

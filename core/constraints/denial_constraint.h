@@ -25,8 +25,14 @@ CompareOp SwapOperands(CompareOp op);
 
 enum class TupleVar { kT1, kT2 };
 
+// "t1" or "t2".
+absl::string_view TupleVarName(TupleVar tuple);
+
 // A constant, already converted to the type of the column it is compared
-// with (validation does this; string constants keep their text).
+// with (validation does this; string constants keep their text, unescaped).
+// kInt64 sets both int64_value and double_value (same number), so numeric
+// code can read double_value for either numeric type. A fractional constant
+// compared with an int64 column stays kDouble (t1.A < 2.5 is not t1.A < 2).
 struct Constant {
   table::ColumnType type = table::ColumnType::kString;
   int64_t int64_value = 0;
@@ -43,9 +49,13 @@ struct Operand {
   Constant constant;               // if is_constant
 };
 
-// `lhs op rhs`. After validation, a predicate with exactly one column is
-// normalised to have the column on the left, and a predicate comparing t2
-// with t1 is normalised to t1 on the left.
+// `lhs op rhs`. The parser normalises every predicate so that consumers
+// only meet three shapes:
+//   const op t1.A    becomes  t1.A swapped(op) const   (column on the left)
+//   t2.A op t1.B     becomes  t1.B swapped(op) t2.A    (t1 on the left)
+//   t1.A op t1.B and t2.A op t2.B (same tuple) are kept as written.
+// Hence lhs is never a constant, and a join predicate has lhs.tuple == kT1.
+// A predicate comparing two constants is rejected by the parser.
 struct Predicate {
   Operand lhs;
   CompareOp op = CompareOp::kEq;
@@ -75,9 +85,19 @@ struct DenialConstraint {
   // such predicates, not only FDs).
   std::vector<size_t> SameColumnEqualities() const;
 
-  // Renders the DC in the native syntax `not(t1.A=t2.A&t1.B!=t2.B)`.
+  // Renders the DC in the native syntax `not(t1.A=t2.A&t1.B!=t2.B)`:
+  // string constants single-quoted with `\'` and `\\` escaped, column names
+  // that are not [A-Za-z0-9_]+ in backquotes. Parsing the result against
+  // `schema` yields the same predicates (the `text` fields aside).
   std::string ToString(const table::Schema& schema) const;
 };
+
+// `t1.A`, `t2.\`my col\``, `'text'`, `5` or `2.5`, as in ToString().
+std::string OperandToString(const Operand& operand,
+                            const table::Schema& schema);
+// `t1.A!=t2.A`, as in ToString().
+std::string PredicateToString(const Predicate& predicate,
+                              const table::Schema& schema);
 
 }  // namespace dpq::core::constraints
 

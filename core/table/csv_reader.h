@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -15,8 +16,22 @@ namespace dpq::core::table {
 struct CsvOptions {
   // Explicit types; columns not listed are inferred: int64 if every non-empty
   // cell is an integer, else double if every one is a finite number, else
-  // string.
+  // string. A column whose cells are all NULL is a string column.
+  //
+  // For inference, a number whose integer part has a leading zero followed
+  // by another digit ("01907", "-007", "00.5") is not a number: zip codes and
+  // phone numbers keep their leading zeros as strings. A column declared
+  // int64 or double accepts such cells ("01907" -> 1907). "nan", "inf" and
+  // numbers that overflow a double are never numbers, but a cell
+  // spelled "NaN", "nan" or "NAN" does not stop a column from being numeric:
+  // there it is NULL (IEEE NaN, like NULL, compares false with everything,
+  // so DC semantics are unchanged); in a string column it stays text. Naming a column that
+  // is not in the header is an error.
   SchemaOverrides schema;
+  // Cell texts that also mean NULL besides the empty cell, compared verbatim
+  // (e.g. {"NA", "?"}). Empty by default: only empty cells (and NaN in
+  // numeric columns, see above) are NULL.
+  std::vector<std::string> null_values;
   // Refuse inputs with more data rows than this (kResourceExhausted).
   size_t max_rows = 100'000'000;
   // Refuse a single field longer than this many bytes.
@@ -25,13 +40,31 @@ struct CsvOptions {
 
 // Parses CSV text: a header row is required; fields may be quoted with '"'
 // (doubled quotes inside), quoted fields may contain commas, CR and LF; rows
-// end with LF or CRLF; a final newline is optional. An empty cell is NULL.
-// Every row must have as many fields as the header. Errors are
-// kInvalidArgument and name the 1-based line and the column.
+// end with LF or CRLF; a final newline is optional. A UTF-8 byte order mark
+// at the start is skipped. Every row must have as many fields as the header
+// (an empty line is a row with one empty field). A quote inside an unquoted
+// field, text after a closing quote and a CR not followed by LF outside
+// quotes are errors.
+//
+// Header names must be non-empty and unique. A header-only input is a table
+// with 0 rows; an empty input is an error.
+//
+// Cells are taken verbatim, without trimming: an empty cell (no characters,
+// or a quoted "") is NULL, but a cell of spaces is a string. Only when a cell
+// is read as a number are surrounding ASCII spaces ignored (" 42 " is 42).
+//
+// Errors are kInvalidArgument and name the physical 1-based line (where the
+// record starts for a wrong field count, where the field starts otherwise),
+// the column and, for a value that does not fit a declared type, the value.
+// kResourceExhausted when there are more than `max_rows` data rows.
+//
+// Reads the text twice (validate and infer, then fill the columns); memory
+// is the typed columns plus the distinct strings. O(size of text).
 absl::StatusOr<Table> ReadCsv(absl::string_view text,
                               const CsvOptions& options = {});
 
-// Reads and parses a file. kNotFound if it cannot be opened.
+// Reads and parses a file. kNotFound (naming the path) if it cannot be
+// opened; errors from ReadCsv are prefixed with the path.
 absl::StatusOr<Table> ReadCsvFile(const std::string& path,
                                   const CsvOptions& options = {});
 

@@ -30,7 +30,7 @@ absl::StatusOr<ColumnType> ParseColumnType(absl::string_view text) {
   if (t == "double" || t == "float" || t == "real") return ColumnType::kDouble;
   if (t == "string" || t == "text") return ColumnType::kString;
   return absl::InvalidArgumentError(
-      absl::StrCat("Unknown column type '", text,
+      absl::StrCat("Unknown column type '", absl::StripAsciiWhitespace(text),
                    "'; expected int64, double or string."));
 }
 
@@ -73,7 +73,8 @@ absl::StatusOr<SchemaOverrides> ParseSchemaOverrides(absl::string_view text) {
     }
     const absl::string_view name =
         absl::StripAsciiWhitespace(line.substr(0, split));
-    auto type = ParseColumnType(line.substr(split + 1));
+    auto type =
+        ParseColumnType(absl::StripAsciiWhitespace(line.substr(split + 1)));
     if (!type.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "Schema line ", line_number, ": ", type.status().message()));

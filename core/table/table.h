@@ -32,7 +32,7 @@ class StringDictionary {
 
   size_t size() const { return strings_.size(); }
   absl::string_view at(uint32_t id) const { return strings_[id]; }
-  // The id of `s` if it occurs in the table.
+  // The id of `s` if it occurs in the table. O(log size()).
   std::optional<uint32_t> Find(absl::string_view s) const;
 
  private:
@@ -68,7 +68,9 @@ class Table {
         dictionary_(std::move(dictionary)) {}
 
   // Builds a table from textual cells (std::nullopt or "" = NULL), parsing
-  // each cell with the schema's type. Errors name row and column. For tests
+  // each cell with the schema's type (the rules of a declared type in
+  // csv_reader.h). kInvalidArgument naming the 0-based row and the column
+  // for a row of the wrong length or a cell that does not parse. For tests
   // and generators; files go through ReadCsv (csv_reader.h).
   static absl::StatusOr<Table> FromCells(
       const Schema& schema,
@@ -80,11 +82,14 @@ class Table {
   const Column& column(size_t index) const { return columns_[index]; }
   const StringDictionary& dictionary() const { return *dictionary_; }
 
-  // The cell as text (NULL -> ""), as it would be written back to CSV.
+  // The cell as text (NULL -> ""), as it would be written back to CSV:
+  // int64 exactly, double as the shortest text that parses back to the same
+  // value ("0.1", "5" for 5.0), strings verbatim (not CSV-quoted).
   std::string CellText(size_t column, size_t row) const;
 
-  // A new table without the row `row` (the others keep their order). Used
-  // by neighbouring-dataset tests; O(rows * columns).
+  // A new table without the row `row` (the others keep their order), sharing
+  // this table's dictionary. Used by neighbouring-dataset tests;
+  // O(rows * columns). If `row >= num_rows()` the result is a copy.
   Table WithoutRow(size_t row) const;
 
  private:

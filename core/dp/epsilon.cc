@@ -1,0 +1,54 @@
+#include "core/dp/epsilon.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <system_error>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "core/util/status_macros.h"
+
+namespace dpq::core::dp {
+namespace {
+
+// Shortest text that parses back to `value` ("-1", "0.1", "2e+06", "nan",
+// "inf"), so a message never shows a rounded value that looks valid.
+std::string FormatValue(double value) {
+  char buffer[64];
+  const std::to_chars_result result =
+      std::to_chars(buffer, buffer + sizeof(buffer), value);
+  if (result.ec != std::errc()) return absl::StrCat(value);
+  return std::string(buffer, result.ptr);
+}
+
+absl::Status ValidateFinitePositive(double value, absl::string_view name) {
+  // `!(value > 0)` also rejects NaN, for which every comparison is false.
+  if (!std::isfinite(value) || !(value > 0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, " must be finite and positive, but is ",
+                     FormatValue(value), "."));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ValidateEpsilon(double epsilon, absl::string_view name) {
+  RETURN_IF_ERROR(ValidateFinitePositive(epsilon, name));
+  if (epsilon > kMaxEpsilon) {
+    // kMaxEpsilon is an integer; print it as one ("1000000", not "1e+06").
+    return absl::InvalidArgumentError(absl::StrCat(
+        name, " must be at most ", static_cast<int64_t>(kMaxEpsilon),
+        ", but is ", FormatValue(epsilon), "."));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateSensitivity(double delta, absl::string_view name) {
+  return ValidateFinitePositive(delta, name);
+}
+
+}  // namespace dpq::core::dp

@@ -1,0 +1,96 @@
+#include "core/dp/exponential_mechanism.h"
+
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
+#include "core/dp/epsilon.h"
+#include "core/dp/secure_urbg.h"
+#include "core/util/status_macros.h"
+
+namespace dpq::core::dp {
+namespace {
+
+// Returns half_gap * epsilon / sensitivity without intermediate overflow or
+// underflow: the product of the three significands is in [1/4, 2) and the
+// exponents add as integers, so the only rounding to 0 or infinity is that
+// of the final result (where exp() of its negation is then 1 or 0, as it
+// should be). A plain product could overflow to inf (and give inf - inf =
+// NaN later) or flush to 0 for extreme but valid inputs.
+double ScaledGap(double half_gap, double epsilon, double sensitivity) {
+  if (half_gap == 0) return 0;
+  int e_gap, e_eps, e_sens;
+  const double m_gap = std::frexp(half_gap, &e_gap);
+  const double m_eps = std::frexp(epsilon, &e_eps);
+  const double m_sens = std::frexp(sensitivity, &e_sens);
+  return std::ldexp(m_gap * m_eps / m_sens, e_gap + e_eps - e_sens);
+}
+
+absl::Status ValidateInputs(absl::Span<const double> qualities, double epsilon,
+                            double sensitivity) {
+  RETURN_IF_ERROR(ValidateEpsilon(epsilon));
+  RETURN_IF_ERROR(ValidateSensitivity(sensitivity));
+  if (qualities.empty()) {
+    return absl::InvalidArgumentError(
+        "The exponential mechanism needs at least one candidate, but the "
+        "list of qualities is empty.");
+  }
+  for (size_t i = 0; i < qualities.size(); ++i) {
+    if (!std::isfinite(qualities[i])) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Quality ", i, " must be finite, but is ", qualities[i], "."));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<double>> ExponentialMechanismProbabilities(
+    absl::Span<const double> qualities, double epsilon, double sensitivity) {
+  RETURN_IF_ERROR(ValidateInputs(qualities, epsilon, sensitivity));
+  // McSherry and Talwar (FOCS 2007): P(i) proportional to
+  // exp(eps q_i / (2 Delta)). Dividing every weight by that of the best
+  // candidate (log-sum-exp shift) keeps the weights in [0, 1] with at least
+  // one equal to 1, so the sum is in [1, n]: no overflow, no 0/0.
+  double max_quality = qualities[0];
+  for (double q : qualities) max_quality = q > max_quality ? q : max_quality;
+  std::vector<double> weights(qualities.size());
+  double total = 0;
+  for (size_t i = 0; i < qualities.size(); ++i) {
+    // Log-weight eps (q_i - q_max) / (2 Delta) <= 0. Halving before the
+    // subtraction keeps the gap finite for any finite qualities.
+    const double half_gap = max_quality / 2 - qualities[i] / 2;
+    weights[i] = std::exp(-ScaledGap(half_gap, epsilon, sensitivity));
+    total += weights[i];
+  }
+  for (double& w : weights) w /= total;
+  return weights;
+}
+
+absl::StatusOr<size_t> SampleExponentialMechanism(
+    SecureUrbg& urbg, absl::Span<const double> qualities, double epsilon,
+    double sensitivity) {
+  ASSIGN_OR_RETURN(
+      std::vector<double> probabilities,
+      ExponentialMechanismProbabilities(qualities, epsilon, sensitivity));
+  // Inversion with one uniform in [0, 1) against the cumulative sum. The
+  // sum may end a few ulps below 1; a draw past it goes to the last
+  // candidate of positive probability (never to one of probability 0).
+  const double u = urbg.UniformDouble();
+  double cumulative = 0;
+  size_t last_positive = 0;
+  for (size_t i = 0; i < probabilities.size(); ++i) {
+    if (probabilities[i] <= 0) continue;
+    last_positive = i;
+    cumulative += probabilities[i];
+    if (u < cumulative) return i;
+  }
+  return last_positive;
+}
+
+}  // namespace dpq::core::dp

@@ -1,0 +1,174 @@
+// Internals of the conflict-graph builder (conflict_graph_builder.h), shared
+// by its .cc files and their tests. Not part of the public API.
+#ifndef DPQ_CORE_GRAPH_CONFLICT_GRAPH_INTERNAL_H_
+#define DPQ_CORE_GRAPH_CONFLICT_GRAPH_INTERNAL_H_
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <thread>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "core/constraints/denial_constraint.h"
+#include "core/table/table.h"
+
+namespace dpq::core::graph::internal {
+
+// ---------------------------------------------------------------------------
+// Parallel helpers (conflict_graph_parallel.cc).
+
+// Calls f(item, worker) for item in [0, num_items) on min(num_threads,
+// num_items) workers (the calling thread is worker 0) that take items in
+// increasing order from a shared counter, so uneven items balance out.
+// worker < max(1, num_threads). Runs inline when num_threads <= 1.
+template <typename F>
+void ParallelFor(size_t num_items, int num_threads, F&& f) {
+  const size_t workers = std::min<size_t>(
+      num_items, static_cast<size_t>(std::max(1, num_threads)));
+  if (workers <= 1) {
+    for (size_t i = 0; i < num_items; ++i) f(i, 0);
+    return;
+  }
+  std::atomic<size_t> next{0};
+  auto work = [&](int worker) {
+    for (;;) {
+      const size_t i = next.fetch_add(1, std::memory_order_relaxed);
+      if (i >= num_items) return;
+      f(i, worker);
+    }
+  };
+  std::vector<std::thread> threads;
+  threads.reserve(workers - 1);
+  for (size_t w = 1; w < workers; ++w) {
+    threads.emplace_back(work, static_cast<int>(w));
+  }
+  work(0);
+  for (std::thread& t : threads) t.join();
+}
+
+// Sorts and deduplicates every part (in parallel; skipped if `parts_sorted`
+// says each already is), then merges them into one sorted, duplicate-free
+// vector by a balanced tree of pairwise merges (each level in parallel).
+// Parts are consumed. O(m log m) work for m values, O(m log k) if sorted.
+std::vector<uint64_t> SortMergeUnique(std::vector<std::vector<uint64_t>> parts,
+                                      int num_threads,
+                                      bool parts_sorted = false);
+
+// ---------------------------------------------------------------------------
+// Keys (conflict_graph_plan.cc).
+
+// A cell's value as an int64 whose order and equality are those of the
+// values being compared: int64 cells as they are, string cells by
+// dictionary id (ids follow lexicographic order), double cells (and int64
+// cells compared with double cells) by an order-preserving encoding of the
+// double with -0.0 == +0.0.
+int64_t EncodeDouble(double value);
+
+// A join predicate rewritten so that one comparison of keys decides it:
+//   kEq: a[r1] == b[r2]   kNe: a[r1] != b[r2]
+//   kLess: b[r2] < a[r1]  kLessEq: b[r2] <= a[r1]
+// t1.A > t2.B becomes kLess on (A, B); t1.A < t2.B becomes kLess on
+// (~A, ~B), bitwise complement reversing the order. Either way the t2 rows
+// qualifying for a t1 row form a prefix of t2 sorted by b.
+struct JoinKey {
+  enum Kind { kEq, kNe, kLess, kLessEq };
+  Kind kind = kEq;
+  const int64_t* a = nullptr;  // t1 keys by row
+  const int64_t* b = nullptr;  // t2 keys by row
+
+  bool Holds(uint32_t r1, uint32_t r2) const {
+    const int64_t x = a[r1];
+    const int64_t y = b[r2];
+    switch (kind) {
+      case kEq:
+        return x == y;
+      case kNe:
+        return x != y;
+      case kLess:
+        return y < x;
+      case kLessEq:
+        return y <= x;
+    }
+    return false;
+  }
+  // For kLess/kLessEq: whether a t2 key equal to the t1 key fails.
+  bool strict() const { return kind == kLess; }
+};
+
+// How the pairs inside a block are enumerated (conflict_graph_builder.h).
+enum class Method {
+  kAll,     // no join predicate left: every pair of the block
+  kGroup,   // `!=` drives: skip the run of equal keys
+  kSort,    // one inequality drives: qualifying prefix of sorted t2
+  kIeJoin,  // two inequalities drive: sweep plus bit array
+};
+
+// Everything the enumeration of one DC needs. Blocks are contiguous runs of
+// t1 rows (l_rows) and t2 rows (r_rows) with equal equality keys; with
+// `symmetric` the two sides are the same rows and only unordered pairs are
+// enumerated.
+struct DcPlan {
+  Method method = Method::kAll;
+  bool symmetric = false;
+  bool has_equality = false;
+  JoinKey driver1;              // kGroup, kSort, kIeJoin
+  JoinKey driver2;              // kIeJoin
+  std::vector<JoinKey> checks;  // the other non-equality join predicates
+  uint64_t eligible_t1 = 0;
+  uint64_t eligible_t2 = 0;
+
+  // Block b holds l_rows[l_offsets[b] .. l_offsets[b+1]) and likewise r.
+  // If symmetric, the r_* vectors are empty and the l_* ones serve both.
+  std::vector<uint32_t> l_rows, l_offsets;
+  std::vector<uint32_t> r_rows, r_offsets;
+  // kIeJoin: for t2 position p (sorted by driver1.b) its rank in the
+  // block's order by driver2.b, and the row of each rank (offset like r).
+  std::vector<uint32_t> r_rank2, r_by_rank2;
+
+  // Key columns the JoinKeys point into (deque: stable addresses).
+  std::deque<std::vector<int64_t>> key_storage;
+
+  size_t num_blocks() const {
+    return l_offsets.empty() ? 0 : l_offsets.size() - 1;
+  }
+  const std::vector<uint32_t>& t2_rows() const {
+    return symmetric ? l_rows : r_rows;
+  }
+  const std::vector<uint32_t>& t2_offsets() const {
+    return symmetric ? l_offsets : r_offsets;
+  }
+};
+
+// Filters, keys, hash-partitions and sorts for one DC (validated, see
+// ValidateConstraintsForTable). O(n + sum r_b log r_b), parallel where it
+// pays.
+absl::StatusOr<DcPlan> PlanDc(const table::Table& table,
+                              const constraints::DenialConstraint& dc,
+                              int num_threads);
+
+// ---------------------------------------------------------------------------
+// Enumeration (conflict_graph_join.cc).
+
+struct EnumerateLimits {
+  // Stop once more than this many pairs were emitted in total.
+  uint64_t max_emitted = UINT64_MAX;
+  absl::Time deadline = absl::InfiniteFuture();
+};
+
+enum class EnumerateOutcome { kDone, kTooManyEdges, kDeadlineExceeded };
+
+// Enumerates the violating pairs of `plan` on `num_threads` workers; worker
+// w appends packed edges (u << 32 | v, u < v) to (*per_worker)[w], which is
+// resized to the number of workers.
+EnumerateOutcome EnumerateDc(const DcPlan& plan, int num_threads,
+                             const EnumerateLimits& limits,
+                             std::vector<std::vector<uint64_t>>* per_worker);
+
+}  // namespace dpq::core::graph::internal
+
+#endif  // DPQ_CORE_GRAPH_CONFLICT_GRAPH_INTERNAL_H_

@@ -1,0 +1,57 @@
+// Builds the shared StringDictionary of a table while its cells are parsed.
+// Internal to core/table.
+#ifndef DPQ_CORE_TABLE_STRING_INTERNER_H_
+#define DPQ_CORE_TABLE_STRING_INTERNER_H_
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/string_view.h"
+#include "core/table/table.h"
+
+namespace dpq::core::table::internal {
+
+// Hands out provisional ids in first-seen order; Finish() sorts the distinct
+// strings and says how to map provisional ids to dictionary ids, so that the
+// final ids compare like the strings. Only distinct strings are stored.
+class StringInterner {
+ public:
+  struct Result {
+    std::shared_ptr<const StringDictionary> dictionary;
+    // remap[provisional id] = dictionary id.
+    std::vector<uint32_t> remap;
+  };
+
+  StringInterner() = default;
+  StringInterner(const StringInterner&) = delete;
+  StringInterner& operator=(const StringInterner&) = delete;
+
+  // The provisional id of `s`, which must stay alive and unchanged until
+  // Finish() returns (e.g. a view into the CSV text): it is not copied.
+  uint32_t InternView(absl::string_view s);
+
+  // Like InternView, but copies `s` if it is new, for temporaries.
+  uint32_t InternCopy(absl::string_view s);
+
+  // Sorts the distinct strings. O(k log k) for k distinct strings.
+  Result Finish() &&;
+
+ private:
+  absl::flat_hash_map<absl::string_view, uint32_t> ids_;
+  std::vector<absl::string_view> strings_;  // by provisional id
+  std::deque<std::string> copies_;          // a deque never moves its elements
+};
+
+// Rewrites provisional ids in `ids` to final ones, skipping NULL cells
+// (their stored id is unspecified, and 0 is not valid in an empty remap).
+void RemapStringIds(const std::vector<uint32_t>& remap,
+                    const std::vector<uint8_t>& nulls,
+                    std::vector<uint32_t>* ids);
+
+}  // namespace dpq::core::table::internal
+
+#endif  // DPQ_CORE_TABLE_STRING_INTERNER_H_

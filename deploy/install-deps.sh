@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package dpq needs to build and test. Idempotent:
+# packages already present are left alone and apt is not touched at all when
+# nothing is missing. Used by the README, CI (.ci/run) and the Dockerfile.
+#   deploy/install-deps.sh            build + test dependencies
+#   deploy/install-deps.sh --runtime  only the shared libraries dpq-* link
+set -euo pipefail
+
+BUILD_PACKAGES=(
+  build-essential cmake ninja-build pkg-config
+  libabsl-dev libssl-dev
+  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
+  libsqlite3-dev libpq-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+)
+RUNTIME_PACKAGES=(
+  libabsl20220623 libssl3 libgrpc++1.51 libprotobuf32 libsqlite3-0 libpq5
+  ca-certificates
+)
+
+packages=("${BUILD_PACKAGES[@]}")
+if [[ "${1:-}" == "--runtime" ]]; then
+  packages=("${RUNTIME_PACKAGES[@]}")
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "install-deps: all ${#packages[@]} packages already installed."
+  exit 0
+fi
+
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+echo "install-deps: installing ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

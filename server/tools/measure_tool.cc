@@ -1,0 +1,190 @@
+#include "server/tools/measure_tool.h"
+
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "core/constraints/dc_parser.h"
+#include "core/dp/epsilon.h"
+#include "core/dp/hash_drbg.h"
+#include "core/dp/secure_urbg.h"
+#include "core/graph/conflict_graph_builder.h"
+#include "core/measures/exact_measures.h"
+#include "core/measures/measure.h"
+#include "core/private/degree_bound.h"
+#include "core/private/private_measures.h"
+#include "core/table/csv_reader.h"
+#include "core/util/json_writer.h"
+#include "core/util/status_macros.h"
+
+namespace dpq::server::tools {
+namespace {
+
+using core::measures::Measure;
+using core::util::JsonObjectWriter;
+namespace pm = core::private_measures;
+
+absl::StatusOr<std::string> ReadTextFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("Cannot open '", path, "'."));
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+double SecondsSince(absl::Time start) {
+  return absl::ToDoubleSeconds(absl::Now() - start);
+}
+
+// Everything the measures need, loaded from the three input files.
+struct LoadedDataset {
+  core::table::Table table;
+  std::vector<core::constraints::DenialConstraint> dcs;
+  core::graph::ConflictGraph graph;
+  double load_seconds = 0;
+};
+
+absl::StatusOr<LoadedDataset> LoadDataset(const MeasureToolOptions& o) {
+  LoadedDataset d;
+  const absl::Time start = absl::Now();
+  core::table::CsvOptions csv;
+  if (o.schema_path.has_value()) {
+    ASSIGN_OR_RETURN(std::string text, ReadTextFile(*o.schema_path));
+    ASSIGN_OR_RETURN(csv.schema, core::table::ParseSchemaOverrides(text));
+  }
+  ASSIGN_OR_RETURN(d.table, core::table::ReadCsvFile(o.data_path, csv));
+  d.load_seconds = SecondsSince(start);
+  ASSIGN_OR_RETURN(d.dcs, core::constraints::ReadDenialConstraintsFile(
+                              o.constraints_path, d.table.schema()));
+  core::graph::ConflictGraphOptions graph_options;
+  graph_options.num_threads = o.threads;
+  ASSIGN_OR_RETURN(d.graph, core::graph::BuildConflictGraph(d.table, d.dcs,
+                                                            graph_options));
+  return d;
+}
+
+void AddExactResult(const core::measures::ExactResult& r, JsonObjectWriter& j) {
+  if (r.value.has_value()) {
+    j.Add("value", *r.value);
+  } else {
+    j.AddNull("value");
+  }
+  if (!r.repair.has_value()) return;
+  // I_R: the bounds matter to an owner even when the optimum is proven.
+  j.Add("optimal", r.exact());
+  j.Add("lower_bound", r.lower_bound);
+  j.Add("upper_bound", r.upper_bound);
+  j.Add("lp_bound", r.repair->lp_value());
+  j.Add("approx_2", r.repair->stable_greedy_size);
+  if (!r.repair->not_exact_reason.empty()) {
+    j.Add("note", r.repair->not_exact_reason);
+  }
+}
+
+absl::Status AddPrivateResult(const MeasureToolOptions& o, Measure measure,
+                              const LoadedDataset& d, JsonObjectWriter& j,
+                              std::vector<std::string>* warnings) {
+  pm::PrivateMeasureRequest request;
+  request.measure = measure;
+  request.epsilon = *o.epsilon;
+  ASSIGN_OR_RETURN(request.method, pm::ParseSelectionMethod(o.method));
+  if (o.public_max_rows.has_value()) {
+    request.public_max_rows = *o.public_max_rows;
+  } else {
+    request.public_max_rows = d.table.num_rows();
+    warnings->push_back(absl::StrCat(
+        "--public-max-rows not given: using the true row count (",
+        d.table.num_rows(),
+        ") as N, which treats it as public. Pass the public bound for real "
+        "releases."));
+  }
+  if (request.method == pm::SelectionMethod::kOptimized) {
+    ASSIGN_OR_RETURN(request.degree_bounds,
+                     pm::ComputeDegreeBounds(d.table, d.dcs));
+  }
+  std::unique_ptr<core::dp::SecureUrbg> urbg;
+  if (o.seed.has_value()) {
+    urbg = std::make_unique<core::dp::HashDrbg>(*o.seed);
+  } else {
+    urbg = std::make_unique<core::dp::OpenSslUrbg>();
+  }
+  ASSIGN_OR_RETURN(pm::PrivateMeasureResult r,
+                   pm::ComputePrivateMeasure(*urbg, d.graph.graph, request));
+  j.Add("value", r.value);
+  j.Add("epsilon", r.epsilon_spent);
+  if (r.theta.has_value()) {
+    j.Add("theta", *r.theta);
+  } else {
+    j.AddNull("theta");
+  }
+  j.Add("bound95", r.bound95);
+  j.Add("method", r.method);
+  j.Add("public_max_rows", request.public_max_rows);
+  j.Add("epsilon_degree_bound", r.epsilon_degree_bound);
+  j.Add("epsilon_selection", r.epsilon_selection);
+  j.Add("epsilon_release", r.epsilon_release);
+  if (r.noisy_degree_bound.has_value()) {
+    j.Add("noisy_degree_bound", *r.noisy_degree_bound);
+  }
+  j.Add("seeded", o.seed.has_value());
+  return absl::OkStatus();
+}
+
+void AddStats(const LoadedDataset& d, JsonObjectWriter& j) {
+  const core::graph::Graph& g = d.graph.graph;
+  j.Add("max_degree", g.max_degree());
+  j.Add("non_isolated", g.num_non_isolated());
+  j.Add("load_seconds", d.load_seconds);
+  j.Add("build_seconds", d.graph.stats.build_seconds);
+  j.Add("threads", d.graph.stats.num_threads);
+  std::vector<std::string> per_dc;
+  for (size_t i = 0; i < d.graph.stats.per_dc.size(); ++i) {
+    const auto& s = d.graph.stats.per_dc[i];
+    JsonObjectWriter dc;
+    dc.Add("dc", d.dcs[i].text);
+    dc.Add("violating_pairs", s.violating_pairs);
+    dc.Add("method", s.method);
+    dc.Add("seconds", s.seconds);
+    per_dc.push_back(dc.Finish());
+  }
+  j.AddRaw("per_dc", absl::StrCat("[", absl::StrJoin(per_dc, ","), "]"));
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> RunMeasureTool(const MeasureToolOptions& o,
+                                           std::vector<std::string>* warnings) {
+  ASSIGN_OR_RETURN(Measure measure, core::measures::ParseMeasure(o.measure));
+  if (o.epsilon.has_value()) {
+    // Refuse before reading the data: these do not depend on it.
+    RETURN_IF_ERROR(pm::CheckMeasureReleasable(measure));
+    RETURN_IF_ERROR(core::dp::ValidateEpsilon(*o.epsilon));
+    RETURN_IF_ERROR(pm::ParseSelectionMethod(o.method).status());
+  }
+  ASSIGN_OR_RETURN(LoadedDataset d, LoadDataset(o));
+
+  JsonObjectWriter j;
+  j.Add("measure", core::measures::MeasureName(measure));
+  j.Add("exact", o.exact);
+  if (o.exact) {
+    ASSIGN_OR_RETURN(core::measures::ExactResult r,
+                     core::measures::ComputeExactMeasure(d.graph.graph, measure));
+    AddExactResult(r, j);
+  }
+  j.Add("rows", static_cast<uint64_t>(d.table.num_rows()));
+  j.Add("edges", d.graph.graph.num_edges());
+  j.Add("graph_seconds", d.graph.stats.build_seconds);
+  if (!o.exact) RETURN_IF_ERROR(AddPrivateResult(o, measure, d, j, warnings));
+  if (o.stats) AddStats(d, j);
+  return j.Finish();
+}
+
+}  // namespace dpq::server::tools

@@ -1,0 +1,169 @@
+#include "core/private/degree_bound.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "core/constraints/denial_constraint.h"
+#include "core/table/schema.h"
+#include "core/table/table.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/seeded_urbg.h"
+#include "tests/testing/status_matchers.h"
+
+namespace dpq::core::private_measures {
+namespace {
+
+using ::dpq::testing::IsOkAndHolds;
+using ::dpq::testing::SeededUrbg;
+using ::dpq::testing::StatusIs;
+using ::testing::HasSubstr;
+using constraints::CompareOp;
+using constraints::DenialConstraint;
+using constraints::Predicate;
+using constraints::TupleVar;
+
+Predicate Join(size_t a, CompareOp op, size_t b) {
+  Predicate p;
+  p.lhs.tuple = TupleVar::kT1;
+  p.lhs.column = a;
+  p.op = op;
+  p.rhs.tuple = TupleVar::kT2;
+  p.rhs.column = b;
+  return p;
+}
+
+// FD X -> y as a DC.
+DenialConstraint Fd(std::vector<size_t> x, size_t y) {
+  DenialConstraint dc;
+  for (size_t c : x) dc.predicates.push_back(Join(c, CompareOp::kEq, c));
+  dc.predicates.push_back(Join(y, CompareOp::kNe, y));
+  return dc;
+}
+
+// Paper Figure 1 / Example 3: Capital -> Country, "Ottawa" 4 times.
+table::Table CapitalsTable() {
+  const table::Schema schema =
+      *table::Schema::Create({{"ID", table::ColumnType::kInt64},
+                              {"Capital", table::ColumnType::kString},
+                              {"Country", table::ColumnType::kString}});
+  return *table::Table::FromCells(schema, {{"1", "Ottawa", "Canada"},
+                                           {"2", "Ottawa", "Canada"},
+                                           {"3", "Ottawa", "Canada"},
+                                           {"4", "Ottawa", "Kanada"},
+                                           {"5", "Paris", "France"}});
+}
+
+TEST(DegreeBoundTest, Example3MaxFrequencyMinusOne) {
+  const table::Table t = CapitalsTable();
+  const std::vector<size_t> x = {1};
+  EXPECT_THAT(DegreeBoundForColumns(t, x), IsOkAndHolds(3u));
+  const std::vector<size_t> xy = {1, 2};
+  EXPECT_THAT(DegreeBoundForColumns(t, xy), IsOkAndHolds(2u));
+  const std::vector<size_t> id = {0};
+  EXPECT_THAT(DegreeBoundForColumns(t, id), IsOkAndHolds(0u));
+}
+
+TEST(DegreeBoundTest, SkipsRowsWithNullInX) {
+  const table::Schema schema =
+      *table::Schema::Create({{"a", table::ColumnType::kDouble},
+                              {"b", table::ColumnType::kInt64}});
+  const table::Table t = *table::Table::FromCells(
+      schema, {{std::nullopt, "1"}, {"", "1"}, {"0", "1"}, {"-0", "2"},
+               {"1.5", std::nullopt}});
+  const std::vector<size_t> a = {0};
+  // Two NULLs do not agree; 0 and -0 do.
+  EXPECT_THAT(DegreeBoundForColumns(t, a), IsOkAndHolds(1u));
+  const std::vector<size_t> b = {1};
+  EXPECT_THAT(DegreeBoundForColumns(t, b), IsOkAndHolds(2u));
+  const std::vector<size_t> ab = {0, 1};
+  EXPECT_THAT(DegreeBoundForColumns(t, ab), IsOkAndHolds(0u));
+}
+
+TEST(DegreeBoundTest, EmptyTableHasBoundZero) {
+  const table::Schema schema =
+      *table::Schema::Create({{"a", table::ColumnType::kString}});
+  const table::Table t = *table::Table::FromCells(schema, {});
+  const std::vector<size_t> a = {0};
+  EXPECT_THAT(DegreeBoundForColumns(t, a), IsOkAndHolds(0u));
+}
+
+TEST(DegreeBoundTest, RejectsBadColumns) {
+  const table::Table t = CapitalsTable();
+  const std::vector<size_t> bad = {3};
+  EXPECT_THAT(DegreeBoundForColumns(t, bad),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("out of range")));
+  EXPECT_THAT(DegreeBoundForColumns(t, {}),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
+}
+
+TEST(DegreeBoundTest, ComputeDegreeBoundsMarksKeyedDcs) {
+  const table::Table t = CapitalsTable();
+  DenialConstraint general;  // not(t1.ID < t2.ID & t1.Capital != t2.Capital)
+  general.predicates = {Join(0, CompareOp::kLt, 0),
+                        Join(1, CompareOp::kNe, 1)};
+  DenialConstraint cross;  // t1.Capital = t2.Country is not keyed
+  cross.predicates = {Join(1, CompareOp::kEq, 2)};
+  const std::vector<DenialConstraint> dcs = {Fd({1}, 2), general, cross};
+  ASSERT_OK_AND_ASSIGN(const std::vector<DcDegreeBound> b,
+                       ComputeDegreeBounds(t, dcs));
+  ASSERT_EQ(b.size(), 3u);
+  EXPECT_TRUE(b[0].keyed);
+  EXPECT_EQ(b[0].bound, 3u);
+  EXPECT_FALSE(b[1].keyed);
+  EXPECT_EQ(b[1].bound, 0u);
+  EXPECT_FALSE(b[2].keyed);
+  EXPECT_TRUE(HasUnkeyedDc(b));
+  // One keyed DC out of three: not "mainly FDs".
+  EXPECT_FALSE(DegreeBoundApplies(b));
+}
+
+TEST(DegreeBoundTest, AppliesWhenAtLeastHalfAreKeyed) {
+  const DcDegreeBound keyed{true, 3}, general{false, 0};
+  EXPECT_FALSE(DegreeBoundApplies({}));
+  EXPECT_FALSE(DegreeBoundApplies({general}));
+  EXPECT_TRUE(DegreeBoundApplies({keyed}));
+  EXPECT_TRUE(DegreeBoundApplies({keyed, general}));
+  EXPECT_FALSE(DegreeBoundApplies({keyed, general, general}));
+  EXPECT_TRUE(DegreeBoundApplies({keyed, keyed, general}));
+  EXPECT_FALSE(HasUnkeyedDc({keyed, keyed}));
+}
+
+TEST(NoisyDegreeBoundTest, IsClampedToOneToN) {
+  SeededUrbg urbg(1);
+  const std::vector<DcDegreeBound> zero = {{true, 0}};
+  const std::vector<DcDegreeBound> large = {{true, 1000}, {true, 1000}};
+  for (int i = 0; i < 200; ++i) {
+    ASSERT_OK_AND_ASSIGN(const uint32_t lo,
+                         NoisyDegreeBound(urbg, zero, 0.5, 50));
+    EXPECT_GE(lo, 1u);
+    EXPECT_LE(lo, 50u);
+    ASSERT_OK_AND_ASSIGN(const uint32_t hi,
+                         NoisyDegreeBound(urbg, large, 0.5, 50));
+    EXPECT_EQ(hi, 50u);  // 2000 + noise of scale 4 is far above N = 50
+  }
+}
+
+TEST(NoisyDegreeBoundTest, SumsKeyedBoundsOnly) {
+  SeededUrbg urbg(2);
+  // With a huge epsilon the noise is almost surely 0: 3 + 4 = 7.
+  const std::vector<DcDegreeBound> b = {{true, 3}, {false, 99}, {true, 4}};
+  EXPECT_THAT(NoisyDegreeBound(urbg, b, 1e5, 100), IsOkAndHolds(7u));
+}
+
+TEST(NoisyDegreeBoundTest, RejectsNoKeyedDcAndBadEpsilon) {
+  SeededUrbg urbg(3);
+  const std::vector<DcDegreeBound> none = {{false, 0}};
+  EXPECT_THAT(NoisyDegreeBound(urbg, none, 1.0, 10),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
+  const std::vector<DcDegreeBound> one = {{true, 1}};
+  EXPECT_THAT(NoisyDegreeBound(urbg, one, -1.0, 10),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
+}
+
+}  // namespace
+}  // namespace dpq::core::private_measures

@@ -1,0 +1,112 @@
+// Small graphs for the core/private tests: the paper's examples and
+// families of random graphs with fixed seeds (stars, sparse, dense,
+// clique unions like FD conflict graphs).
+#ifndef DPQ_TESTS_CORE_PRIVATE_TEST_GRAPHS_H_
+#define DPQ_TESTS_CORE_PRIVATE_TEST_GRAPHS_H_
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/graph/graph.h"
+
+namespace dpq::core::private_measures::testing {
+
+// Paper Figure 1 / Example 1: tuple 4 (id 3) conflicts with tuples 1-3.
+inline graph::Graph Figure1Graph() {
+  return *graph::Graph::FromEdges(4, {{0, 3}, {1, 3}, {2, 3}});
+}
+
+// Paper Figure 2 / Example 5-6, nodes A..G = 0..6, edges e1..e7 = AB, AC,
+// BC, CD, DE, EF, FG. The paper's G is this graph without E (id 4).
+inline graph::Graph Figure2Graph() {
+  return *graph::Graph::FromEdges(
+      7, {{0, 1}, {0, 2}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}});
+}
+
+// A star: centre `centre` joined to every other of the n nodes.
+inline graph::Graph StarGraph(uint32_t n, uint32_t centre) {
+  std::vector<graph::Edge> edges;
+  for (uint32_t v = 0; v < n; ++v) {
+    if (v != centre) edges.emplace_back(centre, v);
+  }
+  return *graph::Graph::FromEdges(n, std::move(edges));
+}
+
+struct NamedGraph {
+  std::string name;
+  graph::Graph graph;
+};
+
+// About 250 graphs with up to 25 nodes: Erdos-Renyi at densities from
+// 0.05 to 1, stars with random centres, unions of random cliques (the
+// conflict graphs of FDs), and stars glued to random graphs. Deterministic.
+inline std::vector<NamedGraph> RandomTestGraphs() {
+  std::vector<NamedGraph> out;
+  std::mt19937_64 rng(20250101);
+  const double densities[] = {0.05, 0.15, 0.3, 0.5, 0.8, 1.0};
+  for (int rep = 0; rep < 6; ++rep) {
+    for (double p : densities) {
+      const uint32_t n = 2 + static_cast<uint32_t>(rng() % 24);
+      std::bernoulli_distribution coin(p);
+      std::vector<graph::Edge> edges;
+      for (uint32_t u = 0; u < n; ++u) {
+        for (uint32_t v = u + 1; v < n; ++v) {
+          if (coin(rng)) edges.emplace_back(u, v);
+        }
+      }
+      out.push_back({"gnp(n=" + std::to_string(n) + ",p=" +
+                         std::to_string(p) + ")",
+                     *graph::Graph::FromEdges(n, std::move(edges))});
+    }
+  }
+  for (uint32_t n = 2; n <= 25; n += 3) {
+    const uint32_t centre = static_cast<uint32_t>(rng() % n);
+    out.push_back({"star(n=" + std::to_string(n) + ")", StarGraph(n, centre)});
+  }
+  for (int rep = 0; rep < 30; ++rep) {
+    // Clique union: rows grouped by a random key; conflicts within a group
+    // with probability q (an FD X -> Y with several Y values per group).
+    const uint32_t n = 3 + static_cast<uint32_t>(rng() % 23);
+    const uint32_t groups = 1 + static_cast<uint32_t>(rng() % 5);
+    const double q = 0.3 + 0.7 * static_cast<double>(rng() % 100) / 100.0;
+    std::bernoulli_distribution coin(q);
+    std::vector<uint32_t> group(n);
+    for (uint32_t& g : group) g = static_cast<uint32_t>(rng() % groups);
+    std::vector<graph::Edge> edges;
+    for (uint32_t u = 0; u < n; ++u) {
+      for (uint32_t v = u + 1; v < n; ++v) {
+        if (group[u] == group[v] && coin(rng)) edges.emplace_back(u, v);
+      }
+    }
+    out.push_back({"cliques(n=" + std::to_string(n) + ")",
+                   *graph::Graph::FromEdges(n, std::move(edges))});
+  }
+  for (int rep = 0; rep < 20; ++rep) {
+    // A hub joined to most nodes plus sparse random edges: hubs are where
+    // edge addition truncates and displaced edges come back.
+    const uint32_t n = 5 + static_cast<uint32_t>(rng() % 21);
+    const uint32_t hubs = 1 + static_cast<uint32_t>(rng() % 3);
+    std::bernoulli_distribution hub_coin(0.8), coin(0.15);
+    std::vector<graph::Edge> edges;
+    for (uint32_t u = 0; u < n; ++u) {
+      for (uint32_t v = u + 1; v < n; ++v) {
+        const bool hub = (u % (n / hubs + 1)) == 0;
+        if (hub ? hub_coin(rng) : coin(rng)) edges.emplace_back(u, v);
+      }
+    }
+    out.push_back({"hubs(n=" + std::to_string(n) + ")",
+                   *graph::Graph::FromEdges(n, std::move(edges))});
+  }
+  for (uint32_t n : {1u, 2u}) {
+    out.push_back({"empty(n=" + std::to_string(n) + ")",
+                   *graph::Graph::FromEdges(n, {})});
+  }
+  return out;
+}
+
+}  // namespace dpq::core::private_measures::testing
+
+#endif  // DPQ_TESTS_CORE_PRIVATE_TEST_GRAPHS_H_
