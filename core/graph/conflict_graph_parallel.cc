@@ -1,5 +1,6 @@
 // Parallel sort-merge of the per-worker edge buffers.
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <utility>

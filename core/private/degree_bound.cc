@@ -62,8 +62,7 @@ absl::StatusOr<uint64_t> DegreeBoundForColumns(const table::Table& table,
     if (has_null) continue;
     const size_t start = keys.size();
     for (size_t c : x) keys.push_back(CellKey(table.column(c), row));
-    const uint64_t f =
-        ++freq[absl::MakeConstSpan(keys.data() + start, k)];
+    const uint64_t f = ++freq[absl::MakeConstSpan(keys.data() + start, k)];
     max_freq = std::max(max_freq, f);
   }
   return max_freq == 0 ? 0 : max_freq - 1;
@@ -118,9 +117,9 @@ absl::StatusOr<uint32_t> NoisyDegreeBound(
         "(t1.A = t2.A).");
   }
   // Sensitivity k: each keyed DC's d_bound moves by at most 1 (Lemma 3).
-  ASSIGN_OR_RETURN(const dp::DiscreteLaplace noise,
-                   dp::DiscreteLaplace::ForSensitivity(
-                       static_cast<double>(keyed), epsilon));
+  ASSIGN_OR_RETURN(
+      const dp::DiscreteLaplace noise,
+      dp::DiscreteLaplace::ForSensitivity(static_cast<double>(keyed), epsilon));
   int64_t noisy = 0;
   if (__builtin_add_overflow(sum, noise.Sample(urbg), &noisy)) {
     noisy = std::numeric_limits<int64_t>::max();

@@ -9,8 +9,7 @@
 namespace dpq::core::private_measures {
 
 absl::StatusOr<NoisyCount> ReleaseNoisyCount(dp::SecureUrbg& urbg,
-                                             int64_t count,
-                                             double sensitivity,
+                                             int64_t count, double sensitivity,
                                              double epsilon) {
   ASSIGN_OR_RETURN(const dp::DiscreteLaplace noise,
                    dp::DiscreteLaplace::ForSensitivity(sensitivity, epsilon));

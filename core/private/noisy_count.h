@@ -25,8 +25,7 @@ struct NoisyCount {
 // neighbouring datasets. Errors from DiscreteLaplace::ForSensitivity
 // (kInvalidArgument on a bad epsilon or sensitivity, or a scale above 2^40).
 absl::StatusOr<NoisyCount> ReleaseNoisyCount(dp::SecureUrbg& urbg,
-                                             int64_t count,
-                                             double sensitivity,
+                                             int64_t count, double sensitivity,
                                              double epsilon);
 
 }  // namespace dpq::core::private_measures

@@ -135,9 +135,9 @@ absl::StatusOr<PrivateMeasureResult> ComputePrivateMeasure(
     // max(Theta); check the largest release scale before any noise.
     const bool optimized = request.method == SelectionMethod::kOptimized &&
                            DegreeBoundApplies(request.degree_bounds);
-    RETURN_IF_ERROR(CheckReleaseScale(
-        measure, optimized ? max_rows : candidates.back(),
-        out.epsilon_release));
+    RETURN_IF_ERROR(CheckReleaseScale(measure,
+                                      optimized ? max_rows : candidates.back(),
+                                      out.epsilon_release));
     if (optimized) {
       double keyed = 0;
       for (const DcDegreeBound& b : request.degree_bounds) keyed += b.keyed;
@@ -149,25 +149,25 @@ absl::StatusOr<PrivateMeasureResult> ComputePrivateMeasure(
     ThresholdSelection selection;
     switch (request.method) {
       case SelectionMethod::kOptimized: {
-        ASSIGN_OR_RETURN(selection,
-                         SelectThresholdOptimized(
-                             urbg, g, measure, candidates, max_rows,
-                             request.degree_bounds, epsilon_selection,
-                             out.epsilon_release));
+        ASSIGN_OR_RETURN(
+            selection,
+            SelectThresholdOptimized(urbg, g, measure, candidates, max_rows,
+                                     request.degree_bounds, epsilon_selection,
+                                     out.epsilon_release));
         break;
       }
       case SelectionMethod::kHierarchical: {
-        ASSIGN_OR_RETURN(selection, SelectThresholdHierarchical(
-                                        urbg, g, measure, candidates,
-                                        epsilon_selection,
-                                        out.epsilon_release));
+        ASSIGN_OR_RETURN(
+            selection, SelectThresholdHierarchical(urbg, g, measure, candidates,
+                                                   epsilon_selection,
+                                                   out.epsilon_release));
         break;
       }
       case SelectionMethod::kBasic: {
-        ASSIGN_OR_RETURN(selection,
-                         SelectThresholdBasic(urbg, g, measure, candidates,
-                                              epsilon_selection,
-                                              out.epsilon_release));
+        ASSIGN_OR_RETURN(
+            selection,
+            SelectThresholdBasic(urbg, g, measure, candidates,
+                                 epsilon_selection, out.epsilon_release));
         break;
       }
       case SelectionMethod::kBaseline:
@@ -183,14 +183,14 @@ absl::StatusOr<PrivateMeasureResult> ComputePrivateMeasure(
   // Algorithm 2 lines 3-4: project with theta*, release f(G_theta*) with
   // discrete Laplace noise of scale Delta_f(theta*) / eps2.
   const uint32_t theta = *out.theta;
-  ASSIGN_OR_RETURN(const int64_t statistic,
-                   ProjectedStatistic(measure,
-                                      graph::EdgeAdditionCounts(g, theta)));
+  ASSIGN_OR_RETURN(
+      const int64_t statistic,
+      ProjectedStatistic(measure, graph::EdgeAdditionCounts(g, theta)));
   ASSIGN_OR_RETURN(const double sensitivity,
                    ProjectedStatisticSensitivity(measure, theta));
-  ASSIGN_OR_RETURN(const NoisyCount noisy,
-                   ReleaseNoisyCount(urbg, statistic, sensitivity,
-                                     out.epsilon_release));
+  ASSIGN_OR_RETURN(
+      const NoisyCount noisy,
+      ReleaseNoisyCount(urbg, statistic, sensitivity, out.epsilon_release));
   out.value = noisy.value;
   out.bound95 = noisy.bound95;
   return out;

@@ -43,8 +43,7 @@ absl::StatusOr<double> ProjectedStatisticSensitivity(Measure measure,
              : static_cast<double>(theta) + 1.0;
 }
 
-absl::StatusOr<double> QualitySensitivity(Measure measure,
-                                          uint32_t theta_max) {
+absl::StatusOr<double> QualitySensitivity(Measure measure, uint32_t theta_max) {
   RETURN_IF_ERROR(CheckProjectionMeasure(measure));
   if (theta_max == 0) {
     return absl::InvalidArgumentError("theta_max must be at least 1.");

@@ -50,8 +50,11 @@ absl::StatusOr<double> ProjectedStatisticSensitivity(measures::Measure measure,
 //  - I_P: 2 * theta_max (design 5.5). Each term f_t(G') - f_t(G) lies in
 //    [-t, t + 1]; for theta < theta_max the difference of the two lies within
 //    theta_max + 1 + theta <= 2 * theta_max, and the candidate theta_max has
-//    bias 0 by definition. The paper's monotonicity argument does not hold
-//    for I_P: removing a node can let displaced edges back in.
+//    bias 0 by definition. The paper's bound theta_max (Lemma 2) is WRONG for
+//    I_P: its monotonicity argument fails because removing a node can let
+//    displaced edges back in; a 5-node graph moves a quality by 3 at
+//    theta_max = 2 (private_sensitivity_test.cc,
+//    IpQualityExceedsThePapersThetaMax).
 // Candidates above theta_max get a data-independent quality (sensitivity 0)
 // and do not change this bound. kInvalidArgument for other measures or
 // theta_max == 0.

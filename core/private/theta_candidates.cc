@@ -73,8 +73,8 @@ absl::Status CheckSortedCandidates(absl::Span<const uint32_t> thetas) {
   for (size_t i = 0; i < thetas.size(); ++i) {
     if (thetas[i] < 1 || (i > 0 && thetas[i] <= thetas[i - 1])) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "Candidate thetas must be >= 1 and strictly ascending; position ",
-          i, " holds ", thetas[i], "."));
+          "Candidate thetas must be >= 1 and strictly ascending; position ", i,
+          " holds ", thetas[i], "."));
     }
   }
   return absl::OkStatus();

@@ -24,8 +24,7 @@ struct Profile {
   std::vector<int64_t> statistics;
 };
 
-absl::StatusOr<Profile> ComputeProfile(const graph::Graph& g,
-                                       Measure measure,
+absl::StatusOr<Profile> ComputeProfile(const graph::Graph& g, Measure measure,
                                        std::vector<uint32_t> thetas) {
   Profile p;
   const std::vector<graph::ProjectionCounts> counts =
@@ -54,35 +53,35 @@ Profile Prefix(const Profile& p, uint32_t limit) {
 // epsilon-DP since QualitySensitivity(theta_max) bounds every quality's
 // change (paper Lemma 2 / Lemma 4; design 5.5 for I_P).
 absl::StatusOr<uint32_t> ExponentialMechanismStep(
-    dp::SecureUrbg& urbg, Measure measure, const Profile& p,
-    uint32_t theta_max, double epsilon, double epsilon_release) {
+    dp::SecureUrbg& urbg, Measure measure, const Profile& p, uint32_t theta_max,
+    double epsilon, double epsilon_release) {
   ASSIGN_OR_RETURN(const std::vector<double> qualities,
                    ProjectionQualities(measure, p.thetas, p.statistics,
                                        theta_max, epsilon_release));
   ASSIGN_OR_RETURN(const double sensitivity,
                    QualitySensitivity(measure, theta_max));
-  ASSIGN_OR_RETURN(const size_t index,
-                   dp::SampleExponentialMechanism(urbg, qualities, epsilon,
-                                                  sensitivity));
+  ASSIGN_OR_RETURN(
+      const size_t index,
+      dp::SampleExponentialMechanism(urbg, qualities, epsilon, sensitivity));
   return p.thetas[index];
 }
 
 // Algorithm 4 lines 6-10 with `epsilon_per_step` per step, starting from
 // the reference theta_max. Fills theta and first_step_theta.
-absl::Status TwoStepExponentialMechanism(
-    dp::SecureUrbg& urbg, Measure measure, const Profile& p,
-    uint32_t theta_max, double epsilon_per_step, double epsilon_release,
-    ThresholdSelection& out) {
+absl::Status TwoStepExponentialMechanism(dp::SecureUrbg& urbg, Measure measure,
+                                         const Profile& p, uint32_t theta_max,
+                                         double epsilon_per_step,
+                                         double epsilon_release,
+                                         ThresholdSelection& out) {
   ASSIGN_OR_RETURN(const uint32_t first,
                    ExponentialMechanismStep(urbg, measure, p, theta_max,
-                                            epsilon_per_step,
-                                            epsilon_release));
+                                            epsilon_per_step, epsilon_release));
   // Step 2: prune to theta <= theta1* and use theta1* as theta_max. The
   // pruning depends only on the DP output theta1* (post-processing).
-  ASSIGN_OR_RETURN(const uint32_t second,
-                   ExponentialMechanismStep(urbg, measure, Prefix(p, first),
-                                            first, epsilon_per_step,
-                                            epsilon_release));
+  ASSIGN_OR_RETURN(
+      const uint32_t second,
+      ExponentialMechanismStep(urbg, measure, Prefix(p, first), first,
+                               epsilon_per_step, epsilon_release));
   out.first_step_theta = first;
   out.theta = second;
   return absl::OkStatus();
@@ -116,10 +115,9 @@ absl::StatusOr<ThresholdSelection> SelectThresholdBasic(
   out.num_candidates = candidates.size();
   out.epsilon_selection = epsilon_selection;
   // Algorithm 3: theta_max = max(Theta).
-  ASSIGN_OR_RETURN(out.theta,
-                   ExponentialMechanismStep(urbg, measure, p, p.thetas.back(),
-                                            epsilon_selection,
-                                            epsilon_release));
+  ASSIGN_OR_RETURN(
+      out.theta, ExponentialMechanismStep(urbg, measure, p, p.thetas.back(),
+                                          epsilon_selection, epsilon_release));
   return out;
 }
 
@@ -135,9 +133,9 @@ absl::StatusOr<ThresholdSelection> SelectThresholdHierarchical(
   out.num_candidates = candidates.size();
   out.epsilon_selection = epsilon_selection;
   // Two steps with half the budget each: eps1 by sequential composition.
-  RETURN_IF_ERROR(TwoStepExponentialMechanism(
-      urbg, measure, p, p.thetas.back(), epsilon_selection / 2,
-      epsilon_release, out));
+  RETURN_IF_ERROR(TwoStepExponentialMechanism(urbg, measure, p, p.thetas.back(),
+                                              epsilon_selection / 2,
+                                              epsilon_release, out));
   return out;
 }
 
@@ -181,9 +179,9 @@ absl::StatusOr<ThresholdSelection> SelectThresholdOptimized(
                    ComputeProfile(g, measure, std::move(pruned)));
   // Line 5: theta_max = min(d~, N) = d~ (already clamped). The candidate N
   // above it gets a data-independent quality (Lemma 4's proof).
-  RETURN_IF_ERROR(TwoStepExponentialMechanism(
-      urbg, measure, p, bound, out.epsilon_selection / 2, epsilon_release,
-      out));
+  RETURN_IF_ERROR(TwoStepExponentialMechanism(urbg, measure, p, bound,
+                                              out.epsilon_selection / 2,
+                                              epsilon_release, out));
   return out;
 }
 

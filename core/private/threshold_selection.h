@@ -72,6 +72,10 @@ absl::StatusOr<ThresholdSelection> SelectThresholdHierarchical(
 //   has a data-independent quality, Lemma 4's proof); then the hierarchical
 //   EM with (epsilon_selection - eps0) / 2 per step.
 // Otherwise it is exactly SelectThresholdHierarchical (no bound, no eps0).
+// Note (a property of Algorithm 4, kept as published): in step 1 the
+// candidate N has no bias term but a larger noise term than d~, whose bias
+// is 0 by definition, so N is always dominated by d~ and is chosen only by
+// the EM's randomness, even when d~ underestimates the maximum degree.
 // `degree_bounds` is ComputeDegreeBounds for the DCs the graph was built
 // from (empty = unknown, no bound). `max_rows` is N >= g.num_nodes().
 absl::StatusOr<ThresholdSelection> SelectThresholdOptimized(

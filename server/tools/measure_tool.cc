@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -89,9 +90,15 @@ void AddExactResult(const core::measures::ExactResult& r, JsonObjectWriter& j) {
   }
 }
 
-absl::Status AddPrivateResult(const MeasureToolOptions& o, Measure measure,
-                              const LoadedDataset& d, JsonObjectWriter& j,
-                              std::vector<std::string>* warnings) {
+// A DP release and the N it was computed with.
+struct PrivateRun {
+  pm::PrivateMeasureResult result;
+  uint64_t public_max_rows = 0;
+};
+
+absl::StatusOr<PrivateRun> RunPrivate(const MeasureToolOptions& o,
+                                      Measure measure, const LoadedDataset& d,
+                                      std::vector<std::string>* warnings) {
   pm::PrivateMeasureRequest request;
   request.measure = measure;
   request.epsilon = *o.epsilon;
@@ -116,9 +123,17 @@ absl::Status AddPrivateResult(const MeasureToolOptions& o, Measure measure,
   } else {
     urbg = std::make_unique<core::dp::OpenSslUrbg>();
   }
-  ASSIGN_OR_RETURN(pm::PrivateMeasureResult r,
+  PrivateRun run;
+  run.public_max_rows = request.public_max_rows;
+  ASSIGN_OR_RETURN(run.result,
                    pm::ComputePrivateMeasure(*urbg, d.graph.graph, request));
-  j.Add("value", r.value);
+  return run;
+}
+
+// Everything after `value`, `rows`, `edges` and `graph_seconds`.
+void AddPrivateDetails(const PrivateRun& run, bool seeded,
+                       JsonObjectWriter& j) {
+  const pm::PrivateMeasureResult& r = run.result;
   j.Add("epsilon", r.epsilon_spent);
   if (r.theta.has_value()) {
     j.Add("theta", *r.theta);
@@ -127,15 +142,14 @@ absl::Status AddPrivateResult(const MeasureToolOptions& o, Measure measure,
   }
   j.Add("bound95", r.bound95);
   j.Add("method", r.method);
-  j.Add("public_max_rows", request.public_max_rows);
+  j.Add("public_max_rows", run.public_max_rows);
   j.Add("epsilon_degree_bound", r.epsilon_degree_bound);
   j.Add("epsilon_selection", r.epsilon_selection);
   j.Add("epsilon_release", r.epsilon_release);
   if (r.noisy_degree_bound.has_value()) {
     j.Add("noisy_degree_bound", *r.noisy_degree_bound);
   }
-  j.Add("seeded", o.seed.has_value());
-  return absl::OkStatus();
+  j.Add("seeded", seeded);
 }
 
 void AddStats(const LoadedDataset& d, JsonObjectWriter& j) {
@@ -174,15 +188,19 @@ absl::StatusOr<std::string> RunMeasureTool(const MeasureToolOptions& o,
   JsonObjectWriter j;
   j.Add("measure", core::measures::MeasureName(measure));
   j.Add("exact", o.exact);
+  std::optional<PrivateRun> run;
   if (o.exact) {
     ASSIGN_OR_RETURN(core::measures::ExactResult r,
                      core::measures::ComputeExactMeasure(d.graph.graph, measure));
     AddExactResult(r, j);
+  } else {
+    ASSIGN_OR_RETURN(run, RunPrivate(o, measure, d, warnings));
+    j.Add("value", run->result.value);
   }
   j.Add("rows", static_cast<uint64_t>(d.table.num_rows()));
   j.Add("edges", d.graph.graph.num_edges());
   j.Add("graph_seconds", d.graph.stats.build_seconds);
-  if (!o.exact) RETURN_IF_ERROR(AddPrivateResult(o, measure, d, j, warnings));
+  if (run.has_value()) AddPrivateDetails(*run, o.seed.has_value(), j);
   if (o.stats) AddStats(d, j);
   return j.Finish();
 }

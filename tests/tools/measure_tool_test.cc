@@ -91,7 +91,8 @@ TEST_F(MeasureToolTest, PrivateRunReportsEpsilonThetaAndBound) {
   auto out = RunMeasureTool(Private("mi", 1.0), &warnings_);
   ASSERT_OK(out);
   EXPECT_THAT(*out, StartsWith("{\"measure\":\"MI\",\"exact\":false,"
-                               "\"rows\":4,\"edges\":3,"));
+                               "\"value\":"));
+  EXPECT_THAT(*out, HasSubstr(",\"rows\":4,\"edges\":3,\"graph_seconds\":"));
   EXPECT_THAT(*out, HasSubstr("\"epsilon\":1,\"theta\":"));
   EXPECT_THAT(*out, HasSubstr("\"bound95\":"));
   EXPECT_THAT(*out, HasSubstr("\"method\":\"optimized\""));
@@ -281,7 +282,8 @@ TEST(MeasureToolBinaryTest, DemoDataGivesOneJsonLine) {
                               &code);
   EXPECT_EQ(code, 0) << out;
   EXPECT_THAT(out, StartsWith("{\"measure\":\"MI\",\"exact\":false,"
-                              "\"rows\":1000,"));
+                              "\"value\":"));
+  EXPECT_THAT(out, HasSubstr(",\"rows\":1000,\"edges\":11313,"));
   EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
 }
 

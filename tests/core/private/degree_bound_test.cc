@@ -17,14 +17,14 @@
 namespace dpq::core::private_measures {
 namespace {
 
-using ::dpq::testing::IsOkAndHolds;
-using ::dpq::testing::SeededUrbg;
-using ::dpq::testing::StatusIs;
-using ::testing::HasSubstr;
 using constraints::CompareOp;
 using constraints::DenialConstraint;
 using constraints::Predicate;
 using constraints::TupleVar;
+using ::dpq::testing::IsOkAndHolds;
+using ::dpq::testing::SeededUrbg;
+using ::dpq::testing::StatusIs;
+using ::testing::HasSubstr;
 
 Predicate Join(size_t a, CompareOp op, size_t b) {
   Predicate p;
@@ -68,12 +68,14 @@ TEST(DegreeBoundTest, Example3MaxFrequencyMinusOne) {
 }
 
 TEST(DegreeBoundTest, SkipsRowsWithNullInX) {
-  const table::Schema schema =
-      *table::Schema::Create({{"a", table::ColumnType::kDouble},
-                              {"b", table::ColumnType::kInt64}});
-  const table::Table t = *table::Table::FromCells(
-      schema, {{std::nullopt, "1"}, {"", "1"}, {"0", "1"}, {"-0", "2"},
-               {"1.5", std::nullopt}});
+  const table::Schema schema = *table::Schema::Create(
+      {{"a", table::ColumnType::kDouble}, {"b", table::ColumnType::kInt64}});
+  const table::Table t =
+      *table::Table::FromCells(schema, {{std::nullopt, "1"},
+                                        {"", "1"},
+                                        {"0", "1"},
+                                        {"-0", "2"},
+                                        {"1.5", std::nullopt}});
   const std::vector<size_t> a = {0};
   // Two NULLs do not agree; 0 and -0 do.
   EXPECT_THAT(DegreeBoundForColumns(t, a), IsOkAndHolds(1u));
@@ -94,9 +96,9 @@ TEST(DegreeBoundTest, EmptyTableHasBoundZero) {
 TEST(DegreeBoundTest, RejectsBadColumns) {
   const table::Table t = CapitalsTable();
   const std::vector<size_t> bad = {3};
-  EXPECT_THAT(DegreeBoundForColumns(t, bad),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("out of range")));
+  EXPECT_THAT(
+      DegreeBoundForColumns(t, bad),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("out of range")));
   EXPECT_THAT(DegreeBoundForColumns(t, {}),
               StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
 }
@@ -104,8 +106,7 @@ TEST(DegreeBoundTest, RejectsBadColumns) {
 TEST(DegreeBoundTest, ComputeDegreeBoundsMarksKeyedDcs) {
   const table::Table t = CapitalsTable();
   DenialConstraint general;  // not(t1.ID < t2.ID & t1.Capital != t2.Capital)
-  general.predicates = {Join(0, CompareOp::kLt, 0),
-                        Join(1, CompareOp::kNe, 1)};
+  general.predicates = {Join(0, CompareOp::kLt, 0), Join(1, CompareOp::kNe, 1)};
   DenialConstraint cross;  // t1.Capital = t2.Country is not keyed
   cross.predicates = {Join(1, CompareOp::kEq, 2)};
   const std::vector<DenialConstraint> dcs = {Fd({1}, 2), general, cross};

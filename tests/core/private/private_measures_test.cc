@@ -23,12 +23,12 @@ namespace {
 using ::dpq::testing::IsOkAndHolds;
 using ::dpq::testing::SeededUrbg;
 using ::dpq::testing::StatusIs;
+using measures::Measure;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
-using measures::Measure;
 
-PrivateMeasureRequest Request(Measure m, SelectionMethod method,
-                              double epsilon, uint64_t n) {
+PrivateMeasureRequest Request(Measure m, SelectionMethod method, double epsilon,
+                              uint64_t n) {
   PrivateMeasureRequest r;
   r.measure = m;
   r.method = method;
@@ -54,17 +54,16 @@ TEST(ParseSelectionMethodTest, ParsesTheFourNames) {
   for (SelectionMethod m :
        {SelectionMethod::kOptimized, SelectionMethod::kHierarchical,
         SelectionMethod::kBasic, SelectionMethod::kBaseline}) {
-    EXPECT_THAT(ParseSelectionMethod(SelectionMethodName(m)),
-                IsOkAndHolds(m));
+    EXPECT_THAT(ParseSelectionMethod(SelectionMethodName(m)), IsOkAndHolds(m));
   }
 }
 
 TEST(ComputePrivateMeasureTest, RefusesDrasticWithExplanation) {
   SeededUrbg urbg(1);
   EXPECT_THAT(
-      ComputePrivateMeasure(urbg, testing::Figure1Graph(),
-                            Request(Measure::kDrastic,
-                                    SelectionMethod::kOptimized, 1.0, 10)),
+      ComputePrivateMeasure(
+          urbg, testing::Figure1Graph(),
+          Request(Measure::kDrastic, SelectionMethod::kOptimized, 1.0, 10)),
       StatusIs(absl::StatusCode::kInvalidArgument,
                AllOf(HasSubstr("I_D"), HasSubstr("sensitivity is 1"),
                      HasSubstr("Section 3"))));
@@ -73,27 +72,24 @@ TEST(ComputePrivateMeasureTest, RefusesDrasticWithExplanation) {
 TEST(ComputePrivateMeasureTest, RefusesMaximalConsistencyWithExplanation) {
   SeededUrbg urbg(1);
   EXPECT_THAT(
-      ComputePrivateMeasure(
-          urbg, testing::Figure1Graph(),
-          Request(Measure::kMaximalConsistency, SelectionMethod::kOptimized,
-                  1.0, 10)),
+      ComputePrivateMeasure(urbg, testing::Figure1Graph(),
+                            Request(Measure::kMaximalConsistency,
+                                    SelectionMethod::kOptimized, 1.0, 10)),
       StatusIs(absl::StatusCode::kInvalidArgument,
                AllOf(HasSubstr("I_MC"), HasSubstr("#P-complete"),
-                     HasSubstr("exponential"),
-                     HasSubstr("Proposition 2"))));
+                     HasSubstr("exponential"), HasSubstr("Proposition 2"))));
 }
 
 TEST(ComputePrivateMeasureTest, RejectsBadEpsilon) {
   SeededUrbg urbg(1);
-  for (double eps : {0.0, -1.0, std::nan(""),
-                     std::numeric_limits<double>::infinity()}) {
+  for (double eps :
+       {0.0, -1.0, std::nan(""), std::numeric_limits<double>::infinity()}) {
     for (Measure m : {Measure::kMinimalInconsistency, Measure::kProblematic,
                       Measure::kRepair}) {
-      EXPECT_THAT(ComputePrivateMeasure(
-                      urbg, testing::Figure1Graph(),
-                      Request(m, SelectionMethod::kBasic, eps, 10)),
-                  StatusIs(absl::StatusCode::kInvalidArgument,
-                           HasSubstr("psilon")))
+      EXPECT_THAT(
+          ComputePrivateMeasure(urbg, testing::Figure1Graph(),
+                                Request(m, SelectionMethod::kBasic, eps, 10)),
+          StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("psilon")))
           << eps;
     }
   }
@@ -104,16 +100,14 @@ TEST(ComputePrivateMeasureTest, RejectsNBelowRowCount) {
   for (SelectionMethod method :
        {SelectionMethod::kOptimized, SelectionMethod::kHierarchical,
         SelectionMethod::kBasic, SelectionMethod::kBaseline}) {
-    EXPECT_THAT(ComputePrivateMeasure(
-                    urbg, testing::Figure1Graph(),
-                    Request(Measure::kProblematic, method, 1.0, 3)),
-                StatusIs(absl::StatusCode::kFailedPrecondition,
-                         HasSubstr("raise N")));
+    EXPECT_THAT(
+        ComputePrivateMeasure(urbg, testing::Figure1Graph(),
+                              Request(Measure::kProblematic, method, 1.0, 3)),
+        StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("raise N")));
   }
-  EXPECT_THAT(ComputePrivateMeasure(
-                  urbg, testing::Figure1Graph(),
-                  Request(Measure::kProblematic, SelectionMethod::kBasic, 1.0,
-                          0)),
+  EXPECT_THAT(ComputePrivateMeasure(urbg, testing::Figure1Graph(),
+                                    Request(Measure::kProblematic,
+                                            SelectionMethod::kBasic, 1.0, 0)),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("public_max_rows")));
 }
@@ -124,16 +118,13 @@ TEST(ComputePrivateMeasureTest, RejectsBadCandidates) {
                                     SelectionMethod::kHierarchical, 1.0, 10);
   r.candidates = std::vector<uint64_t>{};
   EXPECT_THAT(ComputePrivateMeasure(urbg, testing::Figure1Graph(), r),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("empty")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("empty")));
   r.candidates = std::vector<uint64_t>{1, 11};
   EXPECT_THAT(ComputePrivateMeasure(urbg, testing::Figure1Graph(), r),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("is 11")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("is 11")));
   r.candidates = std::vector<uint64_t>{0};
   EXPECT_THAT(ComputePrivateMeasure(urbg, testing::Figure1Graph(), r),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("is 0")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("is 0")));
 }
 
 TEST(ComputePrivateMeasureTest, RejectsNoiseScaleTooLargeBeforeDrawing) {
@@ -161,21 +152,21 @@ TEST(ComputePrivateMeasureTest, BaselineUsesThetaNAndAllEpsilon) {
   EXPECT_EQ(r.epsilon_degree_bound, 0.0);
   EXPECT_FALSE(r.noisy_degree_bound.has_value());
   // bound95 of DiscreteLaplace(50 / 2).
-  EXPECT_EQ(r.bound95,
-            dp::DiscreteLaplace::ForSensitivity(50, 2.0)->ConfidenceBound(
-                0.95));
+  EXPECT_EQ(
+      r.bound95,
+      dp::DiscreteLaplace::ForSensitivity(50, 2.0)->ConfidenceBound(0.95));
 }
 
 TEST(ComputePrivateMeasureTest, BaselineIpUsesThetaPlusOne) {
   SeededUrbg urbg(2);
   ASSERT_OK_AND_ASSIGN(
       const PrivateMeasureResult r,
-      ComputePrivateMeasure(urbg, testing::Figure1Graph(),
-                            Request(Measure::kProblematic,
-                                    SelectionMethod::kBaseline, 1.0, 9)));
-  EXPECT_EQ(r.bound95,
-            dp::DiscreteLaplace::ForSensitivity(10, 1.0)->ConfidenceBound(
-                0.95));
+      ComputePrivateMeasure(
+          urbg, testing::Figure1Graph(),
+          Request(Measure::kProblematic, SelectionMethod::kBaseline, 1.0, 9)));
+  EXPECT_EQ(
+      r.bound95,
+      dp::DiscreteLaplace::ForSensitivity(10, 1.0)->ConfidenceBound(0.95));
 }
 
 TEST(ComputePrivateMeasureTest, EpsilonPartsComposeToTheRequest) {
@@ -191,9 +182,9 @@ TEST(ComputePrivateMeasureTest, EpsilonPartsComposeToTheRequest) {
                            ComputePrivateMeasure(urbg, g, req));
       EXPECT_EQ(r.method, SelectionMethodName(method));
       EXPECT_EQ(r.epsilon_spent, 0.9);
-      EXPECT_NEAR(r.epsilon_degree_bound + r.epsilon_selection +
-                      r.epsilon_release,
-                  0.9, 1e-12);
+      EXPECT_NEAR(
+          r.epsilon_degree_bound + r.epsilon_selection + r.epsilon_release, 0.9,
+          1e-12);
       ASSERT_TRUE(r.theta.has_value());
       EXPECT_GE(*r.theta, 1u);
       EXPECT_LE(*r.theta, 100u);

@@ -54,16 +54,15 @@ TEST(ProjectionSensitivityTest, EdgeCountChangeIsBetweenZeroAndTheta) {
     for (graph::NodeId v = 0; v < g.num_nodes(); ++v) {
       const Graph h = g.WithoutNode(v);
       for (uint32_t theta : AllThetas(g)) {
-        const int64_t diff = Statistic(Measure::kMinimalInconsistency, g,
-                                       theta) -
-                             Statistic(Measure::kMinimalInconsistency, h,
-                                       theta);
+        const int64_t diff =
+            Statistic(Measure::kMinimalInconsistency, g, theta) -
+            Statistic(Measure::kMinimalInconsistency, h, theta);
         ASSERT_GE(diff, 0) << ng.name << " v=" << v << " theta=" << theta;
         ASSERT_LE(diff, static_cast<int64_t>(theta))
             << ng.name << " v=" << v << " theta=" << theta;
         ASSERT_LE(static_cast<double>(diff),
-                  *ProjectedStatisticSensitivity(
-                      Measure::kMinimalInconsistency, theta));
+                  *ProjectedStatisticSensitivity(Measure::kMinimalInconsistency,
+                                                 theta));
       }
     }
   }
@@ -83,8 +82,7 @@ TEST(ProjectionSensitivityTest, PositiveDegreeChangeIsWithinThetaPlusOne) {
         ASSERT_GE(diff, -t) << ng.name << " v=" << v << " theta=" << theta;
         ASSERT_LE(diff, t + 1) << ng.name << " v=" << v << " theta=" << theta;
         ASSERT_LE(std::abs(static_cast<double>(diff)),
-                  *ProjectedStatisticSensitivity(Measure::kProblematic,
-                                                 theta));
+                  *ProjectedStatisticSensitivity(Measure::kProblematic, theta));
         attained = attained || diff == t + 1;
       }
     }
@@ -245,8 +243,7 @@ constraints::DenialConstraint RandomKeyedDc(std::mt19937_64& rng,
   const int others = static_cast<int>(rng() % 3);
   for (int i = 0; i < others; ++i) {
     const auto op = static_cast<constraints::CompareOp>(rng() % 6);
-    dc.predicates.push_back(
-        Join(rng() % num_columns, op, rng() % num_columns));
+    dc.predicates.push_back(Join(rng() % num_columns, op, rng() % num_columns));
   }
   return dc;
 }
@@ -343,8 +340,7 @@ TEST(DegreeBoundSensitivityTest, BoundCoversEveryTuplesConflictsThroughAnFd) {
             b.is_null(j)) {
           continue;
         }
-        if (a.int64s[i] == a.int64s[j] &&
-            b.string_ids[i] != b.string_ids[j]) {
+        if (a.int64s[i] == a.int64s[j] && b.string_ids[i] != b.string_ids[j]) {
           ++degree;
         }
       }

@@ -81,10 +81,9 @@ TEST_P(ReleaseTest, ValueIsUnbiasedForFixedThetaAndBoundCovers) {
   req.public_max_rows = 30;
   req.candidates = std::vector<uint64_t>{theta};  // theta* = 3 for sure
   const int64_t expected = Statistic(m, g, theta);
-  ASSERT_OK_AND_ASSIGN(
-      const dp::DiscreteLaplace noise,
-      dp::DiscreteLaplace::ForSensitivity(
-          *ProjectedStatisticSensitivity(m, theta), 0.6));
+  ASSERT_OK_AND_ASSIGN(const dp::DiscreteLaplace noise,
+                       dp::DiscreteLaplace::ForSensitivity(
+                           *ProjectedStatisticSensitivity(m, theta), 0.6));
   SeededUrbg urbg(1234);
   double sum = 0;
   int covered = 0;
@@ -134,8 +133,8 @@ void ExpectChiSquareFits(const std::vector<uint32_t>& thetas,
       EXPECT_EQ(counts[i], 0);
       continue;
     }
-    ASSERT_GE(expected, 5.0) << "theta " << thetas[i]
-                             << ": test setup has a tiny cell";
+    ASSERT_GE(expected, 5.0)
+        << "theta " << thetas[i] << ": test setup has a tiny cell";
     chi2 += (counts[i] - expected) * (counts[i] - expected) / expected;
     ++df;
   }
@@ -155,9 +154,8 @@ TEST_P(SelectionTest, BasicFrequenciesMatchProbabilities) {
   std::vector<int> counts(thetas.size(), 0);
   SeededUrbg urbg(77);
   for (int i = 0; i < kSamples; ++i) {
-    ASSERT_OK_AND_ASSIGN(
-        const ThresholdSelection s,
-        SelectThresholdBasic(urbg, g, m, thetas, eps1, eps2));
+    ASSERT_OK_AND_ASSIGN(const ThresholdSelection s,
+                         SelectThresholdBasic(urbg, g, m, thetas, eps1, eps2));
     const size_t k = static_cast<size_t>(
         std::find(thetas.begin(), thetas.end(), s.theta) - thetas.begin());
     ASSERT_LT(k, thetas.size());
@@ -177,8 +175,7 @@ TEST_P(SelectionTest, HierarchicalFrequenciesMatchTwoStepProbabilities) {
       StepProbabilities(m, g, thetas, thetas.back(), eps1 / 2, eps2);
   std::vector<double> p(thetas.size(), 0.0);
   for (size_t j = 0; j < thetas.size(); ++j) {
-    const std::vector<uint32_t> prefix(thetas.begin(),
-                                       thetas.begin() + j + 1);
+    const std::vector<uint32_t> prefix(thetas.begin(), thetas.begin() + j + 1);
     const std::vector<double> p2 =
         StepProbabilities(m, g, prefix, thetas[j], eps1 / 2, eps2);
     for (size_t i = 0; i <= j; ++i) p[i] += p1[j] * p2[i];

@@ -23,10 +23,9 @@ TEST(PrivateVertexCoverTest, Example6CoverSizeWithNegligibleNoise) {
       const NoisyCount c,
       PrivateVertexCoverSize(urbg, testing::Figure2Graph(), 1e5));
   EXPECT_EQ(c.value, 6);
-  ASSERT_OK_AND_ASSIGN(
-      const NoisyCount d,
-      PrivateVertexCoverSize(urbg, testing::Figure2Graph().WithoutNode(4),
-                             1e5));
+  ASSERT_OK_AND_ASSIGN(const NoisyCount d,
+                       PrivateVertexCoverSize(
+                           urbg, testing::Figure2Graph().WithoutNode(4), 1e5));
   EXPECT_EQ(d.value, 6);
 }
 

@@ -57,9 +57,9 @@ inline std::vector<NamedGraph> RandomTestGraphs() {
           if (coin(rng)) edges.emplace_back(u, v);
         }
       }
-      out.push_back({"gnp(n=" + std::to_string(n) + ",p=" +
-                         std::to_string(p) + ")",
-                     *graph::Graph::FromEdges(n, std::move(edges))});
+      out.push_back(
+          {"gnp(n=" + std::to_string(n) + ",p=" + std::to_string(p) + ")",
+           *graph::Graph::FromEdges(n, std::move(edges))});
     }
   }
   for (uint32_t n = 2; n <= 25; n += 3) {

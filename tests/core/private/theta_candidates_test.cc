@@ -22,11 +22,10 @@ TEST(DefaultThetaCandidatesTest, IsTheOneTwoFiveGridBelowNPlusN) {
   EXPECT_THAT(DefaultThetaCandidates(5), ElementsAre(1u, 2u, 5u));
   EXPECT_THAT(DefaultThetaCandidates(7), ElementsAre(1u, 2u, 5u, 7u));
   EXPECT_THAT(DefaultThetaCandidates(1000),
-              ElementsAre(1u, 2u, 5u, 10u, 20u, 50u, 100u, 200u, 500u,
-                          1000u));
-  EXPECT_THAT(DefaultThetaCandidates(1001),
-              ElementsAre(1u, 2u, 5u, 10u, 20u, 50u, 100u, 200u, 500u,
-                          1000u, 1001u));
+              ElementsAre(1u, 2u, 5u, 10u, 20u, 50u, 100u, 200u, 500u, 1000u));
+  EXPECT_THAT(
+      DefaultThetaCandidates(1001),
+      ElementsAre(1u, 2u, 5u, 10u, 20u, 50u, 100u, 200u, 500u, 1000u, 1001u));
 }
 
 TEST(DefaultThetaCandidatesTest, HandlesTheLargestN) {
@@ -51,12 +50,10 @@ TEST(NormalizeThetaCandidatesTest, RejectsEmptySet) {
 TEST(NormalizeThetaCandidatesTest, RejectsZeroAndValuesAboveN) {
   const std::vector<uint64_t> zero = {0, 2};
   EXPECT_THAT(NormalizeThetaCandidates(zero, 10),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("is 0")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("is 0")));
   const std::vector<uint64_t> big = {2, 11};
   EXPECT_THAT(NormalizeThetaCandidates(big, 10),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("is 11")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("is 11")));
   const std::vector<uint64_t> huge = {uint64_t{1} << 40};
   EXPECT_THAT(NormalizeThetaCandidates(huge, 10),
               StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
@@ -74,9 +71,9 @@ TEST(ValidatePublicMaxRowsTest, AcceptsOneToTwoToTheThirtyTwoMinusOne) {
 
 TEST(CheckRowsWithinPublicMaxTest, FailsWhenRowsExceedN) {
   EXPECT_OK(CheckRowsWithinPublicMax(10, 10));
-  EXPECT_THAT(CheckRowsWithinPublicMax(11, 10),
-              StatusIs(absl::StatusCode::kFailedPrecondition,
-                       HasSubstr("raise N")));
+  EXPECT_THAT(
+      CheckRowsWithinPublicMax(11, 10),
+      StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("raise N")));
 }
 
 TEST(CheckSortedCandidatesTest, RequiresStrictlyAscendingPositive) {

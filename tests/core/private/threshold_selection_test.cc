@@ -19,8 +19,8 @@ namespace {
 
 using ::dpq::testing::SeededUrbg;
 using ::dpq::testing::StatusIs;
-using ::testing::HasSubstr;
 using measures::Measure;
+using ::testing::HasSubstr;
 
 // With a huge selection epsilon the EM returns the best candidate.
 constexpr double kNearlyExact = 1e6;  // dp::kMaxEpsilon
@@ -29,11 +29,10 @@ TEST(SelectThresholdBasicTest, PicksUnbiasedThetaWhenReleaseNoiseIsTiny) {
   SeededUrbg urbg(1);
   const std::vector<uint32_t> thetas = {1, 2, 3, 4};
   // eps2 large: q ~ -e_bias, best = smallest theta with no truncation (3).
-  ASSERT_OK_AND_ASSIGN(
-      const ThresholdSelection s,
-      SelectThresholdBasic(urbg, testing::Figure1Graph(),
-                           Measure::kMinimalInconsistency, thetas,
-                           kNearlyExact, 1e3));
+  ASSERT_OK_AND_ASSIGN(const ThresholdSelection s,
+                       SelectThresholdBasic(urbg, testing::Figure1Graph(),
+                                            Measure::kMinimalInconsistency,
+                                            thetas, kNearlyExact, 1e3));
   EXPECT_EQ(s.theta, 3u);
   EXPECT_FALSE(s.first_step_theta.has_value());
   EXPECT_FALSE(s.noisy_degree_bound.has_value());
@@ -46,11 +45,10 @@ TEST(SelectThresholdBasicTest, Example2PrefersThetaOneAtEpsTwoOne) {
   // Table 3: theta = 1 has the best quality at eps2 = 1.
   SeededUrbg urbg(2);
   const std::vector<uint32_t> thetas = {1, 2, 3};
-  ASSERT_OK_AND_ASSIGN(
-      const ThresholdSelection s,
-      SelectThresholdBasic(urbg, testing::Figure1Graph(),
-                           Measure::kMinimalInconsistency, thetas,
-                           kNearlyExact, 1.0));
+  ASSERT_OK_AND_ASSIGN(const ThresholdSelection s,
+                       SelectThresholdBasic(urbg, testing::Figure1Graph(),
+                                            Measure::kMinimalInconsistency,
+                                            thetas, kNearlyExact, 1.0));
   EXPECT_EQ(s.theta, 1u);
 }
 
@@ -59,14 +57,12 @@ TEST(SelectThresholdHierarchicalTest, SecondStepStaysAtOrBelowFirst) {
   const std::vector<uint32_t> thetas = {1, 2, 5, 8, 11, 12};
   for (uint64_t seed = 0; seed < 200; ++seed) {
     SeededUrbg urbg(seed);
-    ASSERT_OK_AND_ASSIGN(
-        const ThresholdSelection s,
-        SelectThresholdHierarchical(urbg, g, Measure::kProblematic, thetas,
-                                    0.5, 0.5));
+    ASSERT_OK_AND_ASSIGN(const ThresholdSelection s,
+                         SelectThresholdHierarchical(
+                             urbg, g, Measure::kProblematic, thetas, 0.5, 0.5));
     ASSERT_TRUE(s.first_step_theta.has_value());
     EXPECT_LE(s.theta, *s.first_step_theta);
-    EXPECT_THAT(std::vector<uint32_t>{s.theta},
-                ::testing::IsSubsetOf(thetas));
+    EXPECT_THAT(std::vector<uint32_t>{s.theta}, ::testing::IsSubsetOf(thetas));
     EXPECT_EQ(s.epsilon_selection, 0.5);
   }
 }
@@ -86,8 +82,8 @@ TEST(SelectThresholdHierarchicalTest, PicksUnbiasedThetaWithTinyNoise) {
 TEST(SelectThresholdOptimizedTest, WithoutQualifyingDcsIsHierarchical) {
   const graph::Graph g = testing::StarGraph(12, 3);
   const std::vector<uint32_t> thetas = {1, 2, 5, 8, 11, 12};
-  const std::vector<DcDegreeBound> general = {{false, 0}, {false, 0},
-                                              {true, 4}};
+  const std::vector<DcDegreeBound> general = {
+      {false, 0}, {false, 0}, {true, 4}};
   for (uint64_t seed = 0; seed < 20; ++seed) {
     SeededUrbg a(seed), b(seed);
     ASSERT_OK_AND_ASSIGN(
@@ -164,19 +160,18 @@ TEST(SelectThresholdTest, RejectsBadInputs) {
   const graph::Graph g = testing::Figure1Graph();
   const std::vector<uint32_t> ok = {1, 2};
   const std::vector<uint32_t> unsorted = {2, 1};
-  EXPECT_THAT(SelectThresholdBasic(urbg, g, Measure::kMinimalInconsistency,
-                                   {}, 1.0, 1.0),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("empty")));
+  EXPECT_THAT(SelectThresholdBasic(urbg, g, Measure::kMinimalInconsistency, {},
+                                   1.0, 1.0),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("empty")));
   EXPECT_THAT(SelectThresholdBasic(urbg, g, Measure::kMinimalInconsistency,
                                    unsorted, 1.0, 1.0),
               StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
   EXPECT_THAT(SelectThresholdBasic(urbg, g, Measure::kRepair, ok, 1.0, 1.0),
               StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
-  EXPECT_THAT(SelectThresholdHierarchical(
-                  urbg, g, Measure::kProblematic, ok, 0.0, 1.0),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("Selection epsilon")));
+  EXPECT_THAT(
+      SelectThresholdHierarchical(urbg, g, Measure::kProblematic, ok, 0.0, 1.0),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("Selection epsilon")));
   EXPECT_THAT(SelectThresholdHierarchical(urbg, g, Measure::kProblematic, ok,
                                           1.0, std::nan("")),
               StatusIs(absl::StatusCode::kInvalidArgument,
