@@ -97,8 +97,16 @@ absl::Status ValidateSelectionInputs(Measure measure,
   return dp::ValidateEpsilon(epsilon_release, "Release epsilon");
 }
 
-std::vector<uint32_t> ToVector(absl::Span<const uint32_t> s) {
-  return std::vector<uint32_t>(s.begin(), s.end());
+// The common start of Algorithms 3 and 4 (without the degree bound): the
+// inputs checked, then f(G_theta) for every candidate.
+absl::StatusOr<Profile> StartSelection(const graph::Graph& g, Measure measure,
+                                       absl::Span<const uint32_t> candidates,
+                                       double epsilon_selection,
+                                       double epsilon_release) {
+  RETURN_IF_ERROR(ValidateSelectionInputs(measure, candidates,
+                                          epsilon_selection, epsilon_release));
+  return ComputeProfile(
+      g, measure, std::vector<uint32_t>(candidates.begin(), candidates.end()));
 }
 
 }  // namespace
@@ -107,10 +115,9 @@ absl::StatusOr<ThresholdSelection> SelectThresholdBasic(
     dp::SecureUrbg& urbg, const graph::Graph& g, Measure measure,
     absl::Span<const uint32_t> candidates, double epsilon_selection,
     double epsilon_release) {
-  RETURN_IF_ERROR(ValidateSelectionInputs(measure, candidates,
-                                          epsilon_selection, epsilon_release));
   ASSIGN_OR_RETURN(const Profile p,
-                   ComputeProfile(g, measure, ToVector(candidates)));
+                   StartSelection(g, measure, candidates, epsilon_selection,
+                                  epsilon_release));
   ThresholdSelection out;
   out.num_candidates = candidates.size();
   out.epsilon_selection = epsilon_selection;
@@ -125,10 +132,9 @@ absl::StatusOr<ThresholdSelection> SelectThresholdHierarchical(
     dp::SecureUrbg& urbg, const graph::Graph& g, Measure measure,
     absl::Span<const uint32_t> candidates, double epsilon_selection,
     double epsilon_release) {
-  RETURN_IF_ERROR(ValidateSelectionInputs(measure, candidates,
-                                          epsilon_selection, epsilon_release));
   ASSIGN_OR_RETURN(const Profile p,
-                   ComputeProfile(g, measure, ToVector(candidates)));
+                   StartSelection(g, measure, candidates, epsilon_selection,
+                                  epsilon_release));
   ThresholdSelection out;
   out.num_candidates = candidates.size();
   out.epsilon_selection = epsilon_selection;

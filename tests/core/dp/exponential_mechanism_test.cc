@@ -9,6 +9,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/seeded_urbg.h"
+#include "tests/testing/constant_urbg.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::core::dp {
@@ -27,17 +28,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kE = std::numbers::e;
 
-// Returns the same word forever. Not differentially private.
-class ConstantUrbg final : public SecureUrbg {
- public:
-  explicit ConstantUrbg(uint64_t value) : value_(value) {}
-
- protected:
-  uint64_t NextUint64() override { return value_; }
-
- private:
-  uint64_t value_;
-};
+using ::dpq::testing::ConstantUrbg;
 
 TEST(ExponentialMechanismTest, MatchesPaperTable4) {
   // Inconsistency measures under DP, Table 4: theta candidates with

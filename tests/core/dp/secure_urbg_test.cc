@@ -8,6 +8,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/constant_urbg.h"
 #include "tests/testing/seeded_urbg.h"
 
 namespace dpq::core::dp {
@@ -87,17 +88,7 @@ TEST(OpenSslUrbgTest, UniformDoubleIsInUnitInterval) {
   EXPECT_EQ(seen.size(), 1000u);
 }
 
-// Returns the same word forever. Not differentially private.
-class ConstantUrbg final : public SecureUrbg {
- public:
-  explicit ConstantUrbg(uint64_t value) : value_(value) {}
-
- protected:
-  uint64_t NextUint64() override { return value_; }
-
- private:
-  uint64_t value_;
-};
+using ::dpq::testing::ConstantUrbg;
 
 TEST(SecureUrbgTest, UniformDoubleExtremesAreZeroAndJustBelowOne) {
   ConstantUrbg zeros(0);
