@@ -1,6 +1,5 @@
 #include "core/util/json_writer.h"
 
-#include <charconv>
 #include <cmath>
 #include <string>
 
@@ -67,10 +66,10 @@ JsonObjectWriter& JsonObjectWriter::Add(absl::string_view key, uint64_t value) {
 JsonObjectWriter& JsonObjectWriter::Add(absl::string_view key, double value) {
   if (!std::isfinite(value)) return AddNull(key);
   Key(key);
-  // Shortest text that reads back as the same double (0.1 -> "0.1").
-  char buffer[32];
-  const auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
-  body_.append(buffer, result.ptr);
+  // 15 significant digits: every decimal of up to 15 digits survives the
+  // trip through a double, so 0.4 - 0.1 prints as 0.3, not as
+  // 0.30000000000000004.
+  absl::StrAppendFormat(&body_, "%.15g", value);
   return *this;
 }
 

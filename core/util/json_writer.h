@@ -28,7 +28,7 @@ class JsonObjectWriter {
   JsonObjectWriter& Add(absl::string_view key, uint32_t value) {
     return Add(key, static_cast<uint64_t>(value));
   }
-  // Finite values print as the shortest round-trip text; NaN/inf as null.
+  // Finite values print with 15 significant digits; NaN/inf as null.
   JsonObjectWriter& Add(absl::string_view key, double value);
   JsonObjectWriter& Add(absl::string_view key, bool value);
   JsonObjectWriter& AddNull(absl::string_view key);
