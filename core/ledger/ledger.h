@@ -1,0 +1,158 @@
+// The privacy-budget ledger (design.md 5.6, 5.7): per (buyer, dataset)
+// budgets under sequential composition, an optional cap per dataset over all
+// buyers, and durable charges with recorded answers for idempotent retries.
+//
+// Life of a release:
+//   Reserve  -> (compute the DP answer) -> Commit(answer) -> reply
+//            \-> Refund (only if nothing was released)
+// A reservation holds its epsilon against the budget atomically and durably
+// before any noise is drawn; Commit stores the answer with the charge before
+// the answer leaves the server. On restart, RecoverPending refunds what was
+// reserved but never committed: such answers were never sent.
+//
+// Thread-safe: implementations serialise only the short ledger transactions,
+// never the computation between Reserve and Commit.
+#ifndef DPQ_CORE_LEDGER_LEDGER_H_
+#define DPQ_CORE_LEDGER_LEDGER_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+
+namespace dpq::core::ledger {
+
+// A buyer's budget on one dataset. remaining = granted - spent - reserved.
+struct BudgetState {
+  std::string buyer_id;
+  std::string dataset_id;
+  double granted = 0;
+  double spent = 0;
+  double reserved = 0;
+  double remaining() const { return granted - spent - reserved; }
+};
+
+enum class EntryState { kReserved, kCommitted, kRefunded };
+
+// One charge.
+struct LedgerEntry {
+  int64_t entry_id = 0;
+  std::string buyer_id;
+  std::string dataset_id;
+  std::string request_id;
+  // Hash of the request's parameters (everything but request_id), so that
+  // a reused request_id with different parameters is recognised.
+  std::string fingerprint;
+  std::string operation;     // e.g. "MeasureInconsistency MI optimized"
+  std::string neighbouring;  // the privacy unit at release time
+  double epsilon = 0;
+  EntryState state = EntryState::kReserved;
+  absl::Time created_at;
+  std::optional<absl::Time> settled_at;
+  // The recorded answer (opaque bytes, e.g. a serialised response), set by
+  // Commit.
+  std::string answer;
+};
+
+// What to reserve.
+struct ReserveRequest {
+  std::string buyer_id;
+  std::string dataset_id;
+  std::string request_id;   // non-empty; unique per buyer
+  std::string fingerprint;  // see LedgerEntry
+  std::string operation;
+  std::string neighbouring;
+  double epsilon = 0;       // finite, > 0
+};
+
+// The outcome of Reserve when it is not an error.
+struct Reservation {
+  // Set when budget was reserved: pass it to Commit or Refund.
+  std::optional<int64_t> entry_id;
+  // Set instead when (buyer, request_id) was already committed with the
+  // same fingerprint: the recorded answer; nothing was charged.
+  std::optional<std::string> recorded_answer;
+  // Remaining budget after the reservation (or now, for a replay).
+  double remaining = 0;
+};
+
+// Filter for ListEntries / ListBudgets; empty fields match everything.
+struct LedgerFilter {
+  std::string buyer_id;
+  std::string dataset_id;
+  size_t limit = 100;  // entries, newest first
+};
+
+class LedgerStore {
+ public:
+  virtual ~LedgerStore() = default;
+
+  // Adds `epsilon` (finite, > 0) to the granted budget, creating the budget
+  // if needed. kInvalidArgument for a bad epsilon.
+  virtual absl::StatusOr<BudgetState> Grant(const std::string& buyer_id,
+                                            const std::string& dataset_id,
+                                            double epsilon) = 0;
+
+  // Sets the granted total. kInvalidArgument unless finite and >= 0;
+  // kFailedPrecondition if below spent + reserved (naming both).
+  virtual absl::StatusOr<BudgetState> SetGranted(
+      const std::string& buyer_id, const std::string& dataset_id,
+      double granted) = 0;
+
+  // Caps the total of spent + reserved over all buyers of the dataset;
+  // 0 removes the cap. kInvalidArgument unless finite and >= 0.
+  virtual absl::Status SetDatasetCap(const std::string& dataset_id,
+                                     double cap) = 0;
+  // The cap (0 = none) and the total spent over all buyers.
+  virtual absl::StatusOr<std::pair<double, double>> DatasetCapAndSpent(
+      const std::string& dataset_id) = 0;
+
+  // The budget of (buyer, dataset); all zero if never granted.
+  virtual absl::StatusOr<BudgetState> GetBudget(
+      const std::string& buyer_id, const std::string& dataset_id) = 0;
+  // Budgets matching the filter, sorted by (buyer, dataset).
+  virtual absl::StatusOr<std::vector<BudgetState>> ListBudgets(
+      const LedgerFilter& filter) = 0;
+
+  // Atomically and durably reserves request.epsilon against (buyer,
+  // dataset), or returns the recorded answer of a committed retry.
+  // Errors, with nothing changed:
+  //  - kInvalidArgument: bad epsilon, empty ids;
+  //  - kResourceExhausted: not enough budget (the message names the
+  //    remaining budget and the requested epsilon) or the dataset cap would
+  //    be exceeded (naming the cap);
+  //  - kAlreadyExists: request_id used before by this buyer with another
+  //    fingerprint;
+  //  - kAborted: the same request is still in progress (reserved, not yet
+  //    committed): retry later;
+  //  - a request_id whose earlier reservation was refunded is reserved anew.
+  virtual absl::StatusOr<Reservation> Reserve(
+      const ReserveRequest& request) = 0;
+
+  // Durably marks the reservation charged and records `answer`. Only after
+  // this may the answer be sent. kFailedPrecondition unless reserved.
+  virtual absl::Status Commit(int64_t entry_id, const std::string& answer) = 0;
+
+  // Returns a reservation's epsilon; only when nothing was released.
+  // kFailedPrecondition unless reserved.
+  virtual absl::Status Refund(int64_t entry_id) = 0;
+
+  // Refunds every reservation left by a crash (call once at start-up,
+  // before serving). Returns how many.
+  virtual absl::StatusOr<int64_t> RecoverPending() = 0;
+
+  // Entries matching the filter, newest first, at most filter.limit.
+  virtual absl::StatusOr<std::vector<LedgerEntry>> ListEntries(
+      const LedgerFilter& filter) = 0;
+};
+
+// "reserved", "committed", "refunded".
+const char* EntryStateName(EntryState state);
+
+}  // namespace dpq::core::ledger
+
+#endif  // DPQ_CORE_LEDGER_LEDGER_H_

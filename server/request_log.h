@@ -1,0 +1,37 @@
+// One log line per request (issue 3, deployment): buyer, dataset, RPC,
+// epsilon, status, latency; never data values.
+//   RequestLog log("MeasureInconsistency");
+//   log.set_principal(caller.id); log.set_dataset(id); log.set_epsilon(eps);
+//   ...
+//   return log.Finish(status);   // writes the line, returns status
+#ifndef DPQ_SERVER_REQUEST_LOG_H_
+#define DPQ_SERVER_REQUEST_LOG_H_
+
+#include <string>
+
+#include "absl/time/time.h"
+#include "grpcpp/support/status.h"
+
+namespace dpq::server {
+
+class RequestLog {
+ public:
+  explicit RequestLog(const char* rpc);
+  void set_principal(std::string id) { principal_ = std::move(id); }
+  void set_dataset(std::string id) { dataset_ = std::move(id); }
+  void set_epsilon(double epsilon) { epsilon_ = epsilon; }
+  // Writes the line (to stderr, via the server's log sink) and returns
+  // `status` unchanged.
+  grpc::Status Finish(const grpc::Status& status);
+
+ private:
+  const char* rpc_;
+  std::string principal_ = "-";
+  std::string dataset_ = "-";
+  double epsilon_ = 0;
+  absl::Time start_;
+};
+
+}  // namespace dpq::server
+
+#endif  // DPQ_SERVER_REQUEST_LOG_H_
