@@ -1,6 +1,11 @@
-# dpq container image. Build: docker build -t dpq .
-# Stages: deps (Debian packages via the same script CI runs) -> build (CMake,
-# fast test suite, strip) -> runtime (slim, non-root, only shared libraries).
+# dpq container image: dpq-server, with the dpq client (used by HEALTHCHECK)
+# and the owner tool dpq-measure.
+#   docker build -t dpq .
+#   deploy/make-certs.sh certs          # dev CA + server cert (never baked in)
+#   docker run -p 50051:50051 -v dpq-data:/data -v "$PWD/certs:/etc/dpq:ro" dpq
+# Stages: deps (Debian packages via deploy/install-deps.sh, the same script CI
+# runs) -> build (CMake Release, fast test suite, strip) -> runtime (slim,
+# shared libraries only, non-root, data volume).
 
 FROM debian:bookworm AS deps
 COPY deploy/install-deps.sh /src/deploy/install-deps.sh
@@ -8,23 +13,51 @@ RUN /src/deploy/install-deps.sh && rm -rf /var/lib/apt/lists/*
 
 FROM deps AS build
 WORKDIR /src
-# Build files first so that source edits reuse the configured layers.
+# Build files first, then the sources in dependency order.
 COPY CMakeLists.txt /src/
+COPY proto /src/proto
 COPY core /src/core
 COPY server /src/server
+COPY client /src/client
 COPY tests /src/tests
+COPY deploy /src/deploy
 RUN cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
- && cmake --build build -j "$(nproc)" \
- && ctest --test-dir build --output-on-failure -LE statistical \
- && strip build/bin/dpq-measure
+ && cmake --build build -j "$(nproc)"
+# The fast suite (no statistical tests), including the integration tests
+# against the built dpq-server and dpq, and the checks on this Dockerfile,
+# the README and the CI script. Tests that read the benchmark files in
+# ../shared/data (outside this build context) are left to CI.
+COPY README.md Dockerfile /src/
+COPY .ci /src/.ci
+RUN ctest --test-dir build --output-on-failure -j "$(nproc)" -LE statistical \
+      -E "SharedData|ConflictGraphDatasetTest" \
+ && strip build/bin/dpq-server build/bin/dpq build/bin/dpq-measure
 
 FROM debian:bookworm-slim AS runtime
 COPY deploy/install-deps.sh /tmp/install-deps.sh
-RUN /tmp/install-deps.sh --runtime && rm -rf /var/lib/apt/lists/* /tmp/install-deps.sh
+RUN /tmp/install-deps.sh --runtime \
+ && rm -rf /var/lib/apt/lists/* /tmp/install-deps.sh \
+ && groupadd --system --gid 65532 dpq \
+ && useradd --system --uid 65532 --gid 65532 --home-dir /data \
+      --shell /usr/sbin/nologin --no-create-home dpq \
+ && mkdir -p /data /etc/dpq \
+ && chown 65532:65532 /data \
+ && chmod 0700 /data
+COPY --from=build /src/build/bin/dpq-server /usr/local/bin/dpq-server
+COPY --from=build /src/build/bin/dpq /usr/local/bin/dpq
 COPY --from=build /src/build/bin/dpq-measure /usr/local/bin/dpq-measure
+# Demo data, for `dpq admin register` with a server-side path.
 COPY deploy/demo /usr/share/dpq/demo
+COPY deploy/dpq-server.conf.example /usr/share/dpq/dpq-server.conf.example
 USER 65532:65532
+# Datasets, ledger.db, accounts.db and admin.token live here.
 VOLUME ["/data"]
 WORKDIR /data
-ENTRYPOINT ["/usr/local/bin/dpq-measure"]
-CMD ["--data", "/usr/share/dpq/demo/hospital.csv", "--constraints", "/usr/share/dpq/demo/hospital.dc", "--measure", "mi", "--exact"]
+EXPOSE 50051
+# Certificates (ca.pem, server.pem, server.key) are mounted at run time into
+# /etc/dpq. `dpq health` speaks the standard gRPC health protocol over TLS.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["dpq","health","--server","localhost:50051","--ca","/etc/dpq/ca.pem"]
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["dpq-server"]
+CMD ["--data-dir","/data","--listen","0.0.0.0:50051","--tls-cert","/etc/dpq/server.pem","--tls-key","/etc/dpq/server.key"]

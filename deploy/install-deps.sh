@@ -7,7 +7,7 @@
 set -euo pipefail
 
 BUILD_PACKAGES=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config openssl
   libabsl-dev libssl-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   libsqlite3-dev libpq-dev

@@ -15,6 +15,7 @@
 #ifndef DPQ_CORE_LEDGER_LEDGER_H_
 #define DPQ_CORE_LEDGER_LEDGER_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -26,14 +27,17 @@
 
 namespace dpq::core::ledger {
 
-// A buyer's budget on one dataset. remaining = granted - spent - reserved.
+// A buyer's budget on one dataset. remaining = granted - spent - reserved,
+// never below 0 (floating sums may undershoot by rounding noise).
 struct BudgetState {
   std::string buyer_id;
   std::string dataset_id;
   double granted = 0;
   double spent = 0;
   double reserved = 0;
-  double remaining() const { return granted - spent - reserved; }
+  double remaining() const {
+    return std::max(0.0, granted - spent - reserved);
+  }
 };
 
 enum class EntryState { kReserved, kCommitted, kRefunded };

@@ -1,32 +1,123 @@
 #!/usr/bin/env bash
-# The README main job: builds dpq (Release) and runs dpq-measure on the demo
-# data, the HoloClean hospital benchmark (1,000 rows with real typos, 15 DCs):
-# the exact measures a data owner sees, then the DP answers a buyer would get.
+# The README main job: builds dpq (Release), starts dpq-server on the demo
+# data with TLS (a throw-away dev CA), registers a buyer with a budget, runs
+# a buyer session with the dpq client (datasets, a measure, a report, the
+# budget, an over-budget refusal) and stops the server with SIGTERM.
+# Exits 0 only if every step did what it should. Everything it creates lives
+# in a temporary directory that is removed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
+step() { printf '\n== %s\n' "$*"; }
+fail() { echo "run-demo: FAILED: $*" >&2; exit 1; }
+
+step "Build (Release) into build-release/: dpq-server, dpq, dpq-measure"
 cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DDPQ_BUILD_TESTS=OFF > /dev/null
-cmake --build build-release -j "$(nproc)" --target dpq-measure
+cmake --build build-release -j "$(nproc)" --target dpq-server dpq dpq-measure
+bin=build-release/bin
 
-tool=build-release/bin/dpq-measure
-data=(--data deploy/demo/hospital.csv --constraints deploy/demo/hospital.dc)
+work=$(mktemp -d "${TMPDIR:-/tmp}/dpq-demo.XXXXXX")
+server_pid=""
+cleanup() {
+  local rc=$?
+  if [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2> /dev/null; then
+    kill -TERM "$server_pid" 2> /dev/null || true
+    wait "$server_pid" 2> /dev/null || true
+  fi
+  if [[ $rc -ne 0 && -s "$work/server.log" ]]; then
+    echo "run-demo: last lines of the server log:" >&2
+    tail -n 20 "$work/server.log" >&2
+  fi
+  rm -rf "$work"
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 
-echo "== Exact measures (owner only; never released to buyers)"
-"$tool" "${data[@]}" --measure mi --exact --stats
-for m in p r d; do
-  "$tool" "${data[@]}" --measure "$m" --exact
+step "Dev certificates (a throw-away CA; server cert for localhost, 127.0.0.1)"
+./deploy/make-certs.sh "$work/certs"
+
+step "Start dpq-server (TLS) with a fresh data directory"
+"$bin/dpq-server" --data-dir "$work/data" --listen 127.0.0.1:0 \
+  --tls-cert "$work/certs/server.pem" --tls-key "$work/certs/server.key" \
+  2> "$work/server.log" &
+server_pid=$!
+address=""
+for _ in $(seq 1 300); do
+  address=$(sed -n 's/^dpq-server listening on \([^ ]*\)$/\1/p' "$work/server.log" | head -n 1)
+  [[ -n "$address" ]] && break
+  kill -0 "$server_pid" 2> /dev/null || fail "dpq-server exited during start-up"
+  sleep 0.1
 done
+[[ -n "$address" ]] || fail "dpq-server did not report its address within 30 s"
+grep '^dpq-server' "$work/server.log"
 
-echo "== I_MC is refused on a graph this large, with the reason:"
-"$tool" "${data[@]}" --measure mc --exact || true
+# Every client call below: this server, verified against the dev CA.
+dpq() { "$bin/dpq" --server "$address" --ca "$work/certs/ca.pem" "$@"; }
 
-echo "== DP answers at epsilon = 1, public_max_rows N = 2000"
-for m in mi p r; do
-  "$tool" "${data[@]}" --measure "$m" --epsilon 1 --public-max-rows 2000
+step "dpq health"
+healthy=0
+for _ in $(seq 1 50); do
+  if dpq health; then healthy=1; break; fi
+  sleep 0.2
 done
-for method in hierarchical basic baseline; do
-  "$tool" "${data[@]}" --measure mi --epsilon 1 --public-max-rows 2000 --method "$method"
-done
+[[ $healthy -eq 1 ]] || fail "dpq health never reported SERVING"
 
-echo "== I_D under DP is refused, with the reason:"
-"$tool" "${data[@]}" --measure d --epsilon 1 --public-max-rows 2000 || true
+step "Admin: the token dpq-server created on its first start"
+[[ -s "$work/data/admin.token" ]] || fail "no admin token in $work/data/admin.token"
+ls -l "$work/data/admin.token"
+DPQ_TOKEN=$(tr -d '[:space:]' < "$work/data/admin.token")
+export DPQ_TOKEN
+
+step "Admin: register the hospital dataset (1,000 rows, 15 DCs; public N = 2000)"
+dpq admin register hospital --data deploy/demo/hospital.csv \
+  --constraints deploy/demo/hospital.dc --public-max-rows 2000 \
+  --description "HoloClean hospital benchmark: US hospital quality measures with real typos"
+
+step "Admin: create the buyer alice (her token is shown once) and grant her epsilon 2"
+buyer_json=$(dpq --json admin create-buyer alice)
+alice_token=$(printf '%s\n' "$buyer_json" |
+  sed -n 's/.*"token" *: *"\(dpq_[0-9a-f]\{64\}\)".*/\1/p')
+[[ -n "$alice_token" ]] || fail "no token in the create-buyer output: $buyer_json"
+printf '%s\n' "$buyer_json" | sed 's/dpq_[0-9a-f]\{60\}/dpq_...redacted.../'
+dpq admin grant alice hospital 2
+
+step "Buyer alice: what is for sale"
+export DPQ_TOKEN="$alice_token"
+dpq datasets
+dpq describe hospital
+
+step "Buyer alice: I_MI (conflicting pairs) at epsilon 1"
+dpq measure hospital --measure mi --epsilon 1
+
+step "Buyer alice: quality report (I_MI, I_P, I_R) for epsilon 0.9 in total"
+dpq report hospital --epsilon 0.9
+
+step "Buyer alice: her budget (2 granted, 1.9 spent)"
+dpq budget hospital
+
+step "Buyer alice: I_R at epsilon 1 is over budget and must be refused"
+set +e
+refusal=$(dpq measure hospital --measure r --epsilon 1 2>&1)
+rc=$?
+set -e
+printf '%s\n' "$refusal"
+[[ $rc -eq 1 ]] || fail "over-budget request: expected exit status 1, got $rc"
+[[ "$refusal" == *RESOURCE_EXHAUSTED* ]] || fail "over-budget request was not refused with RESOURCE_EXHAUSTED"
+echo "-> refused with RESOURCE_EXHAUSTED, as expected: no noise was drawn, nothing was charged."
+dpq budget hospital
+
+step "Stop dpq-server with SIGTERM (drains in-flight requests)"
+kill -TERM "$server_pid"
+set +e
+wait "$server_pid"
+server_rc=$?
+set -e
+server_pid=""
+[[ $server_rc -eq 0 ]] || fail "dpq-server exited with status $server_rc after SIGTERM"
+echo "dpq-server stopped cleanly (exit status 0)."
+
+step "Server log: one line per request (no data values)"
+grep -v '^dpq-server' "$work/server.log" || true
+
+step "Demo complete"

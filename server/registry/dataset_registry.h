@@ -1,8 +1,16 @@
 // The datasets a server holds (design.md sections 3 and 6): each lives in
 // DATA_DIR/datasets/<id>/ as data.csv + manifest.json (the DatasetManifest
-// proto in JSON), is loaded at start-up, and is kept in memory together with
-// its conflict graph and degree bounds, so that releases only run the DP
-// mechanisms on a cached graph.
+// proto in JSON, protobuf's own mapping) + state.txt ("version <n>" and
+// "registered_at <RFC 3339>" lines), is loaded at start-up, and is kept in
+// memory together with its conflict graph and degree bounds, so that
+// releases only run the DP mechanisms on a cached graph.
+//
+// Durability: a new version is written as a complete, fsynced directory
+// DATA_DIR/datasets/.staging-<id>/ and then renamed into place (Replace
+// first renames the current version to .old-<id>); the parent directory is
+// fsynced. Delete renames to .trash-<id> first. Open finishes or rolls back
+// whatever a crash left half done, so a dataset is always either the old or
+// the new version, never a mix.
 #ifndef DPQ_SERVER_REGISTRY_DATASET_REGISTRY_H_
 #define DPQ_SERVER_REGISTRY_DATASET_REGISTRY_H_
 
@@ -41,6 +49,9 @@ struct LoadedDataset {
   uint64_t version = 1;
   absl::Time registered_at;
   uint64_t csv_bytes = 0;
+  // The manifest's constraint lines that hold a DC (blank and `#` comment
+  // lines dropped, surrounding whitespace trimmed), in order: public.
+  std::vector<std::string> constraint_lines;
 
   // What buyers may see: no rows, no sizes (row_count only if public).
   v1::DatasetInfo PublicInfo() const;
@@ -92,17 +103,33 @@ class DatasetRegistry {
   // kNotFound / kResourceExhausted (above max_csv_bytes).
   absl::StatusOr<std::string> ReadServerFile(const std::string& path) const;
 
+  // True if the dataset exists now.
+  bool Contains(const std::string& dataset_id) const ABSL_LOCKS_EXCLUDED(mu_);
+
   const Options& options() const { return options_; }
 
  private:
   explicit DatasetRegistry(Options options) : options_(std::move(options)) {}
 
+  // Loads data_dir/datasets/<id>/ (at Open, before the registry is shared).
+  absl::Status LoadFromDisk(const std::string& dir_path)
+      ABSL_LOCKS_EXCLUDED(mu_);
+  // Register (replace = false) or Replace (replace = true).
+  absl::StatusOr<std::shared_ptr<const LoadedDataset>> Write(
+      const v1::DatasetManifest& manifest, std::string csv_text, bool replace)
+      ABSL_LOCKS_EXCLUDED(mu_, write_mu_);
+  // kNotFound if must_exist and absent, kAlreadyExists if !must_exist and
+  // present.
+  absl::Status CheckPresence(const std::string& id, bool must_exist) const
+      ABSL_LOCKS_EXCLUDED(mu_);
+
   Options options_;
   mutable absl::Mutex mu_;
   absl::flat_hash_map<std::string, std::shared_ptr<const LoadedDataset>>
       datasets_ ABSL_GUARDED_BY(mu_);
-  // Serialises Register/Replace/Delete (slow: they build graphs) without
-  // blocking Get/List, which only take mu_ briefly.
+  // Serialises the publishing step of Register/Replace/Delete (presence
+  // check, version, files, map). The slow part, parsing and building the
+  // graph, runs before it without any lock; Get/List only take mu_ briefly.
   absl::Mutex write_mu_;
 };
 

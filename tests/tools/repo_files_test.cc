@@ -1,14 +1,17 @@
-// Checks on files no compiler reads: the Dockerfile, README and CI script
-// must stay consistent with the tree (no Docker engine runs here, so this is
-// how the image recipe is kept honest).
+// Checks on files no compiler reads: the Dockerfile, README, CI script and
+// deployment manifests must stay consistent with the tree (no Docker engine
+// runs here, so this is how the image recipe is kept honest).
 #include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
@@ -17,6 +20,9 @@
 
 namespace dpq {
 namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
 
 const std::filesystem::path kRoot = DPQ_SOURCE_DIR;
 
@@ -36,31 +42,244 @@ std::vector<std::string> Lines(const std::string& text) {
   return absl::StrSplit(text, '\n');
 }
 
-TEST(DockerfileTest, EverySourceItCopiesExists) {
-  const std::string dockerfile = ReadFile(kRoot / "Dockerfile");
-  ASSERT_FALSE(dockerfile.empty());
-  int copies = 0;
-  for (absl::string_view line : Lines(dockerfile)) {
-    if (!absl::ConsumePrefix(&line, "COPY ")) continue;
-    if (absl::StartsWith(line, "--from=")) continue;  // from another stage
-    std::vector<std::string> words =
-        absl::StrSplit(line, ' ', absl::SkipWhitespace());
-    ASSERT_GE(words.size(), 2u) << line;
-    for (size_t i = 0; i + 1 < words.size(); ++i) {
-      EXPECT_TRUE(std::filesystem::exists(kRoot / words[i]))
-          << "Dockerfile copies missing " << words[i];
-      ++copies;
+// One Dockerfile instruction: "RUN", "a && b" (continuation lines joined).
+struct Instruction {
+  std::string keyword;
+  std::string args;
+};
+
+// A build stage: its FROM arguments and its instructions.
+struct Stage {
+  std::string name;
+  std::string from;
+  std::vector<Instruction> instructions;
+
+  std::vector<std::string> All(absl::string_view keyword) const {
+    std::vector<std::string> out;
+    for (const Instruction& i : instructions) {
+      if (i.keyword == keyword) out.push_back(i.args);
+    }
+    return out;
+  }
+};
+
+// Parses the Dockerfile into stages (comments dropped, `\` lines joined).
+std::vector<Stage> ParseDockerfile(const std::string& text) {
+  std::vector<std::string> logical;
+  std::string current;
+  for (absl::string_view raw : Lines(text)) {
+    absl::string_view line = absl::StripAsciiWhitespace(raw);
+    if (current.empty() && (line.empty() || absl::StartsWith(line, "#"))) {
+      continue;
+    }
+    if (absl::StartsWith(line, "#")) continue;  // comment inside a RUN
+    const bool continues = absl::ConsumeSuffix(&line, "\\");
+    current.append(line.data(), line.size());
+    current += ' ';
+    if (!continues) {
+      logical.push_back(std::string(absl::StripAsciiWhitespace(current)));
+      current.clear();
     }
   }
-  EXPECT_GE(copies, 5);
+  std::vector<Stage> stages;
+  for (const std::string& l : logical) {
+    std::vector<std::string> kw =
+        absl::StrSplit(l, absl::MaxSplits(' ', 1), absl::SkipEmpty());
+    Instruction ins{absl::AsciiStrToUpper(kw[0]),
+                    kw.size() > 1 ? kw[1] : std::string()};
+    if (ins.keyword == "FROM") {
+      Stage s;
+      std::vector<std::string> words =
+          absl::StrSplit(ins.args, ' ', absl::SkipEmpty());
+      s.from = words.empty() ? "" : words[0];
+      if (words.size() == 3 && absl::AsciiStrToUpper(words[1]) == "AS") {
+        s.name = words[2];
+      }
+      stages.push_back(std::move(s));
+      continue;
+    }
+    if (!stages.empty()) stages.back().instructions.push_back(ins);
+  }
+  return stages;
 }
 
-TEST(DockerfileTest, InstallsDependenciesWithTheScriptCiRuns) {
-  const std::string dockerfile = ReadFile(kRoot / "Dockerfile");
-  const std::string ci = ReadFile(kRoot / ".ci/run");
-  EXPECT_THAT(dockerfile, ::testing::HasSubstr("RUN /src/deploy/install-deps.sh"));
-  EXPECT_THAT(ci, ::testing::HasSubstr("./deploy/install-deps.sh"));
-  EXPECT_THAT(dockerfile, ::testing::HasSubstr("USER 65532:65532"));
+const Stage* FindStage(const std::vector<Stage>& stages,
+                       absl::string_view name) {
+  for (const Stage& s : stages) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+class DockerfileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    text_ = ReadFile(kRoot / "Dockerfile");
+    ASSERT_FALSE(text_.empty());
+    stages_ = ParseDockerfile(text_);
+    ASSERT_EQ(stages_.size(), 3u) << "expected deps -> build -> runtime";
+    deps_ = FindStage(stages_, "deps");
+    build_ = FindStage(stages_, "build");
+    runtime_ = FindStage(stages_, "runtime");
+    ASSERT_NE(deps_, nullptr);
+    ASSERT_NE(build_, nullptr);
+    ASSERT_NE(runtime_, nullptr);
+  }
+
+  std::string text_;
+  std::vector<Stage> stages_;
+  const Stage* deps_ = nullptr;
+  const Stage* build_ = nullptr;
+  const Stage* runtime_ = nullptr;
+};
+
+TEST_F(DockerfileTest, EverySourceItCopiesExists) {
+  int copies = 0;
+  for (const Stage& stage : stages_) {
+    for (const std::string& args : stage.All("COPY")) {
+      if (absl::StartsWith(args, "--from=")) continue;  // another stage
+      std::vector<std::string> words =
+          absl::StrSplit(args, ' ', absl::SkipWhitespace());
+      ASSERT_GE(words.size(), 2u) << args;
+      for (size_t i = 0; i + 1 < words.size(); ++i) {
+        EXPECT_TRUE(std::filesystem::exists(kRoot / words[i]))
+            << "Dockerfile copies missing " << words[i];
+        ++copies;
+      }
+    }
+  }
+  EXPECT_GE(copies, 9);
+}
+
+TEST_F(DockerfileTest, BuildsOnBookwormWithTheScriptCiRuns) {
+  EXPECT_EQ(deps_->from, "debian:bookworm");
+  EXPECT_EQ(build_->from, "deps") << "the build stage must reuse deps";
+  EXPECT_THAT(text_, HasSubstr("RUN /src/deploy/install-deps.sh"));
+  bool runs_script = false;
+  for (const std::string& run : deps_->All("RUN")) {
+    runs_script |= absl::StartsWith(run, "/src/deploy/install-deps.sh");
+  }
+  EXPECT_TRUE(runs_script);
+  // CI installs its packages with the very same script.
+  EXPECT_THAT(ReadFile(kRoot / ".ci/run"),
+              HasSubstr("./deploy/install-deps.sh"));
+  EXPECT_TRUE(IsExecutable(kRoot / "deploy/install-deps.sh"));
+}
+
+TEST_F(DockerfileTest, BuildStageCopiesEverySourceFolderAndRunsFastTests) {
+  std::set<std::string> copied;
+  for (const std::string& args : build_->All("COPY")) {
+    std::vector<std::string> words =
+        absl::StrSplit(args, ' ', absl::SkipWhitespace());
+    for (size_t i = 0; i + 1 < words.size(); ++i) copied.insert(words[i]);
+  }
+  // Every folder the top-level CMakeLists.txt adds must be in the image.
+  const std::string cmake = ReadFile(kRoot / "CMakeLists.txt");
+  for (absl::string_view line : Lines(cmake)) {
+    line = absl::StripAsciiWhitespace(line);
+    if (!absl::ConsumePrefix(&line, "add_subdirectory(")) continue;
+    const std::string dir(line.substr(0, line.find(')')));
+    EXPECT_TRUE(copied.count(dir)) << "build stage does not copy " << dir;
+  }
+  EXPECT_TRUE(copied.count("CMakeLists.txt"));
+  // Build, then the fast suite, then strip: one RUN for each of the first
+  // two (so that test-only edits reuse the build layer).
+  const std::vector<std::string> runs = build_->All("RUN");
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_THAT(runs[0], HasSubstr("-DCMAKE_BUILD_TYPE=Release"));
+  EXPECT_THAT(runs[0], HasSubstr("cmake --build build"));
+  EXPECT_THAT(runs[1], HasSubstr("ctest --test-dir build"));
+  EXPECT_THAT(runs[1], HasSubstr("-LE statistical"));
+  const size_t strip = runs[1].find("strip ");
+  ASSERT_NE(strip, std::string::npos);
+  std::set<std::string> stripped;
+  for (absl::string_view word :
+       absl::StrSplit(absl::string_view(runs[1]).substr(strip + 6), ' ',
+                      absl::SkipWhitespace())) {
+    if (word == "&&") break;
+    stripped.insert(std::string(word));
+  }
+  EXPECT_EQ(stripped,
+            (std::set<std::string>{"build/bin/dpq-server", "build/bin/dpq",
+                                   "build/bin/dpq-measure"}));
+  // This test runs inside the build stage too: the files it reads are there.
+  for (const char* file : {"README.md", "Dockerfile", ".ci"}) {
+    EXPECT_TRUE(copied.count(file)) << "build stage does not copy " << file;
+  }
+}
+
+TEST_F(DockerfileTest, RuntimeIsSlimAndGetsTheThreeBinariesOnly) {
+  EXPECT_EQ(runtime_->from, "debian:bookworm-slim");
+  const std::vector<std::string> runs = runtime_->All("RUN");
+  ASSERT_FALSE(runs.empty());
+  EXPECT_THAT(runs[0], HasSubstr("install-deps.sh --runtime"));
+  std::set<std::string> binaries;
+  for (const std::string& args : runtime_->All("COPY")) {
+    absl::string_view a = args;
+    if (!absl::ConsumePrefix(&a, "--from=build ")) continue;
+    std::vector<std::string> words =
+        absl::StrSplit(a, ' ', absl::SkipWhitespace());
+    ASSERT_EQ(words.size(), 2u) << args;
+    EXPECT_TRUE(absl::StartsWith(words[0], "/src/build/bin/")) << args;
+    EXPECT_TRUE(absl::StartsWith(words[1], "/usr/local/bin/")) << args;
+    binaries.insert(std::filesystem::path(words[1]).filename().string());
+  }
+  EXPECT_EQ(binaries,
+            (std::set<std::string>{"dpq-server", "dpq", "dpq-measure"}));
+}
+
+TEST_F(DockerfileTest, RunsAsNonRootUser) {
+  const std::vector<std::string> users = runtime_->All("USER");
+  ASSERT_EQ(users.size(), 1u);
+  EXPECT_EQ(users[0], "65532:65532");
+  for (absl::string_view part : absl::StrSplit(users[0], ':')) {
+    EXPECT_NE(part, "0");
+    EXPECT_NE(part, "root");
+  }
+  // The USER line comes after every RUN (nothing runs as root afterwards
+  // except what was installed before).
+  bool seen_user = false;
+  for (const Instruction& i : runtime_->instructions) {
+    if (i.keyword == "USER") seen_user = true;
+    if (seen_user) {
+      EXPECT_NE(i.keyword, "RUN") << i.args;
+    }
+  }
+}
+
+TEST_F(DockerfileTest, ServesTheDataVolumeOnThePortWithAHealthCheck) {
+  EXPECT_THAT(runtime_->All("VOLUME"), ::testing::ElementsAre("[\"/data\"]"));
+  EXPECT_THAT(runtime_->All("EXPOSE"), ::testing::ElementsAre("50051"));
+  const std::vector<std::string> checks = runtime_->All("HEALTHCHECK");
+  ASSERT_EQ(checks.size(), 1u);
+  EXPECT_THAT(checks[0],
+              HasSubstr("CMD [\"dpq\",\"health\",\"--server\","
+                        "\"localhost:50051\",\"--ca\",\"/etc/dpq/ca.pem\"]"));
+  const std::vector<std::string> entry = runtime_->All("ENTRYPOINT");
+  ASSERT_EQ(entry.size(), 1u);
+  EXPECT_EQ(entry[0], "[\"dpq-server\"]") << "exec form";
+  const std::vector<std::string> cmd = runtime_->All("CMD");
+  ASSERT_EQ(cmd.size(), 1u);
+  EXPECT_THAT(cmd[0], HasSubstr("\"--data-dir\",\"/data\""));
+  EXPECT_THAT(cmd[0], HasSubstr("\"--listen\",\"0.0.0.0:50051\""));
+  EXPECT_THAT(cmd[0], HasSubstr("\"--tls-cert\",\"/etc/dpq/server.pem\""));
+  EXPECT_THAT(cmd[0], Not(HasSubstr("--insecure")));
+}
+
+TEST_F(DockerfileTest, NeverBakesInKeysOrCertificates) {
+  for (const Stage& stage : stages_) {
+    for (const std::string& args : stage.All("COPY")) {
+      EXPECT_THAT(args, Not(HasSubstr(".pem"))) << args;
+      EXPECT_THAT(args, Not(HasSubstr(".key"))) << args;
+      EXPECT_THAT(args, Not(HasSubstr("certs"))) << args;
+    }
+  }
+  // Nor do dev certificates or build trees reach the build context.
+  const std::string ignore = ReadFile(kRoot / ".dockerignore");
+  for (const char* pattern :
+       {"build*/", "deploy/certs/", "deploy/k8s/certs/"}) {
+    EXPECT_THAT(ignore, HasSubstr(pattern));
+  }
 }
 
 // The README's two set-up commands are the lines starting with "./deploy/".
@@ -73,13 +292,83 @@ TEST(ReadmeTest, TwoSetupCommandsWhoseScriptsExistAndCiRunsTheTestOne) {
     }
   }
   ASSERT_EQ(commands.size(), 2u);
+  EXPECT_EQ(commands[0],
+            "./deploy/install-deps.sh && ./deploy/demo/run-demo.sh");
+  EXPECT_EQ(commands[1], "./deploy/install-deps.sh && ./tests/run-tests.sh");
   for (const std::string& command : commands) {
     for (absl::string_view part : absl::StrSplit(command, " && ")) {
       const std::string script(absl::StripAsciiWhitespace(part));
       EXPECT_TRUE(IsExecutable(kRoot / script)) << script;
     }
   }
-  EXPECT_THAT(ReadFile(kRoot / ".ci/run"), ::testing::HasSubstr(commands[1]));
+  EXPECT_THAT(ReadFile(kRoot / ".ci/run"), HasSubstr(commands[1]));
+}
+
+TEST(DeployFilesTest, ScriptsAreExecutable) {
+  for (const char* script : {"deploy/install-deps.sh", "deploy/make-certs.sh",
+                             "deploy/demo/run-demo.sh"}) {
+    EXPECT_TRUE(IsExecutable(kRoot / script)) << script;
+  }
+}
+
+// The config example uses only the keys the server documents, each once.
+TEST(DeployFilesTest, ConfigExampleHasKnownKeysOnly) {
+  const std::set<std::string> known = {
+      "listen",    "data_dir",      "tls_cert",          "tls_key",
+      "client_ca", "insecure",      "max_message_bytes", "max_upload_bytes",
+      "max_rows",  "graph_threads", "drain_seconds"};
+  const std::string text = ReadFile(kRoot / "deploy/dpq-server.conf.example");
+  ASSERT_FALSE(text.empty());
+  std::map<std::string, int> seen;
+  for (absl::string_view line : Lines(text)) {
+    line = absl::StripAsciiWhitespace(line);
+    if (line.empty() || absl::StartsWith(line, "#")) continue;
+    std::vector<std::string> kv = absl::StrSplit(line, absl::MaxSplits('=', 1));
+    ASSERT_EQ(kv.size(), 2u) << "not `key = value`: " << line;
+    const std::string key(absl::StripAsciiWhitespace(kv[0]));
+    EXPECT_TRUE(known.count(key)) << "unknown key " << key;
+    ++seen[key];
+  }
+  for (const auto& [key, n] : seen) EXPECT_EQ(n, 1) << key;
+  EXPECT_TRUE(seen.count("listen"));
+  EXPECT_TRUE(seen.count("data_dir"));
+  EXPECT_FALSE(seen.count("insecure") && !seen.count("tls_cert"))
+      << "the example must show TLS";
+}
+
+// Kubernetes and compose probe health the way the image does and mount
+// certificates instead of baking them in.
+TEST(DeployFilesTest, ComposeAndKubernetesUseTheHealthProbeAndMountedCerts) {
+  const std::string compose = ReadFile(kRoot / "deploy/compose.yaml");
+  ASSERT_FALSE(compose.empty());
+  EXPECT_THAT(compose, HasSubstr("/etc/dpq"));
+  EXPECT_THAT(compose, HasSubstr("/data"));
+  EXPECT_THAT(compose, HasSubstr("50051"));
+  const std::string deployment = ReadFile(kRoot / "deploy/k8s/deployment.yaml");
+  ASSERT_FALSE(deployment.empty());
+  EXPECT_THAT(deployment, HasSubstr("readinessProbe"));
+  EXPECT_THAT(deployment, HasSubstr("livenessProbe"));
+  EXPECT_THAT(deployment, HasSubstr("- health"));
+  EXPECT_THAT(deployment, HasSubstr("runAsNonRoot: true"));
+  EXPECT_THAT(deployment, HasSubstr("/etc/dpq"));
+  for (const char* file : {"deploy/k8s/service.yaml", "deploy/k8s/pvc.yaml",
+                           "deploy/k8s/kustomization.yaml"}) {
+    EXPECT_FALSE(ReadFile(kRoot / file).empty()) << file;
+  }
+  // Every resource the kustomization lists exists.
+  const std::string kustomization =
+      ReadFile(kRoot / "deploy/k8s/kustomization.yaml");
+  int resources = 0;
+  for (absl::string_view line : Lines(kustomization)) {
+    line = absl::StripAsciiWhitespace(line);
+    if (!absl::ConsumePrefix(&line, "- ")) continue;
+    if (!absl::EndsWith(line, ".yaml")) continue;
+    EXPECT_TRUE(
+        std::filesystem::exists(kRoot / "deploy/k8s" / std::string(line)))
+        << line;
+    ++resources;
+  }
+  EXPECT_GE(resources, 3);
 }
 
 }  // namespace

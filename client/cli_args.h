@@ -1,0 +1,144 @@
+// Command-line parsing of `dpq`: global flags, subcommands, their arguments
+// and flags (`--flag value` and `--flag=value`), typed and checked. A parse
+// error is a usage error (`dpq` exits 2); nothing here touches the network
+// or reads files except what the environment lookup returns.
+#ifndef DPQ_CLIENT_CLI_ARGS_H_
+#define DPQ_CLIENT_CLI_ARGS_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "dpq/v1/dataset.pb.h"
+
+namespace dpq::client {
+
+// Every subcommand. kNone: only global flags (e.g. `dpq --help`).
+enum class Command {
+  kNone,
+  kHealth,
+  kDatasets,
+  kDescribe,
+  kBudget,
+  kMeasure,
+  kReport,
+  kAdminRegister,
+  kAdminReplace,
+  kAdminDelete,
+  kAdminDatasets,
+  kAdminCreateBuyer,
+  kAdminRevokeBuyer,
+  kAdminBuyers,
+  kAdminGrant,
+  kAdminSetBudget,
+  kAdminSetCap,
+  kAdminLedger,
+  kAdminAudit,
+};
+
+// The default server address and the default per-call deadline.
+inline constexpr char kDefaultServer[] = "localhost:50051";
+inline constexpr int kDefaultTimeoutSeconds = 30;
+// Uploads build the conflict graph before they return: a longer default.
+inline constexpr int kDefaultUploadTimeoutSeconds = 600;
+
+// Flags valid with every command.
+struct GlobalOptions {
+  // host:port; --server, else env DPQ_SERVER, else kDefaultServer.
+  std::string server = kDefaultServer;
+  // The bearer token: --token, else env DPQ_TOKEN. Empty: none.
+  std::string token;
+  // --token-file: read the token from this file instead (first line).
+  std::string token_file;
+  // PEM of the CA to trust (--ca); empty: the system roots.
+  std::string ca_file;
+  // mTLS: client certificate chain and key (PEM), both or neither.
+  std::string client_cert_file;
+  std::string client_key_file;
+  // Overrides the TLS server name checked against the certificate.
+  std::string tls_server_name;
+  // Plaintext (--insecure).
+  bool insecure = false;
+  // One JSON object on stdout instead of tables (--json).
+  bool json = false;
+  // Per-call deadline (--timeout SECONDS); unset: the command's default.
+  std::optional<absl::Duration> timeout;
+};
+
+// `admin register` / `admin replace`.
+struct UploadArgs {
+  std::string data_path;                 // --data (unless server_path)
+  std::string server_path;               // --server-path
+  std::string constraints_path;          // --constraints (required)
+  std::string schema_path;               // --schema (optional)
+  uint64_t public_max_rows = 0;          // --public-max-rows (required)
+  std::string description;               // --description
+  bool row_count_public = false;         // --row-count-public
+  std::vector<std::string> null_values;  // --null-value (repeatable)
+};
+
+// A parsed command line. Only the fields of `command` are meaningful.
+struct Invocation {
+  Command command = Command::kNone;
+  GlobalOptions global;
+  // --help (or `dpq help`): print usage, run nothing.
+  bool help = false;
+
+  // The ID argument (describe, budget, measure, report, admin register,
+  // replace, delete, grant, set-budget, set-cap); "" if optional and absent.
+  std::string dataset_id;
+  // The buyer (create-buyer NAME, revoke-buyer NAME, grant, set-budget).
+  std::string buyer_id;
+  // measure / report.
+  dpq::v1::Measure measure = dpq::v1::MEASURE_UNSPECIFIED;
+  dpq::v1::SelectionMethod method = dpq::v1::SELECTION_METHOD_UNSPECIFIED;
+  double epsilon = 0;  // also EPS of grant, set-budget, set-cap
+  // --request-id; "" = let `dpq` generate one.
+  std::string request_id;
+  // budget --history.
+  bool history = false;
+  // --limit (budget history, admin ledger, admin audit); 0 = server default.
+  uint32_t limit = 0;
+  // admin ledger --buyer / --dataset filters.
+  std::string buyer_filter;
+  std::string dataset_filter;
+  UploadArgs upload;
+};
+
+// Looks up an environment variable; std::nullopt if unset.
+using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
+
+// Parses `args` (without the program name). kInvalidArgument, with a
+// message naming the offending flag, argument or value, for: an unknown
+// command or flag, a missing argument or required flag, too many arguments,
+// a flag given twice, a value for a boolean flag, a malformed number, an
+// unknown --measure/--method, or a bad flag combination. `usage_hint`, if
+// not null, receives the synopsis of the command recognised so far (or the
+// general hint), for printing after the error.
+absl::StatusOr<Invocation> ParseCommandLine(
+    const std::vector<std::string>& args, const EnvLookup& env,
+    std::string* usage_hint = nullptr);
+
+// The full usage text (`dpq --help`).
+std::string GeneralUsage();
+
+// The usage of one command (`dpq measure --help`).
+std::string CommandUsage(Command command);
+
+// "measure", "admin register", ...
+std::string CommandName(Command command);
+
+// Parses "mi"/"p"/"r" (case-insensitive). kInvalidArgument otherwise.
+absl::StatusOr<dpq::v1::Measure> ParseMeasureName(const std::string& text);
+
+// Parses "optimized"/"hierarchical"/"basic"/"baseline" (case-insensitive).
+absl::StatusOr<dpq::v1::SelectionMethod> ParseMethodName(
+    const std::string& text);
+
+}  // namespace dpq::client
+
+#endif  // DPQ_CLIENT_CLI_ARGS_H_

@@ -1,0 +1,27 @@
+// The one converter from grpc::Status to absl::Status on the client side
+// (style.md section 3; the server's counterpart is server/grpc_status.h).
+#ifndef DPQ_CLIENT_GRPC_STATUS_H_
+#define DPQ_CLIENT_GRPC_STATUS_H_
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "grpcpp/support/status.h"
+
+namespace dpq::client {
+
+// Same code (an explicit switch; codes gRPC may add later map to kUnknown),
+// same message. OK maps to OkStatus().
+absl::Status FromGrpcStatus(const grpc::Status& status);
+
+// The canonical upper-case name of a code, e.g. "RESOURCE_EXHAUSTED", as
+// printed in `dpq: <CODE>: <message>`.
+std::string StatusCodeName(absl::StatusCode code);
+
+// The one line `dpq` prints on stderr for a failed command (without the
+// newline): `dpq: <CODE>: <message>`.
+std::string ErrorLine(const absl::Status& status);
+
+}  // namespace dpq::client
+
+#endif  // DPQ_CLIENT_GRPC_STATUS_H_

@@ -1,0 +1,774 @@
+#include "core/ledger/sqlite_ledger_store.h"
+
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "core/dp/epsilon.h"
+#include "core/ledger/ledger.h"
+#include "core/util/status_macros.h"
+
+namespace dpq::core::ledger {
+namespace {
+
+constexpr char kReserved[] = "reserved";
+constexpr char kCommitted[] = "committed";
+constexpr char kRefunded[] = "refunded";
+
+// The whole schema of version 1. Created in one transaction.
+constexpr char kSchemaV1[] = R"sql(
+CREATE TABLE IF NOT EXISTS budgets (
+  buyer_id   TEXT NOT NULL,
+  dataset_id TEXT NOT NULL,
+  granted    REAL NOT NULL CHECK (granted >= 0),
+  PRIMARY KEY (buyer_id, dataset_id)
+);
+CREATE TABLE IF NOT EXISTS caps (
+  dataset_id TEXT PRIMARY KEY NOT NULL,
+  cap        REAL NOT NULL CHECK (cap > 0)
+);
+CREATE TABLE IF NOT EXISTS entries (
+  entry_id      INTEGER PRIMARY KEY AUTOINCREMENT,
+  buyer_id      TEXT NOT NULL,
+  dataset_id    TEXT NOT NULL,
+  request_id    TEXT NOT NULL,
+  fingerprint   BLOB NOT NULL,
+  operation     TEXT NOT NULL,
+  neighbouring  TEXT NOT NULL,
+  epsilon       REAL NOT NULL CHECK (epsilon > 0),
+  state         TEXT NOT NULL
+                CHECK (state IN ('reserved', 'committed', 'refunded')),
+  created_at_us INTEGER NOT NULL,
+  settled_at_us INTEGER,
+  answer        BLOB,
+  FOREIGN KEY (buyer_id, dataset_id) REFERENCES budgets (buyer_id, dataset_id)
+);
+-- A request id names one live (reserved or committed) request per buyer;
+-- refunded entries stay as history.
+CREATE UNIQUE INDEX IF NOT EXISTS entries_by_request
+  ON entries (buyer_id, request_id)
+  WHERE state IN ('reserved', 'committed');
+-- Covering indexes for the budget and cap sums.
+CREATE INDEX IF NOT EXISTS entries_by_budget
+  ON entries (buyer_id, dataset_id, state, epsilon);
+CREATE INDEX IF NOT EXISTS entries_by_dataset
+  ON entries (dataset_id, state, epsilon);
+-- RecoverPending.
+CREATE INDEX IF NOT EXISTS entries_reserved
+  ON entries (entry_id) WHERE state = 'reserved';
+)sql";
+
+// spent and reserved of one (buyer, dataset): ?1 buyer, ?2 dataset.
+constexpr char kBudgetSql[] = R"sql(
+SELECT (SELECT granted FROM budgets WHERE buyer_id = ?1 AND dataset_id = ?2),
+       COALESCE(SUM(CASE WHEN state = 'committed' THEN epsilon END), 0.0),
+       COALESCE(SUM(CASE WHEN state = 'reserved' THEN epsilon END), 0.0)
+FROM entries
+WHERE buyer_id = ?1 AND dataset_id = ?2 AND state IN ('reserved', 'committed')
+)sql";
+
+// cap (NULL if none), spent, reserved of one dataset over all buyers.
+constexpr char kDatasetSql[] = R"sql(
+SELECT (SELECT cap FROM caps WHERE dataset_id = ?1),
+       COALESCE(SUM(CASE WHEN state = 'committed' THEN epsilon END), 0.0),
+       COALESCE(SUM(CASE WHEN state = 'reserved' THEN epsilon END), 0.0)
+FROM entries
+WHERE dataset_id = ?1 AND state IN ('reserved', 'committed')
+)sql";
+
+constexpr char kEntryColumns[] =
+    "entry_id, buyer_id, dataset_id, request_id, fingerprint, operation, "
+    "neighbouring, epsilon, state, created_at_us, settled_at_us, answer";
+
+// A number for people: 15 significant digits, so that the rounding noise of
+// floating sums does not show ("0.1", not "0.09999999999999998").
+std::string Num(double value) { return absl::StrFormat("%.15g", value); }
+
+absl::Status SqliteStatus(sqlite3* db, int rc, absl::string_view what) {
+  const int primary = rc & 0xff;
+  const std::string message =
+      absl::StrCat("Ledger database error while ", what, ": ",
+                   db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc),
+                   " (SQLite code ", rc, ").");
+  if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED) {
+    return absl::UnavailableError(message);
+  }
+  return absl::InternalError(message);
+}
+
+// A prepared statement; finalised on destruction.
+class Statement {
+ public:
+  Statement() = default;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  ~Statement() { sqlite3_finalize(stmt_); }
+
+  static absl::StatusOr<std::unique_ptr<Statement>> Prepare(
+      sqlite3* db, absl::string_view sql) {
+    auto statement = std::make_unique<Statement>();
+    statement->db_ = db;
+    const int rc =
+        sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()),
+                           &statement->stmt_, nullptr);
+    if (rc != SQLITE_OK) return SqliteStatus(db, rc, "preparing a statement");
+    return statement;
+  }
+
+  absl::Status BindText(int index, absl::string_view text) {
+    // Non-null pointer even for "", so that "" is bound as '' and not NULL.
+    return Check(
+        sqlite3_bind_text(stmt_, index, text.empty() ? "" : text.data(),
+                          static_cast<int>(text.size()), SQLITE_TRANSIENT),
+        "binding a text parameter");
+  }
+  absl::Status BindBlob(int index, absl::string_view bytes) {
+    return Check(
+        sqlite3_bind_blob(stmt_, index, bytes.empty() ? "" : bytes.data(),
+                          static_cast<int>(bytes.size()), SQLITE_TRANSIENT),
+        "binding a blob parameter");
+  }
+  absl::Status BindDouble(int index, double value) {
+    return Check(sqlite3_bind_double(stmt_, index, value),
+                 "binding a real parameter");
+  }
+  absl::Status BindInt64(int index, int64_t value) {
+    return Check(sqlite3_bind_int64(stmt_, index, value),
+                 "binding an integer parameter");
+  }
+
+  // Advances: true if a row is ready, false when done.
+  absl::StatusOr<bool> Step() {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    return SqliteStatus(db_, rc, "executing a statement");
+  }
+  // Runs a statement that returns no rows.
+  absl::Status Run() {
+    ASSIGN_OR_RETURN(const bool row, Step());
+    (void)row;
+    return absl::OkStatus();
+  }
+
+  bool IsNull(int column) const {
+    return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
+  }
+  double Double(int column) const {
+    return sqlite3_column_double(stmt_, column);
+  }
+  int64_t Int64(int column) const {
+    return sqlite3_column_int64(stmt_, column);
+  }
+  std::string Text(int column) const {
+    const unsigned char* text = sqlite3_column_text(stmt_, column);
+    const int size = sqlite3_column_bytes(stmt_, column);
+    if (text == nullptr) return "";
+    return std::string(reinterpret_cast<const char*>(text),
+                       static_cast<size_t>(size));
+  }
+  std::string Blob(int column) const {
+    const void* bytes = sqlite3_column_blob(stmt_, column);
+    const int size = sqlite3_column_bytes(stmt_, column);
+    if (bytes == nullptr) return "";
+    return std::string(static_cast<const char*>(bytes),
+                       static_cast<size_t>(size));
+  }
+
+ private:
+  absl::Status Check(int rc, absl::string_view what) {
+    if (rc == SQLITE_OK) return absl::OkStatus();
+    return SqliteStatus(db_, rc, what);
+  }
+
+  sqlite3* db_ = nullptr;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+// Runs SQL without parameters or results (several statements allowed).
+absl::Status Exec(sqlite3* db, const char* sql, absl::string_view what) {
+  char* error = nullptr;
+  const int rc = sqlite3_exec(db, sql, nullptr, nullptr, &error);
+  sqlite3_free(error);
+  if (rc != SQLITE_OK) return SqliteStatus(db, rc, what);
+  return absl::OkStatus();
+}
+
+// A transaction that rolls back unless committed.
+class Transaction {
+ public:
+  // `immediate`: take the write lock now (every transaction that writes),
+  // so that a concurrent writer in another process makes us wait (busy
+  // timeout) instead of failing halfway.
+  static absl::StatusOr<std::unique_ptr<Transaction>> Begin(sqlite3* db,
+                                                            bool immediate) {
+    RETURN_IF_ERROR(Exec(db, immediate ? "BEGIN IMMEDIATE" : "BEGIN",
+                         "starting a transaction"));
+    return std::unique_ptr<Transaction>(new Transaction(db));
+  }
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  ~Transaction() {
+    if (sqlite3_get_autocommit(db_) == 0) {
+      sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    }
+  }
+  // Durable (synchronous=FULL) once this returns OK.
+  absl::Status Commit() {
+    return Exec(db_, "COMMIT", "committing a transaction");
+  }
+
+ private:
+  explicit Transaction(sqlite3* db) : db_(db) {}
+  sqlite3* db_;
+};
+
+absl::Status RequireId(absl::string_view value, absl::string_view field) {
+  if (value.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, " must not be empty."));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateNonNegative(double value, absl::string_view field) {
+  if (!std::isfinite(value) || !(value >= 0)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        field, " must be finite and at least 0, but is ", Num(value), "."));
+  }
+  return absl::OkStatus();
+}
+
+int64_t NowMicros() { return absl::ToUnixMicros(absl::Now()); }
+
+// The budget of (buyer, dataset); zeros if never granted.
+absl::StatusOr<BudgetState> ReadBudget(sqlite3* db, const std::string& buyer_id,
+                                       const std::string& dataset_id) {
+  ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
+                   Statement::Prepare(db, kBudgetSql));
+  RETURN_IF_ERROR(s->BindText(1, buyer_id));
+  RETURN_IF_ERROR(s->BindText(2, dataset_id));
+  ASSIGN_OR_RETURN(const bool row, s->Step());
+  BudgetState budget;
+  budget.buyer_id = buyer_id;
+  budget.dataset_id = dataset_id;
+  if (row) {
+    budget.granted = s->IsNull(0) ? 0.0 : s->Double(0);
+    budget.spent = s->Double(1);
+    budget.reserved = s->Double(2);
+  }
+  return budget;
+}
+
+struct DatasetTotals {
+  double cap = 0;  // 0: none
+  double spent = 0;
+  double reserved = 0;
+};
+
+absl::StatusOr<DatasetTotals> ReadDatasetTotals(sqlite3* db,
+                                                const std::string& dataset_id) {
+  ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
+                   Statement::Prepare(db, kDatasetSql));
+  RETURN_IF_ERROR(s->BindText(1, dataset_id));
+  ASSIGN_OR_RETURN(const bool row, s->Step());
+  DatasetTotals totals;
+  if (row) {
+    totals.cap = s->IsNull(0) ? 0.0 : s->Double(0);
+    totals.spent = s->Double(1);
+    totals.reserved = s->Double(2);
+  }
+  return totals;
+}
+
+absl::StatusOr<EntryState> ParseState(const std::string& state) {
+  if (state == kReserved) return EntryState::kReserved;
+  if (state == kCommitted) return EntryState::kCommitted;
+  if (state == kRefunded) return EntryState::kRefunded;
+  return absl::InternalError(absl::StrCat(
+      "Ledger database holds an unknown entry state '", state, "'."));
+}
+
+// Reads one row selected with kEntryColumns.
+absl::StatusOr<LedgerEntry> ReadEntry(const Statement& s) {
+  LedgerEntry entry;
+  entry.entry_id = s.Int64(0);
+  entry.buyer_id = s.Text(1);
+  entry.dataset_id = s.Text(2);
+  entry.request_id = s.Text(3);
+  entry.fingerprint = s.Blob(4);
+  entry.operation = s.Text(5);
+  entry.neighbouring = s.Text(6);
+  entry.epsilon = s.Double(7);
+  ASSIGN_OR_RETURN(entry.state, ParseState(s.Text(8)));
+  entry.created_at = absl::FromUnixMicros(s.Int64(9));
+  if (!s.IsNull(10)) entry.settled_at = absl::FromUnixMicros(s.Int64(10));
+  entry.answer = s.Blob(11);
+  return entry;
+}
+
+// Creates the schema if the database is new; refuses newer versions.
+absl::Status EnsureSchema(sqlite3* db, const std::string& path) {
+  ASSIGN_OR_RETURN(std::unique_ptr<Transaction> tx,
+                   Transaction::Begin(db, /*immediate=*/true));
+  ASSIGN_OR_RETURN(std::unique_ptr<Statement> version,
+                   Statement::Prepare(db, "PRAGMA user_version"));
+  ASSIGN_OR_RETURN(const bool row, version->Step());
+  const int64_t current = row ? version->Int64(0) : 0;
+  version.reset();
+  if (current > SqliteLedgerStore::kSchemaVersion) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "Ledger database '", path, "' has schema version ", current,
+        ", newer than the version this program supports (",
+        SqliteLedgerStore::kSchemaVersion, "); use a newer dpq-server."));
+  }
+  if (current == SqliteLedgerStore::kSchemaVersion) return absl::OkStatus();
+  RETURN_IF_ERROR(Exec(db, kSchemaV1, "creating the ledger schema"));
+  RETURN_IF_ERROR(Exec(
+      db,
+      absl::StrCat("PRAGMA user_version = ", SqliteLedgerStore::kSchemaVersion)
+          .c_str(),
+      "setting the schema version"));
+  return tx->Commit();
+}
+
+// Creates `path` with mode 0600 if it does not exist, so that the ledger
+// (and its -wal/-shm files, which SQLite creates with the same mode) is
+// readable by the server's user only.
+absl::Status CreatePrivateFile(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("Cannot create the ledger database '", path,
+                     "': ", std::strerror(errno), "."));
+  }
+  ::close(fd);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+SqliteLedgerStore::SqliteLedgerStore(std::string path, sqlite3* db)
+    : path_(std::move(path)), db_(db) {}
+
+SqliteLedgerStore::~SqliteLedgerStore() {
+  absl::MutexLock lock(&mu_);
+  sqlite3_close_v2(db_);
+}
+
+absl::StatusOr<std::unique_ptr<SqliteLedgerStore>> SqliteLedgerStore::Open(
+    const std::string& db_path) {
+  if (db_path.empty()) {
+    return absl::InvalidArgumentError(
+        "The ledger database path must not be empty.");
+  }
+  const bool in_memory = db_path == ":memory:";
+  struct stat info;
+  if (!in_memory && ::stat(db_path.c_str(), &info) != 0) {
+    RETURN_IF_ERROR(CreatePrivateFile(db_path));
+  }
+  sqlite3* raw = nullptr;
+  // NOMUTEX: the store's own mutex serialises all use of the connection.
+  const int rc = sqlite3_open_v2(
+      db_path.c_str(), &raw,
+      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+      nullptr);
+  if (rc != SQLITE_OK) {
+    const std::string message =
+        raw != nullptr ? sqlite3_errmsg(raw) : sqlite3_errstr(rc);
+    sqlite3_close_v2(raw);
+    return absl::FailedPreconditionError(absl::StrCat(
+        "Cannot open the ledger database '", db_path, "': ", message, "."));
+  }
+  std::unique_ptr<SqliteLedgerStore> store(new SqliteLedgerStore(db_path, raw));
+  absl::MutexLock lock(&store->mu_);
+  sqlite3* db = store->db_;
+  sqlite3_extended_result_codes(db, 1);
+  sqlite3_busy_timeout(
+      db, static_cast<int>(absl::ToInt64Milliseconds(kBusyTimeout)));
+  // The first read of a file that is not a database fails here.
+  {
+    absl::StatusOr<std::unique_ptr<Statement>> mode =
+        Statement::Prepare(db, "PRAGMA journal_mode = WAL");
+    absl::StatusOr<bool> row = false;
+    if (mode.ok()) row = (*mode)->Step();
+    if (!mode.ok() || !row.ok() || !*row) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("Cannot use '", db_path,
+                       "' as the ledger database: ", sqlite3_errmsg(db), "."));
+    }
+    const std::string journal = (*mode)->Text(0);
+    if (journal != "wal" && !(in_memory && journal == "memory")) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("Cannot switch the ledger database '", db_path,
+                       "' to WAL mode (journal mode is '", journal, "')."));
+    }
+  }
+  RETURN_IF_ERROR(
+      Exec(db, "PRAGMA synchronous = FULL", "setting synchronous = FULL"));
+  RETURN_IF_ERROR(
+      Exec(db, "PRAGMA foreign_keys = ON", "enabling foreign keys"));
+  RETURN_IF_ERROR(EnsureSchema(db, db_path));
+  return store;
+}
+
+absl::StatusOr<BudgetState> SqliteLedgerStore::Grant(
+    const std::string& buyer_id, const std::string& dataset_id,
+    double epsilon) {
+  RETURN_IF_ERROR(RequireId(buyer_id, "buyer_id"));
+  RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
+  RETURN_IF_ERROR(dp::ValidateEpsilon(epsilon, "epsilon"));
+  absl::MutexLock lock(&mu_);
+  ASSIGN_OR_RETURN(std::unique_ptr<Transaction> tx,
+                   Transaction::Begin(db_, /*immediate=*/true));
+  {
+    ASSIGN_OR_RETURN(
+        std::unique_ptr<Statement> s,
+        Statement::Prepare(
+            db_,
+            "INSERT INTO budgets (buyer_id, dataset_id, granted) "
+            "VALUES (?1, ?2, ?3) ON CONFLICT (buyer_id, dataset_id) "
+            "DO UPDATE SET granted = granted + excluded.granted"));
+    RETURN_IF_ERROR(s->BindText(1, buyer_id));
+    RETURN_IF_ERROR(s->BindText(2, dataset_id));
+    RETURN_IF_ERROR(s->BindDouble(3, epsilon));
+    RETURN_IF_ERROR(s->Run());
+  }
+  ASSIGN_OR_RETURN(BudgetState budget, ReadBudget(db_, buyer_id, dataset_id));
+  RETURN_IF_ERROR(tx->Commit());
+  return budget;
+}
+
+absl::StatusOr<BudgetState> SqliteLedgerStore::SetGranted(
+    const std::string& buyer_id, const std::string& dataset_id,
+    double granted) {
+  RETURN_IF_ERROR(RequireId(buyer_id, "buyer_id"));
+  RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
+  RETURN_IF_ERROR(ValidateNonNegative(granted, "granted"));
+  absl::MutexLock lock(&mu_);
+  ASSIGN_OR_RETURN(std::unique_ptr<Transaction> tx,
+                   Transaction::Begin(db_, /*immediate=*/true));
+  ASSIGN_OR_RETURN(BudgetState budget, ReadBudget(db_, buyer_id, dataset_id));
+  const double used = budget.spent + budget.reserved;
+  if (granted < used * (1 - kRelativeTolerance)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "Cannot set the budget of buyer '", buyer_id, "' on dataset '",
+        dataset_id, "' to ", Num(granted), ": spent ", Num(budget.spent),
+        " and reserved ", Num(budget.reserved), " already exceed it."));
+  }
+  {
+    ASSIGN_OR_RETURN(
+        std::unique_ptr<Statement> s,
+        Statement::Prepare(
+            db_,
+            "INSERT INTO budgets (buyer_id, dataset_id, granted) "
+            "VALUES (?1, ?2, ?3) ON CONFLICT (buyer_id, dataset_id) "
+            "DO UPDATE SET granted = excluded.granted"));
+    RETURN_IF_ERROR(s->BindText(1, buyer_id));
+    RETURN_IF_ERROR(s->BindText(2, dataset_id));
+    RETURN_IF_ERROR(s->BindDouble(3, granted));
+    RETURN_IF_ERROR(s->Run());
+  }
+  RETURN_IF_ERROR(tx->Commit());
+  budget.granted = granted;
+  return budget;
+}
+
+absl::Status SqliteLedgerStore::SetDatasetCap(const std::string& dataset_id,
+                                              double cap) {
+  RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
+  RETURN_IF_ERROR(ValidateNonNegative(cap, "cap"));
+  absl::MutexLock lock(&mu_);
+  ASSIGN_OR_RETURN(std::unique_ptr<Transaction> tx,
+                   Transaction::Begin(db_, /*immediate=*/true));
+  {
+    ASSIGN_OR_RETURN(
+        std::unique_ptr<Statement> s,
+        Statement::Prepare(
+            db_, cap == 0 ? "DELETE FROM caps WHERE dataset_id = ?1"
+                          : "INSERT INTO caps (dataset_id, cap) VALUES (?1, "
+                            "?2) ON CONFLICT (dataset_id) DO UPDATE SET cap "
+                            "= excluded.cap"));
+    RETURN_IF_ERROR(s->BindText(1, dataset_id));
+    if (cap != 0) RETURN_IF_ERROR(s->BindDouble(2, cap));
+    RETURN_IF_ERROR(s->Run());
+  }
+  return tx->Commit();
+}
+
+absl::StatusOr<std::pair<double, double>> SqliteLedgerStore::DatasetCapAndSpent(
+    const std::string& dataset_id) {
+  RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
+  absl::MutexLock lock(&mu_);
+  ASSIGN_OR_RETURN(const DatasetTotals totals,
+                   ReadDatasetTotals(db_, dataset_id));
+  return std::make_pair(totals.cap, totals.spent);
+}
+
+absl::StatusOr<BudgetState> SqliteLedgerStore::GetBudget(
+    const std::string& buyer_id, const std::string& dataset_id) {
+  RETURN_IF_ERROR(RequireId(buyer_id, "buyer_id"));
+  RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
+  absl::MutexLock lock(&mu_);
+  return ReadBudget(db_, buyer_id, dataset_id);
+}
+
+absl::StatusOr<std::vector<BudgetState>> SqliteLedgerStore::ListBudgets(
+    const LedgerFilter& filter) {
+  std::string sql =
+      "SELECT b.buyer_id, b.dataset_id, b.granted, "
+      "COALESCE(SUM(CASE WHEN e.state = 'committed' THEN e.epsilon END), 0.0), "
+      "COALESCE(SUM(CASE WHEN e.state = 'reserved' THEN e.epsilon END), 0.0) "
+      "FROM budgets AS b LEFT JOIN entries AS e "
+      "ON e.buyer_id = b.buyer_id AND e.dataset_id = b.dataset_id "
+      "AND e.state IN ('reserved', 'committed') WHERE 1";
+  if (!filter.buyer_id.empty()) absl::StrAppend(&sql, " AND b.buyer_id = ?1");
+  if (!filter.dataset_id.empty()) {
+    absl::StrAppend(&sql, " AND b.dataset_id = ?2");
+  }
+  absl::StrAppend(&sql,
+                  " GROUP BY b.buyer_id, b.dataset_id "
+                  "ORDER BY b.buyer_id, b.dataset_id");
+  absl::MutexLock lock(&mu_);
+  ASSIGN_OR_RETURN(std::unique_ptr<Statement> s, Statement::Prepare(db_, sql));
+  if (!filter.buyer_id.empty())
+    RETURN_IF_ERROR(s->BindText(1, filter.buyer_id));
+  if (!filter.dataset_id.empty()) {
+    RETURN_IF_ERROR(s->BindText(2, filter.dataset_id));
+  }
+  std::vector<BudgetState> budgets;
+  while (true) {
+    ASSIGN_OR_RETURN(const bool row, s->Step());
+    if (!row) break;
+    BudgetState budget;
+    budget.buyer_id = s->Text(0);
+    budget.dataset_id = s->Text(1);
+    budget.granted = s->Double(2);
+    budget.spent = s->Double(3);
+    budget.reserved = s->Double(4);
+    budgets.push_back(std::move(budget));
+  }
+  return budgets;
+}
+
+absl::StatusOr<Reservation> SqliteLedgerStore::Reserve(
+    const ReserveRequest& request) {
+  RETURN_IF_ERROR(RequireId(request.buyer_id, "buyer_id"));
+  RETURN_IF_ERROR(RequireId(request.dataset_id, "dataset_id"));
+  RETURN_IF_ERROR(RequireId(request.request_id, "request_id"));
+  RETURN_IF_ERROR(dp::ValidateEpsilon(request.epsilon, "epsilon"));
+  absl::MutexLock lock(&mu_);
+  ASSIGN_OR_RETURN(std::unique_ptr<Transaction> tx,
+                   Transaction::Begin(db_, /*immediate=*/true));
+
+  // 1. A live entry with this request id: a retry, a conflict, or a
+  //    request still in progress.
+  {
+    ASSIGN_OR_RETURN(
+        std::unique_ptr<Statement> s,
+        Statement::Prepare(
+            db_,
+            "SELECT dataset_id, fingerprint, epsilon, state, answer "
+            "FROM entries WHERE buyer_id = ?1 AND request_id = ?2 "
+            "AND state IN ('reserved', 'committed')"));
+    RETURN_IF_ERROR(s->BindText(1, request.buyer_id));
+    RETURN_IF_ERROR(s->BindText(2, request.request_id));
+    ASSIGN_OR_RETURN(const bool row, s->Step());
+    if (row) {
+      const bool same = s->Text(0) == request.dataset_id &&
+                        s->Blob(1) == request.fingerprint &&
+                        s->Double(2) == request.epsilon;
+      const std::string state = s->Text(3);
+      if (!same) {
+        return absl::AlreadyExistsError(
+            absl::StrCat("request_id '", request.request_id,
+                         "' was already used by buyer '", request.buyer_id,
+                         "' for a different request; use a new request_id."));
+      }
+      if (state == kReserved) {
+        return absl::AbortedError(absl::StrCat(
+            "The request with request_id '", request.request_id, "' of buyer '",
+            request.buyer_id, "' is still in progress; retry later."));
+      }
+      std::string answer = s->Blob(4);
+      s.reset();
+      ASSIGN_OR_RETURN(const BudgetState budget,
+                       ReadBudget(db_, request.buyer_id, request.dataset_id));
+      Reservation replay;
+      replay.recorded_answer = std::move(answer);
+      replay.remaining = budget.remaining();
+      return replay;  // Read only: the transaction rolls back.
+    }
+  }
+
+  // 2. The buyer's budget.
+  ASSIGN_OR_RETURN(const BudgetState budget,
+                   ReadBudget(db_, request.buyer_id, request.dataset_id));
+  const double remaining = budget.granted - budget.spent - budget.reserved;
+  if (request.epsilon > remaining + kRelativeTolerance * budget.granted) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "Budget exhausted for buyer '", request.buyer_id, "' on dataset '",
+        request.dataset_id, "': remaining ", Num(std::max(0.0, remaining)),
+        ", requested ", Num(request.epsilon), "."));
+  }
+
+  // 3. The dataset's cap over all buyers.
+  ASSIGN_OR_RETURN(const DatasetTotals totals,
+                   ReadDatasetTotals(db_, request.dataset_id));
+  if (totals.cap > 0) {
+    const double used = totals.spent + totals.reserved;
+    if (used + request.epsilon > totals.cap * (1 + kRelativeTolerance)) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "Dataset cap reached on dataset '", request.dataset_id, "': cap ",
+          Num(totals.cap), " over all buyers, of which ",
+          Num(std::max(0.0, totals.cap - used)), " remains, requested ",
+          Num(request.epsilon), " (buyer '", request.buyer_id,
+          "' has remaining budget ", Num(std::max(0.0, remaining)), ")."));
+    }
+  }
+
+  // 4. Hold the epsilon.
+  {
+    ASSIGN_OR_RETURN(
+        std::unique_ptr<Statement> s,
+        Statement::Prepare(
+            db_,
+            "INSERT INTO entries (buyer_id, dataset_id, request_id, "
+            "fingerprint, operation, neighbouring, epsilon, state, "
+            "created_at_us) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'reserved', "
+            "?8)"));
+    RETURN_IF_ERROR(s->BindText(1, request.buyer_id));
+    RETURN_IF_ERROR(s->BindText(2, request.dataset_id));
+    RETURN_IF_ERROR(s->BindText(3, request.request_id));
+    RETURN_IF_ERROR(s->BindBlob(4, request.fingerprint));
+    RETURN_IF_ERROR(s->BindText(5, request.operation));
+    RETURN_IF_ERROR(s->BindText(6, request.neighbouring));
+    RETURN_IF_ERROR(s->BindDouble(7, request.epsilon));
+    RETURN_IF_ERROR(s->BindInt64(8, NowMicros()));
+    RETURN_IF_ERROR(s->Run());
+  }
+  const int64_t entry_id = sqlite3_last_insert_rowid(db_);
+  RETURN_IF_ERROR(tx->Commit());
+  Reservation reservation;
+  reservation.entry_id = entry_id;
+  reservation.remaining = std::max(0.0, remaining - request.epsilon);
+  return reservation;
+}
+
+absl::Status SqliteLedgerStore::Settle(int64_t entry_id, const char* new_state,
+                                       const std::string* answer) {
+  absl::MutexLock lock(&mu_);
+  ASSIGN_OR_RETURN(std::unique_ptr<Transaction> tx,
+                   Transaction::Begin(db_, /*immediate=*/true));
+  {
+    ASSIGN_OR_RETURN(
+        std::unique_ptr<Statement> s,
+        Statement::Prepare(
+            db_, answer != nullptr
+                     ? "UPDATE entries SET state = ?2, settled_at_us = ?3, "
+                       "answer = ?4 WHERE entry_id = ?1 AND state = 'reserved'"
+                     : "UPDATE entries SET state = ?2, settled_at_us = ?3 "
+                       "WHERE entry_id = ?1 AND state = 'reserved'"));
+    RETURN_IF_ERROR(s->BindInt64(1, entry_id));
+    RETURN_IF_ERROR(s->BindText(2, new_state));
+    RETURN_IF_ERROR(s->BindInt64(3, NowMicros()));
+    if (answer != nullptr) RETURN_IF_ERROR(s->BindBlob(4, *answer));
+    RETURN_IF_ERROR(s->Run());
+  }
+  if (sqlite3_changes(db_) != 1) {
+    ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
+                     Statement::Prepare(
+                         db_, "SELECT state FROM entries WHERE entry_id = ?1"));
+    RETURN_IF_ERROR(s->BindInt64(1, entry_id));
+    ASSIGN_OR_RETURN(const bool row, s->Step());
+    const std::string verb = answer != nullptr ? "commit" : "refund";
+    if (!row) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("Cannot ", verb, " ledger entry ", entry_id,
+                       ": there is no such entry."));
+    }
+    return absl::FailedPreconditionError(
+        absl::StrCat("Cannot ", verb, " ledger entry ", entry_id, ": it is ",
+                     s->Text(0), ", not reserved."));
+  }
+  return tx->Commit();
+}
+
+absl::Status SqliteLedgerStore::Commit(int64_t entry_id,
+                                       const std::string& answer) {
+  return Settle(entry_id, kCommitted, &answer);
+}
+
+absl::Status SqliteLedgerStore::Refund(int64_t entry_id) {
+  return Settle(entry_id, kRefunded, nullptr);
+}
+
+absl::StatusOr<int64_t> SqliteLedgerStore::RecoverPending() {
+  absl::MutexLock lock(&mu_);
+  ASSIGN_OR_RETURN(std::unique_ptr<Transaction> tx,
+                   Transaction::Begin(db_, /*immediate=*/true));
+  {
+    ASSIGN_OR_RETURN(
+        std::unique_ptr<Statement> s,
+        Statement::Prepare(db_,
+                           "UPDATE entries SET state = 'refunded', "
+                           "settled_at_us = ?1 WHERE state = 'reserved'"));
+    RETURN_IF_ERROR(s->BindInt64(1, NowMicros()));
+    RETURN_IF_ERROR(s->Run());
+  }
+  const int64_t refunded = sqlite3_changes64(db_);
+  RETURN_IF_ERROR(tx->Commit());
+  return refunded;
+}
+
+absl::StatusOr<std::vector<LedgerEntry>> SqliteLedgerStore::ListEntries(
+    const LedgerFilter& filter) {
+  std::string sql =
+      absl::StrCat("SELECT ", kEntryColumns, " FROM entries WHERE 1");
+  if (!filter.buyer_id.empty()) absl::StrAppend(&sql, " AND buyer_id = ?1");
+  if (!filter.dataset_id.empty()) absl::StrAppend(&sql, " AND dataset_id = ?2");
+  absl::StrAppend(&sql, " ORDER BY entry_id DESC LIMIT ?3");
+  const int64_t limit =
+      filter.limit > static_cast<size_t>(std::numeric_limits<int64_t>::max())
+          ? std::numeric_limits<int64_t>::max()
+          : static_cast<int64_t>(filter.limit);
+  absl::MutexLock lock(&mu_);
+  ASSIGN_OR_RETURN(std::unique_ptr<Statement> s, Statement::Prepare(db_, sql));
+  if (!filter.buyer_id.empty())
+    RETURN_IF_ERROR(s->BindText(1, filter.buyer_id));
+  if (!filter.dataset_id.empty()) {
+    RETURN_IF_ERROR(s->BindText(2, filter.dataset_id));
+  }
+  RETURN_IF_ERROR(s->BindInt64(3, limit));
+  std::vector<LedgerEntry> entries;
+  while (true) {
+    ASSIGN_OR_RETURN(const bool row, s->Step());
+    if (!row) break;
+    ASSIGN_OR_RETURN(LedgerEntry entry, ReadEntry(*s));
+    entries.push_back(std::move(entry));
+  }
+  return entries;
+}
+
+}  // namespace dpq::core::ledger

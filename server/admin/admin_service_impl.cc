@@ -1,0 +1,468 @@
+#include "server/admin/admin_service_impl.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "core/util/status_macros.h"
+#include "server/auth/token.h"
+#include "server/grpc_status.h"
+#include "server/ledger_convert.h"
+#include "server/request_log.h"
+
+namespace dpq::server::admin {
+namespace {
+
+using ::dpq::server::auth::Principal;
+using ::dpq::server::auth::Role;
+
+absl::Status CheckAdmin(const Principal& caller) {
+  if (caller.role != Role::kAdmin) {
+    return absl::PermissionDeniedError(absl::StrCat(
+        "Buyer '", caller.id, "' may not call admin RPCs; use the admin "
+        "token."));
+  }
+  return absl::OkStatus();
+}
+
+// RequireAdmin, logging the caller's id whatever the outcome.
+absl::StatusOr<Principal> Caller(const grpc::ServerContext& context,
+                                 RequestLog& log) {
+  absl::StatusOr<Principal> caller = auth::CallerOf(context);
+  if (caller.ok()) log.set_principal(caller->id);
+  return auth::RequireAdmin(context);
+}
+
+absl::Status CheckCancelled(const grpc::ServerContext& context) {
+  if (!context.IsCancelled()) return absl::OkStatus();
+  if (context.deadline() <= std::chrono::system_clock::now()) {
+    return absl::DeadlineExceededError(
+        "The deadline passed while the upload was being read.");
+  }
+  return absl::CancelledError("The client cancelled the upload.");
+}
+
+struct Upload {
+  v1::DatasetUploadHeader header;
+  std::string csv;
+};
+
+// Reads a RegisterDataset/ReplaceDataset stream: the header first, then the
+// CSV chunks, at most `max_bytes` of them.
+template <typename Request>
+absl::StatusOr<Upload> ReadUpload(grpc::ServerContext& context,
+                                  grpc::ServerReaderInterface<Request>& reader,
+                                  uint64_t max_bytes) {
+  Request message;
+  if (!reader.Read(&message)) {
+    RETURN_IF_ERROR(CheckCancelled(context));
+    return absl::InvalidArgumentError(
+        "The upload stream is empty: its first message must carry the "
+        "`header` (manifest and optional server_path).");
+  }
+  if (!message.has_header()) {
+    return absl::InvalidArgumentError(
+        "The first message of an upload must carry the `header` (manifest "
+        "and optional server_path), not a csv_chunk.");
+  }
+  Upload upload{std::move(*message.mutable_header()), std::string()};
+  while (reader.Read(&message)) {
+    RETURN_IF_ERROR(CheckCancelled(context));
+    if (message.has_header()) {
+      return absl::InvalidArgumentError(
+          "`header` must be sent exactly once, as the first message of the "
+          "upload.");
+    }
+    if (!upload.header.server_path().empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "`csv_chunk` must not follow a header with server_path '",
+          upload.header.server_path(), "': send one or the other."));
+    }
+    const std::string& chunk = message.csv_chunk();
+    if (upload.csv.size() + chunk.size() > max_bytes) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "The CSV upload exceeds the server's max_upload_bytes = ",
+          max_bytes, " bytes."));
+    }
+    upload.csv.append(chunk);
+  }
+  RETURN_IF_ERROR(CheckCancelled(context));
+  return upload;
+}
+
+absl::Status ValidateListLimit(uint32_t limit, size_t* out) {
+  if (limit > kMaxListLimit) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "limit must be at most ", kMaxListLimit, ", but is ", limit, "."));
+  }
+  *out = limit == 0 ? kDefaultListLimit : limit;
+  return absl::OkStatus();
+}
+
+void WriteBuyer(const auth::Account& account, v1::Buyer* out) {
+  out->set_buyer_id(account.id);
+  *out->mutable_created_at() = ToTimestamp(account.created_at);
+  out->set_revoked(account.revoked);
+}
+
+}  // namespace
+
+AdminServiceImpl::AdminServiceImpl(registry::DatasetRegistry* registry,
+                                   core::ledger::LedgerStore* ledger,
+                                   auth::AccountsStore* accounts,
+                                   uint64_t max_upload_bytes)
+    : registry_(registry),
+      ledger_(ledger),
+      accounts_(accounts),
+      max_upload_bytes_(max_upload_bytes) {}
+
+// ---- gRPC handlers -------------------------------------------------------
+
+grpc::Status AdminServiceImpl::RegisterDataset(
+    grpc::ServerContext* context,
+    grpc::ServerReader<v1::RegisterDatasetRequest>* reader,
+    v1::RegisterDatasetResponse* response) {
+  RequestLog log("AdminService.RegisterDataset");
+  absl::Status status = [&]() -> absl::Status {
+    ASSIGN_OR_RETURN(const Principal caller, Caller(*context, log));
+    ASSIGN_OR_RETURN(Upload upload,
+                     ReadUpload(*context, *reader, max_upload_bytes_));
+    log.set_dataset(upload.header.manifest().dataset_id());
+    return RegisterDatasetImpl(caller, upload.header, std::move(upload.csv),
+                               response);
+  }();
+  return log.Finish(ToGrpcStatus(status));
+}
+
+grpc::Status AdminServiceImpl::ReplaceDataset(
+    grpc::ServerContext* context,
+    grpc::ServerReader<v1::ReplaceDatasetRequest>* reader,
+    v1::ReplaceDatasetResponse* response) {
+  RequestLog log("AdminService.ReplaceDataset");
+  absl::Status status = [&]() -> absl::Status {
+    ASSIGN_OR_RETURN(const Principal caller, Caller(*context, log));
+    ASSIGN_OR_RETURN(Upload upload,
+                     ReadUpload(*context, *reader, max_upload_bytes_));
+    log.set_dataset(upload.header.manifest().dataset_id());
+    return ReplaceDatasetImpl(caller, upload.header, std::move(upload.csv),
+                              response);
+  }();
+  return log.Finish(ToGrpcStatus(status));
+}
+
+// The handler of every unary RPC: caller check, XImpl, one log line.
+#define DPQ_ADMIN_UNARY_HANDLER(Rpc, Request, Response, dataset, epsilon) \
+  grpc::Status AdminServiceImpl::Rpc(grpc::ServerContext* context,        \
+                                     const Request* request,              \
+                                     Response* response) {                \
+    RequestLog log("AdminService." #Rpc);                                 \
+    log.set_dataset(dataset);                                             \
+    log.set_epsilon(epsilon);                                             \
+    absl::StatusOr<Principal> caller = Caller(*context, log);             \
+    if (!caller.ok()) return log.Finish(ToGrpcStatus(caller.status()));   \
+    return log.Finish(                                                    \
+        ToGrpcStatus(Rpc##Impl(*caller, *request, response)));           \
+  }
+
+DPQ_ADMIN_UNARY_HANDLER(DeleteDataset, v1::DeleteDatasetRequest,
+                        v1::DeleteDatasetResponse, request->dataset_id(), 0)
+DPQ_ADMIN_UNARY_HANDLER(ListDatasets, v1::AdminListDatasetsRequest,
+                        v1::AdminListDatasetsResponse, "-", 0)
+DPQ_ADMIN_UNARY_HANDLER(CreateBuyer, v1::CreateBuyerRequest,
+                        v1::CreateBuyerResponse, "-", 0)
+DPQ_ADMIN_UNARY_HANDLER(RevokeBuyer, v1::RevokeBuyerRequest,
+                        v1::RevokeBuyerResponse, "-", 0)
+DPQ_ADMIN_UNARY_HANDLER(ListBuyers, v1::ListBuyersRequest,
+                        v1::ListBuyersResponse, "-", 0)
+DPQ_ADMIN_UNARY_HANDLER(GrantBudget, v1::GrantBudgetRequest,
+                        v1::GrantBudgetResponse, request->dataset_id(),
+                        request->epsilon())
+DPQ_ADMIN_UNARY_HANDLER(SetBudget, v1::SetBudgetRequest, v1::SetBudgetResponse,
+                        request->dataset_id(), 0)
+DPQ_ADMIN_UNARY_HANDLER(SetDatasetCap, v1::SetDatasetCapRequest,
+                        v1::SetDatasetCapResponse, request->dataset_id(), 0)
+DPQ_ADMIN_UNARY_HANDLER(ListLedger, v1::ListLedgerRequest,
+                        v1::ListLedgerResponse,
+                        request->dataset_id().empty() ? "-"
+                                                      : request->dataset_id(),
+                        0)
+DPQ_ADMIN_UNARY_HANDLER(ListAuditLog, v1::ListAuditLogRequest,
+                        v1::ListAuditLogResponse, "-", 0)
+
+#undef DPQ_ADMIN_UNARY_HANDLER
+
+// ---- Pure implementations ------------------------------------------------
+
+absl::StatusOr<std::string> AdminServiceImpl::UploadedCsv(
+    const v1::DatasetUploadHeader& header, std::string csv) const {
+  RETURN_IF_ERROR(registry::ValidateId(header.manifest().dataset_id(),
+                                       "header.manifest.dataset_id"));
+  if (!header.server_path().empty()) {
+    if (!csv.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "`csv_chunk` must not follow a header with server_path '",
+          header.server_path(), "': send one or the other."));
+    }
+    ASSIGN_OR_RETURN(csv, registry_->ReadServerFile(header.server_path()));
+  }
+  if (csv.size() > max_upload_bytes_) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "The CSV has ", csv.size(), " bytes, above the server's "
+        "max_upload_bytes = ", max_upload_bytes_, " bytes."));
+  }
+  if (csv.empty()) {
+    return absl::InvalidArgumentError(
+        "The CSV is empty: send csv_chunk messages after the header, or set "
+        "header.server_path.");
+  }
+  return csv;
+}
+
+absl::Status AdminServiceImpl::RegisterDatasetImpl(
+    const Principal& caller, const v1::DatasetUploadHeader& header,
+    std::string csv, v1::RegisterDatasetResponse* response) {
+  RETURN_IF_ERROR(CheckAdmin(caller));
+  ASSIGN_OR_RETURN(csv, UploadedCsv(header, std::move(csv)));
+  ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> dataset,
+                   registry_->Register(header.manifest(), std::move(csv)));
+  *response->mutable_dataset() = dataset->PublicInfo();
+  *response->mutable_stats() = dataset->Stats();
+  Audit(caller, "RegisterDataset",
+        absl::StrCat("dataset=", header.manifest().dataset_id(),
+                     " rows=", response->stats().rows(),
+                     header.server_path().empty()
+                         ? std::string(" source=upload")
+                         : absl::StrCat(" server_path=", header.server_path())));
+  return absl::OkStatus();
+}
+
+absl::Status AdminServiceImpl::ReplaceDatasetImpl(
+    const Principal& caller, const v1::DatasetUploadHeader& header,
+    std::string csv, v1::ReplaceDatasetResponse* response) {
+  RETURN_IF_ERROR(CheckAdmin(caller));
+  ASSIGN_OR_RETURN(csv, UploadedCsv(header, std::move(csv)));
+  ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> dataset,
+                   registry_->Replace(header.manifest(), std::move(csv)));
+  *response->mutable_dataset() = dataset->PublicInfo();
+  *response->mutable_stats() = dataset->Stats();
+  Audit(caller, "ReplaceDataset",
+        absl::StrCat("dataset=", header.manifest().dataset_id(),
+                     " rows=", response->stats().rows(),
+                     " version=", response->dataset().version(),
+                     header.server_path().empty()
+                         ? std::string(" source=upload")
+                         : absl::StrCat(" server_path=", header.server_path())));
+  return absl::OkStatus();
+}
+
+absl::Status AdminServiceImpl::DeleteDatasetImpl(
+    const Principal& caller, const v1::DeleteDatasetRequest& request,
+    v1::DeleteDatasetResponse* /*response*/) {
+  RETURN_IF_ERROR(CheckAdmin(caller));
+  RETURN_IF_ERROR(registry::ValidateId(request.dataset_id(), "dataset_id"));
+  RETURN_IF_ERROR(registry_->Delete(request.dataset_id()));
+  Audit(caller, "DeleteDataset",
+        absl::StrCat("dataset=", request.dataset_id()));
+  return absl::OkStatus();
+}
+
+absl::Status AdminServiceImpl::ListDatasetsImpl(
+    const Principal& caller, const v1::AdminListDatasetsRequest& /*request*/,
+    v1::AdminListDatasetsResponse* response) {
+  RETURN_IF_ERROR(CheckAdmin(caller));
+  for (const std::shared_ptr<const registry::LoadedDataset>& dataset :
+       registry_->List()) {
+    v1::AdminDatasetInfo* info = response->add_datasets();
+    *info->mutable_dataset() = dataset->PublicInfo();
+    *info->mutable_stats() = dataset->Stats();
+    ASSIGN_OR_RETURN(const auto cap_and_spent,
+                     ledger_->DatasetCapAndSpent(dataset->manifest.dataset_id()));
+    info->set_cap(cap_and_spent.first);
+    info->set_spent_all_buyers(cap_and_spent.second);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status AdminServiceImpl::CreateBuyerImpl(
+    const Principal& caller, const v1::CreateBuyerRequest& request,
+    v1::CreateBuyerResponse* response) {
+  RETURN_IF_ERROR(CheckAdmin(caller));
+  RETURN_IF_ERROR(registry::ValidateId(request.name(), "name"));
+  if (request.name() == auth::kAdminId) {
+    return absl::InvalidArgumentError(
+        "name 'admin' is reserved for the admin principal: choose another "
+        "buyer name.");
+  }
+  ASSIGN_OR_RETURN(std::string token, auth::GenerateToken());
+  absl::StatusOr<auth::Account> account =
+      accounts_->Create(request.name(), Role::kBuyer, auth::Sha256Hex(token));
+  if (absl::IsAlreadyExists(account.status())) {
+    return absl::AlreadyExistsError(absl::StrCat(
+        "A buyer named '", request.name(), "' already exists (name)."));
+  }
+  RETURN_IF_ERROR(account.status());
+  WriteBuyer(*account, response->mutable_buyer());
+  response->set_token(std::move(token));
+  Audit(caller, "CreateBuyer", absl::StrCat("buyer=", request.name()));
+  return absl::OkStatus();
+}
+
+absl::Status AdminServiceImpl::CheckBuyerExists(
+    const std::string& buyer_id) const {
+  RETURN_IF_ERROR(registry::ValidateId(buyer_id, "buyer_id"));
+  absl::StatusOr<auth::Account> account = accounts_->Get(buyer_id);
+  if ((account.ok() && account->role != Role::kBuyer) ||
+      absl::IsNotFound(account.status())) {
+    return absl::NotFoundError(
+        absl::StrCat("No buyer named '", buyer_id, "' (buyer_id)."));
+  }
+  return account.status();
+}
+
+absl::Status AdminServiceImpl::RevokeBuyerImpl(
+    const Principal& caller, const v1::RevokeBuyerRequest& request,
+    v1::RevokeBuyerResponse* /*response*/) {
+  RETURN_IF_ERROR(CheckAdmin(caller));
+  RETURN_IF_ERROR(CheckBuyerExists(request.buyer_id()));
+  RETURN_IF_ERROR(accounts_->Revoke(request.buyer_id()));
+  Audit(caller, "RevokeBuyer", absl::StrCat("buyer=", request.buyer_id()));
+  return absl::OkStatus();
+}
+
+absl::Status AdminServiceImpl::ListBuyersImpl(
+    const Principal& caller, const v1::ListBuyersRequest& /*request*/,
+    v1::ListBuyersResponse* response) {
+  RETURN_IF_ERROR(CheckAdmin(caller));
+  ASSIGN_OR_RETURN(const std::vector<auth::Account> buyers,
+                   accounts_->List(Role::kBuyer));
+  for (const auth::Account& buyer : buyers) {
+    WriteBuyer(buyer, response->add_buyers());
+  }
+  return absl::OkStatus();
+}
+
+absl::Status AdminServiceImpl::GrantBudgetImpl(
+    const Principal& caller, const v1::GrantBudgetRequest& request,
+    v1::GrantBudgetResponse* response) {
+  RETURN_IF_ERROR(CheckAdmin(caller));
+  RETURN_IF_ERROR(CheckBuyerExists(request.buyer_id()));
+  RETURN_IF_ERROR(registry::ValidateId(request.dataset_id(), "dataset_id"));
+  if (!std::isfinite(request.epsilon()) || request.epsilon() <= 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "epsilon must be finite and > 0, but is ", request.epsilon(), "."));
+  }
+  RETURN_IF_ERROR(registry_->Get(request.dataset_id()).status());
+  ASSIGN_OR_RETURN(const core::ledger::BudgetState budget,
+                   ledger_->Grant(request.buyer_id(), request.dataset_id(),
+                                  request.epsilon()));
+  *response->mutable_budget() = ToProto(budget);
+  Audit(caller, "GrantBudget",
+        absl::StrCat("buyer=", request.buyer_id(),
+                     " dataset=", request.dataset_id(),
+                     " epsilon=", request.epsilon()));
+  return absl::OkStatus();
+}
+
+absl::Status AdminServiceImpl::SetBudgetImpl(
+    const Principal& caller, const v1::SetBudgetRequest& request,
+    v1::SetBudgetResponse* response) {
+  RETURN_IF_ERROR(CheckAdmin(caller));
+  RETURN_IF_ERROR(CheckBuyerExists(request.buyer_id()));
+  RETURN_IF_ERROR(registry::ValidateId(request.dataset_id(), "dataset_id"));
+  if (!std::isfinite(request.granted()) || request.granted() < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "granted must be finite and >= 0, but is ", request.granted(), "."));
+  }
+  RETURN_IF_ERROR(registry_->Get(request.dataset_id()).status());
+  ASSIGN_OR_RETURN(const core::ledger::BudgetState budget,
+                   ledger_->SetGranted(request.buyer_id(), request.dataset_id(),
+                                       request.granted()));
+  *response->mutable_budget() = ToProto(budget);
+  Audit(caller, "SetBudget",
+        absl::StrCat("buyer=", request.buyer_id(),
+                     " dataset=", request.dataset_id(),
+                     " granted=", request.granted()));
+  return absl::OkStatus();
+}
+
+absl::Status AdminServiceImpl::SetDatasetCapImpl(
+    const Principal& caller, const v1::SetDatasetCapRequest& request,
+    v1::SetDatasetCapResponse* /*response*/) {
+  RETURN_IF_ERROR(CheckAdmin(caller));
+  RETURN_IF_ERROR(registry::ValidateId(request.dataset_id(), "dataset_id"));
+  if (!std::isfinite(request.cap()) || request.cap() < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cap must be finite and >= 0 (0 removes the cap), but is ",
+        request.cap(), "."));
+  }
+  RETURN_IF_ERROR(registry_->Get(request.dataset_id()).status());
+  RETURN_IF_ERROR(ledger_->SetDatasetCap(request.dataset_id(), request.cap()));
+  Audit(caller, "SetDatasetCap",
+        absl::StrCat("dataset=", request.dataset_id(), " cap=", request.cap()));
+  return absl::OkStatus();
+}
+
+absl::Status AdminServiceImpl::ListLedgerImpl(
+    const Principal& caller, const v1::ListLedgerRequest& request,
+    v1::ListLedgerResponse* response) {
+  RETURN_IF_ERROR(CheckAdmin(caller));
+  core::ledger::LedgerFilter filter;
+  filter.buyer_id = request.buyer_id();
+  filter.dataset_id = request.dataset_id();
+  RETURN_IF_ERROR(ValidateListLimit(request.limit(), &filter.limit));
+  if (!filter.buyer_id.empty()) {
+    RETURN_IF_ERROR(registry::ValidateId(filter.buyer_id, "buyer_id"));
+  }
+  if (!filter.dataset_id.empty()) {
+    RETURN_IF_ERROR(registry::ValidateId(filter.dataset_id, "dataset_id"));
+  }
+  ASSIGN_OR_RETURN(const std::vector<core::ledger::LedgerEntry> entries,
+                   ledger_->ListEntries(filter));
+  for (const core::ledger::LedgerEntry& entry : entries) {
+    *response->add_entries() = ToProto(entry);
+  }
+  ASSIGN_OR_RETURN(const std::vector<core::ledger::BudgetState> budgets,
+                   ledger_->ListBudgets(filter));
+  for (const core::ledger::BudgetState& budget : budgets) {
+    *response->add_budgets() = ToProto(budget);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status AdminServiceImpl::ListAuditLogImpl(
+    const Principal& caller, const v1::ListAuditLogRequest& request,
+    v1::ListAuditLogResponse* response) {
+  RETURN_IF_ERROR(CheckAdmin(caller));
+  size_t limit = 0;
+  RETURN_IF_ERROR(ValidateListLimit(request.limit(), &limit));
+  ASSIGN_OR_RETURN(const std::vector<auth::AuditRecord> records,
+                   accounts_->ListAudit(limit));
+  for (const auth::AuditRecord& record : records) {
+    v1::AuditEntry* entry = response->add_entries();
+    *entry->mutable_time() = ToTimestamp(record.time);
+    entry->set_actor(record.actor);
+    entry->set_action(record.action);
+    entry->set_details(record.details);
+  }
+  return absl::OkStatus();
+}
+
+void AdminServiceImpl::Audit(const Principal& caller, const char* action,
+                             const std::string& details) {
+  const absl::Status status = accounts_->AppendAudit(caller.id, action, details);
+  if (!status.ok()) {
+    std::fprintf(stderr, "dpq-server: ERROR: audit entry for %s (%s) lost: %s\n",
+                 action, details.c_str(), status.ToString().c_str());
+  }
+}
+
+}  // namespace dpq::server::admin

@@ -1,0 +1,35 @@
+// Proto <-> core conversions of the BuyerService (style.md section 4):
+// measures, selection methods and released results.
+#ifndef DPQ_SERVER_BUYER_BUYER_CONVERT_H_
+#define DPQ_SERVER_BUYER_BUYER_CONVERT_H_
+
+#include "absl/status/statusor.h"
+#include "core/measures/measure.h"
+#include "core/private/private_measures.h"
+#include "dpq/v1/buyer_service.pb.h"
+#include "dpq/v1/dataset.pb.h"
+
+namespace dpq::server::buyer {
+
+// MEASURE_MI/P/R -> the core measure. kInvalidArgument naming `measure` for
+// MEASURE_UNSPECIFIED or an unknown value.
+absl::StatusOr<core::measures::Measure> MeasureFromProto(v1::Measure measure);
+
+// The proto value of a releasable measure (MI, P, R); MEASURE_UNSPECIFIED
+// for the others (I_D, I_MC are never released).
+v1::Measure MeasureToProto(core::measures::Measure measure);
+
+// SELECTION_METHOD_UNSPECIFIED -> kOptimized (the documented default).
+// kInvalidArgument naming `method` for an unknown value.
+absl::StatusOr<core::private_measures::SelectionMethod> MethodFromProto(
+    v1::SelectionMethod method);
+
+// The released part of a core result: value, epsilon, theta (0 if none),
+// bound95 and method. Nothing private: every field is DP output or public.
+v1::MeasureResult ToMeasureResult(
+    v1::Measure measure,
+    const core::private_measures::PrivateMeasureResult& result);
+
+}  // namespace dpq::server::buyer
+
+#endif  // DPQ_SERVER_BUYER_BUYER_CONVERT_H_

@@ -1,0 +1,220 @@
+#include "server/config.h"
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "core/util/status_macros.h"
+
+namespace dpq::server {
+namespace {
+
+template <typename T>
+absl::Status ParseInteger(absl::string_view key, absl::string_view value,
+                          T* out) {
+  T parsed{};
+  if (!absl::SimpleAtoi(value, &parsed)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        key, " must be an integer, but is '", value, "'."));
+  }
+  *out = parsed;
+  return absl::OkStatus();
+}
+
+absl::Status ParseBool(absl::string_view key, absl::string_view value,
+                       bool* out) {
+  if (value == "true") {
+    *out = true;
+  } else if (value == "false") {
+    *out = false;
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat(
+        key, " must be true or false, but is '", value, "'."));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ApplySetting(absl::string_view key, absl::string_view value,
+                          Options* options) {
+  if (key == "listen") {
+    options->listen = std::string(value);
+  } else if (key == "data_dir") {
+    options->data_dir = std::string(value);
+  } else if (key == "tls_cert") {
+    options->tls_cert = std::string(value);
+  } else if (key == "tls_key") {
+    options->tls_key = std::string(value);
+  } else if (key == "client_ca") {
+    options->client_ca = std::string(value);
+  } else if (key == "insecure") {
+    return ParseBool(key, value, &options->insecure_for_local_dev);
+  } else if (key == "max_message_bytes") {
+    return ParseInteger(key, value, &options->max_message_bytes);
+  } else if (key == "max_upload_bytes") {
+    return ParseInteger(key, value, &options->max_upload_bytes);
+  } else if (key == "max_rows") {
+    return ParseInteger(key, value, &options->max_rows);
+  } else if (key == "graph_threads") {
+    return ParseInteger(key, value, &options->graph_threads);
+  } else if (key == "drain_seconds") {
+    return ParseInteger(key, value, &options->drain_seconds);
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Unknown setting '", key,
+        "'; known: listen, data_dir, tls_cert, tls_key, client_ca, insecure, "
+        "max_message_bytes, max_upload_bytes, max_rows, graph_threads, "
+        "drain_seconds."));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ApplyConfigText(absl::string_view text, absl::string_view source,
+                             Options* options) {
+  int line_number = 0;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    ++line_number;
+    if (const size_t hash = line.find('#'); hash != absl::string_view::npos) {
+      line = line.substr(0, hash);
+    }
+    line = absl::StripAsciiWhitespace(line);
+    if (line.empty()) continue;
+    const size_t equals = line.find('=');
+    if (equals == absl::string_view::npos) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(source, " line ", line_number,
+                       ": expected 'key = value', got '", line, "'."));
+    }
+    const absl::string_view key =
+        absl::StripAsciiWhitespace(line.substr(0, equals));
+    const absl::string_view value =
+        absl::StripAsciiWhitespace(line.substr(equals + 1));
+    if (absl::Status status = ApplySetting(key, value, options);
+        !status.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(source, " line ", line_number, ": ", status.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ApplyConfigFile(const std::string& path, Options* options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "config file '", path, "' cannot be read: ", std::strerror(errno)));
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  return ApplyConfigText(text.str(), path, options);
+}
+
+absl::StatusOr<CommandLine> ParseCommandLine(int argc,
+                                             const char* const* argv) {
+  CommandLine result;
+  std::string config_path;
+  std::vector<std::pair<std::string, std::string>> settings;
+  for (int i = 1; i < argc; ++i) {
+    absl::string_view arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      result.help = true;
+      return result;
+    }
+    if (!absl::StartsWith(arg, "--") || arg.size() == 2) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Unexpected argument '", arg, "'; see dpq-server --help."));
+    }
+    arg.remove_prefix(2);
+    std::string name;
+    std::string value;
+    bool has_value = false;
+    if (const size_t equals = arg.find('='); equals != absl::string_view::npos) {
+      name = std::string(arg.substr(0, equals));
+      value = std::string(arg.substr(equals + 1));
+      has_value = true;
+    } else {
+      name = std::string(arg);
+    }
+    const std::string key = absl::StrReplaceAll(name, {{"-", "_"}});
+    if (key == "insecure" && !has_value) {
+      value = "true";
+      has_value = true;
+    }
+    if (!has_value) {
+      if (i + 1 >= argc) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Flag --", name, " needs a value."));
+      }
+      value = argv[++i];
+    }
+    if (key == "config") {
+      config_path = value;
+      continue;
+    }
+    // Check the flag now, so the error names the flag, not a file line.
+    Options scratch;
+    if (absl::Status status = ApplySetting(key, value, &scratch);
+        !status.ok()) {
+      if (absl::StartsWith(status.message(), "Unknown setting")) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Unknown flag --", name, "; see dpq-server --help."));
+      }
+      return absl::InvalidArgumentError(
+          absl::StrCat("--", name, ": ", status.message()));
+    }
+    settings.emplace_back(key, value);
+  }
+  if (!config_path.empty()) {
+    RETURN_IF_ERROR(ApplyConfigFile(config_path, &result.options));
+  }
+  for (const auto& [key, value] : settings) {
+    RETURN_IF_ERROR(ApplySetting(key, value, &result.options));
+  }
+  return result;
+}
+
+std::string Usage() {
+  return absl::StrCat(
+      "Usage: dpq-server --data-dir DIR --listen HOST:PORT\n"
+      "                  (--tls-cert F --tls-key F [--client-ca F] | "
+      "--insecure)\n"
+      "                  [--config F] [limits]\n"
+      "\n"
+      "Serves dpq.v1.BuyerService and dpq.v1.AdminService (plus gRPC health "
+      "and\n"
+      "reflection). On first start it creates an admin token in "
+      "DIR/admin.token.\n"
+      "SIGTERM or SIGINT drains in-flight requests and exits 0.\n"
+      "\n"
+      "  --data-dir DIR           datasets, ledger.db, accounts.db (required)\n"
+      "  --listen HOST:PORT       address (default 0.0.0.0:",
+      kDefaultPort,
+      "; port 0 = any free)\n"
+      "  --tls-cert F, --tls-key F  PEM server certificate chain and key\n"
+      "  --client-ca F            require client certificates signed by "
+      "this CA\n"
+      "  --insecure               plaintext gRPC, local development only\n"
+      "  --config F               `key = value` file; flags override it\n"
+      "  --max-message-bytes N    largest gRPC message (default 16 MiB)\n"
+      "  --max-upload-bytes N     largest CSV upload (default 1 GiB)\n"
+      "  --max-rows N             largest dataset in rows (default "
+      "10000000)\n"
+      "  --graph-threads N        threads per conflict graph (0 = cores)\n"
+      "  --drain-seconds N        grace period on SIGTERM (default 30)\n"
+      "  --help                   this text\n");
+}
+
+}  // namespace dpq::server

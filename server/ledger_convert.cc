@@ -1,0 +1,71 @@
+#include "server/ledger_convert.h"
+
+#include <cstdint>
+
+namespace dpq::server {
+namespace {
+
+v1::LedgerEntryState ToProto(core::ledger::EntryState state) {
+  switch (state) {
+    case core::ledger::EntryState::kReserved:
+      return v1::LEDGER_ENTRY_STATE_RESERVED;
+    case core::ledger::EntryState::kCommitted:
+      return v1::LEDGER_ENTRY_STATE_COMMITTED;
+    case core::ledger::EntryState::kRefunded:
+      return v1::LEDGER_ENTRY_STATE_REFUNDED;
+  }
+  return v1::LEDGER_ENTRY_STATE_UNSPECIFIED;
+}
+
+}  // namespace
+
+v1::Budget ToProto(const core::ledger::BudgetState& budget) {
+  v1::Budget out;
+  out.set_buyer_id(budget.buyer_id);
+  out.set_dataset_id(budget.dataset_id);
+  out.set_granted(budget.granted);
+  out.set_spent(budget.spent);
+  out.set_reserved(budget.reserved);
+  out.set_remaining(budget.remaining());
+  return out;
+}
+
+v1::LedgerEntry ToProto(const core::ledger::LedgerEntry& entry) {
+  v1::LedgerEntry out;
+  out.set_entry_id(entry.entry_id);
+  out.set_buyer_id(entry.buyer_id);
+  out.set_dataset_id(entry.dataset_id);
+  out.set_request_id(entry.request_id);
+  out.set_operation(entry.operation);
+  out.set_epsilon(entry.epsilon);
+  out.set_state(ToProto(entry.state));
+  *out.mutable_created_at() = ToTimestamp(entry.created_at);
+  if (entry.settled_at.has_value()) {
+    *out.mutable_settled_at() = ToTimestamp(*entry.settled_at);
+  }
+  out.set_neighbouring(entry.neighbouring);
+  return out;
+}
+
+google::protobuf::Timestamp ToTimestamp(absl::Time time) {
+  // The range google.protobuf.Timestamp allows.
+  constexpr int64_t kMinSeconds = -62135596800;  // 0001-01-01T00:00:00Z
+  constexpr int64_t kMaxSeconds = 253402300799;  // 9999-12-31T23:59:59Z
+  google::protobuf::Timestamp out;
+  if (time <= absl::FromUnixSeconds(kMinSeconds)) {
+    out.set_seconds(kMinSeconds);
+    return out;
+  }
+  if (time >= absl::FromUnixSeconds(kMaxSeconds)) {
+    out.set_seconds(kMaxSeconds);
+    return out;
+  }
+  const int64_t seconds = absl::ToUnixSeconds(time);  // rounds down
+  const int64_t nanos =
+      absl::ToInt64Nanoseconds(time - absl::FromUnixSeconds(seconds));
+  out.set_seconds(seconds);
+  out.set_nanos(static_cast<int32_t>(nanos));
+  return out;
+}
+
+}  // namespace dpq::server

@@ -1,0 +1,26 @@
+// Proto <-> core conversions shared by the BuyerService and AdminService
+// handlers (style.md section 4: conversion lives in server/*_convert.*).
+#ifndef DPQ_SERVER_LEDGER_CONVERT_H_
+#define DPQ_SERVER_LEDGER_CONVERT_H_
+
+#include "absl/time/time.h"
+#include "core/ledger/ledger.h"
+#include "dpq/v1/ledger.pb.h"
+#include "google/protobuf/timestamp.pb.h"
+
+namespace dpq::server {
+
+// All fields, with remaining = granted - spent - reserved.
+v1::Budget ToProto(const core::ledger::BudgetState& budget);
+
+// All public fields of the entry (fingerprint and the recorded answer are
+// not part of the proto). settled_at is unset while the entry is reserved.
+v1::LedgerEntry ToProto(const core::ledger::LedgerEntry& entry);
+
+// Seconds and nanoseconds since the Unix epoch. absl::InfinitePast/Future
+// are clamped to the Timestamp range (0001-01-01 .. 9999-12-31).
+google::protobuf::Timestamp ToTimestamp(absl::Time time);
+
+}  // namespace dpq::server
+
+#endif  // DPQ_SERVER_LEDGER_CONVERT_H_

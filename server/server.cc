@@ -1,0 +1,288 @@
+#include "server/server.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "core/ledger/sqlite_ledger_store.h"
+#include "core/util/status_macros.h"
+#include "grpcpp/ext/proto_server_reflection_plugin.h"
+#include "grpcpp/health_check_service_interface.h"
+#include "grpcpp/security/server_credentials.h"
+#include "grpcpp/server_builder.h"
+#include "server/admin/admin_service_impl.h"
+#include "server/auth/accounts_store.h"
+#include "server/auth/token_auth_processor.h"
+#include "server/buyer/buyer_service_impl.h"
+#include "server/registry/dataset_registry.h"
+
+namespace dpq::server {
+namespace {
+
+// The services whose health is reported, besides the overall "".
+constexpr const char* kServiceNames[] = {"dpq.v1.BuyerService",
+                                         "dpq.v1.AdminService"};
+
+// Splits "HOST:PORT" at the last colon (so "[::1]:0" works).
+absl::Status SplitListen(const std::string& listen, std::string* host,
+                         int* port) {
+  const std::string::size_type colon = listen.rfind(':');
+  if (colon == std::string::npos || colon == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "listen must be HOST:PORT (e.g. 0.0.0.0:", kDefaultPort,
+        "), but is '", listen, "'."));
+  }
+  int value = -1;
+  if (!absl::SimpleAtoi(listen.substr(colon + 1), &value) || value < 0 ||
+      value > 65535) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "listen must end in a port 0..65535, but is '", listen, "'."));
+  }
+  *host = listen.substr(0, colon);
+  *port = value;
+  return absl::OkStatus();
+}
+
+absl::Status MakeDataDir(const std::string& dir) {
+  if (::mkdir(dir.c_str(), 0700) == 0) return absl::OkStatus();
+  if (errno != EEXIST) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "data_dir '", dir, "' cannot be created: ", std::strerror(errno)));
+  }
+  struct stat info;
+  if (::stat(dir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("data_dir '", dir, "' exists but is not a directory."));
+  }
+  if (::access(dir.c_str(), R_OK | W_OK | X_OK) != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "data_dir '", dir, "' is not writable by this user: ",
+        std::strerror(errno)));
+  }
+  return absl::OkStatus();
+}
+
+void LogLine(const std::string& line) {
+  std::fprintf(stderr, "dpq-server: %s\n", line.c_str());
+}
+
+}  // namespace
+
+absl::Status ValidateOptions(const Options& options) {
+  std::string host;
+  int port = 0;
+  RETURN_IF_ERROR(SplitListen(options.listen, &host, &port));
+  if (options.data_dir.empty()) {
+    return absl::InvalidArgumentError(
+        "data_dir is required (--data-dir DIR): datasets, the ledger and "
+        "the accounts live there.");
+  }
+  if (options.insecure_for_local_dev) {
+    for (const auto& [name, value] :
+         {std::pair<const char*, const std::string*>{"tls_cert",
+                                                     &options.tls_cert},
+          {"tls_key", &options.tls_key},
+          {"client_ca", &options.client_ca}}) {
+      if (!value->empty()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "insecure excludes TLS, but ", name, " is set to '", *value,
+            "': drop --insecure or the TLS files."));
+      }
+    }
+  } else if (options.tls_cert.empty() || options.tls_key.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "TLS needs both tls_cert and tls_key (", 
+        options.tls_cert.empty() ? "tls_cert" : "tls_key",
+        " is missing); for a local plaintext demo pass --insecure."));
+  }
+  if (options.max_message_bytes < 1024 ||
+      options.max_message_bytes > INT_MAX) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "max_message_bytes must be in [1024, ", INT_MAX, "], but is ",
+        options.max_message_bytes, "."));
+  }
+  if (options.max_upload_bytes == 0) {
+    return absl::InvalidArgumentError("max_upload_bytes must be > 0, but is 0.");
+  }
+  if (options.max_rows == 0) {
+    return absl::InvalidArgumentError("max_rows must be > 0, but is 0.");
+  }
+  if (options.graph_threads < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "graph_threads must be >= 0 (0 = one per core), but is ",
+        options.graph_threads, "."));
+  }
+  if (options.drain_seconds < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "drain_seconds must be >= 0, but is ", options.drain_seconds, "."));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> ReadPemFile(const std::string& path,
+                                        const char* option) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        option, " '", path, "' cannot be read: ", std::strerror(errno)));
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  if (in.bad()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(option, " '", path, "' cannot be read."));
+  }
+  std::string pem = text.str();
+  if (!absl::StrContains(pem, "-----BEGIN ")) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        option, " '", path, "' is not a PEM file (no '-----BEGIN' line)."));
+  }
+  return pem;
+}
+
+Server::Server() = default;
+
+absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
+    const Options& options) {
+  RETURN_IF_ERROR(ValidateOptions(options));
+  std::string host;
+  int requested_port = 0;
+  RETURN_IF_ERROR(SplitListen(options.listen, &host, &requested_port));
+
+  // Credentials first: a bad file is reported before anything is created.
+  std::shared_ptr<grpc::ServerCredentials> credentials;
+  grpc::SslServerCredentialsOptions ssl_options;
+  if (!options.insecure_for_local_dev) {
+    ASSIGN_OR_RETURN(std::string cert, ReadPemFile(options.tls_cert, "tls_cert"));
+    ASSIGN_OR_RETURN(std::string key, ReadPemFile(options.tls_key, "tls_key"));
+    if (!options.client_ca.empty()) {
+      ASSIGN_OR_RETURN(ssl_options.pem_root_certs,
+                       ReadPemFile(options.client_ca, "client_ca"));
+      ssl_options.client_certificate_request =
+          GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
+    }
+    ssl_options.pem_key_cert_pairs.push_back({std::move(key), std::move(cert)});
+  }
+
+  std::unique_ptr<Server> server(new Server());
+  RETURN_IF_ERROR(MakeDataDir(options.data_dir));
+  const std::string dir = options.data_dir;
+
+  ASSIGN_OR_RETURN(server->ledger_, core::ledger::SqliteLedgerStore::Open(
+                                        dir + "/ledger.db"));
+  ASSIGN_OR_RETURN(server->recovered_reservations_,
+                   server->ledger_->RecoverPending());
+  LogLine(absl::StrCat("ledger ", dir, "/ledger.db: refunded ",
+                       server->recovered_reservations_,
+                       " reservation(s) left unfinished by an earlier stop"));
+
+  ASSIGN_OR_RETURN(server->accounts_,
+                   auth::AccountsStore::Open(dir + "/accounts.db"));
+  server->admin_token_path_ = dir + "/admin.token";
+  ASSIGN_OR_RETURN(server->created_admin_token_,
+                   auth::EnsureAdminToken(*server->accounts_,
+                                          server->admin_token_path_));
+
+  registry::DatasetRegistry::Options registry_options;
+  registry_options.data_dir = dir;
+  registry_options.max_csv_bytes = options.max_upload_bytes;
+  registry_options.max_rows = static_cast<size_t>(options.max_rows);
+  registry_options.graph_threads = options.graph_threads;
+  ASSIGN_OR_RETURN(server->registry_,
+                   registry::DatasetRegistry::Open(registry_options));
+
+  server->buyer_service_ = std::make_unique<buyer::BuyerServiceImpl>(
+      server->registry_.get(), server->ledger_.get());
+  server->admin_service_ = std::make_unique<admin::AdminServiceImpl>(
+      server->registry_.get(), server->ledger_.get(), server->accounts_.get(),
+      options.max_upload_bytes);
+
+  server->auth_processor_ =
+      std::make_shared<auth::TokenAuthProcessor>(server->accounts_.get());
+  if (options.insecure_for_local_dev) {
+    LogLine(
+        "WARNING: serving plaintext gRPC (--insecure): tokens and answers "
+        "cross the network unencrypted. Local development only.");
+    credentials =
+        auth::InsecureServerCredentialsWithAuth(server->auth_processor_);
+  } else {
+    credentials = grpc::SslServerCredentials(ssl_options);
+    credentials->SetAuthMetadataProcessor(server->auth_processor_);
+  }
+
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(options.listen, credentials, &server->port_);
+  // No SO_REUSEPORT: a second server on the same port must fail, not share
+  // the port (and the callers) with this one.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  builder.SetMaxReceiveMessageSize(static_cast<int>(options.max_message_bytes));
+  builder.SetMaxSendMessageSize(static_cast<int>(options.max_message_bytes));
+  builder.RegisterService(server->buyer_service_.get());
+  builder.RegisterService(server->admin_service_.get());
+  server->server_ = builder.BuildAndStart();
+  if (server->server_ == nullptr || server->port_ == 0) {
+    if (server->server_ != nullptr) {
+      server->server_->Shutdown();
+      server->server_->Wait();
+      server->server_.reset();
+    }
+    return absl::UnavailableError(absl::StrCat(
+        "Cannot listen on '", options.listen,
+        "': the address is in use or invalid, or gRPC rejected the TLS "
+        "certificate or key (see the messages above)."));
+  }
+  server->address_ = absl::StrCat(host, ":", server->port_);
+
+  grpc::HealthCheckServiceInterface* health =
+      server->server_->GetHealthCheckService();
+  if (health != nullptr) {
+    health->SetServingStatus(true);
+    for (const char* name : kServiceNames) {
+      health->SetServingStatus(name, true);
+    }
+  }
+  return server;
+}
+
+void Server::Shutdown(absl::Time deadline) {
+  {
+    absl::MutexLock lock(&shutdown_mu_);
+    if (shut_down_) return;
+    shut_down_ = true;
+  }
+  if (server_ == nullptr) return;
+  if (grpc::HealthCheckServiceInterface* health =
+          server_->GetHealthCheckService();
+      health != nullptr) {
+    // NOT_SERVING for every service, and ignore later changes.
+    health->Shutdown();
+  }
+  server_->Shutdown(absl::ToChronoTime(deadline));
+}
+
+void Server::Wait() {
+  if (server_ != nullptr) server_->Wait();
+}
+
+Server::~Server() {
+  Shutdown(absl::Now());
+  Wait();
+}
+
+}  // namespace dpq::server

@@ -1,0 +1,142 @@
+// dpq-server's bootstrap (style.md section 4): Options, their validation,
+// and a running Server with the BuyerService, the AdminService, gRPC health
+// checking and server reflection, behind TLS (or, only when asked for,
+// plaintext) and bearer-token authentication.
+//
+//   ASSIGN_OR_RETURN(std::unique_ptr<Server> server, Server::BuildAndStart(o));
+//   ... server->Shutdown(absl::Now() + absl::Seconds(o.drain_seconds));
+//   server->Wait();
+#ifndef DPQ_SERVER_SERVER_H_
+#define DPQ_SERVER_SERVER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "grpcpp/server.h"
+
+namespace dpq::core::ledger {
+class SqliteLedgerStore;
+}  // namespace dpq::core::ledger
+
+namespace dpq::server {
+
+namespace admin {
+class AdminServiceImpl;
+}  // namespace admin
+namespace auth {
+class AccountsStore;
+class TokenAuthProcessor;
+}  // namespace auth
+namespace buyer {
+class BuyerServiceImpl;
+}  // namespace buyer
+namespace registry {
+class DatasetRegistry;
+}  // namespace registry
+
+// The default port of dpq-server.
+inline constexpr int kDefaultPort = 50051;
+
+struct Options {
+  // HOST:PORT to listen on; port 0 picks a free port (see Server::port()).
+  std::string listen = "0.0.0.0:50051";
+  // Datasets, ledger.db, accounts.db and admin.token live here. Required;
+  // created with mode 0700 if absent.
+  std::string data_dir;
+  // TLS: PEM server certificate chain and private key (both required
+  // unless insecure_for_local_dev).
+  std::string tls_cert;
+  std::string tls_key;
+  // mTLS: if set, clients must present a certificate signed by this CA.
+  std::string client_ca;
+  // Plaintext gRPC (local demos only); excludes every TLS file.
+  bool insecure_for_local_dev = false;
+  // Largest gRPC message received or sent, in bytes (1 KiB .. 2 GiB - 1).
+  int64_t max_message_bytes = int64_t{16} << 20;
+  // Largest CSV upload (RegisterDataset/ReplaceDataset), in bytes.
+  uint64_t max_upload_bytes = uint64_t{1} << 30;
+  // Largest dataset, in rows.
+  uint64_t max_rows = 10'000'000;
+  // Threads per conflict-graph build; 0 = one per core.
+  int graph_threads = 0;
+  // On shutdown (SIGTERM), how long in-flight calls may take to finish
+  // before they are cancelled.
+  int64_t drain_seconds = 30;
+};
+
+// kInvalidArgument naming the option for a bad value or combination: TLS
+// needs tls_cert and tls_key unless insecure; insecure excludes every TLS
+// file; data_dir is required; listen must be HOST:PORT; limits positive.
+absl::Status ValidateOptions(const Options& options);
+
+// The contents of a PEM file; kInvalidArgument naming `option` and the path
+// if it cannot be read or holds no PEM block.
+absl::StatusOr<std::string> ReadPemFile(const std::string& path,
+                                        const char* option);
+
+class Server {
+ public:
+  // Validates the options, opens DATA_DIR (ledger.db with RecoverPending,
+  // accounts.db, datasets/), creates DATA_DIR/admin.token on first start,
+  // and starts serving. kInvalidArgument for bad options or unreadable PEM
+  // files; kUnavailable if the address cannot be bound; other errors of the
+  // stores as they are.
+  static absl::StatusOr<std::unique_ptr<Server>> BuildAndStart(
+      const Options& options);
+
+  // Shuts down with a zero drain if still running.
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // The port actually bound (useful with listen port 0).
+  int port() const { return port_; }
+  // HOST:PORT with the real port, e.g. "127.0.0.1:43521".
+  const std::string& address() const { return address_; }
+  // True if this start created DATA_DIR/admin.token.
+  bool created_admin_token() const { return created_admin_token_; }
+  // DATA_DIR/admin.token.
+  const std::string& admin_token_path() const { return admin_token_path_; }
+  // How many reservations RecoverPending refunded at start-up.
+  int64_t recovered_reservations() const { return recovered_reservations_; }
+
+  // Sets every health status to NOT_SERVING, stops accepting calls, and
+  // waits until in-flight calls finish or `deadline` passes (then cancels
+  // them). Idempotent; thread-safe.
+  void Shutdown(absl::Time deadline) ABSL_LOCKS_EXCLUDED(shutdown_mu_);
+  // Blocks until the server has shut down.
+  void Wait();
+
+  // For tests.
+  auth::AccountsStore& accounts() { return *accounts_; }
+  registry::DatasetRegistry& registry() { return *registry_; }
+  core::ledger::SqliteLedgerStore& ledger() { return *ledger_; }
+
+ private:
+  Server();
+
+  std::unique_ptr<core::ledger::SqliteLedgerStore> ledger_;
+  std::unique_ptr<auth::AccountsStore> accounts_;
+  std::unique_ptr<registry::DatasetRegistry> registry_;
+  std::shared_ptr<auth::TokenAuthProcessor> auth_processor_;
+  std::unique_ptr<buyer::BuyerServiceImpl> buyer_service_;
+  std::unique_ptr<admin::AdminServiceImpl> admin_service_;
+  std::unique_ptr<grpc::Server> server_;
+  int port_ = 0;
+  std::string address_;
+  std::string admin_token_path_;
+  bool created_admin_token_ = false;
+  int64_t recovered_reservations_ = 0;
+  absl::Mutex shutdown_mu_;
+  bool shut_down_ ABSL_GUARDED_BY(shutdown_mu_) = false;
+};
+
+}  // namespace dpq::server
+
+#endif  // DPQ_SERVER_SERVER_H_

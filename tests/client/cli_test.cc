@@ -1,0 +1,757 @@
+// RunCli end to end against the generated gMock stubs: what is sent, what is
+// printed, and the exit status.
+#include "client/cli.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "client/output.h"
+#include "dpq/v1/admin_service_mock.grpc.pb.h"
+#include "dpq/v1/buyer_service_mock.grpc.pb.h"
+#include "gmock/gmock.h"
+#include "grpc/health/v1/health_mock.grpc.pb.h"
+#include "grpcpp/test/mock_stream.h"
+#include "gtest/gtest.h"
+
+namespace dpq::client {
+namespace {
+
+namespace v1 = ::dpq::v1;
+using ::grpc::health::v1::HealthCheckRequest;
+using ::grpc::health::v1::HealthCheckResponse;
+using ::grpc::health::v1::MockHealthStub;
+using ::testing::_;
+using ::testing::DoAll;
+using ::testing::HasSubstr;
+using ::testing::Invoke;
+using ::testing::IsEmpty;
+using ::testing::Return;
+using ::testing::SaveArg;
+using ::testing::SetArgPointee;
+using ::testing::StartsWith;
+using ::testing::StrictMock;
+using ::testing::WithArg;
+
+std::string TempFile(const std::string& name, const std::string& content) {
+  const std::string path =
+      (std::filesystem::path(::testing::TempDir()) / ("cli_test_" + name))
+          .string();
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << content;
+  return path;
+}
+
+std::string MissingPath(const std::string& name) {
+  return (std::filesystem::path(::testing::TempDir()) /
+          ("cli_test_missing_" + name))
+      .string();
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  CliTest()
+      : buyer_(std::make_shared<StrictMock<v1::MockBuyerServiceStub>>()),
+        admin_(std::make_shared<StrictMock<v1::MockAdminServiceStub>>()),
+        health_(std::make_shared<StrictMock<MockHealthStub>>()) {
+    env_.getenv =
+        [this](const std::string& name) -> std::optional<std::string> {
+      auto it = env_vars_.find(name);
+      if (it == env_vars_.end()) return std::nullopt;
+      return it->second;
+    };
+    env_.connect =
+        [this](const ConnectionOptions& options) -> absl::StatusOr<Connection> {
+      ++connects_;
+      options_ = options;
+      if (!connect_status_.ok()) return connect_status_;
+      return Connection{buyer_, admin_, health_};
+    };
+    env_.new_request_id = [] { return std::string("dpq-generated"); };
+  }
+
+  int Run(const std::vector<std::string>& args) {
+    out_.str("");
+    err_.str("");
+    return RunCli(args, env_, out_, err_);
+  }
+
+  std::string out() const { return out_.str(); }
+  std::string err() const { return err_.str(); }
+
+  std::shared_ptr<StrictMock<v1::MockBuyerServiceStub>> buyer_;
+  std::shared_ptr<StrictMock<v1::MockAdminServiceStub>> admin_;
+  std::shared_ptr<StrictMock<MockHealthStub>> health_;
+  std::map<std::string, std::string> env_vars_;
+  absl::Status connect_status_ = absl::OkStatus();
+  int connects_ = 0;
+  ConnectionOptions options_;
+  CliEnv env_;
+  std::ostringstream out_;
+  std::ostringstream err_;
+};
+
+v1::MeasureInconsistencyResponse CannedMeasure(const std::string& request_id) {
+  v1::MeasureInconsistencyResponse resp;
+  v1::MeasureResult* r = resp.mutable_result();
+  r->set_measure(v1::MEASURE_MI);
+  r->set_value(11295);
+  r->set_epsilon(1);
+  r->set_theta(100);
+  r->set_bound95(499);
+  r->set_method("optimized");
+  resp.set_epsilon_charged(1);
+  resp.set_remaining_budget(2);
+  resp.set_request_id(request_id);
+  return resp;
+}
+
+// --- Usage, help, local errors
+// -------------------------------------------------
+
+TEST_F(CliTest, UsageErrorExits2WithMessageAndHintAndNoRpc) {
+  EXPECT_EQ(Run({"measure", "h", "--epsilon", "1"}), kExitUsage);
+  EXPECT_THAT(out(), IsEmpty());
+  EXPECT_THAT(err(), StartsWith("dpq: dpq measure: --measure is required.\n"
+                                "usage: dpq [global flags] measure ID"));
+  EXPECT_EQ(connects_, 0);
+
+  EXPECT_EQ(Run({"bogus"}), kExitUsage);
+  EXPECT_EQ(err(),
+            "dpq: Unknown command 'bogus'.\nRun 'dpq --help' for usage.\n");
+  EXPECT_EQ(Run({"datasets", "--epsilon", "1"}), kExitUsage);
+  EXPECT_THAT(err(), HasSubstr("Unknown flag '--epsilon' for 'dpq datasets'"));
+  EXPECT_EQ(Run({"admin", "grant", "a", "h", "lots"}), kExitUsage);
+  EXPECT_THAT(err(), HasSubstr("EPS expects a finite number, got 'lots'"));
+  EXPECT_EQ(Run({}), kExitUsage);
+  EXPECT_EQ(connects_, 0);
+}
+
+TEST_F(CliTest, HelpPrintsUsageAndExits0) {
+  EXPECT_EQ(Run({"--help"}), kExitOk);
+  EXPECT_THAT(out(), HasSubstr("usage: dpq [global flags] <command>"));
+  EXPECT_THAT(out(), HasSubstr("dpq admin ledger [--buyer B]"));
+  EXPECT_EQ(Run({"report", "--help"}), kExitOk);
+  EXPECT_THAT(out(), StartsWith("usage: dpq [global flags] report ID "
+                                "--epsilon E"));
+  EXPECT_EQ(connects_, 0);
+}
+
+TEST_F(CliTest, ConnectFailureIsOneErrorLine) {
+  connect_status_ = absl::InvalidArgumentError("--server must not be empty.");
+  EXPECT_EQ(Run({"datasets"}), kExitError);
+  EXPECT_EQ(err(), "dpq: INVALID_ARGUMENT: --server must not be empty.\n");
+}
+
+TEST_F(CliTest, MissingCaFileFailsBeforeConnecting) {
+  EXPECT_EQ(Run({"--ca", MissingPath("ca.pem"), "datasets"}), kExitError);
+  EXPECT_THAT(err(), StartsWith("dpq: NOT_FOUND: Cannot read --ca file '"));
+  EXPECT_EQ(connects_, 0);
+}
+
+// --- Connection options
+// -------------------------------------------------------------
+
+TEST_F(CliTest, TlsIsTheDefaultAndFilesArePassedAsPem) {
+  const std::string ca = TempFile("ca.pem", "CA PEM");
+  const std::string cert = TempFile("c.pem", "CERT PEM");
+  const std::string key = TempFile("k.pem", "KEY PEM");
+  EXPECT_CALL(*buyer_, ListDatasets(_, _, _))
+      .WillOnce(Return(grpc::Status::OK));
+  EXPECT_EQ(Run({"--server", "dpq.example.com:443", "--token", "dpq_t", "--ca",
+                 ca, "--client-cert", cert, "--client-key", key,
+                 "--tls-server-name", "dpq.local", "datasets"}),
+            kExitOk)
+      << err();
+  EXPECT_FALSE(options_.insecure);
+  EXPECT_EQ(options_.target, "dpq.example.com:443");
+  EXPECT_EQ(options_.token, "dpq_t");
+  EXPECT_EQ(options_.root_certs_pem, "CA PEM");
+  EXPECT_EQ(options_.client_cert_pem, "CERT PEM");
+  EXPECT_EQ(options_.client_key_pem, "KEY PEM");
+  EXPECT_EQ(options_.tls_server_name, "dpq.local");
+  EXPECT_THAT(err(), IsEmpty());
+}
+
+TEST_F(CliTest, TokenComesFromEnvironmentOrTokenFile) {
+  env_vars_ = {{"DPQ_TOKEN", "dpq_env"}, {"DPQ_SERVER", "envhost"}};
+  EXPECT_CALL(*buyer_, ListDatasets(_, _, _))
+      .Times(2)
+      .WillRepeatedly(Return(grpc::Status::OK));
+  EXPECT_EQ(Run({"datasets"}), kExitOk);
+  EXPECT_EQ(options_.token, "dpq_env");
+  EXPECT_EQ(options_.target, "envhost:50051");
+  const std::string file = TempFile("admin.token", "  dpq_file \nignored\n");
+  EXPECT_EQ(Run({"--token-file", file, "datasets"}), kExitOk);
+  EXPECT_EQ(options_.token, "dpq_file");
+  EXPECT_EQ(Run({"--token-file", MissingPath("t"), "datasets"}), kExitError);
+  EXPECT_THAT(err(), StartsWith("dpq: NOT_FOUND: Cannot read --token-file"));
+}
+
+TEST_F(CliTest, InsecureWarnsOnlyForATokenToAnotherHost) {
+  EXPECT_CALL(*buyer_, ListDatasets(_, _, _))
+      .Times(3)
+      .WillRepeatedly(Return(grpc::Status::OK));
+  EXPECT_EQ(Run({"--insecure", "--server", "10.1.2.3:50051", "--token", "dpq_t",
+                 "datasets"}),
+            kExitOk);
+  EXPECT_TRUE(options_.insecure);
+  EXPECT_EQ(options_.token, "dpq_t");
+  EXPECT_THAT(err(), HasSubstr("dpq: warning: sending the bearer token in "
+                               "plaintext to 10.1.2.3:50051"));
+  EXPECT_EQ(Run({"--insecure", "--server", "127.0.0.1:9", "--token", "dpq_t",
+                 "datasets"}),
+            kExitOk);
+  EXPECT_THAT(err(), IsEmpty());
+  EXPECT_EQ(Run({"--insecure", "--server", "10.1.2.3:50051", "datasets"}),
+            kExitOk);
+  EXPECT_THAT(err(), IsEmpty());
+}
+
+TEST_F(CliTest, DeadlineDefaultsTo30SecondsAndFollowsTimeout) {
+  std::vector<absl::Duration> remaining;
+  EXPECT_CALL(*buyer_, ListDatasets(_, _, _))
+      .Times(2)
+      .WillRepeatedly(Invoke([&remaining](grpc::ClientContext* ctx, auto&&,
+                                          auto*) {
+        remaining.push_back(absl::FromChrono(ctx->deadline()) - absl::Now());
+        return grpc::Status::OK;
+      }));
+  EXPECT_EQ(Run({"datasets"}), kExitOk);
+  EXPECT_EQ(Run({"--timeout", "5", "datasets"}), kExitOk);
+  ASSERT_EQ(remaining.size(), 2u);
+  EXPECT_GT(remaining[0], absl::Seconds(25));
+  EXPECT_LE(remaining[0], absl::Seconds(30));
+  EXPECT_GT(remaining[1], absl::Seconds(1));
+  EXPECT_LE(remaining[1], absl::Seconds(5));
+}
+
+// --- Health
+// -----------------------------------------------------------------------------
+
+TEST_F(CliTest, HealthServingExits0WithoutToken) {
+  env_vars_ = {{"DPQ_TOKEN", "dpq_env"}};
+  HealthCheckRequest sent;
+  HealthCheckResponse serving;
+  serving.set_status(HealthCheckResponse::SERVING);
+  EXPECT_CALL(*health_, Check(_, _, _))
+      .WillOnce(DoAll(SaveArg<1>(&sent), SetArgPointee<2>(serving),
+                      Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"health", "--server", "localhost:50051"}), kExitOk);
+  EXPECT_EQ(out(), "SERVING\n");
+  EXPECT_EQ(sent.service(), "");
+  EXPECT_EQ(options_.token, "");  // health never sends a token
+}
+
+TEST_F(CliTest, HealthNotServingExits1) {
+  HealthCheckResponse not_serving;
+  not_serving.set_status(HealthCheckResponse::NOT_SERVING);
+  EXPECT_CALL(*health_, Check(_, _, _))
+      .WillOnce(DoAll(SetArgPointee<2>(not_serving), Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"--json", "health"}), kExitError);
+  EXPECT_EQ(out(), "{\"status\":\"NOT_SERVING\"}\n");
+  EXPECT_EQ(err(),
+            "dpq: UNAVAILABLE: The server answers but reports NOT_SERVING, "
+            "not SERVING.\n");
+}
+
+TEST_F(CliTest, HealthUnreachableExits1) {
+  EXPECT_CALL(*health_, Check(_, _, _))
+      .WillOnce(Return(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                                    "failed to connect to all addresses")));
+  EXPECT_EQ(Run({"health"}), kExitError);
+  EXPECT_EQ(err(), "dpq: UNAVAILABLE: failed to connect to all addresses\n");
+}
+
+// --- Buyer commands
+// ---------------------------------------------------------------------
+
+TEST_F(CliTest, DatasetsAndDescribePrintServerData) {
+  v1::ListDatasetsResponse list;
+  v1::DatasetInfo* info = list.add_datasets();
+  info->set_dataset_id("hospital");
+  info->set_public_max_rows(1000);
+  info->set_version(1);
+  EXPECT_CALL(*buyer_, ListDatasets(_, _, _))
+      .Times(2)
+      .WillRepeatedly(DoAll(SetArgPointee<2>(list), Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"datasets"}), kExitOk);
+  EXPECT_EQ(out(), DatasetsText(list, false));
+  EXPECT_EQ(Run({"datasets", "--json"}), kExitOk);
+  EXPECT_EQ(out(), DatasetsText(list, true));
+
+  v1::DescribeDatasetRequest sent;
+  v1::DescribeDatasetResponse described;
+  *described.mutable_dataset() = *info;
+  EXPECT_CALL(*buyer_, DescribeDataset(_, _, _))
+      .WillOnce(DoAll(SaveArg<1>(&sent), SetArgPointee<2>(described),
+                      Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"describe", "hospital"}), kExitOk);
+  EXPECT_EQ(sent.dataset_id(), "hospital");
+  EXPECT_THAT(out(), HasSubstr("dataset:          hospital\n"));
+}
+
+TEST_F(CliTest, BudgetSendsFilterHistoryAndLimit) {
+  v1::GetBudgetRequest sent;
+  v1::GetBudgetResponse resp;
+  v1::Budget* b = resp.add_budgets();
+  b->set_dataset_id("hospital");
+  b->set_granted(3);
+  b->set_remaining(3);
+  EXPECT_CALL(*buyer_, GetBudget(_, _, _))
+      .WillOnce(DoAll(SaveArg<1>(&sent), SetArgPointee<2>(resp),
+                      Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"budget", "hospital", "--history", "--limit", "7", "--json"}),
+            kExitOk);
+  EXPECT_EQ(sent.dataset_id(), "hospital");
+  EXPECT_TRUE(sent.include_history());
+  EXPECT_EQ(sent.history_limit(), 7u);
+  EXPECT_EQ(out(), BudgetText(resp, "hospital", true, true));
+}
+
+TEST_F(CliTest, MeasureSendsEverythingAndPrintsJson) {
+  v1::MeasureInconsistencyRequest sent;
+  EXPECT_CALL(*buyer_, MeasureInconsistency(_, _, _))
+      .WillOnce(DoAll(SaveArg<1>(&sent), SetArgPointee<2>(CannedMeasure("r-9")),
+                      Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"--json", "measure", "hospital", "--measure", "mi",
+                 "--epsilon", "1", "--method", "basic", "--request-id", "r-9"}),
+            kExitOk)
+      << err();
+  EXPECT_EQ(sent.dataset_id(), "hospital");
+  EXPECT_EQ(sent.measure(), v1::MEASURE_MI);
+  EXPECT_DOUBLE_EQ(sent.epsilon(), 1);
+  EXPECT_EQ(sent.method(), v1::SELECTION_METHOD_BASIC);
+  EXPECT_EQ(sent.request_id(), "r-9");
+  EXPECT_EQ(out(), R"({"dataset":"hospital","measure":"MI","value":11295,)"
+                   R"("epsilon_charged":1,"remaining_budget":2,"theta":100,)"
+                   R"("bound95":499,"method":"optimized","request_id":"r-9",)"
+                   R"("replayed":false})"
+                   "\n");
+  EXPECT_THAT(err(), IsEmpty());
+}
+
+TEST_F(CliTest, MeasureWithoutRequestIdGeneratesAndPrintsOne) {
+  v1::MeasureInconsistencyRequest sent;
+  EXPECT_CALL(*buyer_, MeasureInconsistency(_, _, _))
+      .WillOnce(DoAll(SaveArg<1>(&sent),
+                      SetArgPointee<2>(CannedMeasure("dpq-generated")),
+                      Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"measure", "hospital", "--measure", "p", "--epsilon", "0.5"}),
+            kExitOk);
+  EXPECT_EQ(sent.request_id(), "dpq-generated");
+  EXPECT_EQ(sent.measure(), v1::MEASURE_P);
+  EXPECT_EQ(sent.method(), v1::SELECTION_METHOD_UNSPECIFIED);
+  EXPECT_EQ(out(),
+            "I_MI (conflicting pairs) ~ 11295 \u00b1 499 (95%), theta 100, "
+            "method optimized; charged epsilon 1, remaining 2\n"
+            "request id: dpq-generated\n");
+}
+
+TEST_F(CliTest, ReportSendsEverythingAndPrintsJson) {
+  v1::QualityReportRequest sent;
+  v1::QualityReportResponse resp;
+  for (v1::Measure m : {v1::MEASURE_MI, v1::MEASURE_P, v1::MEASURE_R}) {
+    v1::MeasureResult* r = resp.add_results();
+    r->set_measure(m);
+    r->set_value(10);
+    r->set_epsilon(1);
+    r->set_bound95(3);
+  }
+  resp.set_epsilon_charged(3);
+  resp.set_remaining_budget(0);
+  resp.set_request_id("dpq-generated");
+  EXPECT_CALL(*buyer_, QualityReport(_, _, _))
+      .WillOnce(DoAll(SaveArg<1>(&sent), SetArgPointee<2>(resp),
+                      Return(grpc::Status::OK)));
+  EXPECT_EQ(
+      Run({"report", "tax", "--epsilon=3", "--method", "baseline", "--json"}),
+      kExitOk);
+  EXPECT_EQ(sent.dataset_id(), "tax");
+  EXPECT_DOUBLE_EQ(sent.epsilon(), 3);
+  EXPECT_EQ(sent.method(), v1::SELECTION_METHOD_BASELINE);
+  EXPECT_EQ(sent.request_id(), "dpq-generated");
+  EXPECT_EQ(out(), ReportText("tax", resp, true));
+  EXPECT_THAT(out(), HasSubstr(R"("epsilon_charged":3,"remaining_budget":0)"));
+}
+
+// --- Error mapping
+// -------------------------------------------------------------------
+
+TEST_F(CliTest, EveryServerErrorIsOneLineAndExit1) {
+  const std::vector<std::pair<grpc::StatusCode, std::string>> codes = {
+      {grpc::StatusCode::CANCELLED, "CANCELLED"},
+      {grpc::StatusCode::UNKNOWN, "UNKNOWN"},
+      {grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT"},
+      {grpc::StatusCode::DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED"},
+      {grpc::StatusCode::NOT_FOUND, "NOT_FOUND"},
+      {grpc::StatusCode::ALREADY_EXISTS, "ALREADY_EXISTS"},
+      {grpc::StatusCode::PERMISSION_DENIED, "PERMISSION_DENIED"},
+      {grpc::StatusCode::UNAUTHENTICATED, "UNAUTHENTICATED"},
+      {grpc::StatusCode::RESOURCE_EXHAUSTED, "RESOURCE_EXHAUSTED"},
+      {grpc::StatusCode::FAILED_PRECONDITION, "FAILED_PRECONDITION"},
+      {grpc::StatusCode::ABORTED, "ABORTED"},
+      {grpc::StatusCode::OUT_OF_RANGE, "OUT_OF_RANGE"},
+      {grpc::StatusCode::UNIMPLEMENTED, "UNIMPLEMENTED"},
+      {grpc::StatusCode::INTERNAL, "INTERNAL"},
+      {grpc::StatusCode::UNAVAILABLE, "UNAVAILABLE"},
+      {grpc::StatusCode::DATA_LOSS, "DATA_LOSS"},
+  };
+  for (const auto& [code, name] : codes) {
+    SCOPED_TRACE(name);
+    EXPECT_CALL(*buyer_, MeasureInconsistency(_, _, _))
+        .WillOnce(Return(grpc::Status(code, "the message")));
+    EXPECT_EQ(Run({"measure", "h", "--measure", "mi", "--epsilon", "1",
+                   "--request-id", "mine"}),
+              kExitError);
+    EXPECT_THAT(out(), IsEmpty());
+    EXPECT_EQ(err(), "dpq: " + name + ": the message\n");
+    ::testing::Mock::VerifyAndClearExpectations(buyer_.get());
+  }
+}
+
+TEST_F(CliTest, OverBudgetMessageIsPassedThrough) {
+  EXPECT_CALL(*buyer_, MeasureInconsistency(_, _, _))
+      .WillOnce(Return(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                                    "Budget exhausted: epsilon 1 requested, "
+                                    "0.5 remaining on hospital")));
+  EXPECT_EQ(Run({"measure", "hospital", "--measure", "mi", "--epsilon", "1"}),
+            kExitError);
+  EXPECT_EQ(err(),
+            "dpq: RESOURCE_EXHAUSTED: Budget exhausted: epsilon 1 requested, "
+            "0.5 remaining on hospital\n");
+}
+
+TEST_F(CliTest, UncertainOutcomeWithGeneratedIdTellsHowToRetry) {
+  EXPECT_CALL(*buyer_, QualityReport(_, _, _))
+      .WillOnce(Return(
+          grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "Deadline")));
+  EXPECT_EQ(Run({"report", "h", "--epsilon", "1"}), kExitError);
+  EXPECT_EQ(err(),
+            "dpq: DEADLINE_EXCEEDED: Deadline (request id dpq-generated: "
+            "retry with --request-id dpq-generated to get its answer without "
+            "a second charge)\n");
+}
+
+TEST_F(CliTest, AdminRpcErrorsToo) {
+  EXPECT_CALL(*admin_, ListBuyers(_, _, _))
+      .WillOnce(Return(grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                                    "AdminService needs the admin role")));
+  EXPECT_EQ(Run({"admin", "buyers"}), kExitError);
+  EXPECT_EQ(err(),
+            "dpq: PERMISSION_DENIED: AdminService needs the admin role\n");
+}
+
+// --- Admin commands
+// ----------------------------------------------------------------
+
+TEST_F(CliTest, CreateBuyerJsonIsBuyerAndToken) {
+  v1::CreateBuyerRequest sent;
+  v1::CreateBuyerResponse resp;
+  resp.mutable_buyer()->set_buyer_id("alice");
+  resp.set_token("dpq_abc");
+  EXPECT_CALL(*admin_, CreateBuyer(_, _, _))
+      .WillOnce(DoAll(SaveArg<1>(&sent), SetArgPointee<2>(resp),
+                      Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"--json", "admin", "create-buyer", "alice"}), kExitOk);
+  EXPECT_EQ(sent.name(), "alice");
+  EXPECT_EQ(out(), "{\"buyer\":\"alice\",\"token\":\"dpq_abc\"}\n");
+}
+
+TEST_F(CliTest, RevokeDeleteBuyersDatasetsAudit) {
+  v1::RevokeBuyerRequest revoke;
+  EXPECT_CALL(*admin_, RevokeBuyer(_, _, _))
+      .WillOnce(DoAll(SaveArg<1>(&revoke), Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"admin", "revoke-buyer", "bob"}), kExitOk);
+  EXPECT_EQ(revoke.buyer_id(), "bob");
+  EXPECT_EQ(out(), RevokeBuyerText("bob", false));
+
+  v1::DeleteDatasetRequest del;
+  EXPECT_CALL(*admin_, DeleteDataset(_, _, _))
+      .WillOnce(DoAll(SaveArg<1>(&del), Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"admin", "delete", "tax", "--json"}), kExitOk);
+  EXPECT_EQ(del.dataset_id(), "tax");
+  EXPECT_EQ(out(), "{\"dataset\":\"tax\",\"deleted\":true}\n");
+
+  v1::ListBuyersResponse buyers;
+  buyers.add_buyers()->set_buyer_id("alice");
+  EXPECT_CALL(*admin_, ListBuyers(_, _, _))
+      .WillOnce(DoAll(SetArgPointee<2>(buyers), Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"admin", "buyers"}), kExitOk);
+  EXPECT_EQ(out(), BuyersText(buyers, false));
+
+  v1::AdminListDatasetsResponse datasets;
+  datasets.add_datasets()->mutable_stats()->set_rows(998);
+  EXPECT_CALL(*admin_, ListDatasets(_, _, _))
+      .WillOnce(DoAll(SetArgPointee<2>(datasets), Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"admin", "datasets", "--json"}), kExitOk);
+  EXPECT_THAT(out(), HasSubstr("\"rows\":998"));
+
+  v1::ListAuditLogRequest audit;
+  EXPECT_CALL(*admin_, ListAuditLog(_, _, _))
+      .WillOnce(DoAll(SaveArg<1>(&audit), Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"admin", "audit", "--limit", "4"}), kExitOk);
+  EXPECT_EQ(audit.limit(), 4u);
+  EXPECT_EQ(out(), "TIME  ACTOR  ACTION  DETAILS\n");
+}
+
+TEST_F(CliTest, GrantSetBudgetSetCapLedger) {
+  v1::GrantBudgetRequest grant;
+  v1::GrantBudgetResponse granted;
+  granted.mutable_budget()->set_buyer_id("alice");
+  granted.mutable_budget()->set_dataset_id("h");
+  granted.mutable_budget()->set_granted(3);
+  granted.mutable_budget()->set_remaining(3);
+  EXPECT_CALL(*admin_, GrantBudget(_, _, _))
+      .WillOnce(DoAll(SaveArg<1>(&grant), SetArgPointee<2>(granted),
+                      Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"admin", "grant", "alice", "h", "3"}), kExitOk);
+  EXPECT_EQ(grant.buyer_id(), "alice");
+  EXPECT_EQ(grant.dataset_id(), "h");
+  EXPECT_DOUBLE_EQ(grant.epsilon(), 3);
+  EXPECT_EQ(out(),
+            "Budget of alice on h: granted 3, spent 0, reserved 0, "
+            "remaining 3.\n");
+
+  v1::SetBudgetRequest set;
+  EXPECT_CALL(*admin_, SetBudget(_, _, _))
+      .WillOnce(DoAll(SaveArg<1>(&set), Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"admin", "set-budget", "alice", "h", "0.25"}), kExitOk);
+  EXPECT_EQ(set.buyer_id(), "alice");
+  EXPECT_DOUBLE_EQ(set.granted(), 0.25);
+
+  v1::SetDatasetCapRequest cap;
+  EXPECT_CALL(*admin_, SetDatasetCap(_, _, _))
+      .WillOnce(DoAll(SaveArg<1>(&cap), Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"--json", "admin", "set-cap", "h", "10"}), kExitOk);
+  EXPECT_EQ(cap.dataset_id(), "h");
+  EXPECT_DOUBLE_EQ(cap.cap(), 10);
+  EXPECT_EQ(out(), "{\"dataset\":\"h\",\"cap\":10}\n");
+
+  v1::ListLedgerRequest ledger;
+  EXPECT_CALL(*admin_, ListLedger(_, _, _))
+      .WillOnce(DoAll(SaveArg<1>(&ledger), Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"admin", "ledger", "--buyer", "alice", "--dataset", "h",
+                 "--limit", "50", "--json"}),
+            kExitOk);
+  EXPECT_EQ(ledger.buyer_id(), "alice");
+  EXPECT_EQ(ledger.dataset_id(), "h");
+  EXPECT_EQ(ledger.limit(), 50u);
+  EXPECT_EQ(out(), "{\"entries\":[],\"budgets\":[]}\n");
+}
+
+// --- Uploads
+// ---------------------------------------------------------------------------
+
+// Records what an upload stream receives.
+struct StreamLog {
+  std::vector<v1::RegisterDatasetRequest> messages;
+  int writes_done = 0;
+};
+
+TEST_F(CliTest, RegisterStreamsHeaderThenChunksInOrder) {
+  env_.upload_chunk_bytes = 4;
+  const std::string csv = "zip,city\n1,A\n1,B\n22,C\n";  // 22 bytes
+  const std::string data = TempFile("h.csv", csv);
+  const std::string dc = TempFile("h.dc", "zip -> city\n");
+  const std::string schema = TempFile("h.schema", "zip: int64\ncity: string\n");
+
+  StreamLog log;
+  auto* writer = new StrictMock<
+      grpc::testing::MockClientWriter<v1::RegisterDatasetRequest>>();
+  EXPECT_CALL(*writer, Write(_, _))
+      .WillRepeatedly(Invoke(
+          [&log](const v1::RegisterDatasetRequest& m, grpc::WriteOptions) {
+            log.messages.push_back(m);
+            return true;
+          }));
+  EXPECT_CALL(*writer, WritesDone()).WillOnce(Invoke([&log] {
+    ++log.writes_done;
+    return true;
+  }));
+  v1::RegisterDatasetResponse* response = nullptr;
+  EXPECT_CALL(*writer, Finish()).WillOnce(Invoke([&response] {
+    response->mutable_dataset()->set_dataset_id("hospital");
+    response->mutable_dataset()->set_version(1);
+    response->mutable_stats()->set_rows(3);
+    response->mutable_stats()->set_csv_bytes(23);
+    response->mutable_stats()->set_edges(1);
+    return grpc::Status::OK;
+  }));
+  EXPECT_CALL(*admin_, RegisterDatasetRaw(_, _))
+      .WillOnce(DoAll(SaveArg<1>(&response), Return(writer)));
+
+  EXPECT_EQ(
+      Run({"admin", "register", "hospital", "--data", data, "--constraints", dc,
+           "--schema", schema, "--public-max-rows", "1000", "--description",
+           "Hospital", "--row-count-public", "--null-value", "NA", "--json"}),
+      kExitOk)
+      << err();
+
+  ASSERT_EQ(csv.size(), 22u);
+  ASSERT_EQ(log.messages.size(), 1u + 6u);  // header + ceil(22 / 4) chunks
+  ASSERT_TRUE(log.messages[0].has_header());
+  const v1::DatasetUploadHeader& header = log.messages[0].header();
+  EXPECT_EQ(header.server_path(), "");
+  const v1::DatasetManifest& m = header.manifest();
+  EXPECT_EQ(m.dataset_id(), "hospital");
+  EXPECT_EQ(m.description(), "Hospital");
+  EXPECT_EQ(m.constraints(), "zip -> city\n");
+  EXPECT_EQ(m.public_max_rows(), 1000u);
+  EXPECT_TRUE(m.row_count_public());
+  ASSERT_EQ(m.null_values_size(), 1);
+  EXPECT_EQ(m.null_values(0), "NA");
+  ASSERT_EQ(m.column_types_size(), 2);
+  EXPECT_EQ(m.column_types(0).name(), "zip");
+  EXPECT_EQ(m.column_types(0).type(), v1::COLUMN_TYPE_INT64);
+  EXPECT_EQ(m.column_types(1).name(), "city");
+  EXPECT_EQ(m.column_types(1).type(), v1::COLUMN_TYPE_STRING);
+  std::string joined;
+  for (size_t i = 1; i < log.messages.size(); ++i) {
+    ASSERT_EQ(log.messages[i].payload_case(),
+              v1::RegisterDatasetRequest::kCsvChunk);
+    EXPECT_EQ(log.messages[i].csv_chunk().size(),
+              i + 1 < log.messages.size() ? 4u : 2u);
+    joined += log.messages[i].csv_chunk();
+  }
+  EXPECT_EQ(joined, csv);
+  EXPECT_EQ(log.writes_done, 1);
+  EXPECT_EQ(out(),
+            R"({"dataset":"hospital","version":1,"rows":3,"csv_bytes":23,)"
+            R"("edges":1,"graph_build_seconds":0,"public_max_rows":0})"
+            "\n");
+}
+
+TEST_F(CliTest, RegisterWithServerPathSendsOnlyTheHeader) {
+  const std::string dc = TempFile("t.dc", "A -> B\n");
+  std::vector<v1::RegisterDatasetRequest> messages;
+  auto* writer = new StrictMock<
+      grpc::testing::MockClientWriter<v1::RegisterDatasetRequest>>();
+  EXPECT_CALL(*writer, Write(_, _))
+      .WillRepeatedly(Invoke(
+          [&messages](const v1::RegisterDatasetRequest& m, grpc::WriteOptions) {
+            messages.push_back(m);
+            return true;
+          }));
+  EXPECT_CALL(*writer, WritesDone()).WillOnce(Return(true));
+  EXPECT_CALL(*writer, Finish()).WillOnce(Return(grpc::Status::OK));
+  EXPECT_CALL(*admin_, RegisterDatasetRaw(_, _)).WillOnce(Return(writer));
+  EXPECT_EQ(Run({"admin", "register", "tax", "--server-path", "/srv/tax.csv",
+                 "--constraints", dc, "--public-max-rows", "5"}),
+            kExitOk)
+      << err();
+  ASSERT_EQ(messages.size(), 1u);
+  EXPECT_EQ(messages[0].header().server_path(), "/srv/tax.csv");
+  EXPECT_EQ(messages[0].header().manifest().column_types_size(), 0);
+  EXPECT_THAT(out(), StartsWith("Registered "));
+}
+
+TEST_F(CliTest, UploadDefaultDeadlineIsLonger) {
+  const std::string dc = TempFile("d.dc", "A -> B\n");
+  absl::Duration remaining;
+  auto* writer = new ::testing::NiceMock<
+      grpc::testing::MockClientWriter<v1::RegisterDatasetRequest>>();
+  ON_CALL(*writer, Write(_, _)).WillByDefault(Return(true));
+  ON_CALL(*writer, Finish()).WillByDefault(Return(grpc::Status::OK));
+  EXPECT_CALL(*admin_, RegisterDatasetRaw(_, _))
+      .WillOnce(Invoke([&](grpc::ClientContext* ctx, auto*) {
+        remaining = absl::FromChrono(ctx->deadline()) - absl::Now();
+        return writer;
+      }));
+  EXPECT_EQ(Run({"admin", "register", "t", "--server-path", "/x",
+                 "--constraints", dc, "--public-max-rows", "5"}),
+            kExitOk);
+  EXPECT_GT(remaining, absl::Seconds(590));
+}
+
+TEST_F(CliTest, ReplaceUsesReplaceDataset) {
+  const std::string data = TempFile("r.csv", "a\n1\n");
+  const std::string dc = TempFile("r.dc", "a -> a\n");
+  std::vector<v1::ReplaceDatasetRequest> messages;
+  auto* writer = new StrictMock<
+      grpc::testing::MockClientWriter<v1::ReplaceDatasetRequest>>();
+  EXPECT_CALL(*writer, Write(_, _))
+      .WillRepeatedly(Invoke(
+          [&messages](const v1::ReplaceDatasetRequest& m, grpc::WriteOptions) {
+            messages.push_back(m);
+            return true;
+          }));
+  EXPECT_CALL(*writer, WritesDone()).WillOnce(Return(true));
+  EXPECT_CALL(*writer, Finish()).WillOnce(Return(grpc::Status::OK));
+  EXPECT_CALL(*admin_, ReplaceDatasetRaw(_, _)).WillOnce(Return(writer));
+  EXPECT_EQ(Run({"admin", "replace", "r", "--data", data, "--constraints", dc,
+                 "--public-max-rows", "9"}),
+            kExitOk)
+      << err();
+  ASSERT_EQ(messages.size(), 2u);
+  EXPECT_EQ(messages[0].header().manifest().dataset_id(), "r");
+  EXPECT_EQ(messages[1].csv_chunk(), "a\n1\n");
+  EXPECT_THAT(out(), StartsWith("Replaced "));
+}
+
+TEST_F(CliTest, ServerClosingTheStreamStopsTheUploadAndReportsItsError) {
+  env_.upload_chunk_bytes = 2;
+  const std::string data = TempFile("big.csv", "a,b\n1,2\n3,4\n");
+  const std::string dc = TempFile("big.dc", "a -> b\n");
+  int writes = 0;
+  auto* writer = new StrictMock<
+      grpc::testing::MockClientWriter<v1::RegisterDatasetRequest>>();
+  // The header and one chunk go through; then the server has closed.
+  EXPECT_CALL(*writer, Write(_, _))
+      .Times(3)
+      .WillRepeatedly(
+          Invoke([&writes](const v1::RegisterDatasetRequest&,
+                           grpc::WriteOptions) { return ++writes <= 2; }));
+  EXPECT_CALL(*writer, Finish())
+      .WillOnce(Return(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                                    "Upload above the 8-byte limit")));
+  EXPECT_CALL(*admin_, RegisterDatasetRaw(_, _)).WillOnce(Return(writer));
+  EXPECT_EQ(Run({"admin", "register", "big", "--data", data, "--constraints",
+                 dc, "--public-max-rows", "9"}),
+            kExitError);
+  EXPECT_EQ(err(), "dpq: RESOURCE_EXHAUSTED: Upload above the 8-byte limit\n");
+  EXPECT_THAT(out(), IsEmpty());
+}
+
+TEST_F(CliTest, MissingLocalFilesFailBeforeAnyRpc) {
+  const std::string data = TempFile("ok.csv", "a\n1\n");
+  const std::string dc = TempFile("ok.dc", "a -> a\n");
+  // StrictMock: any RPC would fail the test.
+  EXPECT_EQ(Run({"admin", "register", "h", "--data", MissingPath("h.csv"),
+                 "--constraints", dc, "--public-max-rows", "5"}),
+            kExitError);
+  EXPECT_EQ(err(), "dpq: NOT_FOUND: Cannot read --data file '" +
+                       MissingPath("h.csv") + "': no such file.\n");
+  EXPECT_EQ(Run({"admin", "register", "h", "--data", data, "--constraints",
+                 MissingPath("h.dc"), "--public-max-rows", "5"}),
+            kExitError);
+  EXPECT_THAT(err(), StartsWith("dpq: NOT_FOUND: Cannot read --constraints "
+                                "file"));
+  EXPECT_EQ(Run({"admin", "replace", "h", "--data", data, "--constraints", dc,
+                 "--schema", MissingPath("s"), "--public-max-rows", "5"}),
+            kExitError);
+  EXPECT_THAT(err(), StartsWith("dpq: NOT_FOUND: Cannot read --schema file"));
+  EXPECT_EQ(connects_, 0);
+}
+
+TEST_F(CliTest, BadSchemaFileIsInvalidArgumentNamingTheFile) {
+  const std::string data = TempFile("s.csv", "a\n1\n");
+  const std::string dc = TempFile("s.dc", "a -> a\n");
+  const std::string schema = TempFile("bad.schema", "a: complex\n");
+  EXPECT_EQ(Run({"admin", "register", "h", "--data", data, "--constraints", dc,
+                 "--schema", schema, "--public-max-rows", "5"}),
+            kExitError);
+  EXPECT_THAT(err(), StartsWith("dpq: INVALID_ARGUMENT: --schema file '" +
+                                schema + "': "));
+  EXPECT_EQ(connects_, 0);
+}
+
+}  // namespace
+}  // namespace dpq::client

@@ -1,0 +1,91 @@
+#include "client/grpc_status.h"
+
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
+
+namespace dpq::client {
+namespace {
+
+using ::dpq::testing::IsOk;
+using ::dpq::testing::StatusIs;
+using ::testing::Eq;
+
+struct CodePair {
+  grpc::StatusCode grpc_code;
+  absl::StatusCode absl_code;
+  const char* name;
+};
+
+const std::vector<CodePair>& AllCodes() {
+  static const auto* const kCodes = new std::vector<CodePair>{
+      {grpc::StatusCode::CANCELLED, absl::StatusCode::kCancelled, "CANCELLED"},
+      {grpc::StatusCode::UNKNOWN, absl::StatusCode::kUnknown, "UNKNOWN"},
+      {grpc::StatusCode::INVALID_ARGUMENT, absl::StatusCode::kInvalidArgument,
+       "INVALID_ARGUMENT"},
+      {grpc::StatusCode::DEADLINE_EXCEEDED, absl::StatusCode::kDeadlineExceeded,
+       "DEADLINE_EXCEEDED"},
+      {grpc::StatusCode::NOT_FOUND, absl::StatusCode::kNotFound, "NOT_FOUND"},
+      {grpc::StatusCode::ALREADY_EXISTS, absl::StatusCode::kAlreadyExists,
+       "ALREADY_EXISTS"},
+      {grpc::StatusCode::PERMISSION_DENIED, absl::StatusCode::kPermissionDenied,
+       "PERMISSION_DENIED"},
+      {grpc::StatusCode::UNAUTHENTICATED, absl::StatusCode::kUnauthenticated,
+       "UNAUTHENTICATED"},
+      {grpc::StatusCode::RESOURCE_EXHAUSTED,
+       absl::StatusCode::kResourceExhausted, "RESOURCE_EXHAUSTED"},
+      {grpc::StatusCode::FAILED_PRECONDITION,
+       absl::StatusCode::kFailedPrecondition, "FAILED_PRECONDITION"},
+      {grpc::StatusCode::ABORTED, absl::StatusCode::kAborted, "ABORTED"},
+      {grpc::StatusCode::OUT_OF_RANGE, absl::StatusCode::kOutOfRange,
+       "OUT_OF_RANGE"},
+      {grpc::StatusCode::UNIMPLEMENTED, absl::StatusCode::kUnimplemented,
+       "UNIMPLEMENTED"},
+      {grpc::StatusCode::INTERNAL, absl::StatusCode::kInternal, "INTERNAL"},
+      {grpc::StatusCode::UNAVAILABLE, absl::StatusCode::kUnavailable,
+       "UNAVAILABLE"},
+      {grpc::StatusCode::DATA_LOSS, absl::StatusCode::kDataLoss, "DATA_LOSS"},
+  };
+  return *kCodes;
+}
+
+TEST(FromGrpcStatusTest, OkMapsToOk) {
+  EXPECT_THAT(FromGrpcStatus(grpc::Status::OK), IsOk());
+}
+
+TEST(FromGrpcStatusTest, EveryCodeKeepsCodeAndMessage) {
+  ASSERT_EQ(AllCodes().size(), 16u);  // every non-OK gRPC code
+  for (const CodePair& pair : AllCodes()) {
+    SCOPED_TRACE(pair.name);
+    const std::string message = std::string("message for ") + pair.name;
+    EXPECT_THAT(FromGrpcStatus(grpc::Status(pair.grpc_code, message)),
+                StatusIs(pair.absl_code, Eq(message)));
+  }
+}
+
+TEST(FromGrpcStatusTest, UnknownNumericCodeMapsToUnknown) {
+  const grpc::Status odd(static_cast<grpc::StatusCode>(99), "from the future");
+  EXPECT_THAT(FromGrpcStatus(odd),
+              StatusIs(absl::StatusCode::kUnknown, Eq("from the future")));
+}
+
+TEST(StatusCodeNameTest, NamesAreTheCanonicalUpperCaseNames) {
+  for (const CodePair& pair : AllCodes()) {
+    EXPECT_EQ(StatusCodeName(pair.absl_code), pair.name);
+  }
+}
+
+TEST(ErrorLineTest, IsOneLineWithCodeAndMessage) {
+  EXPECT_EQ(ErrorLine(absl::ResourceExhaustedError(
+                "Budget exhausted: remaining 0.5")),
+            "dpq: RESOURCE_EXHAUSTED: Budget exhausted: remaining 0.5");
+  EXPECT_EQ(ErrorLine(absl::InvalidArgumentError("line 1\nline 2\r\nline 3")),
+            "dpq: INVALID_ARGUMENT: line 1 line 2 line 3");
+  EXPECT_EQ(ErrorLine(absl::UnknownError("")), "dpq: UNKNOWN: (no message)");
+}
+
+}  // namespace
+}  // namespace dpq::client

@@ -1,0 +1,233 @@
+#include "core/ledger/charged_release.h"
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "core/ledger/ledger.h"
+#include "core/ledger/sqlite_ledger_store.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/core/ledger/test_util.h"
+#include "tests/testing/status_matchers.h"
+
+namespace dpq::core::ledger {
+namespace {
+
+using ::dpq::core::ledger::testing::TempDir;
+using ::dpq::testing::StatusIs;
+using ::testing::Eq;
+using ::testing::HasSubstr;
+using ::testing::SizeIs;
+
+// Forwards to a real store, failing Commit or Refund on demand.
+class FaultyLedger final : public LedgerStore {
+ public:
+  explicit FaultyLedger(LedgerStore* inner) : inner_(inner) {}
+
+  absl::Status commit_error = absl::OkStatus();
+  absl::Status refund_error = absl::OkStatus();
+  int commits = 0;
+  int refunds = 0;
+
+  absl::StatusOr<BudgetState> Grant(const std::string& b, const std::string& d,
+                                    double e) override {
+    return inner_->Grant(b, d, e);
+  }
+  absl::StatusOr<BudgetState> SetGranted(const std::string& b,
+                                         const std::string& d,
+                                         double g) override {
+    return inner_->SetGranted(b, d, g);
+  }
+  absl::Status SetDatasetCap(const std::string& d, double c) override {
+    return inner_->SetDatasetCap(d, c);
+  }
+  absl::StatusOr<std::pair<double, double>> DatasetCapAndSpent(
+      const std::string& d) override {
+    return inner_->DatasetCapAndSpent(d);
+  }
+  absl::StatusOr<BudgetState> GetBudget(const std::string& b,
+                                        const std::string& d) override {
+    return inner_->GetBudget(b, d);
+  }
+  absl::StatusOr<std::vector<BudgetState>> ListBudgets(
+      const LedgerFilter& f) override {
+    return inner_->ListBudgets(f);
+  }
+  absl::StatusOr<Reservation> Reserve(const ReserveRequest& r) override {
+    return inner_->Reserve(r);
+  }
+  absl::Status Commit(int64_t id, const std::string& answer) override {
+    ++commits;
+    if (!commit_error.ok()) return commit_error;
+    return inner_->Commit(id, answer);
+  }
+  absl::Status Refund(int64_t id) override {
+    ++refunds;
+    if (!refund_error.ok()) return refund_error;
+    return inner_->Refund(id);
+  }
+  absl::StatusOr<int64_t> RecoverPending() override {
+    return inner_->RecoverPending();
+  }
+  absl::StatusOr<std::vector<LedgerEntry>> ListEntries(
+      const LedgerFilter& f) override {
+    return inner_->ListEntries(f);
+  }
+
+ private:
+  LedgerStore* inner_;
+};
+
+ReserveRequest Request(const std::string& request_id, double epsilon) {
+  ReserveRequest request;
+  request.buyer_id = "alice";
+  request.dataset_id = "hospital";
+  request.request_id = request_id;
+  request.fingerprint = "MI optimized " + std::to_string(epsilon);
+  request.operation = "MeasureInconsistency MI optimized";
+  request.neighbouring = "tuple";
+  request.epsilon = epsilon;
+  return request;
+}
+
+class ChargedReleaseTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    absl::StatusOr<std::unique_ptr<SqliteLedgerStore>> store =
+        SqliteLedgerStore::Open(dir_.File("ledger.db"));
+    ASSERT_TRUE(store.ok()) << store.status();
+    store_ = *std::move(store);
+    ASSERT_OK(store_->Grant("alice", "hospital", 1).status());
+  }
+
+  BudgetState Budget() {
+    absl::StatusOr<BudgetState> budget = store_->GetBudget("alice", "hospital");
+    EXPECT_TRUE(budget.ok()) << budget.status();
+    return budget.ok() ? *budget : BudgetState{};
+  }
+
+  TempDir dir_;
+  std::unique_ptr<SqliteLedgerStore> store_;
+};
+
+TEST_F(ChargedReleaseTest, ChargesComputesCommitsAndReturnsTheAnswer) {
+  int computed = 0;
+  ASSERT_OK_AND_ASSIGN(const ReleaseOutcome outcome,
+                       RunChargedRelease(*store_, Request("r1", 0.25),
+                                         [&]() -> absl::StatusOr<std::string> {
+                                           ++computed;
+                                           // The charge is held before any
+                                           // noise is drawn.
+                                           const BudgetState during = Budget();
+                                           EXPECT_EQ(during.reserved, 0.25);
+                                           return std::string("value 7");
+                                         }));
+  EXPECT_EQ(computed, 1);
+  EXPECT_EQ(outcome.answer, "value 7");
+  EXPECT_FALSE(outcome.replayed);
+  EXPECT_EQ(outcome.epsilon_charged, 0.25);
+  EXPECT_EQ(outcome.remaining, 0.75);
+  const BudgetState after = Budget();
+  EXPECT_EQ(after.spent, 0.25);
+  EXPECT_EQ(after.reserved, 0);
+  ASSERT_OK_AND_ASSIGN(const std::vector<LedgerEntry> entries,
+                       store_->ListEntries({}));
+  ASSERT_THAT(entries, SizeIs(1));
+  EXPECT_EQ(entries[0].state, EntryState::kCommitted);
+  EXPECT_EQ(entries[0].answer, "value 7");
+}
+
+TEST_F(ChargedReleaseTest, RetryReplaysTheRecordedAnswerWithoutComputing) {
+  ASSERT_OK(RunChargedRelease(*store_, Request("r1", 0.5), [] {
+              return absl::StatusOr<std::string>("first");
+            }).status());
+  int computed = 0;
+  ASSERT_OK_AND_ASSIGN(const ReleaseOutcome replay,
+                       RunChargedRelease(*store_, Request("r1", 0.5),
+                                         [&]() -> absl::StatusOr<std::string> {
+                                           ++computed;
+                                           return std::string("fresh noise");
+                                         }));
+  EXPECT_EQ(computed, 0);
+  EXPECT_EQ(replay.answer, "first");
+  EXPECT_TRUE(replay.replayed);
+  EXPECT_EQ(replay.epsilon_charged, 0);
+  EXPECT_EQ(replay.remaining, 0.5);
+  EXPECT_EQ(Budget().spent, 0.5);
+}
+
+TEST_F(ChargedReleaseTest, ComputeFailureRefundsAndReturnsTheError) {
+  EXPECT_THAT(RunChargedRelease(*store_, Request("r1", 0.5),
+                                []() -> absl::StatusOr<std::string> {
+                                  return absl::DeadlineExceededError(
+                                      "Deadline exceeded while building the "
+                                      "conflict graph.");
+                                }),
+              StatusIs(absl::StatusCode::kDeadlineExceeded,
+                       Eq("Deadline exceeded while building the conflict "
+                          "graph.")));
+  EXPECT_EQ(Budget().spent, 0);
+  EXPECT_EQ(Budget().reserved, 0);
+  // The request id is free again.
+  ASSERT_OK_AND_ASSIGN(const ReleaseOutcome outcome,
+                       RunChargedRelease(*store_, Request("r1", 0.5), [] {
+                         return absl::StatusOr<std::string>("ok now");
+                       }));
+  EXPECT_EQ(outcome.answer, "ok now");
+  EXPECT_FALSE(outcome.replayed);
+}
+
+TEST_F(ChargedReleaseTest, ReserveErrorsAreReturnedWithoutComputing) {
+  int computed = 0;
+  auto compute = [&]() -> absl::StatusOr<std::string> {
+    ++computed;
+    return std::string("x");
+  };
+  EXPECT_THAT(RunChargedRelease(*store_, Request("big", 2), compute),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       HasSubstr("remaining 1, requested 2")));
+  EXPECT_THAT(
+      RunChargedRelease(*store_, Request("bad", -1), compute),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("epsilon")));
+  EXPECT_EQ(computed, 0);
+  EXPECT_THAT(store_->ListEntries({}), ::dpq::testing::IsOkAndHolds(SizeIs(0)));
+}
+
+TEST_F(ChargedReleaseTest, CommitFailureNeverReturnsTheAnswer) {
+  FaultyLedger ledger(store_.get());
+  ledger.commit_error = absl::InternalError("disk I/O error");
+  const absl::StatusOr<ReleaseOutcome> outcome = RunChargedRelease(
+      ledger, Request("r1", 0.5),
+      [] { return absl::StatusOr<std::string>("secret-free but uncharged"); });
+  EXPECT_THAT(outcome,
+              StatusIs(absl::StatusCode::kInternal,
+                       HasSubstr("the answer was not released: disk I/O")));
+  // Nothing was released, so the reservation was refunded.
+  EXPECT_EQ(ledger.refunds, 1);
+  EXPECT_EQ(Budget().spent, 0);
+  EXPECT_EQ(Budget().reserved, 0);
+}
+
+TEST_F(ChargedReleaseTest, FailedRefundLeavesTheReservationForRecovery) {
+  FaultyLedger ledger(store_.get());
+  ledger.refund_error = absl::UnavailableError("database is locked");
+  EXPECT_THAT(
+      RunChargedRelease(ledger, Request("r1", 0.5),
+                        []() -> absl::StatusOr<std::string> {
+                          return absl::InvalidArgumentError("bad method");
+                        }),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("bad method (and refunding ledger entry")));
+  EXPECT_EQ(Budget().reserved, 0.5);
+  // The next start-up refunds it.
+  EXPECT_THAT(store_->RecoverPending(), ::dpq::testing::IsOkAndHolds(1));
+  EXPECT_EQ(Budget().reserved, 0);
+  EXPECT_EQ(Budget().spent, 0);
+}
+
+}  // namespace
+}  // namespace dpq::core::ledger

@@ -1,0 +1,735 @@
+#include "core/ledger/sqlite_ledger_store.h"
+
+#include <sqlite3.h>
+#include <sys/stat.h>
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "core/ledger/ledger.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/core/ledger/test_util.h"
+#include "tests/testing/status_matchers.h"
+
+namespace dpq::core::ledger {
+namespace {
+
+using ::dpq::core::ledger::testing::Filter;
+using ::dpq::core::ledger::testing::TempDir;
+using ::dpq::testing::IsOkAndHolds;
+using ::dpq::testing::StatusIs;
+using ::testing::ElementsAre;
+using ::testing::Eq;
+using ::testing::HasSubstr;
+using ::testing::Optional;
+using ::testing::Pair;
+using ::testing::SizeIs;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+ReserveRequest Request(const std::string& request_id, double epsilon,
+                       const std::string& buyer = "alice",
+                       const std::string& dataset = "hospital") {
+  ReserveRequest request;
+  request.buyer_id = buyer;
+  request.dataset_id = dataset;
+  request.request_id = request_id;
+  request.fingerprint = "fp:" + dataset + ":" + std::to_string(epsilon);
+  request.operation = "MeasureInconsistency MI optimized";
+  request.neighbouring = "tuple";
+  request.epsilon = epsilon;
+  return request;
+}
+
+// Runs one SQL query on the file with a separate connection; returns the
+// first column of the first row as text.
+std::string QueryText(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  std::string result;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) ==
+      SQLITE_OK) {
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK &&
+        sqlite3_step(stmt) == SQLITE_ROW) {
+      const unsigned char* text = sqlite3_column_text(stmt, 0);
+      if (text != nullptr) result = reinterpret_cast<const char*>(text);
+    }
+    sqlite3_finalize(stmt);
+  }
+  sqlite3_close(db);
+  return result;
+}
+
+class SqliteLedgerStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override { Reopen(); }
+
+  void Reopen() {
+    store_.reset();
+    absl::StatusOr<std::unique_ptr<SqliteLedgerStore>> store =
+        SqliteLedgerStore::Open(path());
+    ASSERT_TRUE(store.ok()) << store.status();
+    store_ = *std::move(store);
+  }
+
+  std::string path() const { return dir_.File("ledger.db"); }
+
+  // Reserves and commits; returns the entry id.
+  int64_t Charge(const std::string& request_id, double epsilon,
+                 const std::string& buyer = "alice",
+                 const std::string& dataset = "hospital") {
+    absl::StatusOr<Reservation> reservation =
+        store_->Reserve(Request(request_id, epsilon, buyer, dataset));
+    EXPECT_TRUE(reservation.ok()) << reservation.status();
+    if (!reservation.ok() || !reservation->entry_id.has_value()) return -1;
+    EXPECT_OK(store_->Commit(*reservation->entry_id, "answer " + request_id));
+    return *reservation->entry_id;
+  }
+
+  TempDir dir_;
+  std::unique_ptr<SqliteLedgerStore> store_;
+};
+
+// ---------------------------------------------------------------------------
+// Grants, budgets, caps.
+
+TEST_F(SqliteLedgerStoreTest, UnknownBudgetIsAllZero) {
+  ASSERT_OK_AND_ASSIGN(const BudgetState budget,
+                       store_->GetBudget("alice", "hospital"));
+  EXPECT_EQ(budget.buyer_id, "alice");
+  EXPECT_EQ(budget.dataset_id, "hospital");
+  EXPECT_EQ(budget.granted, 0);
+  EXPECT_EQ(budget.spent, 0);
+  EXPECT_EQ(budget.reserved, 0);
+  EXPECT_EQ(budget.remaining(), 0);
+  EXPECT_THAT(store_->ListBudgets({}), IsOkAndHolds(SizeIs(0)));
+}
+
+TEST_F(SqliteLedgerStoreTest, GrantCreatesTheBudgetAndThenAddsToIt) {
+  ASSERT_OK_AND_ASSIGN(BudgetState budget,
+                       store_->Grant("alice", "hospital", 1.5));
+  EXPECT_EQ(budget.granted, 1.5);
+  EXPECT_EQ(budget.remaining(), 1.5);
+  ASSERT_OK_AND_ASSIGN(budget, store_->Grant("alice", "hospital", 0.25));
+  EXPECT_EQ(budget.granted, 1.75);
+  ASSERT_OK_AND_ASSIGN(budget, store_->GetBudget("alice", "hospital"));
+  EXPECT_EQ(budget.granted, 1.75);
+  // Other pairs are untouched.
+  ASSERT_OK_AND_ASSIGN(budget, store_->GetBudget("alice", "tax"));
+  EXPECT_EQ(budget.granted, 0);
+}
+
+TEST_F(SqliteLedgerStoreTest, GrantRejectsBadEpsilonAndEmptyIds) {
+  for (const double bad : {0.0, -1.0, kNaN, kInf, 2e6}) {
+    EXPECT_THAT(
+        store_->Grant("alice", "hospital", bad),
+        StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("epsilon")))
+        << bad;
+  }
+  EXPECT_THAT(store_->Grant("alice", "hospital", -1),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       Eq("epsilon must be finite and positive, but is -1.")));
+  EXPECT_THAT(store_->Grant("", "hospital", 1),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       Eq("buyer_id must not be empty.")));
+  EXPECT_THAT(store_->Grant("alice", "", 1),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       Eq("dataset_id must not be empty.")));
+  EXPECT_THAT(store_->ListBudgets({}), IsOkAndHolds(SizeIs(0)));
+}
+
+TEST_F(SqliteLedgerStoreTest, SetGrantedSetsTheTotalAndAcceptsZero) {
+  ASSERT_OK(store_->Grant("alice", "hospital", 5).status());
+  ASSERT_OK_AND_ASSIGN(BudgetState budget,
+                       store_->SetGranted("alice", "hospital", 2));
+  EXPECT_EQ(budget.granted, 2);
+  ASSERT_OK_AND_ASSIGN(budget, store_->SetGranted("alice", "hospital", 0));
+  EXPECT_EQ(budget.granted, 0);
+  ASSERT_OK_AND_ASSIGN(budget, store_->SetGranted("bob", "hospital", 3));
+  EXPECT_EQ(budget.granted, 3);
+  ASSERT_OK_AND_ASSIGN(budget, store_->GetBudget("bob", "hospital"));
+  EXPECT_EQ(budget.granted, 3);
+}
+
+TEST_F(SqliteLedgerStoreTest, SetGrantedRejectsNegativeNaNAndInfinity) {
+  for (const double bad : {-0.5, kNaN, kInf}) {
+    EXPECT_THAT(store_->SetGranted("alice", "hospital", bad),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         HasSubstr("granted must be finite and at least 0")))
+        << bad;
+  }
+}
+
+TEST_F(SqliteLedgerStoreTest, SetGrantedRefusesLessThanSpentPlusReserved) {
+  ASSERT_OK(store_->Grant("alice", "hospital", 5).status());
+  Charge("r1", 1);
+  ASSERT_OK(store_->Reserve(Request("r2", 0.5)).status());
+  EXPECT_THAT(
+      store_->SetGranted("alice", "hospital", 1.25),
+      StatusIs(absl::StatusCode::kFailedPrecondition,
+               Eq("Cannot set the budget of buyer 'alice' on dataset "
+                  "'hospital' to 1.25: spent 1 and reserved 0.5 already "
+                  "exceed it.")));
+  ASSERT_OK_AND_ASSIGN(BudgetState budget,
+                       store_->SetGranted("alice", "hospital", 1.5));
+  EXPECT_EQ(budget.remaining(), 0);
+  EXPECT_THAT(
+      store_->Reserve(Request("r3", 0.01)),
+      StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("0.01")));
+}
+
+TEST_F(SqliteLedgerStoreTest, DatasetCapLimitsAllBuyersTogether) {
+  ASSERT_OK(store_->Grant("alice", "hospital", 5).status());
+  ASSERT_OK(store_->Grant("bob", "hospital", 5).status());
+  ASSERT_OK(store_->SetDatasetCap("hospital", 2));
+  EXPECT_THAT(store_->DatasetCapAndSpent("hospital"),
+              IsOkAndHolds(Pair(2.0, 0.0)));
+
+  Charge("a1", 1.5, "alice");
+  EXPECT_THAT(
+      store_->Reserve(Request("b1", 1, "bob")),
+      StatusIs(absl::StatusCode::kResourceExhausted,
+               Eq("Dataset cap reached on dataset 'hospital': cap 2 over all "
+                  "buyers, of which 0.5 remains, requested 1 (buyer 'bob' has "
+                  "remaining budget 5).")));
+  // A reservation counts against the cap too.
+  ASSERT_OK_AND_ASSIGN(const Reservation held,
+                       store_->Reserve(Request("b2", 0.5, "bob")));
+  EXPECT_THAT(
+      store_->Reserve(Request("a2", 0.01, "alice")),
+      StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("cap 2")));
+  // DatasetCapAndSpent reports committed epsilon only.
+  EXPECT_THAT(store_->DatasetCapAndSpent("hospital"),
+              IsOkAndHolds(Pair(2.0, 1.5)));
+  ASSERT_OK(store_->Commit(*held.entry_id, "x"));
+  EXPECT_THAT(store_->DatasetCapAndSpent("hospital"),
+              IsOkAndHolds(Pair(2.0, 2.0)));
+
+  // Other datasets are not capped.
+  ASSERT_OK(store_->Grant("bob", "tax", 5).status());
+  Charge("b3", 4, "bob", "tax");
+
+  // 0 removes the cap.
+  ASSERT_OK(store_->SetDatasetCap("hospital", 0));
+  EXPECT_THAT(store_->DatasetCapAndSpent("hospital"),
+              IsOkAndHolds(Pair(0.0, 2.0)));
+  Charge("b4", 1, "bob");
+  // A cap below what is used is accepted and refuses what follows.
+  ASSERT_OK(store_->SetDatasetCap("hospital", 1));
+  EXPECT_THAT(store_->Reserve(Request("b5", 0.1, "bob")),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       HasSubstr("of which 0 remains")));
+}
+
+TEST_F(SqliteLedgerStoreTest, SetDatasetCapValidatesArguments) {
+  EXPECT_THAT(store_->SetDatasetCap("hospital", -1),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       Eq("cap must be finite and at least 0, but is -1.")));
+  EXPECT_THAT(store_->SetDatasetCap("hospital", kNaN),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("cap")));
+  EXPECT_THAT(
+      store_->SetDatasetCap("", 1),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("dataset_id")));
+  EXPECT_THAT(
+      store_->DatasetCapAndSpent(""),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("dataset_id")));
+  // Removing a cap that does not exist is fine.
+  EXPECT_OK(store_->SetDatasetCap("hospital", 0));
+}
+
+// ---------------------------------------------------------------------------
+// Reserve, commit, refund.
+
+TEST_F(SqliteLedgerStoreTest, ReserveHoldsEpsilonAndCommitChargesIt) {
+  ASSERT_OK(store_->Grant("alice", "hospital", 1).status());
+  const absl::Time before = absl::Now() - absl::Seconds(1);
+  ASSERT_OK_AND_ASSIGN(const Reservation reservation,
+                       store_->Reserve(Request("r1", 0.375)));
+  ASSERT_TRUE(reservation.entry_id.has_value());
+  EXPECT_FALSE(reservation.recorded_answer.has_value());
+  EXPECT_EQ(reservation.remaining, 0.625);
+
+  ASSERT_OK_AND_ASSIGN(BudgetState budget,
+                       store_->GetBudget("alice", "hospital"));
+  EXPECT_EQ(budget.spent, 0);
+  EXPECT_EQ(budget.reserved, 0.375);
+  EXPECT_EQ(budget.remaining(), 0.625);
+  ASSERT_OK_AND_ASSIGN(std::vector<LedgerEntry> entries,
+                       store_->ListEntries({}));
+  ASSERT_THAT(entries, SizeIs(1));
+  EXPECT_EQ(entries[0].entry_id, *reservation.entry_id);
+  EXPECT_EQ(entries[0].state, EntryState::kReserved);
+  EXPECT_EQ(entries[0].request_id, "r1");
+  EXPECT_EQ(entries[0].fingerprint, Request("r1", 0.375).fingerprint);
+  EXPECT_EQ(entries[0].operation, "MeasureInconsistency MI optimized");
+  EXPECT_EQ(entries[0].neighbouring, "tuple");
+  EXPECT_EQ(entries[0].epsilon, 0.375);
+  EXPECT_GT(entries[0].created_at, before);
+  EXPECT_FALSE(entries[0].settled_at.has_value());
+
+  const std::string answer("value=42\0bytes", 14);
+  ASSERT_OK(store_->Commit(*reservation.entry_id, answer));
+  ASSERT_OK_AND_ASSIGN(budget, store_->GetBudget("alice", "hospital"));
+  EXPECT_EQ(budget.spent, 0.375);
+  EXPECT_EQ(budget.reserved, 0);
+  EXPECT_EQ(budget.remaining(), 0.625);
+  ASSERT_OK_AND_ASSIGN(entries, store_->ListEntries({}));
+  ASSERT_THAT(entries, SizeIs(1));
+  EXPECT_EQ(entries[0].state, EntryState::kCommitted);
+  EXPECT_EQ(entries[0].answer, answer);
+  ASSERT_TRUE(entries[0].settled_at.has_value());
+  EXPECT_GE(*entries[0].settled_at, entries[0].created_at);
+}
+
+TEST_F(SqliteLedgerStoreTest, RefundReturnsTheEpsilon) {
+  ASSERT_OK(store_->Grant("alice", "hospital", 1).status());
+  ASSERT_OK_AND_ASSIGN(const Reservation reservation,
+                       store_->Reserve(Request("r1", 1)));
+  EXPECT_EQ(reservation.remaining, 0);
+  ASSERT_OK(store_->Refund(*reservation.entry_id));
+  ASSERT_OK_AND_ASSIGN(const BudgetState budget,
+                       store_->GetBudget("alice", "hospital"));
+  EXPECT_EQ(budget.spent, 0);
+  EXPECT_EQ(budget.reserved, 0);
+  EXPECT_EQ(budget.remaining(), 1);
+  ASSERT_OK_AND_ASSIGN(const std::vector<LedgerEntry> entries,
+                       store_->ListEntries({}));
+  ASSERT_THAT(entries, SizeIs(1));
+  EXPECT_EQ(entries[0].state, EntryState::kRefunded);
+  EXPECT_TRUE(entries[0].settled_at.has_value());
+  EXPECT_EQ(entries[0].answer, "");
+}
+
+TEST_F(SqliteLedgerStoreTest, OnlyAReservedEntryCanBeCommittedOrRefunded) {
+  ASSERT_OK(store_->Grant("alice", "hospital", 2).status());
+  const int64_t committed = Charge("r1", 1);
+  EXPECT_THAT(
+      store_->Commit(committed, "again"),
+      StatusIs(absl::StatusCode::kFailedPrecondition,
+               Eq("Cannot commit ledger entry " + std::to_string(committed) +
+                  ": it is committed, not reserved.")));
+  EXPECT_THAT(store_->Refund(committed),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("it is committed, not reserved")));
+  ASSERT_OK_AND_ASSIGN(const Reservation r2, store_->Reserve(Request("r2", 1)));
+  ASSERT_OK(store_->Refund(*r2.entry_id));
+  EXPECT_THAT(store_->Commit(*r2.entry_id, "late"),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("it is refunded, not reserved")));
+  EXPECT_THAT(
+      store_->Refund(*r2.entry_id),
+      StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("refunded")));
+  EXPECT_THAT(store_->Commit(12345, "x"),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       Eq("Cannot commit ledger entry 12345: there is no such "
+                          "entry.")));
+  // The failed calls changed nothing.
+  ASSERT_OK_AND_ASSIGN(const BudgetState budget,
+                       store_->GetBudget("alice", "hospital"));
+  EXPECT_EQ(budget.spent, 1);
+  EXPECT_EQ(budget.reserved, 0);
+  ASSERT_OK_AND_ASSIGN(const std::vector<LedgerEntry> entries,
+                       store_->ListEntries({}));
+  ASSERT_THAT(entries, SizeIs(2));
+  EXPECT_EQ(entries[1].answer, "answer r1");
+}
+
+TEST_F(SqliteLedgerStoreTest, OverBudgetIsResourceExhaustedNamingRemaining) {
+  ASSERT_OK(store_->Grant("alice", "hospital", 1).status());
+  Charge("r1", 0.75);
+  EXPECT_THAT(
+      store_->Reserve(Request("r2", 0.5)),
+      StatusIs(absl::StatusCode::kResourceExhausted,
+               Eq("Budget exhausted for buyer 'alice' on dataset 'hospital': "
+                  "remaining 0.25, requested 0.5.")));
+  // Nothing was recorded for the refused request.
+  EXPECT_THAT(store_->ListEntries({}), IsOkAndHolds(SizeIs(1)));
+  // What fits still fits.
+  ASSERT_OK_AND_ASSIGN(const Reservation r3,
+                       store_->Reserve(Request("r3", 0.25)));
+  EXPECT_EQ(r3.remaining, 0);
+}
+
+TEST_F(SqliteLedgerStoreTest, ReserveWithoutAGrantIsResourceExhausted) {
+  EXPECT_THAT(
+      store_->Reserve(Request("r1", 0.1)),
+      StatusIs(absl::StatusCode::kResourceExhausted,
+               Eq("Budget exhausted for buyer 'alice' on dataset 'hospital': "
+                  "remaining 0, requested 0.1.")));
+  // Another buyer's budget does not help.
+  ASSERT_OK(store_->Grant("bob", "hospital", 10).status());
+  EXPECT_THAT(store_->Reserve(Request("r1", 0.1)),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       HasSubstr("buyer 'alice'")));
+}
+
+TEST_F(SqliteLedgerStoreTest, ReserveValidatesItsArguments) {
+  ASSERT_OK(store_->Grant("alice", "hospital", 10).status());
+  EXPECT_THAT(store_->Reserve(Request("", 1)),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       Eq("request_id must not be empty.")));
+  EXPECT_THAT(
+      store_->Reserve(Request("r", 1, "")),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("buyer_id")));
+  EXPECT_THAT(
+      store_->Reserve(Request("r", 1, "alice", "")),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("dataset_id")));
+  for (const double bad : {0.0, -0.1, kNaN, kInf, -kInf}) {
+    EXPECT_THAT(store_->Reserve(Request("r", bad)),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         HasSubstr("epsilon must be finite and positive")))
+        << bad;
+  }
+  EXPECT_THAT(store_->ListEntries({}), IsOkAndHolds(SizeIs(0)));
+}
+
+TEST_F(SqliteLedgerStoreTest,
+       FloatingRoundingNoiseIsToleratedButNoRealOverspend) {
+  // 0.1 + 0.1 = 0.2 and 0.3 - 0.2 = 0.09999999999999998 < 0.1: the third
+  // request must still fit, a fourth must not.
+  ASSERT_OK(store_->Grant("alice", "hospital", 0.3).status());
+  Charge("a", 0.1);
+  Charge("b", 0.1);
+  Charge("c", 0.1);
+  EXPECT_THAT(store_->Reserve(Request("d", 0.1)),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       HasSubstr("remaining 0, requested 0.1")));
+  // Ten times 0.1 fit in 1, not eleven.
+  ASSERT_OK(store_->Grant("bob", "hospital", 1).status());
+  for (int i = 0; i < 10; ++i) Charge("b" + std::to_string(i), 0.1, "bob");
+  EXPECT_THAT(store_->Reserve(Request("b10", 0.1, "bob")),
+              StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("bob")));
+  // A real excess, however small against the budget, is refused.
+  ASSERT_OK(store_->Grant("carol", "hospital", 1).status());
+  EXPECT_THAT(store_->Reserve(Request("c1", 1 + 1e-9, "carol")),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       HasSubstr("remaining 1, requested 1.000000001")));
+  ASSERT_OK_AND_ASSIGN(const std::vector<BudgetState> budgets,
+                       store_->ListBudgets({}));
+  for (const BudgetState& budget : budgets) {
+    EXPECT_LE(budget.spent, budget.granted * (1 + 1e-12)) << budget.buyer_id;
+    EXPECT_GE(budget.remaining(), 0);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Retries (design.md 5.7).
+
+TEST_F(SqliteLedgerStoreTest,
+       RetryOfACommittedRequestReplaysAndChargesNothing) {
+  ASSERT_OK(store_->Grant("alice", "hospital", 1).status());
+  Charge("r1", 0.5);
+  ASSERT_OK_AND_ASSIGN(const Reservation replay,
+                       store_->Reserve(Request("r1", 0.5)));
+  EXPECT_FALSE(replay.entry_id.has_value());
+  EXPECT_THAT(replay.recorded_answer, Optional(Eq("answer r1")));
+  EXPECT_EQ(replay.remaining, 0.5);
+  ASSERT_OK_AND_ASSIGN(const BudgetState budget,
+                       store_->GetBudget("alice", "hospital"));
+  EXPECT_EQ(budget.spent, 0.5);
+  EXPECT_EQ(budget.reserved, 0);
+  EXPECT_THAT(store_->ListEntries({}), IsOkAndHolds(SizeIs(1)));
+}
+
+TEST_F(SqliteLedgerStoreTest, RetryIsReplayedEvenWhenTheBudgetIsSpent) {
+  ASSERT_OK(store_->Grant("alice", "hospital", 1).status());
+  Charge("r1", 1);
+  ASSERT_OK_AND_ASSIGN(const Reservation replay,
+                       store_->Reserve(Request("r1", 1)));
+  EXPECT_THAT(replay.recorded_answer, Optional(Eq("answer r1")));
+  EXPECT_EQ(replay.remaining, 0);
+}
+
+TEST_F(SqliteLedgerStoreTest, RetryOfAnEmptyAnswerReplaysTheEmptyAnswer) {
+  ASSERT_OK(store_->Grant("alice", "hospital", 1).status());
+  ASSERT_OK_AND_ASSIGN(const Reservation first,
+                       store_->Reserve(Request("r1", 0.5)));
+  ASSERT_OK(store_->Commit(*first.entry_id, ""));
+  ASSERT_OK_AND_ASSIGN(const Reservation replay,
+                       store_->Reserve(Request("r1", 0.5)));
+  EXPECT_THAT(replay.recorded_answer, Optional(Eq("")));
+}
+
+TEST_F(SqliteLedgerStoreTest, ReusedRequestIdForAnotherRequestIsAlreadyExists) {
+  ASSERT_OK(store_->Grant("alice", "hospital", 5).status());
+  ASSERT_OK(store_->Grant("alice", "tax", 5).status());
+  Charge("r1", 0.5);
+  ReserveRequest other = Request("r1", 0.5);
+  other.fingerprint = "something else";
+  EXPECT_THAT(
+      store_->Reserve(other),
+      StatusIs(absl::StatusCode::kAlreadyExists,
+               Eq("request_id 'r1' was already used by buyer 'alice' for a "
+                  "different request; use a new request_id.")));
+  // Another epsilon or dataset is another request, whatever the fingerprint.
+  ReserveRequest other_epsilon = Request("r1", 0.5);
+  other_epsilon.epsilon = 0.25;
+  EXPECT_THAT(store_->Reserve(other_epsilon),
+              StatusIs(absl::StatusCode::kAlreadyExists, ::testing::_));
+  ReserveRequest other_dataset = Request("r1", 0.5);
+  other_dataset.dataset_id = "tax";
+  EXPECT_THAT(store_->Reserve(other_dataset),
+              StatusIs(absl::StatusCode::kAlreadyExists, ::testing::_));
+  // Also while the first request is still reserved.
+  ASSERT_OK(store_->Reserve(Request("r2", 0.5)).status());
+  ReserveRequest other2 = Request("r2", 0.5);
+  other2.fingerprint = "x";
+  EXPECT_THAT(store_->Reserve(other2),
+              StatusIs(absl::StatusCode::kAlreadyExists, HasSubstr("'r2'")));
+  ASSERT_OK_AND_ASSIGN(const BudgetState budget,
+                       store_->GetBudget("alice", "hospital"));
+  EXPECT_EQ(budget.spent, 0.5);
+  EXPECT_EQ(budget.reserved, 0.5);
+}
+
+TEST_F(SqliteLedgerStoreTest, RetryWhileStillReservedIsAborted) {
+  ASSERT_OK(store_->Grant("alice", "hospital", 5).status());
+  ASSERT_OK_AND_ASSIGN(const Reservation first,
+                       store_->Reserve(Request("r1", 1)));
+  EXPECT_THAT(store_->Reserve(Request("r1", 1)),
+              StatusIs(absl::StatusCode::kAborted,
+                       Eq("The request with request_id 'r1' of buyer 'alice' "
+                          "is still in progress; retry later.")));
+  ASSERT_OK(store_->Commit(*first.entry_id, "done"));
+  EXPECT_THAT(store_->Reserve(Request("r1", 1)),
+              IsOkAndHolds(::testing::Field(&Reservation::recorded_answer,
+                                            Optional(Eq("done")))));
+}
+
+TEST_F(SqliteLedgerStoreTest, RefundedRequestIdIsReservedAnew) {
+  ASSERT_OK(store_->Grant("alice", "hospital", 5).status());
+  ASSERT_OK_AND_ASSIGN(const Reservation first,
+                       store_->Reserve(Request("r1", 1)));
+  ASSERT_OK(store_->Refund(*first.entry_id));
+  // Even with other parameters: nothing was released under r1.
+  ReserveRequest again = Request("r1", 2);
+  ASSERT_OK_AND_ASSIGN(const Reservation second, store_->Reserve(again));
+  ASSERT_TRUE(second.entry_id.has_value());
+  EXPECT_NE(*second.entry_id, *first.entry_id);
+  EXPECT_EQ(second.remaining, 3);
+  ASSERT_OK(store_->Commit(*second.entry_id, "second"));
+  ASSERT_OK_AND_ASSIGN(const std::vector<LedgerEntry> entries,
+                       store_->ListEntries({}));
+  ASSERT_THAT(entries, SizeIs(2));  // the refunded one stays as history
+  EXPECT_EQ(entries[0].state, EntryState::kCommitted);
+  EXPECT_EQ(entries[0].epsilon, 2);
+  EXPECT_EQ(entries[1].state, EntryState::kRefunded);
+  EXPECT_EQ(entries[1].request_id, "r1");
+  EXPECT_THAT(store_->Reserve(again),
+              IsOkAndHolds(::testing::Field(&Reservation::recorded_answer,
+                                            Optional(Eq("second")))));
+}
+
+TEST_F(SqliteLedgerStoreTest, RequestIdsArePerBuyer) {
+  ASSERT_OK(store_->Grant("alice", "hospital", 5).status());
+  ASSERT_OK(store_->Grant("bob", "hospital", 5).status());
+  Charge("same", 1, "alice");
+  ReserveRequest bob = Request("same", 1, "bob");
+  bob.fingerprint = "bob's own request";
+  ASSERT_OK_AND_ASSIGN(const Reservation reservation, store_->Reserve(bob));
+  EXPECT_TRUE(reservation.entry_id.has_value());
+}
+
+// ---------------------------------------------------------------------------
+// Listing.
+
+TEST_F(SqliteLedgerStoreTest, ListEntriesIsNewestFirstFilteredAndLimited) {
+  ASSERT_OK(store_->Grant("alice", "hospital", 10).status());
+  ASSERT_OK(store_->Grant("alice", "tax", 10).status());
+  ASSERT_OK(store_->Grant("bob", "hospital", 10).status());
+  const int64_t a1 = Charge("a1", 1, "alice", "hospital");
+  const int64_t a2 = Charge("a2", 1, "alice", "tax");
+  const int64_t b1 = Charge("b1", 1, "bob", "hospital");
+  const int64_t a3 = Charge("a3", 1, "alice", "hospital");
+
+  auto ids = [](const std::vector<LedgerEntry>& entries) {
+    std::vector<int64_t> result;
+    for (const LedgerEntry& e : entries) result.push_back(e.entry_id);
+    return result;
+  };
+  ASSERT_OK_AND_ASSIGN(std::vector<LedgerEntry> entries,
+                       store_->ListEntries({}));
+  EXPECT_THAT(ids(entries), ElementsAre(a3, b1, a2, a1));
+  ASSERT_OK_AND_ASSIGN(entries, store_->ListEntries(Filter("alice")));
+  EXPECT_THAT(ids(entries), ElementsAre(a3, a2, a1));
+  ASSERT_OK_AND_ASSIGN(entries, store_->ListEntries(Filter("", "hospital")));
+  EXPECT_THAT(ids(entries), ElementsAre(a3, b1, a1));
+  ASSERT_OK_AND_ASSIGN(entries,
+                       store_->ListEntries(Filter("alice", "hospital")));
+  EXPECT_THAT(ids(entries), ElementsAre(a3, a1));
+  ASSERT_OK_AND_ASSIGN(entries, store_->ListEntries(Filter("", "", 2)));
+  EXPECT_THAT(ids(entries), ElementsAre(a3, b1));
+  ASSERT_OK_AND_ASSIGN(entries, store_->ListEntries(Filter("", "", 0)));
+  EXPECT_THAT(entries, SizeIs(0));
+  ASSERT_OK_AND_ASSIGN(entries, store_->ListEntries(Filter("nobody")));
+  EXPECT_THAT(entries, SizeIs(0));
+}
+
+TEST_F(SqliteLedgerStoreTest, ListBudgetsIsSortedFilteredAndSummed) {
+  ASSERT_OK(store_->Grant("bob", "tax", 3).status());
+  ASSERT_OK(store_->Grant("alice", "tax", 2).status());
+  ASSERT_OK(store_->Grant("alice", "hospital", 1).status());
+  Charge("a1", 0.5, "alice", "tax");
+  ASSERT_OK(store_->Reserve(Request("a2", 0.25, "alice", "tax")).status());
+  ASSERT_OK_AND_ASSIGN(const Reservation refunded,
+                       store_->Reserve(Request("a3", 1, "alice", "tax")));
+  ASSERT_OK(store_->Refund(*refunded.entry_id));
+
+  auto keys = [](const std::vector<BudgetState>& budgets) {
+    std::vector<std::string> result;
+    for (const BudgetState& b : budgets) {
+      result.push_back(b.buyer_id + "/" + b.dataset_id);
+    }
+    return result;
+  };
+  ASSERT_OK_AND_ASSIGN(std::vector<BudgetState> budgets,
+                       store_->ListBudgets({}));
+  EXPECT_THAT(keys(budgets),
+              ElementsAre("alice/hospital", "alice/tax", "bob/tax"));
+  EXPECT_EQ(budgets[1].granted, 2);
+  EXPECT_EQ(budgets[1].spent, 0.5);
+  EXPECT_EQ(budgets[1].reserved, 0.25);
+  EXPECT_EQ(budgets[1].remaining(), 1.25);
+  EXPECT_EQ(budgets[2].spent, 0);
+  ASSERT_OK_AND_ASSIGN(budgets, store_->ListBudgets(Filter("alice")));
+  EXPECT_THAT(keys(budgets), ElementsAre("alice/hospital", "alice/tax"));
+  ASSERT_OK_AND_ASSIGN(budgets, store_->ListBudgets(Filter("", "tax")));
+  EXPECT_THAT(keys(budgets), ElementsAre("alice/tax", "bob/tax"));
+  ASSERT_OK_AND_ASSIGN(budgets, store_->ListBudgets(Filter("bob", "tax")));
+  EXPECT_THAT(keys(budgets), ElementsAre("bob/tax"));
+}
+
+// ---------------------------------------------------------------------------
+// Durability and recovery.
+
+TEST_F(SqliteLedgerStoreTest, EverythingSurvivesCloseAndReopen) {
+  ASSERT_OK(store_->Grant("alice", "hospital", 3).status());
+  ASSERT_OK(store_->SetDatasetCap("hospital", 10));
+  Charge("r1", 1);
+  ASSERT_OK_AND_ASSIGN(const Reservation pending,
+                       store_->Reserve(Request("r2", 0.5)));
+  Reopen();
+  ASSERT_OK_AND_ASSIGN(BudgetState budget,
+                       store_->GetBudget("alice", "hospital"));
+  EXPECT_EQ(budget.granted, 3);
+  EXPECT_EQ(budget.spent, 1);
+  EXPECT_EQ(budget.reserved, 0.5);
+  EXPECT_THAT(store_->DatasetCapAndSpent("hospital"),
+              IsOkAndHolds(Pair(10.0, 1.0)));
+  // The recorded answer is still replayed.
+  EXPECT_THAT(store_->Reserve(Request("r1", 1)),
+              IsOkAndHolds(::testing::Field(&Reservation::recorded_answer,
+                                            Optional(Eq("answer r1")))));
+  // The reservation left open is still held until recovered.
+  EXPECT_THAT(store_->Reserve(Request("r2", 0.5)),
+              StatusIs(absl::StatusCode::kAborted, ::testing::_));
+  EXPECT_THAT(store_->RecoverPending(), IsOkAndHolds(1));
+  ASSERT_OK_AND_ASSIGN(budget, store_->GetBudget("alice", "hospital"));
+  EXPECT_EQ(budget.reserved, 0);
+  EXPECT_EQ(budget.remaining(), 2);
+  EXPECT_THAT(
+      store_->Commit(*pending.entry_id, "too late"),
+      StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("refunded")));
+  // New entry ids never reuse old ones.
+  ASSERT_OK_AND_ASSIGN(const Reservation next,
+                       store_->Reserve(Request("r3", 0.5)));
+  EXPECT_GT(*next.entry_id, *pending.entry_id);
+}
+
+TEST_F(SqliteLedgerStoreTest, RecoverPendingRefundsOnlyReservations) {
+  ASSERT_OK(store_->Grant("alice", "hospital", 5).status());
+  ASSERT_OK(store_->Grant("bob", "hospital", 5).status());
+  Charge("c1", 1);
+  ASSERT_OK(store_->Reserve(Request("p1", 1)).status());
+  ASSERT_OK(store_->Reserve(Request("p2", 1, "bob")).status());
+  EXPECT_THAT(store_->RecoverPending(), IsOkAndHolds(2));
+  EXPECT_THAT(store_->RecoverPending(), IsOkAndHolds(0));
+  ASSERT_OK_AND_ASSIGN(const std::vector<LedgerEntry> entries,
+                       store_->ListEntries({}));
+  ASSERT_THAT(entries, SizeIs(3));
+  EXPECT_EQ(entries[0].state, EntryState::kRefunded);
+  EXPECT_EQ(entries[1].state, EntryState::kRefunded);
+  EXPECT_EQ(entries[2].state, EntryState::kCommitted);
+  ASSERT_OK_AND_ASSIGN(const BudgetState alice,
+                       store_->GetBudget("alice", "hospital"));
+  EXPECT_EQ(alice.spent, 1);
+  EXPECT_EQ(alice.reserved, 0);
+  // A recovered request may be sent again.
+  EXPECT_OK(store_->Reserve(Request("p1", 1)).status());
+}
+
+TEST_F(SqliteLedgerStoreTest, DatabaseIsWalPrivateAndVersioned) {
+  ASSERT_OK(store_->Grant("alice", "hospital", 1).status());
+  EXPECT_EQ(QueryText(path(), "PRAGMA journal_mode"), "wal");
+  EXPECT_EQ(QueryText(path(), "PRAGMA user_version"),
+            std::to_string(SqliteLedgerStore::kSchemaVersion));
+  EXPECT_EQ(QueryText(path(), "SELECT granted FROM budgets"), "1.0");
+  struct stat info;
+  ASSERT_EQ(::stat(path().c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0600);
+  EXPECT_EQ(store_->path(), path());
+}
+
+TEST(SqliteLedgerStoreOpenTest, RefusesANewerSchemaVersion) {
+  TempDir dir;
+  const std::string path = dir.File("ledger.db");
+  { ASSERT_OK(SqliteLedgerStore::Open(path).status()); }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_exec(db, "PRAGMA user_version = 99", nullptr, nullptr, nullptr),
+      SQLITE_OK);
+  sqlite3_close(db);
+  EXPECT_THAT(SqliteLedgerStore::Open(path),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("has schema version 99, newer than")));
+}
+
+TEST(SqliteLedgerStoreOpenTest, RefusesAFileThatIsNotADatabase) {
+  TempDir dir;
+  const std::string path = dir.File("ledger.db");
+  std::ofstream(path) << "this is not a SQLite database, just some text that "
+                         "is long enough to have a header\n";
+  EXPECT_THAT(SqliteLedgerStore::Open(path),
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr(path)));
+}
+
+TEST(SqliteLedgerStoreOpenTest, FailsClearlyInAMissingDirectory) {
+  TempDir dir;
+  const std::string path = dir.File("no/such/dir/ledger.db");
+  EXPECT_THAT(
+      SqliteLedgerStore::Open(path),
+      StatusIs(absl::StatusCode::kFailedPrecondition,
+               HasSubstr("Cannot create the ledger database '" + path + "'")));
+  EXPECT_THAT(SqliteLedgerStore::Open(""),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("path")));
+}
+
+TEST(SqliteLedgerStoreOpenTest, InMemoryLedgerWorks) {
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<SqliteLedgerStore> store,
+                       SqliteLedgerStore::Open(":memory:"));
+  ASSERT_OK(store->Grant("alice", "hospital", 1).status());
+  ASSERT_OK_AND_ASSIGN(const Reservation r, store->Reserve(Request("r", 1)));
+  EXPECT_OK(store->Commit(*r.entry_id, "a"));
+  EXPECT_THAT(store->Reserve(Request("s", 1)),
+              StatusIs(absl::StatusCode::kResourceExhausted, ::testing::_));
+}
+
+TEST(EntryStateNameTest, NamesEveryState) {
+  EXPECT_STREQ(EntryStateName(EntryState::kReserved), "reserved");
+  EXPECT_STREQ(EntryStateName(EntryState::kCommitted), "committed");
+  EXPECT_STREQ(EntryStateName(EntryState::kRefunded), "refunded");
+}
+
+}  // namespace
+}  // namespace dpq::core::ledger

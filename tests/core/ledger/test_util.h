@@ -1,0 +1,51 @@
+// Helpers for the ledger tests.
+#ifndef DPQ_TESTS_CORE_LEDGER_TEST_UTIL_H_
+#define DPQ_TESTS_CORE_LEDGER_TEST_UTIL_H_
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <string>
+#include <system_error>
+
+#include "core/ledger/ledger.h"
+#include "gtest/gtest.h"
+
+namespace dpq::core::ledger::testing {
+
+// A fresh directory per test, removed afterwards.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = ::testing::TempDir() + "dpq_ledger_XXXXXX";
+    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
+    EXPECT_FALSE(path_.empty()) << "mkdtemp failed for " << pattern;
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  ~TempDir() {
+    std::error_code ignored;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
+  }
+  const std::string& path() const { return path_; }
+  std::string File(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+// A LedgerFilter (designated initialisers would trip
+// -Wmissing-field-initializers).
+inline LedgerFilter Filter(const std::string& buyer_id,
+                           const std::string& dataset_id = "",
+                           size_t limit = 100) {
+  LedgerFilter filter;
+  filter.buyer_id = buyer_id;
+  filter.dataset_id = dataset_id;
+  filter.limit = limit;
+  return filter;
+}
+
+}  // namespace dpq::core::ledger::testing
+
+#endif  // DPQ_TESTS_CORE_LEDGER_TEST_UTIL_H_

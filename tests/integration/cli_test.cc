@@ -1,0 +1,238 @@
+// The `dpq` binary against the real server: every subcommand, its exit
+// codes (0 ok, 1 gRPC error as one line "dpq: CODE: message", 2 usage), and
+// the --json fields scripts rely on.
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "tests/integration/harness.h"
+
+namespace dpq::integration {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::MatchesRegex;
+using ::testing::Not;
+using ::testing::StartsWith;
+
+// The raw value of "key" in a flat JSON object (strings unquoted); nullopt
+// if absent. Enough for the CLI's one-object outputs.
+std::optional<std::string> JsonField(const std::string& json,
+                                     const std::string& key) {
+  const std::regex re("\"" + key +
+                      "\"\\s*:\\s*(\"([^\"]*)\"|[-+0-9.eE]+|true|false|null)");
+  std::smatch m;
+  if (!std::regex_search(json, m, re)) return std::nullopt;
+  return m[2].matched ? m[2].str() : m[1].str();
+}
+
+double JsonNumber(const std::string& json, const std::string& key) {
+  const std::optional<std::string> v = JsonField(json, key);
+  double d = -1e300;
+  EXPECT_TRUE(v.has_value() && absl::SimpleAtod(*v, &d))
+      << "no number \"" << key << "\" in " << json;
+  return d;
+}
+
+// A failed command printed exactly one line "dpq: CODE: ..." on stderr.
+void ExpectOneErrorLine(const CommandResult& r, const std::string& code) {
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const std::string err(absl::StripTrailingAsciiWhitespace(r.err));
+  EXPECT_THAT(err, StartsWith("dpq: " + code + ": ")) << err;
+  EXPECT_EQ(err.find('\n'), std::string::npos) << "one line: " << err;
+}
+
+class CliTest : public ServerFixture {
+ protected:
+  void SetUp() override {
+    ASSERT_NO_FATAL_FAILURE(ServerFixture::SetUp());
+    const CommandResult r =
+        Dpq({"admin", "register", "hospital", "--data", HospitalCsvPath(),
+             "--constraints", HospitalDcPath(), "--public-max-rows", "2000",
+             "--description", "demo hospital data"},
+            admin_token_);
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  }
+
+  // `dpq --json admin create-buyer NAME` and a grant on hospital.
+  std::string NewBuyer(const std::string& name, const std::string& epsilon) {
+    const CommandResult created =
+        Dpq({"--json", "admin", "create-buyer", name}, admin_token_);
+    EXPECT_EQ(created.exit_code, 0) << created.err;
+    EXPECT_EQ(JsonField(created.out, "buyer").value_or(""), name)
+        << created.out;
+    const std::string token = JsonField(created.out, "token").value_or("");
+    EXPECT_THAT(token, MatchesRegex("dpq_[0-9a-f]{64}")) << created.out;
+    const CommandResult granted =
+        Dpq({"admin", "grant", name, "hospital", epsilon}, admin_token_);
+    EXPECT_EQ(granted.exit_code, 0) << granted.err;
+    return token;
+  }
+};
+
+TEST_F(CliTest, HealthNeedsNoToken) {
+  const CommandResult r = Dpq({"health"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("SERVING"));
+}
+
+TEST_F(CliTest, HealthFailsWhenNoServerListens) {
+  const CommandResult r = RunCommand(
+      {kClientBinary, "--server", "127.0.0.1:1", "--ca", certs_.ca(), "health"},
+      {{"-DPQ_TOKEN", ""}}, std::chrono::seconds(60));
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_THAT(r.err, StartsWith("dpq: "));
+}
+
+TEST_F(CliTest, BuyerSessionWithTablesAndJson) {
+  const std::string token = NewBuyer("alice", "2");
+
+  CommandResult r = Dpq({"datasets"}, token);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("hospital"));
+  EXPECT_THAT(r.out, HasSubstr("2000"));
+
+  r = Dpq({"describe", "hospital"}, token);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("ProviderNumber"));
+  EXPECT_THAT(r.out, HasSubstr("EQ(t1.HospitalName,t2.HospitalName)"));
+  EXPECT_THAT(r.out, Not(HasSubstr(kHospitalCellValue)));
+
+  r = Dpq({"--json", "measure", "hospital", "--measure", "mi", "--epsilon", "1",
+           "--request-id", "cli-1"},
+          token);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string value = JsonField(r.out, "value").value_or("?");
+  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "epsilon_charged"), 1);
+  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "remaining_budget"), 1);
+
+  // The same request id again: the recorded answer, free.
+  r = Dpq({"--json", "measure", "hospital", "--measure", "mi", "--epsilon", "1",
+           "--request-id", "cli-1"},
+          token);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(JsonField(r.out, "value").value_or(""), value);
+  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "epsilon_charged"), 0);
+  EXPECT_EQ(JsonField(r.out, "replayed").value_or(""), "true") << r.out;
+
+  r = Dpq({"measure", "hospital", "--measure", "r", "--epsilon", "0.25",
+           "--method", "basic"},
+          token);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("0.25"));
+
+  r = Dpq({"--json", "report", "hospital", "--epsilon", "0.6"}, token);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "epsilon_charged"), 0.6);
+  EXPECT_NEAR(JsonNumber(r.out, "remaining_budget"), 0.15, 1e-9);
+  EXPECT_TRUE(JsonField(r.out, "value").has_value()) << r.out;
+
+  r = Dpq({"budget", "hospital"}, token);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("hospital"));
+  EXPECT_THAT(r.out, HasSubstr("1.85"));
+  r = Dpq({"--json", "budget"}, token);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NEAR(JsonNumber(r.out, "remaining"), 0.15, 1e-9) << r.out;
+
+  // Over budget: one clear line, exit 1, nothing charged.
+  r = Dpq({"measure", "hospital", "--measure", "r", "--epsilon", "1"}, token);
+  ExpectOneErrorLine(r, "RESOURCE_EXHAUSTED");
+  EXPECT_THAT(r.err, HasSubstr("0.15"));
+}
+
+TEST_F(CliTest, ErrorsAreOneLineWithExitStatusOne) {
+  const std::string token = NewBuyer("bob", "1");
+  ExpectOneErrorLine(Dpq({"describe", "nosuch"}, token), "NOT_FOUND");
+  ExpectOneErrorLine(Dpq({"datasets"}), "UNAUTHENTICATED");
+  ExpectOneErrorLine(Dpq({"datasets"}, "dpq_" + std::string(64, '0')),
+                     "UNAUTHENTICATED");
+  ExpectOneErrorLine(Dpq({"admin", "create-buyer", "eve"}, token),
+                     "PERMISSION_DENIED");
+  ExpectOneErrorLine(
+      Dpq({"measure", "hospital", "--measure", "mi", "--epsilon", "2"}, token),
+      "RESOURCE_EXHAUSTED");
+  const CommandResult first = Dpq({"measure", "hospital", "--measure", "mi",
+                                   "--epsilon", "0.5", "--request-id", "dup"},
+                                  token);
+  EXPECT_EQ(first.exit_code, 0) << first.err;
+  ExpectOneErrorLine(Dpq({"measure", "hospital", "--measure", "p", "--epsilon",
+                          "0.5", "--request-id", "dup"},
+                         token),
+                     "ALREADY_EXISTS");
+}
+
+TEST_F(CliTest, UsageErrorsExitTwo) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{
+           {"frobnicate"},
+           {"measure", "hospital", "--epsilon", "1"},
+           {"measure", "hospital", "--measure", "mi", "--epsilon", "abc"},
+           {"measure", "hospital", "--measure", "zz", "--epsilon", "1"},
+           {"admin", "grant", "alice"},
+           {"admin"}}) {
+    const CommandResult r = Dpq(args, admin_token_);
+    EXPECT_EQ(r.exit_code, 2) << absl::StrJoin(args, " ") << "\n" << r.err;
+    EXPECT_FALSE(r.err.empty()) << absl::StrJoin(args, " ");
+  }
+}
+
+TEST_F(CliTest, AdminSubcommands) {
+  const std::string token = NewBuyer("carl", "1");
+  CommandResult r =
+      Dpq({"admin", "set-budget", "carl", "hospital", "3"}, admin_token_);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = Dpq({"admin", "set-cap", "hospital", "10"}, admin_token_);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = Dpq({"measure", "hospital", "--measure", "p", "--epsilon", "0.5",
+           "--request-id", "carl-1"},
+          token);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+
+  r = Dpq({"admin", "ledger", "--buyer", "carl"}, admin_token_);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("carl-1"));
+  r = Dpq({"--json", "admin", "ledger", "--dataset", "hospital"}, admin_token_);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("carl-1"));
+  r = Dpq({"admin", "ledger", "--buyer", "nobody"}, admin_token_);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, Not(HasSubstr("carl-1")));
+
+  // Replace with the first 300 rows, then delete.
+  const std::string csv = ReadFileOrEmpty(HospitalCsvPath());
+  size_t pos = 0;
+  for (int line = 0; line <= 300; ++line) pos = csv.find('\n', pos) + 1;
+  const std::string small = dir_.Sub("small.csv");
+  WriteFileOrDie(small, csv.substr(0, pos));
+  r = Dpq({"admin", "replace", "hospital", "--data", small, "--constraints",
+           HospitalDcPath(), "--public-max-rows", "2000"},
+          admin_token_);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("300"));
+
+  r = Dpq({"admin", "revoke-buyer", "carl"}, admin_token_);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  ExpectOneErrorLine(Dpq({"budget"}, token), "UNAUTHENTICATED");
+
+  r = Dpq({"admin", "delete", "hospital"}, admin_token_);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  ExpectOneErrorLine(Dpq({"admin", "delete", "hospital"}, admin_token_),
+                     "NOT_FOUND");
+}
+
+TEST_F(CliTest, TokenFlagWorksLikeTheEnvironment) {
+  const std::string token = NewBuyer("tina", "1");
+  const CommandResult r = Dpq({"--token", token, "budget", "hospital"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("hospital"));
+}
+
+}  // namespace
+}  // namespace dpq::integration

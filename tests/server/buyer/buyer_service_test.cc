@@ -1,0 +1,780 @@
+#include <unistd.h>
+
+#include <atomic>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "core/ledger/sqlite_ledger_store.h"
+#include "gmock/gmock.h"
+#include "grpcpp/server_context.h"
+#include "gtest/gtest.h"
+#include "server/buyer/buyer_convert.h"
+#include "server/buyer/buyer_service_impl.h"
+#include "server/registry/dataset_registry.h"
+#include "tests/testing/status_matchers.h"
+
+namespace dpq::server::buyer {
+namespace {
+
+namespace fs = std::filesystem;
+using core::ledger::EntryState;
+using core::ledger::LedgerEntry;
+using core::ledger::LedgerFilter;
+using ::dpq::testing::IsOk;
+using ::dpq::testing::StatusIs;
+using ::testing::AllOf;
+using ::testing::DoubleEq;
+using ::testing::DoubleNear;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::SizeIs;
+using ::testing::StartsWith;
+
+constexpr char kHospital[] = "hospital";
+constexpr char kSmall[] = "small";
+constexpr char kSmallCsv[] = "Zip,City\n10,a\n10,b\n20,c\n";
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+auth::Principal Buyer(const std::string& id) {
+  return auth::Principal{id, auth::Role::kBuyer};
+}
+
+v1::MeasureInconsistencyRequest MeasureRequest(
+    v1::Measure measure, double epsilon, const std::string& request_id,
+    const std::string& dataset = kHospital) {
+  v1::MeasureInconsistencyRequest r;
+  r.set_dataset_id(dataset);
+  r.set_measure(measure);
+  r.set_epsilon(epsilon);
+  r.set_request_id(request_id);
+  return r;
+}
+
+class BuyerServiceTest : public ::testing::Test {
+ protected:
+  // The demo dataset's graph is built once for the suite.
+  static void SetUpTestSuite() {
+    registry_dir_ =
+        new fs::path(fs::temp_directory_path() /
+                     absl::StrCat("dpq_buyer_test_registry_", ::getpid()));
+    fs::remove_all(*registry_dir_);
+    registry::DatasetRegistry::Options options;
+    options.data_dir = registry_dir_->string();
+    absl::StatusOr<std::unique_ptr<registry::DatasetRegistry>> r =
+        registry::DatasetRegistry::Open(options);
+    ASSERT_THAT(r, IsOk());
+    registry_ = r->release();
+    v1::DatasetManifest m;
+    m.set_dataset_id(kHospital);
+    m.set_description("demo hospital data");
+    m.set_public_max_rows(2000);
+    m.set_constraints(ReadFile(DPQ_SOURCE_DIR "/deploy/demo/hospital.dc"));
+    ASSERT_THAT(registry_->Register(
+                    m, ReadFile(DPQ_SOURCE_DIR "/deploy/demo/hospital.csv")),
+                IsOk());
+  }
+  static void TearDownTestSuite() {
+    delete registry_;
+    registry_ = nullptr;
+    fs::remove_all(*registry_dir_);
+    delete registry_dir_;
+  }
+
+  void SetUp() override {
+    const ::testing::TestInfo* info =
+        ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           absl::StrCat("dpq_buyer_test_", ::getpid(), "_", info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    // A test that failed half-way may have left the small dataset behind.
+    if (registry_->Contains(kSmall)) {
+      ASSERT_OK(registry_->Delete(kSmall));
+    }
+    absl::StatusOr<std::unique_ptr<core::ledger::SqliteLedgerStore>> ledger =
+        core::ledger::SqliteLedgerStore::Open((dir_ / "ledger.db").string());
+    ASSERT_THAT(ledger, IsOk());
+    ledger_ = *std::move(ledger);
+    service_ = std::make_unique<BuyerServiceImpl>(registry_, ledger_.get());
+  }
+  void TearDown() override {
+    service_.reset();
+    ledger_.reset();
+    fs::remove_all(dir_);
+  }
+
+  void Grant(const std::string& buyer, double epsilon,
+             const std::string& dataset = kHospital) {
+    ASSERT_THAT(ledger_->Grant(buyer, dataset, epsilon), IsOk());
+  }
+
+  std::vector<LedgerEntry> Entries(const std::string& buyer = "") {
+    LedgerFilter filter;
+    filter.buyer_id = buyer;
+    filter.limit = 1000;
+    absl::StatusOr<std::vector<LedgerEntry>> entries =
+        ledger_->ListEntries(filter);
+    EXPECT_THAT(entries, IsOk());
+    return entries.ok() ? *entries : std::vector<LedgerEntry>{};
+  }
+
+  double Remaining(const std::string& buyer,
+                   const std::string& dataset = kHospital) {
+    absl::StatusOr<core::ledger::BudgetState> b =
+        ledger_->GetBudget(buyer, dataset);
+    EXPECT_THAT(b, IsOk());
+    return b.ok() ? b->remaining() : -1;
+  }
+
+  static fs::path* registry_dir_;
+  static registry::DatasetRegistry* registry_;
+  fs::path dir_;
+  std::unique_ptr<core::ledger::SqliteLedgerStore> ledger_;
+  std::unique_ptr<BuyerServiceImpl> service_;
+};
+
+fs::path* BuyerServiceTest::registry_dir_ = nullptr;
+registry::DatasetRegistry* BuyerServiceTest::registry_ = nullptr;
+
+// ---- Metadata ---------------------------------------------------------------
+
+TEST_F(BuyerServiceTest, ListDatasetsShowsPublicMetadataOnly) {
+  v1::ListDatasetsResponse response;
+  ASSERT_OK(service_->ListDatasetsImpl(Buyer("alice"), {}, &response));
+  ASSERT_THAT(response.datasets(), SizeIs(1));
+  const v1::DatasetInfo& info = response.datasets(0);
+  EXPECT_EQ(info.dataset_id(), kHospital);
+  EXPECT_EQ(info.public_max_rows(), 2000u);
+  EXPECT_EQ(info.row_count(), 0u);
+  EXPECT_EQ(info.columns_size(), 19);
+  EXPECT_EQ(info.constraints_size(), 15);
+  EXPECT_EQ(info.neighbouring(), registry::kTupleNeighbouring);
+  // No cell value of the data appears anywhere in what is sent.
+  const std::string wire = response.SerializeAsString();
+  EXPECT_FALSE(absl::StrContains(wire, "callahan"));
+  EXPECT_FALSE(absl::StrContains(wire, "birmingham"));
+  // Admins may read it too.
+  v1::ListDatasetsResponse admin_view;
+  ASSERT_OK(service_->ListDatasetsImpl(
+      auth::Principal{"admin", auth::Role::kAdmin}, {}, &admin_view));
+  EXPECT_EQ(admin_view.SerializeAsString(), wire);
+}
+
+TEST_F(BuyerServiceTest, DescribeDataset) {
+  v1::DescribeDatasetRequest request;
+  request.set_dataset_id(kHospital);
+  v1::DescribeDatasetResponse response;
+  ASSERT_OK(service_->DescribeDatasetImpl(Buyer("alice"), request, &response));
+  EXPECT_EQ(response.dataset().description(), "demo hospital data");
+  EXPECT_EQ(response.dataset().version(), 1u);
+  EXPECT_THAT(response.dataset().supported_measures(),
+              ElementsAre(v1::MEASURE_MI, v1::MEASURE_P, v1::MEASURE_R));
+
+  request.set_dataset_id("nope");
+  EXPECT_THAT(service_->DescribeDatasetImpl(Buyer("alice"), request, &response),
+              StatusIs(absl::StatusCode::kNotFound, HasSubstr("'nope'")));
+  request.set_dataset_id("");
+  EXPECT_THAT(
+      service_->DescribeDatasetImpl(Buyer("alice"), request, &response),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("dataset_id")));
+}
+
+TEST_F(BuyerServiceTest, CallerWithoutIdIsUnauthenticated) {
+  v1::ListDatasetsResponse response;
+  EXPECT_THAT(service_->ListDatasetsImpl(auth::Principal{}, {}, &response),
+              StatusIs(absl::StatusCode::kUnauthenticated, HasSubstr("")));
+}
+
+TEST_F(BuyerServiceTest, GrpcMethodWithoutTokenIsUnauthenticated) {
+  grpc::ServerContext context;  // no auth context: no principal
+  v1::ListDatasetsRequest request;
+  v1::ListDatasetsResponse response;
+  const grpc::Status s = service_->ListDatasets(&context, &request, &response);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(response.datasets_size(), 0);
+}
+
+// ---- MeasureInconsistency ---------------------------------------------------
+
+TEST_F(BuyerServiceTest, MeasureChargesTheBuyerAndReportsTheRest) {
+  Grant("alice", 1.0);
+  v1::MeasureInconsistencyResponse response;
+  ASSERT_OK(service_->MeasureInconsistencyImpl(
+      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.25, "r1"), &response));
+  EXPECT_EQ(response.request_id(), "r1");
+  EXPECT_DOUBLE_EQ(response.epsilon_charged(), 0.25);
+  EXPECT_THAT(response.remaining_budget(), DoubleNear(0.75, 1e-12));
+  EXPECT_FALSE(response.replayed());
+  const v1::MeasureResult& r = response.result();
+  EXPECT_EQ(r.measure(), v1::MEASURE_MI);
+  EXPECT_DOUBLE_EQ(r.epsilon(), 0.25);
+  EXPECT_GE(r.theta(), 1u);
+  EXPECT_LE(r.theta(), 2000u);
+  EXPECT_GT(r.bound95(), 0);
+  EXPECT_EQ(r.method(), "optimized");
+
+  EXPECT_THAT(Remaining("alice"), DoubleNear(0.75, 1e-12));
+  const std::vector<LedgerEntry> entries = Entries("alice");
+  ASSERT_THAT(entries, SizeIs(1));
+  EXPECT_EQ(entries[0].state, EntryState::kCommitted);
+  EXPECT_EQ(entries[0].request_id, "r1");
+  EXPECT_EQ(entries[0].operation, "MeasureInconsistency MI optimized");
+  EXPECT_EQ(entries[0].neighbouring, registry::kTupleNeighbouring);
+  EXPECT_DOUBLE_EQ(entries[0].epsilon, 0.25);
+  // The recorded answer is the released one.
+  v1::MeasureInconsistencyResponse recorded;
+  ASSERT_TRUE(recorded.ParseFromString(entries[0].answer));
+  EXPECT_EQ(recorded.result().SerializeAsString(), r.SerializeAsString());
+}
+
+TEST_F(BuyerServiceTest, EveryMeasureAndMethodReleases) {
+  Grant("alice", 10.0);
+  int n = 0;
+  for (v1::Measure measure : {v1::MEASURE_MI, v1::MEASURE_P}) {
+    for (v1::SelectionMethod method :
+         {v1::SELECTION_METHOD_UNSPECIFIED, v1::SELECTION_METHOD_OPTIMIZED,
+          v1::SELECTION_METHOD_HIERARCHICAL, v1::SELECTION_METHOD_BASIC,
+          v1::SELECTION_METHOD_BASELINE}) {
+      v1::MeasureInconsistencyRequest request =
+          MeasureRequest(measure, 0.5, absl::StrCat("m", ++n));
+      request.set_method(method);
+      v1::MeasureInconsistencyResponse response;
+      ASSERT_OK(service_->MeasureInconsistencyImpl(Buyer("alice"), request,
+                                                   &response));
+      EXPECT_EQ(response.result().measure(), measure);
+      EXPECT_GE(response.result().theta(), 1u);
+      if (method == v1::SELECTION_METHOD_BASELINE) {
+        EXPECT_EQ(response.result().method(), "baseline");
+        EXPECT_EQ(response.result().theta(), 2000u);  // theta = N
+      }
+    }
+  }
+  v1::MeasureInconsistencyResponse response;
+  ASSERT_OK(service_->MeasureInconsistencyImpl(
+      Buyer("alice"), MeasureRequest(v1::MEASURE_R, 0.5, "r"), &response));
+  EXPECT_EQ(response.result().measure(), v1::MEASURE_R);
+  EXPECT_EQ(response.result().method(), "vertex_cover");
+  EXPECT_EQ(response.result().theta(), 0u);
+  EXPECT_THAT(Remaining("alice"), DoubleNear(10.0 - 11 * 0.5, 1e-9));
+}
+
+TEST_F(BuyerServiceTest, OverBudgetIsResourceExhaustedAndChargesNothing) {
+  Grant("alice", 0.5);
+  v1::MeasureInconsistencyResponse response;
+  EXPECT_THAT(
+      service_->MeasureInconsistencyImpl(
+          Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.6, "big"),
+          &response),
+      StatusIs(absl::StatusCode::kResourceExhausted,
+               AllOf(HasSubstr("remaining 0.5"), HasSubstr("requested 0.6"))));
+  EXPECT_THAT(Entries("alice"), SizeIs(0));  // no entry, no noise
+  EXPECT_THAT(Remaining("alice"), DoubleEq(0.5));
+  // Spending exactly the rest works, then nothing is left.
+  ASSERT_OK(service_->MeasureInconsistencyImpl(
+      Buyer("alice"), MeasureRequest(v1::MEASURE_P, 0.5, "rest"), &response));
+  EXPECT_THAT(response.remaining_budget(), DoubleNear(0, 1e-12));
+  EXPECT_THAT(
+      service_->MeasureInconsistencyImpl(
+          Buyer("alice"), MeasureRequest(v1::MEASURE_R, 0.01, "more"),
+          &response),
+      StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("remaining 0")));
+  EXPECT_THAT(Entries("alice"), SizeIs(1));
+}
+
+TEST_F(BuyerServiceTest, NoGrantIsResourceExhaustedWithNothingRemaining) {
+  v1::MeasureInconsistencyResponse response;
+  EXPECT_THAT(
+      service_->MeasureInconsistencyImpl(
+          Buyer("bob"), MeasureRequest(v1::MEASURE_MI, 0.1, "x"), &response),
+      StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("remaining 0")));
+  // An admin acts on its own (empty) ledger as principal "admin".
+  EXPECT_THAT(service_->MeasureInconsistencyImpl(
+                  auth::Principal{"admin", auth::Role::kAdmin},
+                  MeasureRequest(v1::MEASURE_MI, 0.1, "x"), &response),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       HasSubstr("buyer 'admin'")));
+  EXPECT_THAT(Entries(), SizeIs(0));
+}
+
+TEST_F(BuyerServiceTest, DatasetCapIsResourceExhausted) {
+  Grant("alice", 1.0);
+  Grant("bob", 1.0);
+  ASSERT_OK(ledger_->SetDatasetCap(kHospital, 0.3));
+  v1::MeasureInconsistencyResponse response;
+  ASSERT_OK(service_->MeasureInconsistencyImpl(
+      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.2, "a"), &response));
+  EXPECT_THAT(
+      service_->MeasureInconsistencyImpl(
+          Buyer("bob"), MeasureRequest(v1::MEASURE_MI, 0.2, "b"), &response),
+      StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("cap")));
+}
+
+TEST_F(BuyerServiceTest, RetryReplaysTheRecordedAnswerWithoutCharge) {
+  Grant("alice", 1.0);
+  const v1::MeasureInconsistencyRequest request =
+      MeasureRequest(v1::MEASURE_MI, 0.3, "retry-me");
+  v1::MeasureInconsistencyResponse first;
+  ASSERT_OK(
+      service_->MeasureInconsistencyImpl(Buyer("alice"), request, &first));
+  for (int i = 0; i < 3; ++i) {
+    v1::MeasureInconsistencyResponse again;
+    ASSERT_OK(
+        service_->MeasureInconsistencyImpl(Buyer("alice"), request, &again));
+    EXPECT_TRUE(again.replayed());
+    EXPECT_EQ(again.epsilon_charged(), 0);
+    EXPECT_THAT(again.remaining_budget(), DoubleNear(0.7, 1e-12));
+    EXPECT_EQ(again.request_id(), "retry-me");
+    // Same noise, bit for bit: averaging retries gains nothing.
+    EXPECT_EQ(again.result().SerializeAsString(),
+              first.result().SerializeAsString());
+  }
+  EXPECT_THAT(Entries("alice"), SizeIs(1));
+  EXPECT_THAT(Remaining("alice"), DoubleNear(0.7, 1e-12));
+}
+
+TEST_F(BuyerServiceTest, MethodIsIgnoredForRepairSoRetriesStillReplay) {
+  Grant("alice", 1.0);
+  v1::MeasureInconsistencyRequest request =
+      MeasureRequest(v1::MEASURE_R, 0.2, "r-id");
+  v1::MeasureInconsistencyResponse first;
+  ASSERT_OK(
+      service_->MeasureInconsistencyImpl(Buyer("alice"), request, &first));
+  request.set_method(v1::SELECTION_METHOD_BASIC);
+  v1::MeasureInconsistencyResponse again;
+  ASSERT_OK(
+      service_->MeasureInconsistencyImpl(Buyer("alice"), request, &again));
+  EXPECT_TRUE(again.replayed());
+  EXPECT_EQ(again.result().value(), first.result().value());
+}
+
+TEST_F(BuyerServiceTest, ReusedIdWithOtherParametersIsAlreadyExists) {
+  Grant("alice", 5.0);
+  v1::MeasureInconsistencyResponse response;
+  ASSERT_OK(service_->MeasureInconsistencyImpl(
+      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.3, "dup"), &response));
+  std::vector<v1::MeasureInconsistencyRequest> others = {
+      MeasureRequest(v1::MEASURE_MI, 0.30000000000000004, "dup"),
+      MeasureRequest(v1::MEASURE_P, 0.3, "dup"),
+  };
+  v1::MeasureInconsistencyRequest other_method =
+      MeasureRequest(v1::MEASURE_MI, 0.3, "dup");
+  other_method.set_method(v1::SELECTION_METHOD_BASIC);
+  others.push_back(other_method);
+  for (const auto& other : others) {
+    SCOPED_TRACE(other.DebugString());
+    EXPECT_THAT(
+        service_->MeasureInconsistencyImpl(Buyer("alice"), other, &response),
+        StatusIs(absl::StatusCode::kAlreadyExists, HasSubstr("dup")));
+  }
+  // A QualityReport may not reuse it either.
+  v1::QualityReportRequest report;
+  report.set_dataset_id(kHospital);
+  report.set_epsilon(0.3);
+  report.set_request_id("dup");
+  v1::QualityReportResponse report_response;
+  EXPECT_THAT(
+      service_->QualityReportImpl(Buyer("alice"), report, &report_response),
+      StatusIs(absl::StatusCode::kAlreadyExists, HasSubstr("dup")));
+  EXPECT_THAT(Entries("alice"), SizeIs(1));
+  EXPECT_THAT(Remaining("alice"), DoubleNear(4.7, 1e-12));
+}
+
+TEST_F(BuyerServiceTest, RequestIdsAreScopedToTheBuyer) {
+  Grant("alice", 1.0);
+  Grant("bob", 1.0);
+  v1::MeasureInconsistencyResponse a;
+  v1::MeasureInconsistencyResponse b;
+  ASSERT_OK(service_->MeasureInconsistencyImpl(
+      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.4, "same"), &a));
+  ASSERT_OK(service_->MeasureInconsistencyImpl(
+      Buyer("bob"), MeasureRequest(v1::MEASURE_MI, 0.4, "same"), &b));
+  EXPECT_FALSE(b.replayed());  // bob never sees alice's recorded answer
+  EXPECT_DOUBLE_EQ(b.epsilon_charged(), 0.4);
+  EXPECT_THAT(Remaining("alice"), DoubleNear(0.6, 1e-12));
+  EXPECT_THAT(Remaining("bob"), DoubleNear(0.6, 1e-12));
+}
+
+TEST_F(BuyerServiceTest, EmptyRequestIdGetsAFreshServerIdEachTime) {
+  Grant("alice", 1.0);
+  v1::MeasureInconsistencyResponse first;
+  v1::MeasureInconsistencyResponse second;
+  ASSERT_OK(service_->MeasureInconsistencyImpl(
+      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.1, ""), &first));
+  ASSERT_OK(service_->MeasureInconsistencyImpl(
+      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.1, ""), &second));
+  EXPECT_THAT(first.request_id(), StartsWith("srv-"));
+  EXPECT_EQ(first.request_id().size(), 4u + 32u);
+  EXPECT_NE(first.request_id(), second.request_id());
+  EXPECT_FALSE(second.replayed());
+  EXPECT_THAT(Remaining("alice"), DoubleNear(0.8, 1e-12));
+}
+
+TEST_F(BuyerServiceTest, InvalidArgumentsNameTheFieldAndChargeNothing) {
+  Grant("alice", 1.0);
+  struct Case {
+    std::string name;
+    v1::MeasureInconsistencyRequest request;
+    absl::StatusCode code;
+    std::string message;
+  };
+  std::vector<Case> cases = {
+      {"no measure", MeasureRequest(v1::MEASURE_UNSPECIFIED, 0.1, "a"),
+       absl::StatusCode::kInvalidArgument, "measure must be MEASURE_MI"},
+      {"bad measure", MeasureRequest(static_cast<v1::Measure>(9), 0.1, "a"),
+       absl::StatusCode::kInvalidArgument, "measure must be"},
+      {"eps 0", MeasureRequest(v1::MEASURE_MI, 0, "a"),
+       absl::StatusCode::kInvalidArgument, "epsilon"},
+      {"eps -1", MeasureRequest(v1::MEASURE_MI, -1, "a"),
+       absl::StatusCode::kInvalidArgument, "epsilon"},
+      {"eps nan",
+       MeasureRequest(v1::MEASURE_MI, std::numeric_limits<double>::quiet_NaN(),
+                      "a"),
+       absl::StatusCode::kInvalidArgument, "epsilon"},
+      {"eps inf",
+       MeasureRequest(v1::MEASURE_MI, std::numeric_limits<double>::infinity(),
+                      "a"),
+       absl::StatusCode::kInvalidArgument, "epsilon"},
+      {"long id", MeasureRequest(v1::MEASURE_MI, 0.1, std::string(129, 'x')),
+       absl::StatusCode::kInvalidArgument, "request_id must have 1-128"},
+      {"ctrl id", MeasureRequest(v1::MEASURE_MI, 0.1, "a\nb"),
+       absl::StatusCode::kInvalidArgument, "request_id must be printable"},
+      {"no dataset", MeasureRequest(v1::MEASURE_MI, 0.1, "a", ""),
+       absl::StatusCode::kInvalidArgument, "dataset_id"},
+      {"bad dataset", MeasureRequest(v1::MEASURE_MI, 0.1, "a", "../etc"),
+       absl::StatusCode::kInvalidArgument, "dataset_id"},
+      {"unknown dataset", MeasureRequest(v1::MEASURE_MI, 0.1, "a", "ghost"),
+       absl::StatusCode::kNotFound, "'ghost'"},
+  };
+  v1::MeasureInconsistencyRequest bad_method =
+      MeasureRequest(v1::MEASURE_MI, 0.1, "a");
+  bad_method.set_method(static_cast<v1::SelectionMethod>(17));
+  cases.push_back({"bad method", bad_method, absl::StatusCode::kInvalidArgument,
+                   "method must be a SelectionMethod"});
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    v1::MeasureInconsistencyResponse response;
+    EXPECT_THAT(service_->MeasureInconsistencyImpl(Buyer("alice"), c.request,
+                                                   &response),
+                StatusIs(c.code, HasSubstr(c.message)));
+  }
+  EXPECT_THAT(Entries(), SizeIs(0));
+  EXPECT_THAT(Remaining("alice"), DoubleEq(1.0));
+  // A request id of 128 printable characters (spaces included) is fine.
+  v1::MeasureInconsistencyResponse response;
+  EXPECT_OK(service_->MeasureInconsistencyImpl(
+      Buyer("alice"),
+      MeasureRequest(v1::MEASURE_MI, 0.1, " " + std::string(127, '~')),
+      &response));
+}
+
+TEST_F(BuyerServiceTest, PassedDeadlineRefundsAndReleasesNothing) {
+  Grant("alice", 1.0);
+  CallContext late;
+  late.deadline = absl::Now() - absl::Seconds(1);
+  v1::MeasureInconsistencyResponse response;
+  EXPECT_THAT(service_->MeasureInconsistencyImpl(
+                  Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.5, "late"),
+                  &response, late),
+              StatusIs(absl::StatusCode::kDeadlineExceeded,
+                       HasSubstr("nothing was charged")));
+  EXPECT_FALSE(response.has_result());
+  EXPECT_THAT(Remaining("alice"), DoubleEq(1.0));
+  std::vector<LedgerEntry> entries = Entries("alice");
+  ASSERT_THAT(entries, SizeIs(1));
+  EXPECT_EQ(entries[0].state, EntryState::kRefunded);
+
+  CallContext cancelled;
+  cancelled.cancelled = [] { return true; };
+  EXPECT_THAT(service_->MeasureInconsistencyImpl(
+                  Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.5, "gone"),
+                  &response, cancelled),
+              StatusIs(absl::StatusCode::kCancelled, HasSubstr("cancelled")));
+  EXPECT_THAT(Remaining("alice"), DoubleEq(1.0));
+
+  // The refunded request_id can be used again, and is then charged.
+  ASSERT_OK(service_->MeasureInconsistencyImpl(
+      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.5, "late"), &response));
+  EXPECT_FALSE(response.replayed());
+  EXPECT_THAT(Remaining("alice"), DoubleNear(0.5, 1e-12));
+}
+
+TEST_F(BuyerServiceTest, RetryAfterReplaceIsADifferentRequest) {
+  v1::DatasetManifest m;
+  m.set_dataset_id(kSmall);
+  m.set_public_max_rows(10);
+  m.set_constraints("Zip -> City");
+  ASSERT_THAT(registry_->Register(m, kSmallCsv), IsOk());
+  Grant("alice", 1.0, kSmall);
+  v1::MeasureInconsistencyResponse response;
+  ASSERT_OK(service_->MeasureInconsistencyImpl(
+      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.1, "v", kSmall),
+      &response));
+  ASSERT_THAT(registry_->Replace(m, kSmallCsv), IsOk());
+  EXPECT_THAT(service_->MeasureInconsistencyImpl(
+                  Buyer("alice"),
+                  MeasureRequest(v1::MEASURE_MI, 0.1, "v", kSmall), &response),
+              StatusIs(absl::StatusCode::kAlreadyExists, HasSubstr("'v'")));
+  ASSERT_THAT(registry_->Delete(kSmall), IsOk());
+  // Deleted: NOT_FOUND, but the buyer still sees the budget.
+  EXPECT_THAT(service_->MeasureInconsistencyImpl(
+                  Buyer("alice"),
+                  MeasureRequest(v1::MEASURE_MI, 0.1, "w", kSmall), &response),
+              StatusIs(absl::StatusCode::kNotFound, HasSubstr("'small'")));
+  v1::GetBudgetRequest budget_request;
+  budget_request.set_dataset_id(kSmall);
+  v1::GetBudgetResponse budget;
+  ASSERT_OK(service_->GetBudgetImpl(Buyer("alice"), budget_request, &budget));
+  ASSERT_THAT(budget.budgets(), SizeIs(1));
+  EXPECT_THAT(budget.budgets(0).spent(), DoubleNear(0.1, 1e-12));
+}
+
+// 32 concurrent requests of one buyer against a budget for 10: exactly 10
+// succeed, the ledger never goes below zero.
+TEST_F(BuyerServiceTest, ConcurrentRequestsOfOneBuyerNeverOverspend) {
+  Grant("alice", 1.0);
+  constexpr int kThreads = 32;
+  std::atomic<int> ok{0};
+  std::atomic<int> exhausted{0};
+  std::atomic<int> other{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([&, i] {
+      v1::MeasureInconsistencyResponse response;
+      const absl::Status s = service_->MeasureInconsistencyImpl(
+          Buyer("alice"),
+          MeasureRequest(i % 2 == 0 ? v1::MEASURE_MI : v1::MEASURE_R, 0.1,
+                         absl::StrCat("race-", i)),
+          &response);
+      if (s.ok()) {
+        ++ok;
+      } else if (s.code() == absl::StatusCode::kResourceExhausted) {
+        ++exhausted;
+      } else {
+        ++other;
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(ok.load(), 10);
+  EXPECT_EQ(exhausted.load(), kThreads - 10);
+  EXPECT_EQ(other.load(), 0);
+  absl::StatusOr<core::ledger::BudgetState> b =
+      ledger_->GetBudget("alice", kHospital);
+  ASSERT_THAT(b, IsOk());
+  EXPECT_LE(b->spent, 1.0 + 1e-9);
+  EXPECT_EQ(b->reserved, 0);
+  int committed = 0;
+  for (const LedgerEntry& e : Entries("alice")) {
+    committed += e.state == EntryState::kCommitted;
+  }
+  EXPECT_EQ(committed, 10);
+}
+
+// ---- QualityReport ----------------------------------------------------------
+
+TEST_F(BuyerServiceTest, QualityReportIsOneChargeSplitInThree) {
+  Grant("alice", 1.0);
+  v1::QualityReportRequest request;
+  request.set_dataset_id(kHospital);
+  request.set_epsilon(0.9);
+  request.set_request_id("report-1");
+  v1::QualityReportResponse response;
+  ASSERT_OK(service_->QualityReportImpl(Buyer("alice"), request, &response));
+  ASSERT_THAT(response.results(), SizeIs(3));
+  EXPECT_EQ(response.results(0).measure(), v1::MEASURE_MI);
+  EXPECT_EQ(response.results(1).measure(), v1::MEASURE_P);
+  EXPECT_EQ(response.results(2).measure(), v1::MEASURE_R);
+  double sum = 0;
+  for (const v1::MeasureResult& r : response.results()) {
+    EXPECT_THAT(r.epsilon(), DoubleNear(0.3, 1e-12));
+    sum += r.epsilon();
+  }
+  EXPECT_LE(sum, 0.9);
+  EXPECT_EQ(response.results(0).method(), "optimized");
+  EXPECT_EQ(response.results(2).method(), "vertex_cover");
+  EXPECT_DOUBLE_EQ(response.epsilon_charged(), 0.9);
+  EXPECT_THAT(response.remaining_budget(), DoubleNear(0.1, 1e-12));
+  EXPECT_EQ(response.request_id(), "report-1");
+  std::vector<LedgerEntry> entries = Entries("alice");
+  ASSERT_THAT(entries, SizeIs(1));
+  EXPECT_EQ(entries[0].operation, "QualityReport MI,P,R optimized");
+  EXPECT_DOUBLE_EQ(entries[0].epsilon, 0.9);
+
+  v1::QualityReportResponse again;
+  ASSERT_OK(service_->QualityReportImpl(Buyer("alice"), request, &again));
+  EXPECT_TRUE(again.replayed());
+  EXPECT_EQ(again.epsilon_charged(), 0);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(again.results(i).value(), response.results(i).value());
+  }
+  EXPECT_THAT(Entries("alice"), SizeIs(1));
+
+  request.set_request_id("report-2");
+  EXPECT_THAT(service_->QualityReportImpl(Buyer("alice"), request, &again),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       HasSubstr("remaining 0.1")));
+}
+
+TEST_F(BuyerServiceTest, QualityReportValidatesItsArguments) {
+  Grant("alice", 1.0);
+  v1::QualityReportRequest request;
+  request.set_dataset_id(kHospital);
+  request.set_epsilon(-2);
+  v1::QualityReportResponse response;
+  EXPECT_THAT(
+      service_->QualityReportImpl(Buyer("alice"), request, &response),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("epsilon")));
+  request.set_epsilon(5e-324);  // the smallest double: a third of it is 0
+  EXPECT_THAT(service_->QualityReportImpl(Buyer("alice"), request, &response),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("epsilon is too small")));
+  request.set_epsilon(0.3);
+  request.set_dataset_id("ghost");
+  EXPECT_THAT(service_->QualityReportImpl(Buyer("alice"), request, &response),
+              StatusIs(absl::StatusCode::kNotFound, HasSubstr("'ghost'")));
+  request.set_dataset_id(kHospital);
+  request.set_method(static_cast<v1::SelectionMethod>(-3));
+  EXPECT_THAT(
+      service_->QualityReportImpl(Buyer("alice"), request, &response),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("method")));
+  EXPECT_THAT(Entries(), SizeIs(0));
+}
+
+TEST(ThirdOfEpsilonTest, ThreeThirdsNeverExceedTheWhole) {
+  for (double e : {1.0, 0.1, 0.3, 0.7, 1e-300, 3.0, 1e6, 0.9}) {
+    const double third = internal::ThirdOfEpsilon(e);
+    EXPECT_LE(static_cast<long double>(third) * 3, static_cast<long double>(e))
+        << e;
+    EXPECT_NEAR(third, e / 3, e * 1e-15) << e;
+  }
+}
+
+// ---- GetBudget --------------------------------------------------------------
+
+TEST_F(BuyerServiceTest, GetBudgetShowsOnlyTheCallersOwnLedger) {
+  v1::DatasetManifest m;
+  m.set_dataset_id(kSmall);
+  m.set_public_max_rows(10);
+  m.set_constraints("Zip -> City");
+  ASSERT_THAT(registry_->Register(m, kSmallCsv), IsOk());
+  Grant("alice", 1.0);
+  Grant("alice", 2.0, kSmall);
+  Grant("bob", 3.0);
+  v1::MeasureInconsistencyResponse response;
+  ASSERT_OK(service_->MeasureInconsistencyImpl(
+      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.1, "a1"), &response));
+  ASSERT_OK(service_->MeasureInconsistencyImpl(
+      Buyer("alice"), MeasureRequest(v1::MEASURE_P, 0.2, "a2", kSmall),
+      &response));
+  ASSERT_OK(service_->MeasureInconsistencyImpl(
+      Buyer("bob"), MeasureRequest(v1::MEASURE_R, 0.3, "b1"), &response));
+
+  v1::GetBudgetRequest request;
+  v1::GetBudgetResponse budget;
+  ASSERT_OK(service_->GetBudgetImpl(Buyer("alice"), request, &budget));
+  ASSERT_THAT(budget.budgets(), SizeIs(2));
+  EXPECT_EQ(budget.budgets(0).dataset_id(), kHospital);
+  EXPECT_EQ(budget.budgets(0).buyer_id(), "alice");
+  EXPECT_DOUBLE_EQ(budget.budgets(0).granted(), 1.0);
+  EXPECT_THAT(budget.budgets(0).spent(), DoubleNear(0.1, 1e-12));
+  EXPECT_THAT(budget.budgets(0).remaining(), DoubleNear(0.9, 1e-12));
+  EXPECT_EQ(budget.budgets(1).dataset_id(), kSmall);
+  EXPECT_EQ(budget.history_size(), 0);  // not asked for
+
+  request.set_include_history(true);
+  ASSERT_OK(service_->GetBudgetImpl(Buyer("alice"), request, &budget));
+  ASSERT_THAT(budget.history(), SizeIs(2));
+  EXPECT_EQ(budget.history(0).request_id(), "a2");  // newest first
+  EXPECT_EQ(budget.history(1).request_id(), "a1");
+  for (const v1::LedgerEntry& e : budget.history()) {
+    EXPECT_EQ(e.buyer_id(), "alice");
+    EXPECT_EQ(e.state(), v1::LEDGER_ENTRY_STATE_COMMITTED);
+  }
+
+  request.set_dataset_id(kHospital);
+  ASSERT_OK(service_->GetBudgetImpl(Buyer("alice"), request, &budget));
+  ASSERT_THAT(budget.budgets(), SizeIs(1));
+  ASSERT_THAT(budget.history(), SizeIs(1));
+  EXPECT_EQ(budget.history(0).request_id(), "a1");
+
+  request.set_dataset_id("");
+  request.set_history_limit(1);
+  ASSERT_OK(service_->GetBudgetImpl(Buyer("alice"), request, &budget));
+  ASSERT_THAT(budget.history(), SizeIs(1));
+
+  // Bob sees only his own.
+  request.set_history_limit(0);
+  ASSERT_OK(service_->GetBudgetImpl(Buyer("bob"), request, &budget));
+  ASSERT_THAT(budget.budgets(), SizeIs(1));
+  EXPECT_EQ(budget.budgets(0).buyer_id(), "bob");
+  ASSERT_THAT(budget.history(), SizeIs(1));
+  EXPECT_EQ(budget.history(0).request_id(), "b1");
+
+  // A buyer without grants sees nothing (and no one else's).
+  ASSERT_OK(service_->GetBudgetImpl(Buyer("carol"), request, &budget));
+  EXPECT_EQ(budget.budgets_size(), 0);
+  EXPECT_EQ(budget.history_size(), 0);
+  ASSERT_THAT(registry_->Delete(kSmall), IsOk());
+}
+
+TEST_F(BuyerServiceTest, GetBudgetValidation) {
+  v1::GetBudgetRequest request;
+  v1::GetBudgetResponse budget;
+  request.set_history_limit(10'001);
+  EXPECT_THAT(service_->GetBudgetImpl(Buyer("alice"), request, &budget),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("history_limit must be at most 10000")));
+  request.set_history_limit(10'000);
+  EXPECT_OK(service_->GetBudgetImpl(Buyer("alice"), request, &budget));
+  request.set_dataset_id("ghost");
+  EXPECT_THAT(service_->GetBudgetImpl(Buyer("alice"), request, &budget),
+              StatusIs(absl::StatusCode::kNotFound, HasSubstr("'ghost'")));
+  request.set_dataset_id("bad/id");
+  EXPECT_THAT(
+      service_->GetBudgetImpl(Buyer("alice"), request, &budget),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("dataset_id")));
+  // A known dataset without a grant: an empty answer, not an error.
+  request.set_dataset_id(kHospital);
+  ASSERT_OK(service_->GetBudgetImpl(Buyer("alice"), request, &budget));
+  EXPECT_EQ(budget.budgets_size(), 0);
+}
+
+// ---- Conversions ------------------------------------------------------------
+
+TEST(BuyerConvertTest, MeasuresAndMethods) {
+  EXPECT_THAT(
+      MeasureFromProto(v1::MEASURE_P),
+      dpq::testing::IsOkAndHolds(core::measures::Measure::kProblematic));
+  EXPECT_THAT(MeasureFromProto(v1::MEASURE_UNSPECIFIED),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("MEASURE_UNSPECIFIED")));
+  EXPECT_EQ(MeasureToProto(core::measures::Measure::kRepair), v1::MEASURE_R);
+  EXPECT_EQ(MeasureToProto(core::measures::Measure::kDrastic),
+            v1::MEASURE_UNSPECIFIED);
+  EXPECT_THAT(MethodFromProto(v1::SELECTION_METHOD_UNSPECIFIED),
+              dpq::testing::IsOkAndHolds(
+                  core::private_measures::SelectionMethod::kOptimized));
+  EXPECT_THAT(MethodFromProto(v1::SELECTION_METHOD_BASELINE),
+              dpq::testing::IsOkAndHolds(
+                  core::private_measures::SelectionMethod::kBaseline));
+}
+
+}  // namespace
+}  // namespace dpq::server::buyer

@@ -1,0 +1,235 @@
+#include "server/config.h"
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "server/server.h"
+#include "tests/testing/status_matchers.h"
+
+namespace dpq::server {
+namespace {
+
+using ::dpq::testing::IsOk;
+using ::dpq::testing::StatusIs;
+using ::testing::HasSubstr;
+
+absl::StatusOr<CommandLine> Parse(std::vector<const char*> args) {
+  args.insert(args.begin(), "dpq-server");
+  return ParseCommandLine(static_cast<int>(args.size()), args.data());
+}
+
+Options InsecureOptions() {
+  Options options;
+  options.data_dir = "/tmp/dpq-unused";
+  options.insecure_for_local_dev = true;
+  return options;
+}
+
+TEST(ConfigTest, ConfigTextSetsEveryKey) {
+  Options options;
+  ASSERT_OK(ApplyConfigText(
+      "# a comment\n"
+      "listen = 127.0.0.1:6000\n"
+      "data_dir=/srv/dpq   # trailing comment\n"
+      "tls_cert = /c.pem\n"
+      "tls_key = /k.pem\n"
+      "client_ca = /ca.pem\n"
+      "\n"
+      "insecure = false\n"
+      "max_message_bytes = 2048\n"
+      "max_upload_bytes = 4096\n"
+      "max_rows = 77\n"
+      "graph_threads = 3\n"
+      "drain_seconds = 9\n",
+      "dpq.conf", &options));
+  EXPECT_EQ(options.listen, "127.0.0.1:6000");
+  EXPECT_EQ(options.data_dir, "/srv/dpq");
+  EXPECT_EQ(options.tls_cert, "/c.pem");
+  EXPECT_EQ(options.tls_key, "/k.pem");
+  EXPECT_EQ(options.client_ca, "/ca.pem");
+  EXPECT_FALSE(options.insecure_for_local_dev);
+  EXPECT_EQ(options.max_message_bytes, 2048);
+  EXPECT_EQ(options.max_upload_bytes, 4096u);
+  EXPECT_EQ(options.max_rows, 77u);
+  EXPECT_EQ(options.graph_threads, 3);
+  EXPECT_EQ(options.drain_seconds, 9);
+}
+
+TEST(ConfigTest, TheShippedExampleConfigParses) {
+  const std::string path =
+      std::string(DPQ_SOURCE_DIR) + "/deploy/dpq-server.conf.example";
+  if (!std::ifstream(path)) GTEST_SKIP() << path << " does not exist";
+  Options options;
+  ASSERT_OK(ApplyConfigFile(path, &options));
+  EXPECT_FALSE(options.data_dir.empty());
+  EXPECT_OK(ValidateOptions(options));
+}
+
+TEST(ConfigTest, UnknownKeyNamesTheLine) {
+  Options options;
+  EXPECT_THAT(ApplyConfigText("listen = :1\n\nport = 5\n", "my.conf", &options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("my.conf line 3: Unknown setting 'port'")));
+}
+
+TEST(ConfigTest, BadValueNamesTheLineAndValue) {
+  Options options;
+  EXPECT_THAT(ApplyConfigText("insecure = yes\n", "c", &options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("c line 1: insecure must be true or false, "
+                                 "but is 'yes'")));
+  EXPECT_THAT(ApplyConfigText("# x\nmax_rows = many\n", "c", &options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("c line 2: max_rows must be an integer")));
+  EXPECT_THAT(ApplyConfigText("max_rows = -1\n", "c", &options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("max_rows")));
+}
+
+TEST(ConfigTest, LineWithoutEqualsIsAnError) {
+  Options options;
+  EXPECT_THAT(ApplyConfigText("listen 1.2.3.4:5\n", "c", &options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("c line 1: expected 'key = value'")));
+}
+
+TEST(ConfigTest, FlagsOverrideTheConfigFile) {
+  const std::string path = ::testing::TempDir() + "/dpq-config-test.conf";
+  std::ofstream(path) << "data_dir = /from-file\nlisten = 0.0.0.0:7\n"
+                         "drain_seconds = 4\n";
+  ASSERT_OK_AND_ASSIGN(
+      CommandLine line,
+      Parse({"--listen", "127.0.0.1:0", "--config", path.c_str(),
+             "--drain-seconds=11", "--insecure"}));
+  EXPECT_FALSE(line.help);
+  EXPECT_EQ(line.options.data_dir, "/from-file");
+  EXPECT_EQ(line.options.listen, "127.0.0.1:0");
+  EXPECT_EQ(line.options.drain_seconds, 11);
+  EXPECT_TRUE(line.options.insecure_for_local_dev);
+  std::remove(path.c_str());
+}
+
+TEST(ConfigTest, CommandLineErrorsNameTheFlag) {
+  EXPECT_THAT(Parse({"--colour", "red"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Unknown flag --colour")));
+  EXPECT_THAT(Parse({"--data-dir"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("--data-dir needs a value")));
+  EXPECT_THAT(Parse({"--max-rows", "x"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("--max-rows: max_rows must be an integer")));
+  EXPECT_THAT(Parse({"serve"}), StatusIs(absl::StatusCode::kInvalidArgument,
+                                         HasSubstr("Unexpected argument")));
+  EXPECT_THAT(Parse({"--config", "/no/such/file.conf"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("/no/such/file.conf")));
+}
+
+TEST(ConfigTest, HelpIsRecognised) {
+  ASSERT_OK_AND_ASSIGN(CommandLine line, Parse({"--help"}));
+  EXPECT_TRUE(line.help);
+  EXPECT_THAT(Usage(), HasSubstr("--data-dir"));
+  EXPECT_THAT(Usage(), HasSubstr("--insecure"));
+}
+
+TEST(ValidateOptionsTest, AcceptsInsecureAndTls) {
+  EXPECT_OK(ValidateOptions(InsecureOptions()));
+  Options tls;
+  tls.data_dir = "/d";
+  tls.tls_cert = "/c";
+  tls.tls_key = "/k";
+  EXPECT_OK(ValidateOptions(tls));
+}
+
+TEST(ValidateOptionsTest, TlsNeedsCertAndKey) {
+  Options options;
+  options.data_dir = "/d";
+  EXPECT_THAT(ValidateOptions(options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("tls_cert is missing")));
+  options.tls_cert = "/c";
+  EXPECT_THAT(ValidateOptions(options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("tls_key is missing")));
+}
+
+TEST(ValidateOptionsTest, InsecureExcludesTlsFiles) {
+  Options options = InsecureOptions();
+  options.client_ca = "/ca.pem";
+  EXPECT_THAT(ValidateOptions(options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("client_ca is set to '/ca.pem'")));
+  options = InsecureOptions();
+  options.tls_cert = "/c.pem";
+  EXPECT_THAT(ValidateOptions(options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("tls_cert")));
+}
+
+TEST(ValidateOptionsTest, DataDirIsRequired) {
+  Options options = InsecureOptions();
+  options.data_dir.clear();
+  EXPECT_THAT(ValidateOptions(options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("data_dir is required")));
+}
+
+TEST(ValidateOptionsTest, RejectsBadListenAndLimits) {
+  Options options = InsecureOptions();
+  options.listen = "localhost";
+  EXPECT_THAT(ValidateOptions(options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("listen must be HOST:PORT")));
+  options.listen = "localhost:70000";
+  EXPECT_THAT(ValidateOptions(options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("port 0..65535")));
+  options = InsecureOptions();
+  options.max_message_bytes = 10;
+  EXPECT_THAT(ValidateOptions(options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("max_message_bytes")));
+  options = InsecureOptions();
+  options.max_upload_bytes = 0;
+  EXPECT_THAT(ValidateOptions(options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("max_upload_bytes")));
+  options = InsecureOptions();
+  options.drain_seconds = -1;
+  EXPECT_THAT(ValidateOptions(options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("drain_seconds")));
+}
+
+TEST(ReadPemFileTest, NamesTheOptionAndFile) {
+  EXPECT_THAT(ReadPemFile("/no/such/cert.pem", "tls_cert"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("tls_cert '/no/such/cert.pem' cannot be read")));
+  const std::string path = ::testing::TempDir() + "/dpq-not-a-pem.txt";
+  std::ofstream(path) << "hello\n";
+  EXPECT_THAT(ReadPemFile(path, "tls_key"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("is not a PEM file")));
+  std::ofstream(path) << "-----BEGIN CERTIFICATE-----\nAAAA\n";
+  EXPECT_THAT(ReadPemFile(path, "tls_key"), IsOk());
+  std::remove(path.c_str());
+}
+
+TEST(BuildAndStartTest, UnreadableCertificateIsInvalidArgument) {
+  Options options;
+  options.listen = "127.0.0.1:0";
+  options.data_dir = ::testing::TempDir() + "/dpq-never-created";
+  options.tls_cert = "/no/such/server.pem";
+  options.tls_key = "/no/such/server.key";
+  EXPECT_THAT(Server::BuildAndStart(options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("tls_cert '/no/such/server.pem'")));
+}
+
+}  // namespace
+}  // namespace dpq::server

@@ -1,0 +1,612 @@
+#include "server/registry/dataset_registry.h"
+
+#include <sys/stat.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
+
+namespace dpq::server::registry {
+namespace {
+
+namespace fs = std::filesystem;
+using ::dpq::testing::IsOk;
+using ::dpq::testing::StatusIs;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+// 4 rows; the FD Zip -> City is violated by rows 0-1 and 0-2 and 1-2? Rows
+// 0, 1, 2 share zip 10 with cities a, a, b: edges {0,2}, {1,2}.
+constexpr char kCsv[] =
+    "Zip,City,Score\n"
+    "10,a,1\n"
+    "10,a,2\n"
+    "10,b,3\n"
+    "20,c,4\n";
+constexpr char kConstraints[] =
+    "# zip determines the city\n"
+    "\n"
+    "  Zip -> City  \n";
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+void WriteFile(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+class DatasetRegistryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const ::testing::TestInfo* info =
+        ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           absl::StrCat("dpq_registry_test_", ::getpid(), "_", info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    options_.data_dir = dir_.string();
+    options_.graph_threads = 1;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::unique_ptr<DatasetRegistry> OpenRegistry() {
+    absl::StatusOr<std::unique_ptr<DatasetRegistry>> r =
+        DatasetRegistry::Open(options_);
+    EXPECT_THAT(r, IsOk());
+    return r.ok() ? *std::move(r) : nullptr;
+  }
+
+  static v1::DatasetManifest Manifest(const std::string& id = "zips") {
+    v1::DatasetManifest m;
+    m.set_dataset_id(id);
+    m.set_description("zip codes");
+    m.set_constraints(kConstraints);
+    m.set_public_max_rows(100);
+    return m;
+  }
+
+  fs::path dir_;
+  DatasetRegistry::Options options_;
+};
+
+TEST_F(DatasetRegistryTest, RegisterPublishesPublicInfoWithoutPrivateSizes) {
+  auto registry = OpenRegistry();
+  ASSERT_OK_AND_ASSIGN(auto d, registry->Register(Manifest(), kCsv));
+  const v1::DatasetInfo info = d->PublicInfo();
+  EXPECT_EQ(info.dataset_id(), "zips");
+  EXPECT_EQ(info.description(), "zip codes");
+  ASSERT_EQ(info.columns_size(), 3);
+  EXPECT_EQ(info.columns(0).name(), "Zip");
+  EXPECT_EQ(info.columns(0).type(), v1::COLUMN_TYPE_INT64);
+  EXPECT_EQ(info.columns(1).type(), v1::COLUMN_TYPE_STRING);
+  EXPECT_EQ(info.columns(2).type(), v1::COLUMN_TYPE_INT64);
+  // Comments and blank lines dropped, the DC line trimmed.
+  EXPECT_THAT(info.constraints(), ElementsAre("Zip -> City"));
+  EXPECT_EQ(info.public_max_rows(), 100u);
+  EXPECT_FALSE(info.row_count_public());
+  EXPECT_EQ(info.row_count(), 0u);  // private unless declared public
+  EXPECT_THAT(info.supported_measures(),
+              ElementsAre(v1::MEASURE_MI, v1::MEASURE_P, v1::MEASURE_R));
+  EXPECT_EQ(info.neighbouring(), kTupleNeighbouring);
+  EXPECT_EQ(info.version(), 1u);
+  EXPECT_GT(info.registered_at().seconds(), 1'600'000'000);
+
+  const v1::DatasetStats stats = d->Stats();
+  EXPECT_EQ(stats.rows(), 4u);
+  EXPECT_EQ(stats.csv_bytes(), std::string(kCsv).size());
+  EXPECT_EQ(stats.edges(), 2u);
+  EXPECT_EQ(d->graph.graph.num_nodes(), 4u);
+  ASSERT_EQ(d->degree_bounds.size(), 1u);
+  EXPECT_TRUE(d->degree_bounds[0].keyed);
+  EXPECT_EQ(d->degree_bounds[0].bound, 2u);  // zip 10 occurs 3 times
+
+  ASSERT_OK_AND_ASSIGN(auto got, registry->Get("zips"));
+  EXPECT_EQ(got, d);
+}
+
+TEST_F(DatasetRegistryTest, RowCountIsShownOnlyWhenPublic) {
+  auto registry = OpenRegistry();
+  v1::DatasetManifest m = Manifest();
+  m.set_row_count_public(true);
+  ASSERT_OK_AND_ASSIGN(auto d, registry->Register(m, kCsv));
+  EXPECT_TRUE(d->PublicInfo().row_count_public());
+  EXPECT_EQ(d->PublicInfo().row_count(), 4u);
+}
+
+TEST_F(DatasetRegistryTest, FdLineWithTwoRightHandSidesIsOneConstraintEntry) {
+  auto registry = OpenRegistry();
+  v1::DatasetManifest m = Manifest();
+  m.set_constraints("Zip -> City,Score\nnot(t1.City=t2.City&t1.Zip!=t2.Zip)");
+  ASSERT_OK_AND_ASSIGN(auto d, registry->Register(m, kCsv));
+  EXPECT_EQ(d->dcs.size(), 3u);
+  EXPECT_THAT(
+      d->PublicInfo().constraints(),
+      ElementsAre("Zip -> City,Score", "not(t1.City=t2.City&t1.Zip!=t2.Zip)"));
+}
+
+TEST_F(DatasetRegistryTest, DeclaredColumnTypesOverrideInference) {
+  auto registry = OpenRegistry();
+  v1::DatasetManifest m = Manifest();
+  v1::Column* c = m.add_column_types();
+  c->set_name("Zip");
+  c->set_type(v1::COLUMN_TYPE_STRING);
+  v1::Column* s = m.add_column_types();
+  s->set_name("Score");
+  s->set_type(v1::COLUMN_TYPE_DOUBLE);
+  ASSERT_OK_AND_ASSIGN(auto d, registry->Register(m, kCsv));
+  EXPECT_EQ(d->PublicInfo().columns(0).type(), v1::COLUMN_TYPE_STRING);
+  EXPECT_EQ(d->PublicInfo().columns(2).type(), v1::COLUMN_TYPE_DOUBLE);
+}
+
+TEST_F(DatasetRegistryTest, NullValuesAreNull) {
+  auto registry = OpenRegistry();
+  v1::DatasetManifest m = Manifest();
+  m.add_null_values("NA");
+  // With "NA" as NULL the third row's city is NULL: no conflict through it.
+  ASSERT_OK_AND_ASSIGN(auto d,
+                       registry->Register(m, "Zip,City\n10,a\n10,a\n10,NA\n"));
+  EXPECT_EQ(d->Stats().edges(), 0u);
+}
+
+TEST_F(DatasetRegistryTest, RegisterTwiceIsAlreadyExists) {
+  auto registry = OpenRegistry();
+  ASSERT_THAT(registry->Register(Manifest(), kCsv), IsOk());
+  EXPECT_THAT(registry->Register(Manifest(), kCsv),
+              StatusIs(absl::StatusCode::kAlreadyExists,
+                       HasSubstr("Dataset 'zips' already exists")));
+}
+
+TEST_F(DatasetRegistryTest, ListIsSortedById) {
+  auto registry = OpenRegistry();
+  ASSERT_THAT(registry->Register(Manifest("b"), kCsv), IsOk());
+  ASSERT_THAT(registry->Register(Manifest("a"), kCsv), IsOk());
+  ASSERT_THAT(registry->Register(Manifest("c.1"), kCsv), IsOk());
+  std::vector<std::string> ids;
+  for (const auto& d : registry->List())
+    ids.push_back(d->manifest.dataset_id());
+  EXPECT_THAT(ids, ElementsAre("a", "b", "c.1"));
+}
+
+TEST_F(DatasetRegistryTest, GetUnknownIsNotFoundNamingTheId) {
+  auto registry = OpenRegistry();
+  EXPECT_THAT(registry->Get("nope"),
+              StatusIs(absl::StatusCode::kNotFound, HasSubstr("'nope'")));
+}
+
+TEST_F(DatasetRegistryTest, ReplaceIncrementsVersionAndKeepsOldVersionAlive) {
+  auto registry = OpenRegistry();
+  ASSERT_OK_AND_ASSIGN(auto v1_data, registry->Register(Manifest(), kCsv));
+  v1::DatasetManifest m = Manifest();
+  m.set_description("fixed");
+  ASSERT_OK_AND_ASSIGN(
+      auto v2_data, registry->Replace(m, "Zip,City,Score\n10,a,1\n10,a,2\n"));
+  EXPECT_EQ(v2_data->version, 2u);
+  EXPECT_EQ(v2_data->PublicInfo().version(), 2u);
+  EXPECT_EQ(v2_data->PublicInfo().description(), "fixed");
+  EXPECT_EQ(v2_data->Stats().edges(), 0u);
+  EXPECT_GE(v2_data->registered_at, v1_data->registered_at);
+  // An in-flight request still holds the old version, intact.
+  EXPECT_EQ(v1_data->version, 1u);
+  EXPECT_EQ(v1_data->table.num_rows(), 4u);
+  EXPECT_EQ(v1_data->graph.graph.num_edges(), 2u);
+  ASSERT_OK_AND_ASSIGN(auto now, registry->Get("zips"));
+  EXPECT_EQ(now, v2_data);
+  // No work directories are left behind.
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir_ / "datasets")) {
+    names.push_back(e.path().filename().string());
+  }
+  EXPECT_THAT(names, ElementsAre("zips"));
+}
+
+TEST_F(DatasetRegistryTest, ReplaceUnknownIsNotFound) {
+  auto registry = OpenRegistry();
+  EXPECT_THAT(registry->Replace(Manifest("ghost"), kCsv),
+              StatusIs(absl::StatusCode::kNotFound, HasSubstr("'ghost'")));
+}
+
+TEST_F(DatasetRegistryTest, FailedReplaceKeepsTheCurrentVersion) {
+  auto registry = OpenRegistry();
+  ASSERT_OK_AND_ASSIGN(auto d, registry->Register(Manifest(), kCsv));
+  v1::DatasetManifest bad = Manifest();
+  bad.set_public_max_rows(2);
+  EXPECT_THAT(registry->Replace(bad, kCsv),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("public_max_rows")));
+  ASSERT_OK_AND_ASSIGN(auto now, registry->Get("zips"));
+  EXPECT_EQ(now, d);
+  EXPECT_EQ(ReadFile(dir_ / "datasets" / "zips" / "data.csv"), kCsv);
+}
+
+TEST_F(DatasetRegistryTest, DeleteRemovesFilesAndMemory) {
+  auto registry = OpenRegistry();
+  ASSERT_OK_AND_ASSIGN(auto held, registry->Register(Manifest(), kCsv));
+  ASSERT_THAT(registry->Delete("zips"), IsOk());
+  EXPECT_THAT(registry->Get("zips"),
+              StatusIs(absl::StatusCode::kNotFound, HasSubstr("zips")));
+  EXPECT_FALSE(fs::exists(dir_ / "datasets" / "zips"));
+  EXPECT_TRUE(fs::is_empty(dir_ / "datasets"));
+  EXPECT_EQ(held->table.num_rows(), 4u);  // holders keep their copy
+  EXPECT_THAT(registry->Delete("zips"),
+              StatusIs(absl::StatusCode::kNotFound, HasSubstr("'zips'")));
+  // The id is free again.
+  EXPECT_THAT(registry->Register(Manifest(), kCsv), IsOk());
+}
+
+TEST_F(DatasetRegistryTest, DeleteValidatesTheId) {
+  auto registry = OpenRegistry();
+  EXPECT_THAT(
+      registry->Delete("../x"),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("dataset_id")));
+}
+
+TEST_F(DatasetRegistryTest, ReloadFromDiskRestoresEveryDataset) {
+  v1::DatasetManifest m = Manifest();
+  v1::Column* c = m.add_column_types();
+  c->set_name("Score");
+  c->set_type(v1::COLUMN_TYPE_DOUBLE);
+  m.set_row_count_public(true);
+  v1::DatasetInfo before;
+  {
+    auto registry = OpenRegistry();
+    ASSERT_THAT(registry->Register(m, kCsv), IsOk());
+    ASSERT_OK_AND_ASSIGN(auto d, registry->Replace(m, kCsv));
+    ASSERT_THAT(registry->Register(Manifest("other"), kCsv), IsOk());
+    ASSERT_THAT(registry->Delete("other"), IsOk());
+    before = d->PublicInfo();
+  }
+  auto registry = OpenRegistry();
+  ASSERT_EQ(registry->List().size(), 1u);
+  ASSERT_OK_AND_ASSIGN(auto d, registry->Get("zips"));
+  const v1::DatasetInfo after = d->PublicInfo();
+  EXPECT_EQ(after.SerializeAsString(), before.SerializeAsString());
+  EXPECT_EQ(after.version(), 2u);
+  EXPECT_EQ(after.columns(2).type(), v1::COLUMN_TYPE_DOUBLE);
+  EXPECT_EQ(d->Stats().edges(), 2u);
+  EXPECT_EQ(d->csv_bytes, std::string(kCsv).size());
+  // Manifest stored as protobuf JSON, files private to the server user.
+  const fs::path ds = dir_ / "datasets" / "zips";
+  EXPECT_THAT(ReadFile(ds / "manifest.json"),
+              HasSubstr("\"dataset_id\": \"zips\""));
+  struct stat st;
+  ASSERT_EQ(::stat((ds / "data.csv").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+}
+
+TEST_F(DatasetRegistryTest, OpenRollsBackAnInterruptedReplace) {
+  {
+    auto registry = OpenRegistry();
+    ASSERT_THAT(registry->Register(Manifest(), kCsv), IsOk());
+  }
+  const fs::path root = dir_ / "datasets";
+  // Crash after "rename current to .old-zips", before the new one took its
+  // name; plus a half-written staging directory and a deleted dataset.
+  fs::rename(root / "zips", root / ".old-zips");
+  fs::create_directories(root / ".staging-zips");
+  WriteFile(root / ".staging-zips" / "data.csv", "half");
+  fs::create_directories(root / ".trash-gone");
+  auto registry = OpenRegistry();
+  ASSERT_OK_AND_ASSIGN(auto d, registry->Get("zips"));
+  EXPECT_EQ(d->version, 1u);
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(root)) {
+    names.push_back(e.path().filename().string());
+  }
+  EXPECT_THAT(names, ElementsAre("zips"));
+}
+
+TEST_F(DatasetRegistryTest, OpenDropsTheOldVersionOfAFinishedReplace) {
+  {
+    auto registry = OpenRegistry();
+    ASSERT_THAT(registry->Register(Manifest(), kCsv), IsOk());
+  }
+  const fs::path root = dir_ / "datasets";
+  fs::copy(root / "zips", root / ".old-zips");
+  WriteFile(root / ".old-zips" / "data.csv", "stale");
+  auto registry = OpenRegistry();
+  ASSERT_OK_AND_ASSIGN(auto d, registry->Get("zips"));
+  EXPECT_EQ(d->table.num_rows(), 4u);
+  EXPECT_FALSE(fs::exists(root / ".old-zips"));
+}
+
+TEST_F(DatasetRegistryTest, OpenFailsNamingABrokenDataset) {
+  {
+    auto registry = OpenRegistry();
+    ASSERT_THAT(registry->Register(Manifest(), kCsv), IsOk());
+  }
+  WriteFile(dir_ / "datasets" / "zips" / "manifest.json", "{not json");
+  EXPECT_THAT(DatasetRegistry::Open(options_),
+              StatusIs(absl::StatusCode::kDataLoss,
+                       HasSubstr("Cannot load dataset 'zips'")));
+}
+
+TEST_F(DatasetRegistryTest, OpenRejectsAStrayDirectory) {
+  fs::create_directories(dir_ / "datasets" / "bad name");
+  EXPECT_THAT(
+      DatasetRegistry::Open(options_),
+      StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("bad name")));
+}
+
+// ---- Validation -------------------------------------------------------------
+
+TEST(ValidateIdTest, AcceptsAndRejects) {
+  EXPECT_THAT(ValidateId("hospital-2024_v1.0", "dataset_id"), IsOk());
+  EXPECT_THAT(ValidateId(std::string(64, 'a'), "dataset_id"), IsOk());
+  EXPECT_THAT(ValidateId("", "dataset_id"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("dataset_id must have 1-64 characters")));
+  EXPECT_THAT(ValidateId(std::string(65, 'a'), "buyer_id"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("buyer_id must have 1-64")));
+  EXPECT_THAT(ValidateId(".hidden", "dataset_id"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("must start with a letter or digit")));
+  EXPECT_THAT(
+      ValidateId("a/b", "dataset_id"),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("contains '/'")));
+}
+
+TEST_F(DatasetRegistryTest, RejectsBadManifestsNamingTheField) {
+  auto registry = OpenRegistry();
+  struct Case {
+    std::string name;
+    v1::DatasetManifest manifest;
+    std::string csv;
+    absl::StatusCode code;
+    std::string message;
+  };
+  std::vector<Case> cases;
+  {
+    v1::DatasetManifest m = Manifest("bad id");
+    cases.push_back({"id", m, kCsv, absl::StatusCode::kInvalidArgument,
+                     "dataset_id may only contain"});
+  }
+  {
+    v1::DatasetManifest m = Manifest();
+    m.set_public_max_rows(0);
+    cases.push_back({"n0", m, kCsv, absl::StatusCode::kInvalidArgument,
+                     "public_max_rows must be >= 1"});
+  }
+  {
+    v1::DatasetManifest m = Manifest();
+    m.set_public_max_rows(3);
+    cases.push_back({"n<rows", m, kCsv, absl::StatusCode::kInvalidArgument,
+                     "public_max_rows (3) must be at least the number of rows "
+                     "in the CSV (4)"});
+  }
+  {
+    v1::DatasetManifest m = Manifest();
+    m.set_public_max_rows(uint64_t{1} << 40);
+    cases.push_back({"n huge", m, kCsv, absl::StatusCode::kInvalidArgument,
+                     "public_max_rows must be at most"});
+  }
+  {
+    v1::DatasetManifest m = Manifest();
+    m.set_constraints("  \n");
+    cases.push_back({"no dcs", m, kCsv, absl::StatusCode::kInvalidArgument,
+                     "constraints is empty"});
+  }
+  {
+    v1::DatasetManifest m = Manifest();
+    m.set_constraints("# only a comment\n");
+    cases.push_back({"comment only", m, kCsv,
+                     absl::StatusCode::kInvalidArgument,
+                     "constraints: No denial constraint found"});
+  }
+  {
+    v1::DatasetManifest m = Manifest();
+    m.set_constraints("Zip -> City\nZip -> Nowhere\n");
+    cases.push_back({"bad dc", m, kCsv, absl::StatusCode::kInvalidArgument,
+                     "constraints: line 2: "});
+  }
+  {
+    v1::DatasetManifest m = Manifest();
+    m.set_constraints("t1&EQ(t1.Zip,'10')\n");
+    cases.push_back({"single tuple", m, kCsv,
+                     absl::StatusCode::kInvalidArgument,
+                     "constraints: line 1: "});
+  }
+  {
+    v1::DatasetManifest m = Manifest();
+    cases.push_back({"csv fields", m, "Zip,City\n10,a\n10,a,x\n",
+                     absl::StatusCode::kInvalidArgument,
+                     "csv: line 3: expected 2 fields"});
+  }
+  {
+    v1::DatasetManifest m = Manifest();
+    cases.push_back(
+        {"csv empty", m, "", absl::StatusCode::kInvalidArgument, "csv: "});
+  }
+  {
+    v1::DatasetManifest m = Manifest();
+    v1::Column* c = m.add_column_types();
+    c->set_name("Nowhere");
+    c->set_type(v1::COLUMN_TYPE_INT64);
+    cases.push_back({"unknown typed column", m, kCsv,
+                     absl::StatusCode::kInvalidArgument,
+                     "column_types: The schema types column \"Nowhere\""});
+  }
+  {
+    v1::DatasetManifest m = Manifest();
+    for (int i = 0; i < 2; ++i) {
+      v1::Column* c = m.add_column_types();
+      c->set_name("Zip");
+      c->set_type(v1::COLUMN_TYPE_INT64);
+    }
+    cases.push_back({"typed twice", m, kCsv, absl::StatusCode::kInvalidArgument,
+                     "column_types: column 'Zip' is listed twice"});
+  }
+  {
+    v1::DatasetManifest m = Manifest();
+    v1::Column* c = m.add_column_types();
+    c->set_name("City");
+    c->set_type(v1::COLUMN_TYPE_INT64);
+    cases.push_back({"type mismatch", m, kCsv,
+                     absl::StatusCode::kInvalidArgument,
+                     "csv: line 2, column 2"});
+  }
+  {
+    v1::DatasetManifest m = Manifest();
+    v1::Column* c = m.add_column_types();
+    c->set_name("City");
+    c->set_type(static_cast<v1::ColumnType>(42));
+    cases.push_back({"bad enum", m, kCsv, absl::StatusCode::kInvalidArgument,
+                     "column_types: column 'City' has type 42"});
+  }
+  {
+    v1::DatasetManifest m = Manifest();
+    m.set_description(std::string(5000, 'x'));
+    cases.push_back({"description", m, kCsv, absl::StatusCode::kInvalidArgument,
+                     "description must be at most 4096 bytes"});
+  }
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    EXPECT_THAT(registry->Register(c.manifest, c.csv),
+                StatusIs(c.code, HasSubstr(c.message)));
+  }
+  EXPECT_TRUE(registry->List().empty());
+  EXPECT_TRUE(fs::is_empty(dir_ / "datasets"));
+}
+
+TEST_F(DatasetRegistryTest, CsvLineAndColumnAreReported) {
+  auto registry = OpenRegistry();
+  v1::DatasetManifest m = Manifest();
+  EXPECT_THAT(
+      registry->Register(m, "Zip,City\n10,a\n10,\"a\"x\n"),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("csv: line 3")));
+}
+
+TEST_F(DatasetRegistryTest, SizeLimitsAreResourceExhausted) {
+  options_.max_csv_bytes = 20;
+  auto registry = OpenRegistry();
+  EXPECT_THAT(registry->Register(Manifest(), kCsv),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       HasSubstr("max_csv_bytes")));
+
+  options_.max_csv_bytes = 1 << 20;
+  options_.max_rows = 3;
+  registry = OpenRegistry();
+  EXPECT_THAT(registry->Register(Manifest(), kCsv),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       HasSubstr("max_rows is 3")));
+
+  options_.max_rows = 100;
+  options_.max_edges = 1;
+  registry = OpenRegistry();
+  EXPECT_THAT(registry->Register(Manifest(), kCsv),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       HasSubstr("conflict graph: ")));
+  EXPECT_TRUE(registry->List().empty());
+}
+
+TEST_F(DatasetRegistryTest, OpenRejectsBadOptions) {
+  options_.graph_threads = -1;
+  EXPECT_THAT(
+      DatasetRegistry::Open(options_),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("graph_threads")));
+  options_.graph_threads = 0;
+  options_.data_dir = "";
+  EXPECT_THAT(
+      DatasetRegistry::Open(options_),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("data_dir")));
+}
+
+TEST_F(DatasetRegistryTest, ReadServerFile) {
+  auto registry = OpenRegistry();
+  WriteFile(dir_ / "upload.csv", kCsv);
+  EXPECT_THAT(registry->ReadServerFile((dir_ / "upload.csv").string()),
+              dpq::testing::IsOkAndHolds(std::string(kCsv)));
+  EXPECT_THAT(registry->ReadServerFile((dir_ / "missing.csv").string()),
+              StatusIs(absl::StatusCode::kNotFound,
+                       HasSubstr("server_path: Cannot open")));
+  EXPECT_THAT(registry->ReadServerFile(dir_.string()),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("not a regular file")));
+  options_.max_csv_bytes = 10;
+  registry = OpenRegistry();
+  EXPECT_THAT(registry->ReadServerFile((dir_ / "upload.csv").string()),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       HasSubstr("max_csv_bytes")));
+}
+
+// Readers never see a half-published version: every Get returns a dataset
+// whose version matches its contents, while a writer replaces it.
+TEST_F(DatasetRegistryTest, ConcurrentGetDuringReplaceSeesWholeVersions) {
+  auto registry = OpenRegistry();
+  // Version v has v + 1 rows (all conflicting on zip 10 with distinct
+  // cities: (v + 1) v / 2 edges).
+  auto csv_for = [](int version) {
+    std::string csv = "Zip,City\n";
+    for (int i = 0; i <= version; ++i) absl::StrAppend(&csv, "10,c", i, "\n");
+    return csv;
+  };
+  ASSERT_THAT(registry->Register(Manifest(), csv_for(1)), IsOk());
+  std::atomic<bool> stop{false};
+  std::atomic<int> mismatches{0};
+  std::atomic<int> reads{0};
+  std::vector<std::thread> readers;
+  for (int t = 0; t < 4; ++t) {
+    readers.emplace_back([&] {
+      while (!stop.load()) {
+        absl::StatusOr<std::shared_ptr<const LoadedDataset>> d =
+            registry->Get("zips");
+        if (!d.ok()) {
+          ++mismatches;
+          continue;
+        }
+        const uint64_t v = (*d)->version;
+        if ((*d)->table.num_rows() != v + 1 ||
+            (*d)->graph.graph.num_edges() != (v + 1) * v / 2 ||
+            (*d)->PublicInfo().version() != v) {
+          ++mismatches;
+        }
+        ++reads;
+      }
+    });
+  }
+  for (int v = 2; v <= 8; ++v) {
+    ASSERT_OK_AND_ASSIGN(auto d, registry->Replace(Manifest(), csv_for(v)));
+    EXPECT_EQ(d->version, static_cast<uint64_t>(v));
+  }
+  stop = true;
+  for (std::thread& t : readers) t.join();
+  EXPECT_EQ(mismatches.load(), 0);
+  EXPECT_GT(reads.load(), 0);
+  ASSERT_OK_AND_ASSIGN(auto last, registry->Get("zips"));
+  EXPECT_EQ(last->version, 8u);
+}
+
+// Demo data shipped in deploy/demo loads with N = 2000.
+TEST_F(DatasetRegistryTest, RegistersTheDemoDataset) {
+  auto registry = OpenRegistry();
+  v1::DatasetManifest m;
+  m.set_dataset_id("hospital");
+  m.set_public_max_rows(2000);
+  m.set_constraints(ReadFile(DPQ_SOURCE_DIR "/deploy/demo/hospital.dc"));
+  ASSERT_OK_AND_ASSIGN(
+      auto d, registry->Register(
+                  m, ReadFile(DPQ_SOURCE_DIR "/deploy/demo/hospital.csv")));
+  EXPECT_EQ(d->table.num_rows(), 1000u);
+  EXPECT_EQ(d->PublicInfo().constraints_size(), 15);
+  EXPECT_GT(d->Stats().edges(), 0u);
+}
+
+}  // namespace
+}  // namespace dpq::server::registry
