@@ -19,14 +19,37 @@ std::string Field(const std::string& value) {
   return value.empty() ? "-" : absl::CEscape(value).substr(0, 128);
 }
 
+const char* CodeName(grpc::StatusCode code) {
+  switch (code) {
+    case grpc::StatusCode::OK: return "OK";
+    case grpc::StatusCode::CANCELLED: return "CANCELLED";
+    case grpc::StatusCode::UNKNOWN: return "UNKNOWN";
+    case grpc::StatusCode::INVALID_ARGUMENT: return "INVALID_ARGUMENT";
+    case grpc::StatusCode::DEADLINE_EXCEEDED: return "DEADLINE_EXCEEDED";
+    case grpc::StatusCode::NOT_FOUND: return "NOT_FOUND";
+    case grpc::StatusCode::ALREADY_EXISTS: return "ALREADY_EXISTS";
+    case grpc::StatusCode::PERMISSION_DENIED: return "PERMISSION_DENIED";
+    case grpc::StatusCode::UNAUTHENTICATED: return "UNAUTHENTICATED";
+    case grpc::StatusCode::RESOURCE_EXHAUSTED: return "RESOURCE_EXHAUSTED";
+    case grpc::StatusCode::FAILED_PRECONDITION: return "FAILED_PRECONDITION";
+    case grpc::StatusCode::ABORTED: return "ABORTED";
+    case grpc::StatusCode::OUT_OF_RANGE: return "OUT_OF_RANGE";
+    case grpc::StatusCode::UNIMPLEMENTED: return "UNIMPLEMENTED";
+    case grpc::StatusCode::INTERNAL: return "INTERNAL";
+    case grpc::StatusCode::UNAVAILABLE: return "UNAVAILABLE";
+    case grpc::StatusCode::DATA_LOSS: return "DATA_LOSS";
+    default: return "UNKNOWN";
+  }
+}
+
 }  // namespace
 
 grpc::Status RequestLog::Finish(const grpc::Status& status) {
   // One line, fixed fields, no data values: safe to ship to any log store.
   const std::string line = absl::StrFormat(
-      "%s rpc=%s principal=%s dataset=%s epsilon=%g status=%d latency_ms=%.3f\n",
+      "%s rpc=%s principal=%s dataset=%s epsilon=%g status=%s latency_ms=%.3f\n",
       absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", absl::Now(), absl::UTCTimeZone()),
-      rpc_, Field(principal_), Field(dataset_), epsilon_, static_cast<int>(status.error_code()),
+      rpc_, Field(principal_), Field(dataset_), epsilon_, CodeName(status.error_code()),
       absl::ToDoubleMilliseconds(absl::Now() - start_));
   std::fputs(line.c_str(), stderr);
   return status;

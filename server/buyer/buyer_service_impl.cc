@@ -344,6 +344,8 @@ absl::Status BuyerServiceImpl::MeasureInconsistencyImpl(
           : std::string(pm::SelectionMethodName(method));
   const std::string measure_name(core::measures::MeasureName(measure));
 
+  // A call already past its deadline (or cancelled) reserves nothing.
+  RETURN_IF_ERROR(CheckCall(call));
   core::ledger::ReserveRequest reserve;
   reserve.buyer_id = caller.id;
   reserve.dataset_id = request.dataset_id();
@@ -401,6 +403,8 @@ absl::Status BuyerServiceImpl::QualityReportImpl(
                    registry_->Get(request.dataset_id()));
 
   const std::string method_name(pm::SelectionMethodName(method));
+  // A call already past its deadline (or cancelled) reserves nothing.
+  RETURN_IF_ERROR(CheckCall(call));
   core::ledger::ReserveRequest reserve;
   reserve.buyer_id = caller.id;
   reserve.dataset_id = request.dataset_id();

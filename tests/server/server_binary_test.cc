@@ -204,7 +204,7 @@ TEST_F(ServerBinaryTest, FirstStartCreatesTheAdminTokenAndSigtermDrains) {
   // One request log line, without the token.
   EXPECT_TRUE(server->WaitForStderr(
       "rpc=AdminService.ListBuyers principal=admin dataset=- epsilon=0 "
-      "status=0"));
+      "status=OK"));
   EXPECT_THAT(server->Stderr(), Not(HasSubstr(token)));
 
   // An upload in flight when SIGTERM arrives still completes.

@@ -484,7 +484,7 @@ TEST_F(BuyerServiceTest, InvalidArgumentsNameTheFieldAndChargeNothing) {
       &response));
 }
 
-TEST_F(BuyerServiceTest, PassedDeadlineRefundsAndReleasesNothing) {
+TEST_F(BuyerServiceTest, PassedDeadlineReservesNothing) {
   Grant("alice", 1.0);
   CallContext late;
   late.deadline = absl::Now() - absl::Seconds(1);
@@ -496,21 +496,29 @@ TEST_F(BuyerServiceTest, PassedDeadlineRefundsAndReleasesNothing) {
                        HasSubstr("nothing was charged")));
   EXPECT_FALSE(response.has_result());
   EXPECT_THAT(Remaining("alice"), DoubleEq(1.0));
-  std::vector<LedgerEntry> entries = Entries("alice");
-  ASSERT_THAT(entries, SizeIs(1));
-  EXPECT_EQ(entries[0].state, EntryState::kRefunded);
+  EXPECT_THAT(Entries("alice"), ::testing::IsEmpty());
+}
 
+TEST_F(BuyerServiceTest, CancelDuringComputeRefundsAndReleasesNothing) {
+  Grant("alice", 1.0);
+  // Not cancelled when the call arrives, cancelled once the release runs.
+  auto checks = std::make_shared<int>(0);
   CallContext cancelled;
-  cancelled.cancelled = [] { return true; };
+  cancelled.cancelled = [checks] { return ++*checks > 1; };
+  v1::MeasureInconsistencyResponse response;
   EXPECT_THAT(service_->MeasureInconsistencyImpl(
                   Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.5, "gone"),
                   &response, cancelled),
               StatusIs(absl::StatusCode::kCancelled, HasSubstr("cancelled")));
+  EXPECT_FALSE(response.has_result());
   EXPECT_THAT(Remaining("alice"), DoubleEq(1.0));
+  std::vector<LedgerEntry> entries = Entries("alice");
+  ASSERT_THAT(entries, SizeIs(1));
+  EXPECT_EQ(entries[0].state, EntryState::kRefunded);
 
   // The refunded request_id can be used again, and is then charged.
   ASSERT_OK(service_->MeasureInconsistencyImpl(
-      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.5, "late"), &response));
+      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.5, "gone"), &response));
   EXPECT_FALSE(response.replayed());
   EXPECT_THAT(Remaining("alice"), DoubleNear(0.5, 1e-12));
 }
