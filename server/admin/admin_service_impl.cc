@@ -25,21 +25,14 @@ namespace {
 using ::dpq::server::auth::Principal;
 using ::dpq::server::auth::Role;
 
-absl::Status CheckAdmin(const Principal& caller) {
-  if (caller.role != Role::kAdmin) {
-    return absl::PermissionDeniedError(absl::StrCat(
-        "Buyer '", caller.id, "' may not call admin RPCs; use the admin "
-        "token."));
-  }
-  return absl::OkStatus();
-}
-
 // RequireAdmin, logging the caller's id whatever the outcome.
 absl::StatusOr<Principal> Caller(const grpc::ServerContext& context,
                                  RequestLog& log) {
   absl::StatusOr<Principal> caller = auth::CallerOf(context);
-  if (caller.ok()) log.set_principal(caller->id);
-  return auth::RequireAdmin(context);
+  if (!caller.ok()) return caller;
+  log.set_principal(caller->id);
+  if (absl::Status s = auth::CheckAdmin(*caller); !s.ok()) return s;
+  return caller;
 }
 
 absl::Status CheckCancelled(const grpc::ServerContext& context) {
@@ -90,8 +83,8 @@ absl::StatusOr<Upload> ReadUpload(grpc::ServerContext& context,
     const std::string& chunk = message.csv_chunk();
     if (upload.csv.size() + chunk.size() > max_bytes) {
       return absl::ResourceExhaustedError(absl::StrCat(
-          "The CSV upload exceeds the server's max_upload_bytes = ",
-          max_bytes, " bytes."));
+          "The CSV upload exceeds the server's max_upload_bytes = ", max_bytes,
+          " bytes."));
     }
     upload.csv.append(chunk);
   }
@@ -160,17 +153,16 @@ grpc::Status AdminServiceImpl::ReplaceDataset(
 }
 
 // The handler of every unary RPC: caller check, XImpl, one log line.
-#define DPQ_ADMIN_UNARY_HANDLER(Rpc, Request, Response, dataset, epsilon) \
-  grpc::Status AdminServiceImpl::Rpc(grpc::ServerContext* context,        \
-                                     const Request* request,              \
-                                     Response* response) {                \
-    RequestLog log("AdminService." #Rpc);                                 \
-    log.set_dataset(dataset);                                             \
-    log.set_epsilon(epsilon);                                             \
-    absl::StatusOr<Principal> caller = Caller(*context, log);             \
-    if (!caller.ok()) return log.Finish(ToGrpcStatus(caller.status()));   \
-    return log.Finish(                                                    \
-        ToGrpcStatus(Rpc##Impl(*caller, *request, response)));           \
+#define DPQ_ADMIN_UNARY_HANDLER(Rpc, Request, Response, dataset, epsilon)    \
+  grpc::Status AdminServiceImpl::Rpc(grpc::ServerContext* context,           \
+                                     const Request* request,                 \
+                                     Response* response) {                   \
+    RequestLog log("AdminService." #Rpc);                                    \
+    log.set_dataset(dataset);                                                \
+    log.set_epsilon(epsilon);                                                \
+    absl::StatusOr<Principal> caller = Caller(*context, log);                \
+    if (!caller.ok()) return log.Finish(ToGrpcStatus(caller.status()));      \
+    return log.Finish(ToGrpcStatus(Rpc##Impl(*caller, *request, response))); \
   }
 
 DPQ_ADMIN_UNARY_HANDLER(DeleteDataset, v1::DeleteDatasetRequest,
@@ -215,9 +207,11 @@ absl::StatusOr<std::string> AdminServiceImpl::UploadedCsv(
     ASSIGN_OR_RETURN(csv, registry_->ReadServerFile(header.server_path()));
   }
   if (csv.size() > max_upload_bytes_) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "The CSV has ", csv.size(), " bytes, above the server's "
-        "max_upload_bytes = ", max_upload_bytes_, " bytes."));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("The CSV has ", csv.size(),
+                     " bytes, above the server's "
+                     "max_upload_bytes = ",
+                     max_upload_bytes_, " bytes."));
   }
   if (csv.empty()) {
     return absl::InvalidArgumentError(
@@ -230,44 +224,46 @@ absl::StatusOr<std::string> AdminServiceImpl::UploadedCsv(
 absl::Status AdminServiceImpl::RegisterDatasetImpl(
     const Principal& caller, const v1::DatasetUploadHeader& header,
     std::string csv, v1::RegisterDatasetResponse* response) {
-  RETURN_IF_ERROR(CheckAdmin(caller));
+  RETURN_IF_ERROR(auth::CheckAdmin(caller));
   ASSIGN_OR_RETURN(csv, UploadedCsv(header, std::move(csv)));
   ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> dataset,
                    registry_->Register(header.manifest(), std::move(csv)));
   *response->mutable_dataset() = dataset->PublicInfo();
   *response->mutable_stats() = dataset->Stats();
-  Audit(caller, "RegisterDataset",
-        absl::StrCat("dataset=", header.manifest().dataset_id(),
-                     " rows=", response->stats().rows(),
-                     header.server_path().empty()
-                         ? std::string(" source=upload")
-                         : absl::StrCat(" server_path=", header.server_path())));
+  Audit(
+      caller, "RegisterDataset",
+      absl::StrCat("dataset=", header.manifest().dataset_id(),
+                   " rows=", response->stats().rows(),
+                   header.server_path().empty()
+                       ? std::string(" source=upload")
+                       : absl::StrCat(" server_path=", header.server_path())));
   return absl::OkStatus();
 }
 
 absl::Status AdminServiceImpl::ReplaceDatasetImpl(
     const Principal& caller, const v1::DatasetUploadHeader& header,
     std::string csv, v1::ReplaceDatasetResponse* response) {
-  RETURN_IF_ERROR(CheckAdmin(caller));
+  RETURN_IF_ERROR(auth::CheckAdmin(caller));
   ASSIGN_OR_RETURN(csv, UploadedCsv(header, std::move(csv)));
   ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> dataset,
                    registry_->Replace(header.manifest(), std::move(csv)));
   *response->mutable_dataset() = dataset->PublicInfo();
   *response->mutable_stats() = dataset->Stats();
-  Audit(caller, "ReplaceDataset",
-        absl::StrCat("dataset=", header.manifest().dataset_id(),
-                     " rows=", response->stats().rows(),
-                     " version=", response->dataset().version(),
-                     header.server_path().empty()
-                         ? std::string(" source=upload")
-                         : absl::StrCat(" server_path=", header.server_path())));
+  Audit(
+      caller, "ReplaceDataset",
+      absl::StrCat("dataset=", header.manifest().dataset_id(),
+                   " rows=", response->stats().rows(),
+                   " version=", response->dataset().version(),
+                   header.server_path().empty()
+                       ? std::string(" source=upload")
+                       : absl::StrCat(" server_path=", header.server_path())));
   return absl::OkStatus();
 }
 
 absl::Status AdminServiceImpl::DeleteDatasetImpl(
     const Principal& caller, const v1::DeleteDatasetRequest& request,
     v1::DeleteDatasetResponse* /*response*/) {
-  RETURN_IF_ERROR(CheckAdmin(caller));
+  RETURN_IF_ERROR(auth::CheckAdmin(caller));
   RETURN_IF_ERROR(registry::ValidateId(request.dataset_id(), "dataset_id"));
   RETURN_IF_ERROR(registry_->Delete(request.dataset_id()));
   Audit(caller, "DeleteDataset",
@@ -278,14 +274,15 @@ absl::Status AdminServiceImpl::DeleteDatasetImpl(
 absl::Status AdminServiceImpl::ListDatasetsImpl(
     const Principal& caller, const v1::AdminListDatasetsRequest& /*request*/,
     v1::AdminListDatasetsResponse* response) {
-  RETURN_IF_ERROR(CheckAdmin(caller));
+  RETURN_IF_ERROR(auth::CheckAdmin(caller));
   for (const std::shared_ptr<const registry::LoadedDataset>& dataset :
        registry_->List()) {
     v1::AdminDatasetInfo* info = response->add_datasets();
     *info->mutable_dataset() = dataset->PublicInfo();
     *info->mutable_stats() = dataset->Stats();
-    ASSIGN_OR_RETURN(const auto cap_and_spent,
-                     ledger_->DatasetCapAndSpent(dataset->manifest.dataset_id()));
+    ASSIGN_OR_RETURN(
+        const auto cap_and_spent,
+        ledger_->DatasetCapAndSpent(dataset->manifest.dataset_id()));
     info->set_cap(cap_and_spent.first);
     info->set_spent_all_buyers(cap_and_spent.second);
   }
@@ -295,7 +292,7 @@ absl::Status AdminServiceImpl::ListDatasetsImpl(
 absl::Status AdminServiceImpl::CreateBuyerImpl(
     const Principal& caller, const v1::CreateBuyerRequest& request,
     v1::CreateBuyerResponse* response) {
-  RETURN_IF_ERROR(CheckAdmin(caller));
+  RETURN_IF_ERROR(auth::CheckAdmin(caller));
   RETURN_IF_ERROR(registry::ValidateId(request.name(), "name"));
   if (request.name() == auth::kAdminId) {
     return absl::InvalidArgumentError(
@@ -331,7 +328,7 @@ absl::Status AdminServiceImpl::CheckBuyerExists(
 absl::Status AdminServiceImpl::RevokeBuyerImpl(
     const Principal& caller, const v1::RevokeBuyerRequest& request,
     v1::RevokeBuyerResponse* /*response*/) {
-  RETURN_IF_ERROR(CheckAdmin(caller));
+  RETURN_IF_ERROR(auth::CheckAdmin(caller));
   RETURN_IF_ERROR(CheckBuyerExists(request.buyer_id()));
   RETURN_IF_ERROR(accounts_->Revoke(request.buyer_id()));
   Audit(caller, "RevokeBuyer", absl::StrCat("buyer=", request.buyer_id()));
@@ -341,7 +338,7 @@ absl::Status AdminServiceImpl::RevokeBuyerImpl(
 absl::Status AdminServiceImpl::ListBuyersImpl(
     const Principal& caller, const v1::ListBuyersRequest& /*request*/,
     v1::ListBuyersResponse* response) {
-  RETURN_IF_ERROR(CheckAdmin(caller));
+  RETURN_IF_ERROR(auth::CheckAdmin(caller));
   ASSIGN_OR_RETURN(const std::vector<auth::Account> buyers,
                    accounts_->List(Role::kBuyer));
   for (const auth::Account& buyer : buyers) {
@@ -353,7 +350,7 @@ absl::Status AdminServiceImpl::ListBuyersImpl(
 absl::Status AdminServiceImpl::GrantBudgetImpl(
     const Principal& caller, const v1::GrantBudgetRequest& request,
     v1::GrantBudgetResponse* response) {
-  RETURN_IF_ERROR(CheckAdmin(caller));
+  RETURN_IF_ERROR(auth::CheckAdmin(caller));
   RETURN_IF_ERROR(CheckBuyerExists(request.buyer_id()));
   RETURN_IF_ERROR(registry::ValidateId(request.dataset_id(), "dataset_id"));
   if (!std::isfinite(request.epsilon()) || request.epsilon() <= 0) {
@@ -366,16 +363,15 @@ absl::Status AdminServiceImpl::GrantBudgetImpl(
                                   request.epsilon()));
   *response->mutable_budget() = ToProto(budget);
   Audit(caller, "GrantBudget",
-        absl::StrCat("buyer=", request.buyer_id(),
-                     " dataset=", request.dataset_id(),
-                     " epsilon=", request.epsilon()));
+        absl::StrCat("buyer=", request.buyer_id(), " dataset=",
+                     request.dataset_id(), " epsilon=", request.epsilon()));
   return absl::OkStatus();
 }
 
 absl::Status AdminServiceImpl::SetBudgetImpl(
     const Principal& caller, const v1::SetBudgetRequest& request,
     v1::SetBudgetResponse* response) {
-  RETURN_IF_ERROR(CheckAdmin(caller));
+  RETURN_IF_ERROR(auth::CheckAdmin(caller));
   RETURN_IF_ERROR(CheckBuyerExists(request.buyer_id()));
   RETURN_IF_ERROR(registry::ValidateId(request.dataset_id(), "dataset_id"));
   if (!std::isfinite(request.granted()) || request.granted() < 0) {
@@ -388,21 +384,20 @@ absl::Status AdminServiceImpl::SetBudgetImpl(
                                        request.granted()));
   *response->mutable_budget() = ToProto(budget);
   Audit(caller, "SetBudget",
-        absl::StrCat("buyer=", request.buyer_id(),
-                     " dataset=", request.dataset_id(),
-                     " granted=", request.granted()));
+        absl::StrCat("buyer=", request.buyer_id(), " dataset=",
+                     request.dataset_id(), " granted=", request.granted()));
   return absl::OkStatus();
 }
 
 absl::Status AdminServiceImpl::SetDatasetCapImpl(
     const Principal& caller, const v1::SetDatasetCapRequest& request,
     v1::SetDatasetCapResponse* /*response*/) {
-  RETURN_IF_ERROR(CheckAdmin(caller));
+  RETURN_IF_ERROR(auth::CheckAdmin(caller));
   RETURN_IF_ERROR(registry::ValidateId(request.dataset_id(), "dataset_id"));
   if (!std::isfinite(request.cap()) || request.cap() < 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "cap must be finite and >= 0 (0 removes the cap), but is ",
-        request.cap(), "."));
+    return absl::InvalidArgumentError(
+        absl::StrCat("cap must be finite and >= 0 (0 removes the cap), but is ",
+                     request.cap(), "."));
   }
   RETURN_IF_ERROR(registry_->Get(request.dataset_id()).status());
   RETURN_IF_ERROR(ledger_->SetDatasetCap(request.dataset_id(), request.cap()));
@@ -414,7 +409,7 @@ absl::Status AdminServiceImpl::SetDatasetCapImpl(
 absl::Status AdminServiceImpl::ListLedgerImpl(
     const Principal& caller, const v1::ListLedgerRequest& request,
     v1::ListLedgerResponse* response) {
-  RETURN_IF_ERROR(CheckAdmin(caller));
+  RETURN_IF_ERROR(auth::CheckAdmin(caller));
   core::ledger::LedgerFilter filter;
   filter.buyer_id = request.buyer_id();
   filter.dataset_id = request.dataset_id();
@@ -441,7 +436,7 @@ absl::Status AdminServiceImpl::ListLedgerImpl(
 absl::Status AdminServiceImpl::ListAuditLogImpl(
     const Principal& caller, const v1::ListAuditLogRequest& request,
     v1::ListAuditLogResponse* response) {
-  RETURN_IF_ERROR(CheckAdmin(caller));
+  RETURN_IF_ERROR(auth::CheckAdmin(caller));
   size_t limit = 0;
   RETURN_IF_ERROR(ValidateListLimit(request.limit(), &limit));
   ASSIGN_OR_RETURN(const std::vector<auth::AuditRecord> records,
@@ -458,9 +453,11 @@ absl::Status AdminServiceImpl::ListAuditLogImpl(
 
 void AdminServiceImpl::Audit(const Principal& caller, const char* action,
                              const std::string& details) {
-  const absl::Status status = accounts_->AppendAudit(caller.id, action, details);
+  const absl::Status status =
+      accounts_->AppendAudit(caller.id, action, details);
   if (!status.ok()) {
-    std::fprintf(stderr, "dpq-server: ERROR: audit entry for %s (%s) lost: %s\n",
+    std::fprintf(stderr,
+                 "dpq-server: ERROR: audit entry for %s (%s) lost: %s\n",
                  action, details.c_str(), status.ToString().c_str());
   }
 }

@@ -28,14 +28,18 @@ absl::StatusOr<Principal> CallerOf(const grpc::ServerContext& context) {
       "--token or DPQ_TOKEN).");
 }
 
+absl::Status CheckAdmin(const Principal& caller) {
+  if (caller.role == Role::kAdmin) return absl::OkStatus();
+  return absl::PermissionDeniedError(
+      absl::StrCat("Buyer '", caller.id,
+                   "' may not call admin RPCs; use the admin "
+                   "token."));
+}
+
 absl::StatusOr<Principal> RequireAdmin(const grpc::ServerContext& context) {
   absl::StatusOr<Principal> caller = CallerOf(context);
   if (!caller.ok()) return caller.status();
-  if (caller->role != Role::kAdmin) {
-    return absl::PermissionDeniedError(absl::StrCat(
-        "Buyer '", caller->id, "' may not call admin RPCs; use the admin "
-        "token."));
-  }
+  if (absl::Status s = CheckAdmin(*caller); !s.ok()) return s;
   return caller;
 }
 

@@ -26,7 +26,10 @@ struct Principal {
 // handler runs; this is the handler's own check).
 absl::StatusOr<Principal> CallerOf(const grpc::ServerContext& context);
 
-// CallerOf, then kPermissionDenied unless the caller is an admin.
+// kPermissionDenied unless `caller` is an admin (the one role check).
+absl::Status CheckAdmin(const Principal& caller);
+
+// CallerOf, then CheckAdmin.
 absl::StatusOr<Principal> RequireAdmin(const grpc::ServerContext& context);
 
 }  // namespace dpq::server::auth

@@ -192,15 +192,28 @@ BuyerServiceImpl::BuyerServiceImpl(registry::DatasetRegistry* registry,
 
 // ---- gRPC methods: caller, Impl, status, one log line -----------------------
 
+namespace {
+
+// The gRPC side of every buyer RPC: authenticate, run the pure XImpl with
+// the caller, convert the status and write the request's log line.
+template <typename Impl>
+grpc::Status Serve(RequestLog& log, const grpc::ServerContext& context,
+                   Impl impl) {
+  absl::StatusOr<auth::Principal> caller = auth::CallerOf(context);
+  if (!caller.ok()) return log.Finish(ToGrpcStatus(caller.status()));
+  log.set_principal(caller->id);
+  return log.Finish(ToGrpcStatus(impl(*caller)));
+}
+
+}  // namespace
+
 grpc::Status BuyerServiceImpl::ListDatasets(
     grpc::ServerContext* context, const v1::ListDatasetsRequest* request,
     v1::ListDatasetsResponse* response) {
   RequestLog log("BuyerService.ListDatasets");
-  absl::StatusOr<auth::Principal> caller = auth::CallerOf(*context);
-  if (!caller.ok()) return log.Finish(ToGrpcStatus(caller.status()));
-  log.set_principal(caller->id);
-  return log.Finish(
-      ToGrpcStatus(ListDatasetsImpl(*caller, *request, response)));
+  return Serve(log, *context, [&](const auth::Principal& caller) {
+    return ListDatasetsImpl(caller, *request, response);
+  });
 }
 
 grpc::Status BuyerServiceImpl::DescribeDataset(
@@ -208,11 +221,9 @@ grpc::Status BuyerServiceImpl::DescribeDataset(
     v1::DescribeDatasetResponse* response) {
   RequestLog log("BuyerService.DescribeDataset");
   log.set_dataset(LoggedDataset(request->dataset_id()));
-  absl::StatusOr<auth::Principal> caller = auth::CallerOf(*context);
-  if (!caller.ok()) return log.Finish(ToGrpcStatus(caller.status()));
-  log.set_principal(caller->id);
-  return log.Finish(
-      ToGrpcStatus(DescribeDatasetImpl(*caller, *request, response)));
+  return Serve(log, *context, [&](const auth::Principal& caller) {
+    return DescribeDatasetImpl(caller, *request, response);
+  });
 }
 
 grpc::Status BuyerServiceImpl::GetBudget(grpc::ServerContext* context,
@@ -222,10 +233,9 @@ grpc::Status BuyerServiceImpl::GetBudget(grpc::ServerContext* context,
   if (!request->dataset_id().empty()) {
     log.set_dataset(LoggedDataset(request->dataset_id()));
   }
-  absl::StatusOr<auth::Principal> caller = auth::CallerOf(*context);
-  if (!caller.ok()) return log.Finish(ToGrpcStatus(caller.status()));
-  log.set_principal(caller->id);
-  return log.Finish(ToGrpcStatus(GetBudgetImpl(*caller, *request, response)));
+  return Serve(log, *context, [&](const auth::Principal& caller) {
+    return GetBudgetImpl(caller, *request, response);
+  });
 }
 
 grpc::Status BuyerServiceImpl::MeasureInconsistency(
@@ -235,11 +245,10 @@ grpc::Status BuyerServiceImpl::MeasureInconsistency(
   RequestLog log("BuyerService.MeasureInconsistency");
   log.set_dataset(LoggedDataset(request->dataset_id()));
   log.set_epsilon(request->epsilon());
-  absl::StatusOr<auth::Principal> caller = auth::CallerOf(*context);
-  if (!caller.ok()) return log.Finish(ToGrpcStatus(caller.status()));
-  log.set_principal(caller->id);
-  return log.Finish(ToGrpcStatus(MeasureInconsistencyImpl(
-      *caller, *request, response, CallContext::FromServerContext(*context))));
+  return Serve(log, *context, [&](const auth::Principal& caller) {
+    return MeasureInconsistencyImpl(caller, *request, response,
+                                    CallContext::FromServerContext(*context));
+  });
 }
 
 grpc::Status BuyerServiceImpl::QualityReport(
@@ -248,11 +257,10 @@ grpc::Status BuyerServiceImpl::QualityReport(
   RequestLog log("BuyerService.QualityReport");
   log.set_dataset(LoggedDataset(request->dataset_id()));
   log.set_epsilon(request->epsilon());
-  absl::StatusOr<auth::Principal> caller = auth::CallerOf(*context);
-  if (!caller.ok()) return log.Finish(ToGrpcStatus(caller.status()));
-  log.set_principal(caller->id);
-  return log.Finish(ToGrpcStatus(QualityReportImpl(
-      *caller, *request, response, CallContext::FromServerContext(*context))));
+  return Serve(log, *context, [&](const auth::Principal& caller) {
+    return QualityReportImpl(caller, *request, response,
+                             CallContext::FromServerContext(*context));
+  });
 }
 
 // ---- Pure implementations ---------------------------------------------------
