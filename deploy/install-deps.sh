@@ -12,6 +12,7 @@ BUILD_PACKAGES=(
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   libsqlite3-dev libpq-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libglpk-dev gnuplot-nox
 )
 RUNTIME_PACKAGES=(
   libabsl20220623 libssl3 libgrpc++1.51 libprotobuf32 libsqlite3-0 libpq5

@@ -1,0 +1,108 @@
+// DP release of data-cube cuboids (count marginals) when some cuboids are
+// public exactly (paper: exact-cuboids-in-noisy-data-cube, Sections 2, 4
+// and 6; design.md section 7). Entry point used by the service.
+//
+// Pipeline: generic sensitivity given the public exact cuboids Q ->
+// discrete Laplace noise on the counts -> least-squares projection onto
+// the exact cuboids (consistency) -> optional non-negative integral
+// rounding (post-processing).
+#ifndef DPQ_CORE_CUBE_CUBOID_RELEASE_H_
+#define DPQ_CORE_CUBE_CUBOID_RELEASE_H_
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/dp/secure_urbg.h"
+#include "core/table/table.h"
+
+namespace dpq::core::cube {
+
+// How one column becomes a nominal dimension.
+struct DimensionSpec {
+  std::string column;
+  // Numeric columns: ascending bin edges e0 < e1 < ... < ek giving bins
+  // [e0,e1), ..., [e(k-1),ek]; values outside and NULL go to an "other"
+  // cell. Empty for nominal columns.
+  std::vector<double> bin_edges;
+  // Nominal columns: the declared domain (cell texts). Empty = inferred
+  // from the data when the dataset is registered (the owner thereby makes
+  // the set of values public). NULL and undeclared values go to "other".
+  std::vector<std::string> domain;
+};
+
+// The dimensions with their finished, public domains (labels in cell
+// order: bins as "[e0,e1)", nominal values as text, then "other" if
+// needed).
+struct CubeDimension {
+  std::string column;
+  std::vector<std::string> labels;
+};
+struct CubeSchema {
+  std::vector<CubeDimension> dimensions;
+};
+
+// Builds the schema: every spec'd column, plus (if `specs` is empty) every
+// string or int64 column with at most `max_inferred_domain` distinct
+// values. kInvalidArgument naming the column for an unknown column, a
+// double column without bin edges, unsorted edges, or a domain too large.
+absl::StatusOr<CubeSchema> BuildCubeSchema(
+    const table::Table& table, const std::vector<DimensionSpec>& specs,
+    size_t max_inferred_domain = 1000);
+
+struct CuboidCell {
+  std::vector<std::string> values;  // one label per cuboid dimension
+  double count = 0;
+};
+struct Cuboid {
+  std::vector<std::string> dimensions;  // as requested, in that order
+  std::vector<CuboidCell> cells;        // row-major over the labels
+};
+
+// The exact cuboid (no noise): for owners and for the public exact
+// cuboids shown to buyers. kInvalidArgument for an unknown dimension.
+absl::StatusOr<Cuboid> ComputeExactCuboid(const table::Table& table,
+                                          const CubeSchema& schema,
+                                          const std::vector<std::string>& dims);
+
+enum class ReleaseStrategy {
+  kPerCuboid,   // each requested cuboid noised, epsilon split evenly
+  kBaseCuboid,  // the cuboid over the union of the requested dimensions
+                // noised once, every requested cuboid derived from it
+};
+
+struct CuboidReleaseOptions {
+  // Q: the public exact cuboids (dimension lists). Three or more without a
+  // proven bound: kFailedPrecondition with the reason.
+  std::vector<std::vector<std::string>> public_exact_cuboids;
+  double epsilon = 0;  // total, validated by dp::ValidateEpsilon
+  // Post-processing: round to non-negative integers after consistency
+  // (then exact-cuboid consistency holds only approximately).
+  bool non_negative_integral = false;
+  // Limit on the number of noised cells (kResourceExhausted above it).
+  size_t max_cells = 1'000'000;
+};
+
+struct CuboidRelease {
+  std::vector<Cuboid> cuboids;  // noisy and consistent, in request order
+  ReleaseStrategy strategy = ReleaseStrategy::kPerCuboid;
+  double sensitivity = 0;       // generic sensitivity used
+  double epsilon_spent = 0;
+  // Standard deviation of the noise of one released cell before
+  // consistency enforcement (which only lowers it), per cuboid.
+  std::vector<double> noise_stddev;
+};
+
+// Chooses the cheaper strategy (smaller total noise variance on the
+// requested cells) and releases. kInvalidArgument for an unknown
+// dimension or invalid epsilon; kFailedPrecondition for an unsupported Q;
+// kResourceExhausted over max_cells.
+absl::StatusOr<CuboidRelease> ReleaseCuboids(
+    const table::Table& table, const CubeSchema& schema,
+    const std::vector<std::vector<std::string>>& requested,
+    const CuboidReleaseOptions& options, dp::SecureUrbg& urbg);
+
+}  // namespace dpq::core::cube
+
+#endif  // DPQ_CORE_CUBE_CUBOID_RELEASE_H_

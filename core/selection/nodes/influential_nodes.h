@@ -1,0 +1,59 @@
+// DP top-k influential nodes by DP-MOTkIN (paper: dp-multi-objective-
+// selection, Section 7; spec section 7 with the corrected egocentric
+// density sensitivity of section 10) under edge-DP: neighbouring graphs
+// differ in one edge. Entry point used by the service.
+#ifndef DPQ_CORE_SELECTION_NODES_INFLUENTIAL_NODES_H_
+#define DPQ_CORE_SELECTION_NODES_INFLUENTIAL_NODES_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "core/dp/secure_urbg.h"
+#include "core/graph/graph.h"
+#include "core/selection/multi_objective_selection.h"
+
+namespace dpq::core::selection {
+
+// An undirected simple graph read from an edge list, with the original
+// node labels: graph node i is labels[i].
+struct LabeledGraph {
+  graph::Graph graph;
+  std::vector<std::string> labels;
+};
+
+// Reads an edge-list CSV with columns `source,target` (header optional:
+// a first line "source,target" is skipped), undirected; self-loops and
+// duplicate edges (either direction) are dropped. Labels are the cell
+// texts. kInvalidArgument naming the line for a malformed line,
+// kNotFound for a missing file.
+absl::StatusOr<LabeledGraph> ReadEdgeListCsv(const std::string& path);
+
+enum class NodeObjective { kDegree, kEgocentricDensity };
+// "degree" / "egocentric_density" (also "egodensity").
+absl::StatusOr<NodeObjective> ParseNodeObjective(absl::string_view text);
+absl::string_view NodeObjectiveName(NodeObjective objective);
+
+struct InfluentialNodesRequest {
+  size_t k = 1;
+  // Default (empty): degree and egocentric density.
+  std::vector<NodeObjective> objectives;
+  // approach, sensitivity, weights, epsilon; k is taken from above.
+  SelectionOptions selection;
+};
+
+struct InfluentialNodesResult {
+  std::vector<std::string> nodes;  // k labels in selection order
+  double epsilon_spent = 0;
+};
+
+// kInvalidArgument for k == 0 or k > node count, weights that do not match
+// the objectives, invalid epsilon.
+absl::StatusOr<InfluentialNodesResult> SelectInfluentialNodes(
+    const LabeledGraph& graph, const InfluentialNodesRequest& request,
+    dp::SecureUrbg& urbg);
+
+}  // namespace dpq::core::selection
+
+#endif  // DPQ_CORE_SELECTION_NODES_INFLUENTIAL_NODES_H_

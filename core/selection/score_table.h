@@ -1,0 +1,29 @@
+// Candidates x objectives score table of a multi-objective selection
+// (paper: dp-multi-objective-selection, Section 3; spec section 9).
+// Larger is better for every objective.
+#ifndef DPQ_CORE_SELECTION_SCORE_TABLE_H_
+#define DPQ_CORE_SELECTION_SCORE_TABLE_H_
+
+#include <cstddef>
+#include <vector>
+
+namespace dpq::core::selection {
+
+// u_i(x, r) for objectives i < num_objectives and candidates r <
+// num_candidates, stored objective-major: scores[i * num_candidates + r].
+struct ScoreTable {
+  size_t num_candidates = 0;
+  size_t num_objectives = 0;
+  std::vector<double> scores;
+
+  double at(size_t objective, size_t candidate) const {
+    return scores[objective * num_candidates + candidate];
+  }
+  double& at(size_t objective, size_t candidate) {
+    return scores[objective * num_candidates + candidate];
+  }
+};
+
+}  // namespace dpq::core::selection
+
+#endif  // DPQ_CORE_SELECTION_SCORE_TABLE_H_

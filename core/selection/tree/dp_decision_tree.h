@@ -1,0 +1,86 @@
+// DP cost-sensitive decision tree by DP-MOET (paper: dp-multi-objective-
+// selection, Section 6, Algorithm 1; spec section 6 with the corrected
+// TPR/TNR sensitivities of section 10): a genetic algorithm over whole
+// random trees whose every selection step is a DP multi-objective
+// selection (objectives TPR and TNR). Entry point used by the service.
+#ifndef DPQ_CORE_SELECTION_TREE_DP_DECISION_TREE_H_
+#define DPQ_CORE_SELECTION_TREE_DP_DECISION_TREE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/dp/secure_urbg.h"
+#include "core/selection/multi_objective_selection.h"
+#include "core/table/table.h"
+
+namespace dpq::core::selection {
+
+// One node of a binary tree over table columns. An inner node tests
+// `feature` (a numeric column: value <= threshold goes left; a string
+// column: value == category goes left; NULL goes right). A leaf predicts
+// `positive` (true = the positive class).
+struct TreeNode {
+  bool is_leaf = true;
+  bool positive = false;         // leaves only
+  std::string feature;           // inner nodes only
+  bool numeric_test = true;      // threshold test, else category test
+  double threshold = 0;          // numeric_test
+  std::string category;          // !numeric_test
+  int32_t left = -1;             // child indices into DecisionTree::nodes
+  int32_t right = -1;
+};
+
+// nodes[0] is the root. Depth of a leaf-only tree is 0.
+struct DecisionTree {
+  std::vector<TreeNode> nodes;
+  // Compact one-line form, e.g.
+  // "(age<=37.5 ? (sex=='Male' ? + : -) : +)" with + / - leaves.
+  std::string ToText() const;
+  int depth() const;
+};
+
+// Genetic-algorithm parameters (spec section 6.2 and 8 names: p, s, k, d,
+// d_max, o). Defaults are safe for the service; limits are checked.
+struct GeneticParameters {
+  uint32_t population = 30;     // p, 2..1000
+  uint32_t generations = 10;    // 1..200
+  uint32_t selected = 3;        // s: survivors per generation, 1..p
+  uint32_t initial_depth = 4;   // d
+  uint32_t max_depth = 10;      // d_max, 1..20
+};
+
+struct DecisionTreeRequest {
+  std::string label_column;
+  std::string positive_class;          // label value (text) of the positive class
+  std::vector<std::string> features;   // empty: every column but the label
+  // approach, sensitivity, weights (PrivAgg: one per objective, TPR then
+  // TNR), epsilon = budget of the whole training; k is ignored.
+  SelectionOptions selection;
+  GeneticParameters genetic;
+  // Extra budget (0 = none) for releasing the DP TPR and TNR of the
+  // returned tree on the training data; charged on top of selection.epsilon.
+  double accuracy_epsilon = 0;
+  // N, the public upper bound on the row count (design 5.2).
+  uint64_t public_max_rows = 0;
+};
+
+struct DecisionTreeResult {
+  DecisionTree tree;
+  std::optional<double> tpr;   // DP estimates, only if accuracy_epsilon > 0
+  std::optional<double> tnr;
+  double epsilon_spent = 0;    // selection.epsilon + accuracy_epsilon
+};
+
+// kInvalidArgument naming the problem for an unknown label/feature column,
+// a positive class that is not a value of the label column's domain text,
+// bad genetic parameters, bad weights or epsilon.
+absl::StatusOr<DecisionTreeResult> TrainDpDecisionTree(
+    const table::Table& table, const DecisionTreeRequest& request,
+    dp::SecureUrbg& urbg);
+
+}  // namespace dpq::core::selection
+
+#endif  // DPQ_CORE_SELECTION_TREE_DP_DECISION_TREE_H_
