@@ -30,14 +30,27 @@ struct DimensionSpec {
   // from the data when the dataset is registered (the owner thereby makes
   // the set of values public). NULL and undeclared values go to "other".
   std::vector<std::string> domain;
+  // Added: the declared domain or bins are complete, so no "other" cell is
+  // made; rows with NULL or a value outside are left out of EVERY cuboid
+  // (a fixed row filter, so still DP). Default false: an "other" cell.
+  bool closed = false;
 };
 
 // The dimensions with their finished, public domains (labels in cell
-// order: bins as "[e0,e1)", nominal values as text, then "other" if
-// needed).
+// order: bins as "[e0,e1)", nominal values as text, then the catch-all
+// cell if has_other: always for declared domains and bins unless closed,
+// for inferred domains iff the column has a NULL).
 struct CubeDimension {
   std::string column;
   std::vector<std::string> labels;
+  // Added for mapping rows to cells (see data_cube.h): the bin edges of a
+  // numeric dimension (labels[i] is bin i), empty for nominal ones; and
+  // whether the last label is the catch-all cell for NULL, out-of-range
+  // and undeclared values (labelled "other", or "(other)" if a value is
+  // already called "other"). Without it such rows are left out of every
+  // cuboid.
+  std::vector<double> bin_edges;
+  bool has_other = false;
 };
 struct CubeSchema {
   std::vector<CubeDimension> dimensions;
@@ -65,6 +78,14 @@ struct Cuboid {
 absl::StatusOr<Cuboid> ComputeExactCuboid(const table::Table& table,
                                           const CubeSchema& schema,
                                           const std::vector<std::string>& dims);
+// As above with an explicit limit on the number of cells
+// (kResourceExhausted above it); the 3-argument form uses
+// kDefaultMaxExactCells. O(rows * |dims| + cells).
+inline constexpr size_t kDefaultMaxExactCells = 10'000'000;
+absl::StatusOr<Cuboid> ComputeExactCuboid(const table::Table& table,
+                                          const CubeSchema& schema,
+                                          const std::vector<std::string>& dims,
+                                          size_t max_cells);
 
 enum class ReleaseStrategy {
   kPerCuboid,   // each requested cuboid noised, epsilon split evenly
@@ -95,7 +116,11 @@ struct CuboidRelease {
 };
 
 // Chooses the cheaper strategy (smaller total noise variance on the
-// requested cells) and releases. kInvalidArgument for an unknown
+// requested cells) and releases. A requested cuboid computable from one
+// exact cuboid is public: returned exactly, noise_stddev 0, no epsilon
+// (epsilon_spent is 0 if every requested cuboid is public). Every noised
+// cuboid is made consistent with the projections of all exact cuboids onto
+// its dimensions. Details and proofs: docs/cube.md. kInvalidArgument for an unknown
 // dimension or invalid epsilon; kFailedPrecondition for an unsupported Q;
 // kResourceExhausted over max_cells.
 absl::StatusOr<CuboidRelease> ReleaseCuboids(

@@ -14,7 +14,9 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "core/dp/secure_urbg.h"
+#include "core/selection/dampening.h"
 #include "core/selection/score_table.h"
+#include "core/selection/selection_scores.h"
 #include "core/selection/sensitivity_function.h"
 
 namespace dpq::core::selection {
@@ -44,6 +46,11 @@ struct SelectionOptions {
   double epsilon = 0;
   // Number of candidates to select, 1 <= k <= num_candidates.
   size_t k = 1;
+  // Local variants only: T_max of the dampening function (levels of the
+  // sensitivity function evaluated per candidate before the tail with the
+  // global sensitivity). Any value >= 1 keeps epsilon-DP; smaller is faster
+  // but coarser. 1..1e7.
+  uint64_t max_dampening_steps = kDefaultMaxDampeningSteps;
 };
 
 // Selects k distinct candidates. `sensitivities[i]` describes objective i
@@ -52,11 +59,26 @@ struct SelectionOptions {
 // (spec 3.5 "Top-k"). All sampling in log space (no overflow at
 // epsilon = 1e5), randomness from `urbg` only.
 // kInvalidArgument for a malformed table, k out of range, weights that do
-// not match the objectives, invalid epsilon, non-finite scores.
+// not match the objectives, invalid epsilon, non-finite scores, a missing
+// sensitivity function or one with a negative or non-finite global bound,
+// PrivAgg weights whose combined sensitivity sum |w_i| Delta_i is 0.
+// A single candidate (k = 1, n = 1) is returned without touching the data.
 absl::StatusOr<std::vector<size_t>> SelectMultiObjective(
     const ScoreTable& table,
     absl::Span<const SensitivityFunction* const> sensitivities,
     const SelectionOptions& options, dp::SecureUrbg& urbg);
+
+// The data-dependent part of SelectMultiObjective: validates like it and
+// returns the scores the draws sample from (PS, u_agg or their dampened
+// versions) with their sensitivity. For experiments that draw many times
+// from the same data: SelectWithoutReplacement(scores, k, epsilon, ...)
+// (core/selection/top_k_selection.h) then gives the same distribution as
+// SelectMultiObjective (local variants: with GlobalMechanism::kExponential).
+// For a single candidate the score is 0 with sensitivity 1.
+absl::StatusOr<SelectionScores> ComputeSelectionScores(
+    const ScoreTable& table,
+    absl::Span<const SensitivityFunction* const> sensitivities,
+    const SelectionOptions& options);
 
 }  // namespace dpq::core::selection
 

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "absl/status/status.h"
+
 namespace dpq::core::selection {
 
 // u_i(x, r) for objectives i < num_objectives and candidates r <
@@ -23,6 +25,11 @@ struct ScoreTable {
     return scores[objective * num_candidates + candidate];
   }
 };
+
+// OK iff the table has >= 1 candidate, >= 1 objective, exactly
+// num_candidates * num_objectives scores, all finite. kInvalidArgument
+// naming the first problem otherwise.
+absl::Status ValidateScoreTable(const ScoreTable& table);
 
 }  // namespace dpq::core::selection
 

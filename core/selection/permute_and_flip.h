@@ -1,0 +1,27 @@
+// Permute-and-flip (McKenna and Sheldon, NeurIPS 2020; paper:
+// dp-multi-objective-selection, Section 3.1; spec 1.4).
+#ifndef DPQ_CORE_SELECTION_PERMUTE_AND_FLIP_H_
+#define DPQ_CORE_SELECTION_PERMUTE_AND_FLIP_H_
+
+#include <cstddef>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "core/dp/secure_urbg.h"
+
+namespace dpq::core::selection {
+
+// Visits the candidates in a uniformly random order and accepts r with
+// probability exp(epsilon (q_r - q*) / (2 sensitivity)), q* = max q; the
+// best candidate is always accepted, so one pass suffices. epsilon-DP, and
+// never worse in expected quality than the exponential mechanism. The
+// acceptance probability is computed from the halved gap, so it is in
+// [0, 1] without overflow for any finite qualities and epsilon <= 1e6.
+// kInvalidArgument as dp::SampleExponentialMechanism.
+absl::StatusOr<size_t> SamplePermuteAndFlip(dp::SecureUrbg& urbg,
+                                            absl::Span<const double> qualities,
+                                            double epsilon, double sensitivity);
+
+}  // namespace dpq::core::selection
+
+#endif  // DPQ_CORE_SELECTION_PERMUTE_AND_FLIP_H_

@@ -1,0 +1,61 @@
+#include "core/selection/weighted_sum_sensitivity.h"
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+
+namespace dpq::core::selection {
+
+absl::StatusOr<WeightedSumSensitivity> WeightedSumSensitivity::Create(
+    std::vector<double> weights,
+    std::vector<const SensitivityFunction*> components) {
+  if (weights.size() != components.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "A weighted sum needs one weight per objective, but there are ",
+        weights.size(), " weights for ", components.size(), " objectives."));
+  }
+  for (size_t i = 0; i < weights.size(); ++i) {
+    if (!std::isfinite(weights[i])) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Weight ", i, " must be finite, but is ", weights[i], "."));
+    }
+    if (components[i] == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "The sensitivity function of objective ", i, " is missing (null)."));
+    }
+    weights[i] = std::fabs(weights[i]);
+  }
+  return WeightedSumSensitivity(std::move(weights), std::move(components));
+}
+
+WeightedSumSensitivity::WeightedSumSensitivity(
+    std::vector<double> abs_weights,
+    std::vector<const SensitivityFunction*> components)
+    : abs_weights_(std::move(abs_weights)),
+      components_(std::move(components)) {}
+
+double WeightedSumSensitivity::At(size_t candidate, uint64_t t) const {
+  double sum = 0;
+  for (size_t i = 0; i < components_.size(); ++i) {
+    if (abs_weights_[i] != 0) {
+      sum += abs_weights_[i] * components_[i]->At(candidate, t);
+    }
+  }
+  return sum;
+}
+
+double WeightedSumSensitivity::Global() const {
+  double sum = 0;
+  for (size_t i = 0; i < components_.size(); ++i) {
+    if (abs_weights_[i] != 0) sum += abs_weights_[i] * components_[i]->Global();
+  }
+  return sum;
+}
+
+}  // namespace dpq::core::selection

@@ -1,0 +1,79 @@
+// Shared fixtures for the core/cube tests: the paper's Figure 1 fact table.
+#ifndef DPQ_TESTS_CORE_CUBE_CUBE_TEST_UTIL_H_
+#define DPQ_TESTS_CORE_CUBE_CUBE_TEST_UTIL_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/cube/cuboid_release.h"
+#include "core/table/table.h"
+
+namespace dpq::core::cube::testing {
+
+// A table of string columns from rows of texts ("" = NULL).
+inline table::Table StringTable(const std::vector<std::string>& columns,
+                                const std::vector<std::vector<std::string>>& rows) {
+  std::vector<table::ColumnSpec> specs;
+  for (const std::string& c : columns) {
+    specs.push_back({c, table::ColumnType::kString});
+  }
+  std::vector<std::vector<std::optional<std::string>>> cells;
+  for (const auto& row : rows) {
+    cells.emplace_back(row.begin(), row.end());
+  }
+  return *table::Table::FromCells(*table::Schema::Create(specs), cells);
+}
+
+// A dimension spec without aggregate-initialisation warnings.
+inline DimensionSpec Spec(std::string column,
+                          std::vector<double> bin_edges = {},
+                          std::vector<std::string> domain = {},
+                          bool closed = false) {
+  DimensionSpec s;
+  s.column = std::move(column);
+  s.bin_edges = std::move(bin_edges);
+  s.domain = std::move(domain);
+  s.closed = closed;
+  return s;
+}
+
+// Figure 1(a): the fact table T (Sex, Age, Salary).
+inline table::Table Figure1Table() {
+  return StringTable({"Sex", "Age", "Salary"},
+                     {{"F", "21-30", "10-50k"},
+                      {"F", "21-30", "10-50k"},
+                      {"F", "31-40", "50-200k"},
+                      {"F", "41-50", "500k+"},
+                      {"M", "21-30", "10-50k"},
+                      {"M", "21-30", "50-200k"},
+                      {"M", "31-40", "50-200k"},
+                      {"M", "60+", "500k+"}});
+}
+
+// Example 2.1's domains, declared complete (no "other" cell), so that the
+// sizes are the paper's: |Sex| = 2, |Age| = 7, |Salary| = 5.
+inline std::vector<DimensionSpec> Example21Specs() {
+  return {Spec("Sex", {}, {"M", "F"}, true),
+          Spec("Age", {},
+               {"0-10", "11-20", "21-30", "31-40", "41-50", "51-60", "60+"},
+               true),
+          Spec("Salary", {},
+               {"0-10k", "10-50k", "50-200k", "200-500k", "500k+"}, true)};
+}
+
+// Three dimensions D0, D1 (10 values each) and D2 (2 values).
+inline CubeSchema TinySchemaForStrategy() {
+  CubeSchema s;
+  for (size_t n : {10, 10, 2}) {
+    CubeDimension d;
+    d.column = "D" + std::to_string(s.dimensions.size());
+    for (size_t v = 0; v < n; ++v) d.labels.push_back(std::to_string(v));
+    s.dimensions.push_back(d);
+  }
+  return s;
+}
+
+}  // namespace dpq::core::cube::testing
+
+#endif  // DPQ_TESTS_CORE_CUBE_CUBE_TEST_UTIL_H_
