@@ -1,0 +1,50 @@
+// dpq-r2t: Table 1 of inconsistency-measures-under-dp.txt on one dataset.
+// Loads a CSV and its DCs, builds the conflict graph, and for `runs` runs
+// prints the true I_MI, the R2T baseline's estimate (r2t.h) and dpq's own
+// private I_MI (core/private ComputePrivateMeasure) with their relative
+// errors |I - M| / I, then the mean and standard deviation. A benchmark for
+// data owners and the paper reproduction: it reads the raw rows.
+#ifndef DPQ_TESTS_BENCH_R2T_R2T_TOOL_H_
+#define DPQ_TESTS_BENCH_R2T_R2T_TOOL_H_
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace dpq::bench::r2t {
+
+struct R2tToolOptions {
+  std::string data_path;
+  std::string dcs_path;
+  double epsilon = 1;
+  int runs = 10;
+  std::optional<uint64_t> seed;  // HashDrbg streams; else OpenSSL's CSPRNG
+  std::optional<uint64_t> public_max_rows;  // N; default the row count
+  double beta = 0.1;
+  double base = 2;
+  std::string solver = "flow";
+  bool authors_thresholds = false;  // ThresholdRule::kAuthorsCode
+  std::string method = "optimized";  // dpq's theta selection
+  std::optional<std::string> csv_path;
+  std::string label;  // dataset name in the CSV; default the data path
+  int threads = 0;
+};
+
+// `--flag value` or `--flag=value`; argv[0] skipped. kInvalidArgument naming
+// the flag for unknown flags and bad or missing values.
+absl::StatusOr<R2tToolOptions> ParseR2tToolArgs(
+    const std::vector<std::string>& args);
+std::string R2tToolUsage();
+
+// Runs everything, writing the human-readable report to `out` (and the CSV
+// file if asked). Errors from loading, graph building, R2T or dpq.
+absl::Status RunR2tTool(const R2tToolOptions& options, std::ostream& out);
+
+}  // namespace dpq::bench::r2t
+
+#endif  // DPQ_TESTS_BENCH_R2T_R2T_TOOL_H_
