@@ -1,0 +1,98 @@
+// One point of the paper's Section 6 experiments: a conflict graph with its
+// exact measures, and the relative error |I - M| / I of a private method
+// over repeated runs.
+#ifndef DPQ_TESTS_BENCH_EXPERIMENTS_MEASURE_EVALUATION_H_
+#define DPQ_TESTS_BENCH_EXPERIMENTS_MEASURE_EVALUATION_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "core/constraints/denial_constraint.h"
+#include "core/dp/secure_urbg.h"
+#include "core/graph/graph.h"
+#include "core/measures/measure.h"
+#include "core/private/degree_bound.h"
+#include "core/table/table.h"
+
+namespace dpq::bench::experiments {
+
+// A conflict graph and everything the private methods and the error need.
+struct GraphCase {
+  core::graph::Graph graph;
+  std::vector<core::private_measures::DcDegreeBound> degree_bounds;
+  uint64_t public_max_rows = 0;      // N
+  std::vector<uint64_t> candidates;  // Theta
+  uint64_t i_mi = 0;
+  uint64_t i_p = 0;
+  // I_R's reference: the exact minimum vertex cover when the search
+  // finished within its limits ("exact"), else the LP lower bound ("lp").
+  double i_r = 0;
+  std::string i_r_reference;
+  // The non-private stable-order greedy cover that Algorithm 5 perturbs (a
+  // 2-approximation): the paper's own I_R reference is an approximation
+  // too ("the linear approximation algorithm from Livshits et al.").
+  double i_r_greedy = 0;
+  double build_seconds = 0;
+};
+
+// The paper's Theta (Section 6.1): {1, 5, 10, 100, 500} and the multiples of
+// 1000 up to N, plus N itself; values above N are dropped.
+std::vector<uint64_t> PaperThetaCandidates(uint64_t public_max_rows);
+
+// Builds the conflict graph of `table` (core/graph), its exact I_MI and I_P,
+// I_R's reference (exact search limited to `vertex_cover_seconds`) and the
+// degree bounds. N = max(1, ceil(n_factor * rows)).
+absl::StatusOr<GraphCase> BuildGraphCase(
+    const core::table::Table& table,
+    absl::Span<const core::constraints::DenialConstraint> dcs, double n_factor,
+    double vertex_cover_seconds);
+
+// The methods of Section 6.1 "Algorithm variations" and Algorithm 5.
+enum class Method {
+  kBaseline1,     // theta = N (SelectionMethod::kBaseline)
+  kBaseline2,     // theta = true max degree, non-private (harness only)
+  kBasic,         // basic EM (Algorithm 3)
+  kHierarchical,  // two-step EM
+  kOptimized,     // upper bound + two-step EM (Algorithm 4)
+  kVertexCover,   // I_R: Algorithm 5
+};
+
+// "baseline1", "baseline2", "basic", "hierarchical", "optimized",
+// "vertex_cover".
+std::string MethodName(Method method);
+absl::StatusOr<Method> ParseMethod(const std::string& name);
+
+struct RunStats {
+  size_t runs = 0;
+  double true_value = 0;
+  double private_mean = 0, private_std = 0;
+  double error_mean = 0, error_std = 0;  // relative error; NaN if true = 0
+  // I_R only (NaN otherwise): the relative error against i_r_greedy,
+  // i.e. the DP noise alone without the approximation factor.
+  double greedy_error_mean = 0, greedy_error_std = 0;
+  double theta_mean = 0;    // 0 for I_R
+  double seconds_mean = 0;  // per release
+  // The first release alone: on a freshly built graph this includes the
+  // projections that later releases find in the graph's memo.
+  double first_seconds = 0;
+};
+
+// Releases `measure` with `method` `runs` times at `epsilon`, drawing noise
+// from `urbg`, and summarises the relative errors (population std).
+// Baseline 2 projects at theta = d_max (which keeps every edge) and spends
+// all of epsilon on the release, with I_MI's sensitivity theta and I_P's
+// theta + 1 (design.md 5.5). kInvalidArgument for a method/measure pair
+// that does not exist (vertex_cover is I_R only, and I_R has no other).
+absl::StatusOr<RunStats> EvaluateMethod(core::dp::SecureUrbg& urbg,
+                                        const GraphCase& graph_case,
+                                        core::measures::Measure measure,
+                                        Method method, double epsilon,
+                                        size_t runs);
+
+}  // namespace dpq::bench::experiments
+
+#endif  // DPQ_TESTS_BENCH_EXPERIMENTS_MEASURE_EVALUATION_H_
