@@ -44,12 +44,28 @@ struct DecisionTree {
 
 // Genetic-algorithm parameters (spec section 6.2 and 8 names: p, s, k, d,
 // d_max, o). Defaults are safe for the service; limits are checked.
+// initial_depth and max_depth count LEVELS as the paper does (root = level
+// 1): a tree has at most max_depth levels, i.e. depth() <= max_depth - 1.
+// `generations` rounds of selection + breeding are followed by one final
+// selection, so the paper's k equals generations + 1 (spec 6.2, M8); the
+// budget is split evenly over those generations + 1 selections.
 struct GeneticParameters {
   uint32_t population = 30;     // p, 2..1000
   uint32_t generations = 10;    // 1..200
   uint32_t selected = 3;        // s: survivors per generation, 1..p
   uint32_t initial_depth = 4;   // d
   uint32_t max_depth = 10;      // d_max, 1..20
+};
+
+// A feature a random inner node may test: a numeric threshold drawn
+// uniformly from [min, max], or a category drawn uniformly from
+// `categories`. Treated as public (the paper's attribute domains).
+struct FeatureDomain {
+  std::string name;
+  bool numeric = true;
+  double min = 0;
+  double max = 1;
+  std::vector<std::string> categories;  // !numeric, non-empty
 };
 
 struct DecisionTreeRequest {
@@ -65,6 +81,12 @@ struct DecisionTreeRequest {
   double accuracy_epsilon = 0;
   // N, the public upper bound on the row count (design 5.2).
   uint64_t public_max_rows = 0;
+  // Public attribute domains (added by the tree engineer). Features not
+  // listed here take their domain from the data: numeric [min, max] and
+  // the set of categories, treated as public schema metadata as the paper
+  // does (it min-max normalises and reads .domain files). Pass explicit
+  // domains when the owner has not published them.
+  std::vector<FeatureDomain> public_domains;
 };
 
 struct DecisionTreeResult {
@@ -74,6 +96,10 @@ struct DecisionTreeResult {
   double epsilon_spent = 0;    // selection.epsilon + accuracy_epsilon
 };
 
+// Neighbours: add or remove one row (design 5.1); every sensitivity used
+// also holds under replacement except the accuracy release (L1 = 2 for the
+// counts TP, P, TN, N under add/remove). The trees' leaves and tests are
+// random; only the DP selections and the accuracy release read rows.
 // kInvalidArgument naming the problem for an unknown label/feature column,
 // a positive class that is not a value of the label column's domain text,
 // bad genetic parameters, bad weights or epsilon.

@@ -1,0 +1,27 @@
+// The DP-MOTkIN objectives (paper: dp-multi-objective-selection, Section
+// 7.2; spec 7.2): degree and egocentric density of every vertex.
+#ifndef DPQ_CORE_SELECTION_NODES_NODE_CENTRALITY_H_
+#define DPQ_CORE_SELECTION_NODES_NODE_CENTRALITY_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "core/graph/graph.h"
+
+namespace dpq::core::selection {
+
+// degrees[v] = |N(v)|.
+std::vector<uint64_t> Degrees(const graph::Graph& graph);
+
+// triangles[v] = number of edges among the neighbours of v (= triangles
+// through v). Degree-ordered orientation, O(m sqrt(m)) time, O(n) extra
+// memory.
+std::vector<uint64_t> EdgesAmongNeighbours(const graph::Graph& graph);
+
+// egodensity(v) = 2 T(v) / (d (d - 1)) in [0, 1] (Eq. (2)), and 0 for
+// d < 2 (spec 7.2 [R]; the artifact's 1 for d = 1 is flag M3).
+std::vector<double> EgocentricDensities(const graph::Graph& graph);
+
+}  // namespace dpq::core::selection
+
+#endif  // DPQ_CORE_SELECTION_NODES_NODE_CENTRALITY_H_

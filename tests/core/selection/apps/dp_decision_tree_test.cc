@@ -1,0 +1,170 @@
+#include "core/selection/tree/dp_decision_tree.h"
+
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/table/schema.h"
+#include "core/table/table.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/core/selection/apps/tree_test_util.h"
+#include "tests/testing/seeded_urbg.h"
+#include "tests/testing/status_matchers.h"
+
+namespace dpq::core::selection {
+namespace {
+
+using ::dpq::core::selection::testing::IsValidTree;
+using ::dpq::testing::SeededUrbg;
+using ::dpq::testing::StatusIs;
+using ::testing::HasSubstr;
+
+// 200 rows: label "1" iff age <= 40.
+table::Table AgeTable() {
+  auto schema = table::Schema::Create({{"age", table::ColumnType::kInt64},
+                                       {"city", table::ColumnType::kString},
+                                       {"y", table::ColumnType::kString}});
+  std::vector<std::vector<std::optional<std::string>>> rows;
+  for (int i = 0; i < 200; ++i) {
+    const int age = 18 + (i * 7) % 60;
+    rows.push_back({std::to_string(age), i % 2 ? "A" : "B",
+                    age <= 40 ? "1" : "0"});
+  }
+  return *table::Table::FromCells(*schema, rows);
+}
+
+DecisionTreeRequest Request() {
+  DecisionTreeRequest r;
+  r.label_column = "y";
+  r.positive_class = "1";
+  r.selection.epsilon = 1;
+  r.genetic.population = 10;
+  r.genetic.generations = 2;
+  r.genetic.selected = 3;
+  r.genetic.initial_depth = 3;
+  r.genetic.max_depth = 5;
+  return r;
+}
+
+TEST(TrainDpDecisionTreeTest, EveryVariantReturnsAValidTree) {
+  const table::Table t = AgeTable();
+  for (Approach approach : {Approach::kPareto, Approach::kAggregation}) {
+    for (SensitivityMode mode :
+         {SensitivityMode::kGlobal, SensitivityMode::kLocal}) {
+      DecisionTreeRequest r = Request();
+      r.selection.approach = approach;
+      r.selection.sensitivity = mode;
+      if (approach == Approach::kAggregation) r.selection.weights = {3, 2};
+      SeededUrbg urbg(11);
+      auto result = TrainDpDecisionTree(t, r, urbg);
+      ASSERT_TRUE(result.ok()) << result.status();
+      EXPECT_TRUE(IsValidTree(result->tree));
+      EXPECT_LE(result->tree.depth(), 4);
+      EXPECT_FALSE(result->tpr.has_value());
+      EXPECT_DOUBLE_EQ(result->epsilon_spent, 1.0);
+    }
+  }
+}
+
+TEST(TrainDpDecisionTreeTest, SameSeedSameTree) {
+  const table::Table t = AgeTable();
+  DecisionTreeRequest r = Request();
+  r.selection.sensitivity = SensitivityMode::kLocal;
+  SeededUrbg a(5), b(5);
+  auto first = TrainDpDecisionTree(t, r, a);
+  auto second = TrainDpDecisionTree(t, r, b);
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_EQ(first->tree.ToText(), second->tree.ToText());
+}
+
+TEST(TrainDpDecisionTreeTest, AccuracyReleaseIsChargedAndClamped) {
+  const table::Table t = AgeTable();
+  DecisionTreeRequest r = Request();
+  r.accuracy_epsilon = 0.5;
+  SeededUrbg urbg(2);
+  auto result = TrainDpDecisionTree(t, r, urbg);
+  ASSERT_TRUE(result.ok());
+  ASSERT_TRUE(result->tpr.has_value() && result->tnr.has_value());
+  EXPECT_GE(*result->tpr, 0.0);
+  EXPECT_LE(*result->tpr, 1.0);
+  EXPECT_GE(*result->tnr, 0.0);
+  EXPECT_LE(*result->tnr, 1.0);
+  EXPECT_DOUBLE_EQ(result->epsilon_spent, 1.5);
+}
+
+TEST(TrainDpDecisionTreeTest, UsesPublicDomains) {
+  const table::Table t = AgeTable();
+  DecisionTreeRequest r = Request();
+  r.features = {"age"};
+  r.public_domains = {{"age", true, 1000, 2000, {}}};
+  SeededUrbg urbg(4);
+  auto result = TrainDpDecisionTree(t, r, urbg);
+  ASSERT_TRUE(result.ok());
+  for (const TreeNode& n : result->tree.nodes) {
+    if (!n.is_leaf) {
+      EXPECT_GE(n.threshold, 1000);
+    }
+  }
+  r.public_domains = {{"height", true, 0, 1, {}}};
+  EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("'height'")));
+}
+
+TEST(TrainDpDecisionTreeTest, RejectsBadInput) {
+  const table::Table t = AgeTable();
+  SeededUrbg urbg(1);
+  DecisionTreeRequest r = Request();
+  r.label_column = "income";
+  EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("label column 'income'")));
+  r = Request();
+  r.features = {"age", "zip"};
+  EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("feature column 'zip'")));
+  r = Request();
+  r.positive_class = "yes";
+  EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("positive class")));
+  for (double eps : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN(),
+                     std::numeric_limits<double>::infinity()}) {
+    r = Request();
+    r.selection.epsilon = eps;
+    EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         HasSubstr("Epsilon")));
+  }
+  r = Request();
+  r.accuracy_epsilon = -0.5;
+  EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Accuracy epsilon")));
+  r = Request();
+  r.selection.approach = Approach::kAggregation;
+  r.selection.weights = {1, 2, 3};
+  EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("2 weights")));
+  r.selection.weights = {0, 0};
+  EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("not all be zero")));
+  r.selection.weights = {1, std::numeric_limits<double>::quiet_NaN()};
+  EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("finite")));
+  r = Request();
+  r.genetic.population = 5000;
+  EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("population")));
+}
+
+}  // namespace
+}  // namespace dpq::core::selection

@@ -1,0 +1,107 @@
+#include "core/selection/tree/tree_evaluation.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/table/schema.h"
+#include "core/table/table.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/core/selection/apps/tree_test_util.h"
+#include "tests/testing/status_matchers.h"
+
+namespace dpq::core::selection {
+namespace {
+
+using ::dpq::core::selection::testing::Stump;
+using ::dpq::core::selection::testing::XLabelTable;
+using ::dpq::testing::StatusIs;
+using ::testing::HasSubstr;
+
+table::Table MixedTable() {
+  auto schema = table::Schema::Create({{"age", table::ColumnType::kDouble},
+                                       {"sex", table::ColumnType::kString},
+                                       {"label", table::ColumnType::kString}});
+  std::vector<std::vector<std::optional<std::string>>> rows = {
+      {"30", "Male", ">50K"},   {"30.5", "Female", "<=50K"},
+      {std::nullopt, "Male", ">50K"}, {"20", std::nullopt, "<=50K"},
+      {"50", "Male", std::nullopt}};
+  return *table::Table::FromCells(*schema, rows);
+}
+
+TEST(EncodedTableTest, PredictFollowsLessOrEqualEqualityAndNullRules) {
+  const table::Table t = MixedTable();
+  auto data = EncodedTable::Create(t, "label", ">50K", {"age", "sex"});
+  ASSERT_TRUE(data.ok()) << data.status();
+  const DecisionTree by_age = Stump("age", 30, true, false);
+  EXPECT_TRUE(data->Predict(by_age, 0));   // 30 <= 30 goes left
+  EXPECT_FALSE(data->Predict(by_age, 1));  // 30.5 goes right
+  EXPECT_FALSE(data->Predict(by_age, 2));  // NULL goes right
+  DecisionTree by_sex = Stump("sex", 0, true, false);
+  by_sex.nodes[0].numeric_test = false;
+  by_sex.nodes[0].category = "Male";
+  EXPECT_TRUE(data->Predict(by_sex, 0));
+  EXPECT_FALSE(data->Predict(by_sex, 1));
+  EXPECT_FALSE(data->Predict(by_sex, 3));  // NULL goes right
+  by_sex.nodes[0].category = "Other";      // unknown category: right
+  EXPECT_FALSE(data->Predict(by_sex, 0));
+  DecisionTree unknown = Stump("height", 1, true, false);
+  EXPECT_FALSE(data->Predict(unknown, 0));
+}
+
+TEST(EncodedTableTest, ConfusionCountsAndRates) {
+  const table::Table t = MixedTable();
+  auto data = EncodedTable::Create(t, "label", ">50K", {"age"});
+  ASSERT_TRUE(data.ok());
+  // Positives: rows 0, 2. Negatives: rows 1, 3 and the NULL label row 4.
+  EXPECT_EQ(data->positives(), 2u);
+  EXPECT_EQ(data->negatives(), 3u);
+  const ConfusionCounts c = data->Evaluate(Stump("age", 30, true, false));
+  EXPECT_EQ(c.true_positives, 1u);  // row 0; row 2 (NULL) predicted -
+  EXPECT_EQ(c.true_negatives, 2u);  // rows 1, 4; row 3 (20 <= 30) is +
+  EXPECT_DOUBLE_EQ(c.Tpr(), 0.5);
+  EXPECT_DOUBLE_EQ(c.Tnr(), 2.0 / 3.0);
+  EXPECT_EQ(ConfusionCounts{}.Tpr(), 0.0);  // P = 0 convention
+  EXPECT_EQ(ConfusionCounts{}.Tnr(), 0.0);  // N = 0 convention
+}
+
+TEST(EncodedTableTest, ObservedDomains) {
+  const table::Table t = MixedTable();
+  auto data = EncodedTable::Create(t, "label", ">50K", {});
+  ASSERT_TRUE(data.ok());
+  const std::vector<FeatureDomain> d = data->ObservedDomains();
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].name, "age");
+  EXPECT_DOUBLE_EQ(d[0].min, 20);
+  EXPECT_DOUBLE_EQ(d[0].max, 50);
+  EXPECT_EQ(d[1].categories, (std::vector<std::string>{"Female", "Male"}));
+}
+
+TEST(EncodedTableTest, RejectsUnknownColumnsAndAbsentPositiveClass) {
+  const table::Table t = MixedTable();
+  EXPECT_THAT(EncodedTable::Create(t, "income", ">50K", {}).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("label column 'income'")));
+  EXPECT_THAT(EncodedTable::Create(t, "label", ">50K", {"age", "zip"}).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("feature column 'zip'")));
+  EXPECT_THAT(EncodedTable::Create(t, "label", ">50K", {"label"}).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("cannot also be a feature")));
+  EXPECT_THAT(EncodedTable::Create(t, "label", "rich", {}).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("positive class 'rich'")));
+}
+
+TEST(EncodedTableTest, RowSubset) {
+  const table::Table t = XLabelTable({{1, true}, {2, false}, {3, true}});
+  const std::vector<size_t> rows = {2, 1};
+  auto data = EncodedTable::Create(t, "label", "yes", {"x"}, rows);
+  ASSERT_TRUE(data.ok());
+  EXPECT_EQ(data->num_rows(), 2u);
+  EXPECT_EQ(data->positives(), 1u);
+}
+
+}  // namespace
+}  // namespace dpq::core::selection
