@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "absl/synchronization/mutex.h"
+
 namespace dpq::core::graph {
 namespace {
 
@@ -27,6 +29,16 @@ ProjectionCounts CountsWithoutTruncation(const Graph& g) {
 ProjectionCounts EdgeAdditionCounts(const Graph& g, uint32_t theta) {
   // With theta >= max degree no endpoint can be full, so nothing is cut.
   if (theta >= g.max_degree()) return CountsWithoutTruncation(g);
+  internal::GraphMemo* memo = g.memo();
+  if (memo != nullptr) {
+    absl::MutexLock lock(&memo->mu);
+    if (auto it = memo->edge_addition.find(theta);
+        it != memo->edge_addition.end()) {
+      return ProjectionCounts{it->second.first, it->second.second};
+    }
+  }
+  // Computed outside the lock: two threads may both compute one theta, and
+  // both get the same (deterministic) answer.
   std::vector<uint8_t> touched(g.num_nodes(), 0);
   ProjectionCounts counts;
   ForEachKeptEdge(g, theta, [&](NodeId u, NodeId v) {
@@ -34,6 +46,13 @@ ProjectionCounts EdgeAdditionCounts(const Graph& g, uint32_t theta) {
     counts.positive_degree_nodes += (touched[u] == 0) + (touched[v] == 0);
     touched[u] = touched[v] = 1;
   });
+  if (memo != nullptr) {
+    absl::MutexLock lock(&memo->mu);
+    if (memo->edge_addition.size() < internal::GraphMemo::kMaxEntries) {
+      memo->edge_addition.try_emplace(
+          theta, counts.edges, counts.positive_degree_nodes);
+    }
+  }
   return counts;
 }
 

@@ -19,7 +19,9 @@ struct ProjectionCounts {
 // Runs edge addition with bound `theta` over the stable order Lambda of
 // `g` (Graph::ForEachEdge): an edge is kept iff both endpoints still have
 // degree < theta. Sensitivity of the kept edge count under node removal:
-// in [0, theta] (paper Lemma 1). O(n + m) time, O(n) extra memory.
+// in [0, theta] (paper Lemma 1). O(n + m) time, O(n) extra memory, the
+// first time per (graph, theta); then O(1) from the graph's memo
+// (Graph::memo), so a cached graph pays each pass once. Thread-safe.
 ProjectionCounts EdgeAdditionCounts(const Graph& g, uint32_t theta);
 
 // The counts for every theta in `thetas`, in the same order. Thetas at or

@@ -4,10 +4,14 @@
 #define DPQ_CORE_GRAPH_GRAPH_H_
 
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
 
 namespace dpq::core::graph {
@@ -17,6 +21,23 @@ using NodeId = uint32_t;
 
 // An edge {first, second} with first < second.
 using Edge = std::pair<NodeId, NodeId>;
+
+namespace internal {
+
+// Results of pure functions of one graph, kept so that a cached graph
+// answers repeated requests without recomputing them (a service releases
+// many measures from one graph). Thread-safe.
+struct GraphMemo {
+  // The largest number of entries kept per map; later results are simply
+  // not memoized, so memory stays bounded whatever thetas callers ask for.
+  static constexpr size_t kMaxEntries = 4096;
+  absl::Mutex mu;
+  // Edge-addition counts (edges, positive-degree nodes) per theta.
+  absl::flat_hash_map<uint32_t, std::pair<uint64_t, uint32_t>>
+      edge_addition ABSL_GUARDED_BY(mu);
+};
+
+}  // namespace internal
 
 class Graph {
  public:
@@ -71,11 +92,18 @@ class Graph {
   // neighbouring-graph tests. O(n + m).
   Graph WithoutNode(NodeId v) const;
 
+  // The memo of this graph's derived results (edge_addition.h), shared by
+  // its copies: a Graph never changes after construction. Null only in a
+  // moved-from graph.
+  internal::GraphMemo* memo() const { return memo_.get(); }
+
  private:
   std::vector<uint64_t> offsets_;  // size n + 1
   std::vector<NodeId> adjacency_;  // both directions, sorted per node
   uint32_t max_degree_ = 0;
   uint32_t num_non_isolated_ = 0;
+  std::shared_ptr<internal::GraphMemo> memo_ =
+      std::make_shared<internal::GraphMemo>();
 };
 
 }  // namespace dpq::core::graph

@@ -1,6 +1,8 @@
 #include "core/graph/edge_addition.h"
 
+#include <algorithm>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -54,6 +56,51 @@ TEST(EdgeAdditionTest, CountsForEachMatchesSinglePasses) {
     EXPECT_EQ(all[i].positive_degree_nodes, p.num_non_isolated());
     EXPECT_LE(p.max_degree(), thetas[i]);
   }
+}
+
+// A random graph on 200 nodes (fixed seed) with degrees well above the
+// thetas below, so that every pass truncates.
+Graph RandomGraph() {
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<uint32_t> node(0, 199);
+  std::vector<Edge> edges;
+  for (int i = 0; i < 3000; ++i) {
+    const uint32_t u = node(rng), v = node(rng);
+    if (u != v) edges.emplace_back(std::min(u, v), std::max(u, v));
+  }
+  return *Graph::FromEdges(200, edges);
+}
+
+// The counts a graph memoizes (graph.h) are those of a fresh pass, for the
+// graph and its copies, also when several threads ask at once.
+TEST(EdgeAdditionTest, MemoizedCountsMatchAFreshPass) {
+  const Graph g = RandomGraph();
+  const std::vector<Edge> edges = g.Edges();
+  std::vector<ProjectionCounts> want;
+  for (uint32_t theta = 1; theta < 20; ++theta) {
+    // A graph built anew has an empty memo.
+    want.push_back(EdgeAdditionCounts(
+        Graph::FromSortedUniqueEdges(g.num_nodes(), edges), theta));
+  }
+  const Graph copy = g;
+  std::vector<std::thread> threads;
+  std::vector<int> mismatches(4, 0);
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 3; ++round) {
+        for (uint32_t theta = 1; theta < 20; ++theta) {
+          const ProjectionCounts got =
+              EdgeAdditionCounts(t % 2 == 0 ? g : copy, theta);
+          mismatches[t] +=
+              got.edges != want[theta - 1].edges ||
+              got.positive_degree_nodes != want[theta - 1].positive_degree_nodes;
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_THAT(mismatches, ElementsAre(0, 0, 0, 0));
+  EXPECT_LT(EdgeAdditionCounts(g, 5).edges, g.num_edges());
 }
 
 }  // namespace

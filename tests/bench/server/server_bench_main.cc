@@ -1,0 +1,269 @@
+// dpq_server_bench: starts the real dpq-server in-process (plaintext on
+// 127.0.0.1, a fresh data directory under $TEST_TMPDIR or /tmp), registers
+// a dataset, creates one buyer with a huge budget, waits until the conflict
+// graph is cached, then drives BuyerService.MeasureInconsistency from N
+// client threads, each with its own channel (the server binds a connection
+// to the principal of its first call), for a fixed time per N. Every call
+// is a fresh release (a new request id): budget reserved and committed in
+// the SQLite ledger (WAL, synchronous=FULL), noise drawn, answer recorded.
+//
+// Prints, per N: requests/s, p50/p99/max latency, errors, the CPU time per
+// request of the whole process (server and client threads: a figure that
+// depends less on other load than the wall-clock ones) and the load
+// average at the time; first, the cost of one fsync'd 4 KiB append in the
+// data directory's file system, to put the ledger's durable commits into
+// proportion. Run with TEST_TMPDIR=/dev/shm to see the server without
+// real fsyncs (tmpfs makes them no-ops).
+//
+//   dpq_server_bench [--clients 1,8,64] [--seconds 10] [--measure mi|p|r]
+//                    [--epsilon 0.001] [--csv F] [--dc F]
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "tests/testing/server_fixture.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using dpq::testing::TestServer;
+
+struct Flags {
+  std::vector<int> clients = {1, 8, 64};
+  double seconds = 10;
+  dpq::v1::Measure measure = dpq::v1::MEASURE_MI;
+  double epsilon = 0.001;
+  std::string csv = std::string(DPQ_SHARED_DATA_DIR) + "/tax/dirty-10k.csv";
+  std::string dc = std::string(DPQ_SHARED_DATA_DIR) + "/tax/constraints.dc";
+};
+
+bool ParseFlags(int argc, char** argv, Flags* f) {
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string name = argv[i], value = argv[i + 1];
+    bool ok = true;
+    if (name == "--clients") {
+      f->clients.clear();
+      for (absl::string_view part : absl::StrSplit(value, ',')) {
+        int n = 0;
+        ok = ok && absl::SimpleAtoi(part, &n) && n > 0;
+        f->clients.push_back(n);
+      }
+    } else if (name == "--seconds") {
+      ok = absl::SimpleAtod(value, &f->seconds) && f->seconds > 0;
+    } else if (name == "--epsilon") {
+      ok = absl::SimpleAtod(value, &f->epsilon);
+    } else if (name == "--measure") {
+      f->measure = value == "p"   ? dpq::v1::MEASURE_P
+                   : value == "r" ? dpq::v1::MEASURE_R
+                                  : dpq::v1::MEASURE_MI;
+      ok = value == "mi" || value == "p" || value == "r";
+    } else if (name == "--csv") {
+      f->csv = value;
+    } else if (name == "--dc") {
+      f->dc = value;
+    } else {
+      ok = false;
+    }
+    if (!ok) {
+      std::cerr << "dpq_server_bench: bad flag " << name << " " << value
+                << "\n";
+      return false;
+    }
+  }
+  return argc % 2 == 1;
+}
+
+std::string LoadAverage() {
+  std::ifstream in("/proc/loadavg");
+  std::string one, five, fifteen;
+  in >> one >> five >> fifteen;
+  return absl::StrCat(one, " ", five, " ", fifteen);
+}
+
+// Mean seconds of write(4 KiB) + fdatasync on a file in `dir`, which is
+// what one durable SQLite WAL commit costs at least.
+double FsyncSeconds(const std::string& dir, int rounds) {
+  const std::string path = dir + "/fsync-probe";
+  const int fd = open(path.c_str(), O_CREAT | O_WRONLY | O_APPEND, 0600);
+  if (fd < 0) return -1;
+  const std::string block(4096, 'x');
+  const auto start = Clock::now();
+  for (int i = 0; i < rounds; ++i) {
+    if (write(fd, block.data(), block.size()) < 0 || fdatasync(fd) != 0) {
+      close(fd);
+      return -1;
+    }
+  }
+  close(fd);
+  unlink(path.c_str());
+  return std::chrono::duration<double>(Clock::now() - start).count() / rounds;
+}
+
+// User + system CPU seconds of this process (server and clients alike).
+double ProcessCpuSeconds() {
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+struct ClientResult {
+  std::vector<double> latencies;  // seconds, successful calls
+  int64_t errors = 0;
+  std::string last_error;
+};
+
+dpq::v1::MeasureInconsistencyRequest Request(const Flags& flags) {
+  dpq::v1::MeasureInconsistencyRequest request;
+  request.set_dataset_id("bench");
+  request.set_measure(flags.measure);
+  request.set_epsilon(flags.epsilon);
+  return request;
+}
+
+// One call; false (and the error recorded) if it failed.
+bool Call(dpq::v1::BuyerService::Stub& stub, const std::string& token,
+          const dpq::v1::MeasureInconsistencyRequest& request,
+          ClientResult* out) {
+  grpc::ClientContext context;
+  TestServer::Authorize(context, token, absl::Seconds(60));
+  dpq::v1::MeasureInconsistencyResponse response;
+  const grpc::Status status =
+      stub.MeasureInconsistency(&context, request, &response);
+  if (!status.ok()) {
+    ++out->errors;
+    out->last_error = status.error_message();
+  }
+  return status.ok();
+}
+
+void RunLevel(const TestServer& server, const std::string& token,
+              const Flags& flags, int clients) {
+  std::vector<ClientResult> results(clients);
+  std::vector<std::unique_ptr<dpq::v1::BuyerService::Stub>> stubs;
+  const auto request = Request(flags);
+  for (int i = 0; i < clients; ++i) {
+    stubs.push_back(server.BuyerStub());
+    ClientResult warmup;  // connects and binds the channel; not timed
+    Call(*stubs.back(), token, request, &warmup);
+  }
+  std::atomic<bool> go{false};
+  const std::string load_before = LoadAverage();
+  std::vector<std::thread> threads;
+  Clock::time_point end;
+  for (int i = 0; i < clients; ++i) {
+    threads.emplace_back([&, i] {
+      while (!go.load()) std::this_thread::yield();
+      while (Clock::now() < end) {
+        const auto t0 = Clock::now();
+        if (Call(*stubs[i], token, request, &results[i])) {
+          results[i].latencies.push_back(
+              std::chrono::duration<double>(Clock::now() - t0).count());
+        }
+      }
+    });
+  }
+  const double cpu_before = ProcessCpuSeconds();
+  const auto start = Clock::now();
+  end = start + std::chrono::duration_cast<Clock::duration>(
+                    std::chrono::duration<double>(flags.seconds));
+  go.store(true);
+  for (auto& t : threads) t.join();
+  const double elapsed =
+      std::chrono::duration<double>(Clock::now() - start).count();
+  const double cpu = ProcessCpuSeconds() - cpu_before;
+  std::vector<double> all;
+  int64_t errors = 0;
+  std::string last_error;
+  for (const auto& r : results) {
+    all.insert(all.end(), r.latencies.begin(), r.latencies.end());
+    errors += r.errors;
+    if (!r.last_error.empty()) last_error = r.last_error;
+  }
+  std::sort(all.begin(), all.end());
+  auto pct = [&](double p) {
+    if (all.empty()) return 0.0;
+    return 1e3 * all[std::min(all.size() - 1,
+                              static_cast<size_t>(p * all.size()))];
+  };
+  std::printf(
+      "clients=%d requests=%zu seconds=%.1f req_per_s=%.0f p50_ms=%.2f "
+      "p99_ms=%.2f max_ms=%.1f errors=%lld cpu_ms_per_req=%.3f "
+      "cpu_cores_used=%.2f loadavg_before=\"%s\" loadavg_after=\"%s\"\n",
+      clients, all.size(), elapsed, all.size() / elapsed, pct(0.50),
+      pct(0.99), all.empty() ? 0.0 : 1e3 * all.back(),
+      static_cast<long long>(errors),
+      all.empty() ? 0.0 : 1e3 * cpu / all.size(), cpu / elapsed,
+      load_before.c_str(),
+      LoadAverage().c_str());
+  if (!last_error.empty()) std::printf("  last error: %s\n", last_error.c_str());
+  std::fflush(stdout);
+}
+
+int Run(const Flags& flags) {
+  auto server = TestServer::Start();
+  if (!server.ok()) {
+    std::cerr << "dpq_server_bench: " << server.status() << "\n";
+    return 1;
+  }
+  const TestServer& s = **server;
+  const std::string csv = dpq::testing::ReadFileOrEmpty(flags.csv);
+  const std::string dcs = dpq::testing::ReadFileOrEmpty(flags.dc);
+  const size_t rows = static_cast<size_t>(
+      std::count(csv.begin(), csv.end(), '\n'));
+  auto registered = s.RegisterDataset("bench", csv, dcs, 2 * rows + 2);
+  auto token = s.CreateBuyer("bench");
+  auto granted = s.GrantBudget("bench", "bench", 1e6);
+  for (const absl::Status& st :
+       {registered.status(), token.status(), granted.status()}) {
+    if (!st.ok()) {
+      std::cerr << "dpq_server_bench: set-up failed: " << st << "\n";
+      return 1;
+    }
+  }
+  std::printf("data_dir=%s dataset=%s (%zu rows) fsync_4k_ms=%.3f\n",
+              s.data_dir().c_str(), flags.csv.c_str(), rows,
+              1e3 * FsyncSeconds(s.data_dir(), 50));
+  // The first call waits for the background graph build; later ones hit
+  // the cached graph.
+  auto stub = s.BuyerStub();
+  ClientResult first;
+  const auto t0 = Clock::now();
+  if (!Call(*stub, *token, Request(flags), &first)) {
+    std::cerr << "dpq_server_bench: first call failed: " << first.last_error
+              << "\n";
+    return 1;
+  }
+  std::printf("first call (graph build wait included): %.1f ms\n",
+              1e3 * std::chrono::duration<double>(Clock::now() - t0).count());
+  for (int clients : flags.clients) RunLevel(s, *token, flags, clients);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Flags flags;
+  if (!ParseFlags(argc, argv, &flags)) {
+    std::cerr << "usage: dpq_server_bench [--clients 1,8,64] [--seconds S] "
+                 "[--measure mi|p|r] [--epsilon E] [--csv F] [--dc F]\n";
+    return 2;
+  }
+  return Run(flags);
+}
