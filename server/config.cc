@@ -70,6 +70,10 @@ absl::Status ApplySetting(absl::string_view key, absl::string_view value,
     return ParseInteger(key, value, &options->max_rows);
   } else if (key == "graph_threads") {
     return ParseInteger(key, value, &options->graph_threads);
+  } else if (key == "graph_build_workers") {
+    return ParseInteger(key, value, &options->graph_build_workers);
+  } else if (key == "max_heavy_jobs") {
+    return ParseInteger(key, value, &options->max_heavy_jobs);
   } else if (key == "drain_seconds") {
     return ParseInteger(key, value, &options->drain_seconds);
   } else {
@@ -77,7 +81,7 @@ absl::Status ApplySetting(absl::string_view key, absl::string_view value,
         "Unknown setting '", key,
         "'; known: listen, data_dir, tls_cert, tls_key, client_ca, insecure, "
         "max_message_bytes, max_upload_bytes, max_rows, graph_threads, "
-        "drain_seconds."));
+        "graph_build_workers, max_heavy_jobs, drain_seconds."));
   }
   return absl::OkStatus();
 }
@@ -213,6 +217,10 @@ std::string Usage() {
       "  --max-rows N             largest dataset in rows (default "
       "10000000)\n"
       "  --graph-threads N        threads per conflict graph (0 = cores)\n"
+      "  --graph-build-workers N  conflict graphs built at once in the "
+      "background (1-16, default 1)\n"
+      "  --max-heavy-jobs N       tree trainings and node selections run at "
+      "once (1-64, default 2)\n"
       "  --drain-seconds N        grace period on SIGTERM (default 30)\n"
       "  --help                   this text\n");
 }

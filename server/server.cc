@@ -126,6 +126,16 @@ absl::Status ValidateOptions(const Options& options) {
         "graph_threads must be >= 0 (0 = one per core), but is ",
         options.graph_threads, "."));
   }
+  if (options.graph_build_workers < 1 || options.graph_build_workers > 16) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "graph_build_workers must be in [1, 16], but is ",
+        options.graph_build_workers, "."));
+  }
+  if (options.max_heavy_jobs < 1 || options.max_heavy_jobs > 64) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "max_heavy_jobs must be in [1, 64], but is ", options.max_heavy_jobs,
+        "."));
+  }
   if (options.drain_seconds < 0) {
     return absl::InvalidArgumentError(absl::StrCat(
         "drain_seconds must be >= 0, but is ", options.drain_seconds, "."));
@@ -202,11 +212,14 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
   registry_options.max_csv_bytes = options.max_upload_bytes;
   registry_options.max_rows = static_cast<size_t>(options.max_rows);
   registry_options.graph_threads = options.graph_threads;
+  registry_options.graph_build_workers =
+      static_cast<int>(options.graph_build_workers);
   ASSIGN_OR_RETURN(server->registry_,
                    registry::DatasetRegistry::Open(registry_options));
 
   server->buyer_service_ = std::make_unique<buyer::BuyerServiceImpl>(
-      server->registry_.get(), server->ledger_.get());
+      server->registry_.get(), server->ledger_.get(),
+      static_cast<int>(options.max_heavy_jobs));
   server->admin_service_ = std::make_unique<admin::AdminServiceImpl>(
       server->registry_.get(), server->ledger_.get(), server->accounts_.get(),
       options.max_upload_bytes);

@@ -65,6 +65,12 @@ struct Options {
   uint64_t max_rows = 10'000'000;
   // Threads per conflict-graph build; 0 = one per core.
   int graph_threads = 0;
+  // Conflict graphs built at once by the background workers (1..16).
+  int64_t graph_build_workers = 1;
+  // TrainDecisionTree / SelectInfluentialNodes computations at once
+  // (1..64); more are refused with UNAVAILABLE before any budget is
+  // reserved.
+  int64_t max_heavy_jobs = 2;
   // On shutdown (SIGTERM), how long in-flight calls may take to finish
   // before they are cancelled.
   int64_t drain_seconds = 30;
@@ -84,7 +90,9 @@ class Server {
  public:
   // Validates the options, opens DATA_DIR (ledger.db with RecoverPending,
   // accounts.db, datasets/), creates DATA_DIR/admin.token on first start,
-  // and starts serving. kInvalidArgument for bad options or unreadable PEM
+  // and starts serving. Datasets are loaded (parsed and validated) before
+  // the server reports SERVING; their conflict graphs are built in the
+  // background afterwards, and the releases that need one wait for it. kInvalidArgument for bad options or unreadable PEM
   // files; kUnavailable if the address cannot be bound; other errors of the
   // stores as they are.
   static absl::StatusOr<std::unique_ptr<Server>> BuildAndStart(

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/time/time.h"
 #include "core/ledger/ledger.h"
 #include "dpq/v1/admin_service.grpc.pb.h"
 #include "dpq/v1/admin_service.pb.h"
@@ -78,17 +79,21 @@ class AdminServiceImpl final : public v1::AdminService::Service {
   // naming an unknown buyer or dataset.
 
   // `csv` is the uploaded file ("" if header.server_path is set, which is
-  // then read on the server). kAlreadyExists for a taken id;
-  // kResourceExhausted above max_upload_bytes.
-  absl::Status RegisterDatasetImpl(const auth::Principal& caller,
-                                   const v1::DatasetUploadHeader& header,
-                                   std::string csv,
-                                   v1::RegisterDatasetResponse* response);
-  // Same, for an existing id (kNotFound otherwise).
-  absl::Status ReplaceDatasetImpl(const auth::Principal& caller,
-                                  const v1::DatasetUploadHeader& header,
-                                  std::string csv,
-                                  v1::ReplaceDatasetResponse* response);
+  // then read on the server). Returns once the dataset is validated and
+  // stored; its conflict graph is built in the background, unless
+  // header.wait_for_graph asks to wait for it (until `wait_deadline`).
+  // kAlreadyExists for a taken id; kResourceExhausted above
+  // max_upload_bytes.
+  absl::Status RegisterDatasetImpl(
+      const auth::Principal& caller, const v1::DatasetUploadHeader& header,
+      std::string csv, v1::RegisterDatasetResponse* response,
+      absl::Time wait_deadline = absl::InfiniteFuture());
+  // Same, for an existing id (kNotFound otherwise). The old version's
+  // graph build is cancelled if it has not started.
+  absl::Status ReplaceDatasetImpl(
+      const auth::Principal& caller, const v1::DatasetUploadHeader& header,
+      std::string csv, v1::ReplaceDatasetResponse* response,
+      absl::Time wait_deadline = absl::InfiniteFuture());
   absl::Status DeleteDatasetImpl(const auth::Principal& caller,
                                  const v1::DeleteDatasetRequest& request,
                                  v1::DeleteDatasetResponse* response);

@@ -72,4 +72,79 @@ v1::MeasureResult ToMeasureResult(v1::Measure measure,
   return out;
 }
 
+absl::StatusOr<core::selection::Approach> ApproachFromProto(
+    v1::SelectionApproach approach) {
+  switch (approach) {
+    case v1::SELECTION_APPROACH_UNSPECIFIED:
+    case v1::SELECTION_APPROACH_PARETO:
+      return core::selection::Approach::kPareto;
+    case v1::SELECTION_APPROACH_AGGREGATION:
+      return core::selection::Approach::kAggregation;
+    default:
+      return absl::InvalidArgumentError(absl::StrCat(
+          "approach must be SELECTION_APPROACH_PARETO or "
+          "SELECTION_APPROACH_AGGREGATION, but is ",
+          static_cast<int>(approach), "."));
+  }
+}
+
+absl::StatusOr<core::selection::SensitivityMode> SensitivityFromProto(
+    v1::SensitivityMode mode) {
+  switch (mode) {
+    case v1::SENSITIVITY_MODE_UNSPECIFIED:
+    case v1::SENSITIVITY_MODE_GLOBAL:
+      return core::selection::SensitivityMode::kGlobal;
+    case v1::SENSITIVITY_MODE_LOCAL:
+      return core::selection::SensitivityMode::kLocal;
+    default:
+      return absl::InvalidArgumentError(absl::StrCat(
+          "sensitivity must be SENSITIVITY_MODE_GLOBAL or "
+          "SENSITIVITY_MODE_LOCAL, but is ",
+          static_cast<int>(mode), "."));
+  }
+}
+
+absl::StatusOr<core::selection::NodeObjective> NodeObjectiveFromProto(
+    v1::NodeObjective objective) {
+  switch (objective) {
+    case v1::NODE_OBJECTIVE_DEGREE:
+      return core::selection::NodeObjective::kDegree;
+    case v1::NODE_OBJECTIVE_EGOCENTRIC_DENSITY:
+      return core::selection::NodeObjective::kEgocentricDensity;
+    default:
+      return absl::InvalidArgumentError(absl::StrCat(
+          "objectives must hold NODE_OBJECTIVE_DEGREE or "
+          "NODE_OBJECTIVE_EGOCENTRIC_DENSITY, but holds ",
+          static_cast<int>(objective), "."));
+  }
+}
+
+const char* StrategyName(core::cube::ReleaseStrategy strategy) {
+  return strategy == core::cube::ReleaseStrategy::kBaseCuboid ? "base_cuboid"
+                                                              : "per_cuboid";
+}
+
+void TreeToProto(const core::selection::DecisionTree& tree,
+                 v1::TrainDecisionTreeResponse* response) {
+  for (const core::selection::TreeNode& node : tree.nodes) {
+    v1::DecisionTreeNode* out = response->add_nodes();
+    out->set_leaf(node.is_leaf);
+    out->set_left(node.left);
+    out->set_right(node.right);
+    if (node.is_leaf) {
+      out->set_positive(node.positive);
+      continue;
+    }
+    out->set_feature(node.feature);
+    out->set_numeric_test(node.numeric_test);
+    if (node.numeric_test) {
+      out->set_threshold(node.threshold);
+    } else {
+      out->set_category(node.category);
+    }
+  }
+  response->set_tree_text(tree.ToText());
+  response->set_depth(static_cast<uint32_t>(tree.depth()));
+}
+
 }  // namespace dpq::server::buyer

@@ -4,8 +4,12 @@
 #define DPQ_SERVER_BUYER_BUYER_CONVERT_H_
 
 #include "absl/status/statusor.h"
+#include "core/cube/cuboid_release.h"
 #include "core/measures/measure.h"
 #include "core/private/private_measures.h"
+#include "core/selection/multi_objective_selection.h"
+#include "core/selection/nodes/influential_nodes.h"
+#include "core/selection/tree/dp_decision_tree.h"
 #include "dpq/v1/buyer_service.pb.h"
 #include "dpq/v1/dataset.pb.h"
 
@@ -29,6 +33,28 @@ absl::StatusOr<core::private_measures::SelectionMethod> MethodFromProto(
 v1::MeasureResult ToMeasureResult(
     v1::Measure measure,
     const core::private_measures::PrivateMeasureResult& result);
+
+// SELECTION_APPROACH_UNSPECIFIED -> kPareto (the documented default).
+// kInvalidArgument naming `approach` for an unknown value.
+absl::StatusOr<core::selection::Approach> ApproachFromProto(
+    v1::SelectionApproach approach);
+
+// SENSITIVITY_MODE_UNSPECIFIED -> kGlobal. kInvalidArgument naming
+// `sensitivity` for an unknown value.
+absl::StatusOr<core::selection::SensitivityMode> SensitivityFromProto(
+    v1::SensitivityMode mode);
+
+// DEGREE / EGOCENTRIC_DENSITY. kInvalidArgument naming `objectives` for
+// NODE_OBJECTIVE_UNSPECIFIED or an unknown value.
+absl::StatusOr<core::selection::NodeObjective> NodeObjectiveFromProto(
+    v1::NodeObjective objective);
+
+// "per_cuboid" / "base_cuboid" (the proto's strategy texts).
+const char* StrategyName(core::cube::ReleaseStrategy strategy);
+
+// The tree's nodes (same indices), its text form and depth.
+void TreeToProto(const core::selection::DecisionTree& tree,
+                 v1::TrainDecisionTreeResponse* response);
 
 }  // namespace dpq::server::buyer
 

@@ -1,22 +1,12 @@
 #include "server/buyer/buyer_service_impl.h"
 
-#include <openssl/evp.h>
-#include <openssl/rand.h>
-
-#include <chrono>
-#include <cmath>
-#include <cstdint>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
-#include "absl/time/clock.h"
 #include "core/dp/epsilon.h"
 #include "core/dp/secure_urbg.h"
 #include "core/ledger/charged_release.h"
@@ -32,98 +22,10 @@ namespace dpq::server::buyer {
 
 namespace pm = core::private_measures;
 using core::measures::Measure;
-
-namespace internal {
-
-absl::Status ValidateRequestId(const std::string& request_id) {
-  if (request_id.empty() || request_id.size() > kMaxRequestIdLength) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "request_id must have 1-", kMaxRequestIdLength,
-        " printable ASCII characters, but has ", request_id.size(), "."));
-  }
-  for (size_t i = 0; i < request_id.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(request_id[i]);
-    if (c < 0x20 || c > 0x7e) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "request_id must be printable ASCII, but character %d is byte "
-          "0x%02x.",
-          i + 1, static_cast<int>(c)));
-    }
-  }
-  return absl::OkStatus();
-}
-
-std::string NewRequestId() {
-  unsigned char bytes[16];
-  // A CSPRNG failure is not recoverable (style.md 3: CHECK-style abort).
-  if (RAND_bytes(bytes, sizeof(bytes)) != 1) std::abort();
-  return absl::StrCat(
-      "srv-", absl::BytesToHexString(absl::string_view(
-                  reinterpret_cast<const char*>(bytes), sizeof(bytes))));
-}
-
-std::string Sha256Hex(const std::string& text) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  if (EVP_Digest(text.data(), text.size(), digest, &length, EVP_sha256(),
-                 nullptr) != 1) {
-    std::abort();  // SHA-256 cannot fail on valid input
-  }
-  return absl::BytesToHexString(
-      absl::string_view(reinterpret_cast<const char*>(digest), length));
-}
-
-double ThirdOfEpsilon(double epsilon) {
-  double third = epsilon / 3;
-  // long double holds 3 * third exactly (x86-64: 64-bit, aarch64: 113-bit
-  // mantissa), so the comparison is exact.
-  while (third > 0 && static_cast<long double>(third) * 3 >
-                          static_cast<long double>(epsilon)) {
-    third = std::nextafter(third, 0.0);
-  }
-  return third;
-}
-
-}  // namespace internal
+using internal::RequireCaller;
+using internal::ResolveRequestId;
 
 namespace {
-
-// Canonical, unambiguous text of a request's parameters (everything but
-// request_id); its SHA-256 is the ledger fingerprint. Epsilon by its bits:
-// 0.1 and 0.1000000000000001 are different requests.
-std::string Fingerprint(absl::string_view rpc, const std::string& dataset_id,
-                        uint64_t version, absl::string_view measure,
-                        double epsilon, absl::string_view method) {
-  uint64_t bits = 0;
-  static_assert(sizeof(bits) == sizeof(epsilon));
-  std::memcpy(&bits, &epsilon, sizeof(bits));
-  return internal::Sha256Hex(absl::StrFormat(
-      "dpq.v1.BuyerService/%s\ndataset=%s\nversion=%d\nmeasure=%s\n"
-      "epsilon=%016x\nmethod=%s\n",
-      rpc, dataset_id, version, measure, bits, method));
-}
-
-// kDeadlineExceeded / kCancelled once the call is over: nothing computed
-// after that may be released.
-absl::Status CheckCall(const CallContext& call) {
-  if (call.cancelled && call.cancelled()) {
-    return absl::CancelledError(
-        "The client cancelled the call; nothing was charged.");
-  }
-  if (absl::Now() >= call.deadline) {
-    return absl::DeadlineExceededError(
-        "The call's deadline passed before the answer was recorded; nothing "
-        "was charged. Retry with a longer deadline.");
-  }
-  return absl::OkStatus();
-}
-
-absl::Status RequireCaller(const auth::Principal& caller) {
-  if (caller.id.empty()) {
-    return absl::UnauthenticatedError("The caller has no principal id.");
-  }
-  return absl::OkStatus();
-}
 
 absl::StatusOr<std::shared_ptr<const registry::LoadedDataset>> GetDataset(
     const registry::DatasetRegistry& registry, const std::string& dataset_id) {
@@ -131,15 +33,9 @@ absl::StatusOr<std::shared_ptr<const registry::LoadedDataset>> GetDataset(
   return registry.Get(dataset_id);
 }
 
-// The request_id to record under: the client's (validated) or a new one.
-absl::StatusOr<std::string> ResolveRequestId(const std::string& request_id) {
-  if (request_id.empty()) return internal::NewRequestId();
-  RETURN_IF_ERROR(internal::ValidateRequestId(request_id));
-  return request_id;
-}
-
 // One release of `measure` on the dataset's cached graph.
-absl::StatusOr<v1::MeasureResult> Release(const registry::LoadedDataset& d,
+absl::StatusOr<v1::MeasureResult> Release(const registry::ConflictGraphData& g,
+                                          const registry::LoadedDataset& d,
                                           Measure measure,
                                           pm::SelectionMethod method,
                                           double epsilon,
@@ -150,20 +46,11 @@ absl::StatusOr<v1::MeasureResult> Release(const registry::LoadedDataset& d,
   request.epsilon = epsilon;
   request.public_max_rows = d.manifest.public_max_rows();
   if (method == pm::SelectionMethod::kOptimized) {
-    request.degree_bounds = d.degree_bounds;
+    request.degree_bounds = g.degree_bounds;
   }
   ASSIGN_OR_RETURN(pm::PrivateMeasureResult result,
-                   pm::ComputePrivateMeasure(urbg, d.graph.graph, request));
+                   pm::ComputePrivateMeasure(urbg, g.graph.graph, request));
   return ToMeasureResult(MeasureToProto(measure), result);
-}
-
-template <typename Response>
-absl::Status ParseRecorded(const std::string& answer, Response* response) {
-  if (!response->ParseFromString(answer)) {
-    return absl::DataLossError(
-        "The recorded answer of this request_id cannot be read.");
-  }
-  return absl::OkStatus();
 }
 
 // The dataset id for the request log: only well-formed ids are written, so
@@ -175,20 +62,10 @@ std::string LoggedDataset(const std::string& dataset_id) {
 
 }  // namespace
 
-CallContext CallContext::FromServerContext(const grpc::ServerContext& context) {
-  CallContext call;
-  const std::chrono::system_clock::time_point deadline = context.deadline();
-  if (deadline != std::chrono::system_clock::time_point::max()) {
-    call.deadline = absl::FromChrono(deadline);
-  }
-  const grpc::ServerContext* ctx = &context;
-  call.cancelled = [ctx] { return ctx->IsCancelled(); };
-  return call;
-}
-
 BuyerServiceImpl::BuyerServiceImpl(registry::DatasetRegistry* registry,
-                                   core::ledger::LedgerStore* ledger)
-    : registry_(registry), ledger_(ledger) {}
+                                   core::ledger::LedgerStore* ledger,
+                                   int max_heavy_jobs)
+    : registry_(registry), ledger_(ledger), heavy_jobs_(max_heavy_jobs) {}
 
 // ---- gRPC methods: caller, Impl, status, one log line -----------------------
 
@@ -260,6 +137,43 @@ grpc::Status BuyerServiceImpl::QualityReport(
   return Serve(log, *context, [&](const auth::Principal& caller) {
     return QualityReportImpl(caller, *request, response,
                              CallContext::FromServerContext(*context));
+  });
+}
+
+grpc::Status BuyerServiceImpl::ReleaseCuboids(
+    grpc::ServerContext* context, const v1::ReleaseCuboidsRequest* request,
+    v1::ReleaseCuboidsResponse* response) {
+  RequestLog log("BuyerService.ReleaseCuboids");
+  log.set_dataset(LoggedDataset(request->dataset_id()));
+  log.set_epsilon(request->epsilon());
+  return Serve(log, *context, [&](const auth::Principal& caller) {
+    return ReleaseCuboidsImpl(caller, *request, response,
+                              CallContext::FromServerContext(*context));
+  });
+}
+
+grpc::Status BuyerServiceImpl::TrainDecisionTree(
+    grpc::ServerContext* context, const v1::TrainDecisionTreeRequest* request,
+    v1::TrainDecisionTreeResponse* response) {
+  RequestLog log("BuyerService.TrainDecisionTree");
+  log.set_dataset(LoggedDataset(request->dataset_id()));
+  log.set_epsilon(request->epsilon() + request->accuracy_epsilon());
+  return Serve(log, *context, [&](const auth::Principal& caller) {
+    return TrainDecisionTreeImpl(caller, *request, response,
+                                 CallContext::FromServerContext(*context));
+  });
+}
+
+grpc::Status BuyerServiceImpl::SelectInfluentialNodes(
+    grpc::ServerContext* context,
+    const v1::SelectInfluentialNodesRequest* request,
+    v1::SelectInfluentialNodesResponse* response) {
+  RequestLog log("BuyerService.SelectInfluentialNodes");
+  log.set_dataset(LoggedDataset(request->dataset_id()));
+  log.set_epsilon(request->epsilon());
+  return Serve(log, *context, [&](const auth::Principal& caller) {
+    return SelectInfluentialNodesImpl(caller, *request, response,
+                                      CallContext::FromServerContext(*context));
   });
 }
 
@@ -344,6 +258,11 @@ absl::Status BuyerServiceImpl::MeasureInconsistencyImpl(
                    ResolveRequestId(request.request_id()));
   ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> d,
                    registry_->Get(request.dataset_id()));
+  RETURN_IF_ERROR(d->CheckAnswers(registry::kMeasureInconsistency));
+  // Before anything is reserved: a call that times out waiting for the
+  // background graph build is never charged.
+  ASSIGN_OR_RETURN(const registry::ConflictGraphData* graph,
+                   d->WaitForConflictGraph(call.deadline, call.cancelled));
 
   // I_R ignores the method: it is not part of the request's identity.
   const std::string method_name =
@@ -352,40 +271,32 @@ absl::Status BuyerServiceImpl::MeasureInconsistencyImpl(
           : std::string(pm::SelectionMethodName(method));
   const std::string measure_name(core::measures::MeasureName(measure));
 
-  // A call already past its deadline (or cancelled) reserves nothing.
-  RETURN_IF_ERROR(CheckCall(call));
   core::ledger::ReserveRequest reserve;
   reserve.buyer_id = caller.id;
   reserve.dataset_id = request.dataset_id();
   reserve.request_id = request_id;
-  reserve.fingerprint =
-      Fingerprint("MeasureInconsistency", request.dataset_id(), d->version,
-                  measure_name, request.epsilon(), method_name);
+  reserve.fingerprint = internal::FingerprintOf(
+      "MeasureInconsistency",
+      {{"dataset", request.dataset_id()},
+       {"version", absl::StrCat(d->version)},
+       {"measure", measure_name},
+       {"epsilon", internal::DoubleBits(request.epsilon())},
+       {"method", method_name}});
   reserve.operation =
       absl::StrCat("MeasureInconsistency ", measure_name, " ", method_name);
-  reserve.neighbouring = registry::kTupleNeighbouring;
+  reserve.neighbouring = d->neighbouring();
   reserve.epsilon = request.epsilon();
 
-  auto compute = [&]() -> absl::StatusOr<std::string> {
-    RETURN_IF_ERROR(CheckCall(call));
-    core::dp::OpenSslUrbg urbg;
-    v1::MeasureInconsistencyResponse answer;
-    ASSIGN_OR_RETURN(*answer.mutable_result(),
-                     Release(*d, measure, method, request.epsilon(), urbg));
-    answer.set_request_id(request_id);
-    // Too late to reply: drop the answer and refund (nothing released).
-    RETURN_IF_ERROR(CheckCall(call));
-    return answer.SerializeAsString();
-  };
-  ASSIGN_OR_RETURN(core::ledger::ReleaseOutcome outcome,
-                   core::ledger::RunChargedRelease(*ledger_, reserve, compute));
-
-  response->Clear();
-  RETURN_IF_ERROR(ParseRecorded(outcome.answer, response));
-  response->set_epsilon_charged(outcome.epsilon_charged);
-  response->set_remaining_budget(outcome.remaining);
-  response->set_replayed(outcome.replayed);
-  return absl::OkStatus();
+  return internal::RunRelease<v1::MeasureInconsistencyResponse>(
+      *ledger_, reserve, call,
+      [&](v1::MeasureInconsistencyResponse* answer) -> absl::Status {
+        core::dp::OpenSslUrbg urbg;
+        ASSIGN_OR_RETURN(
+            *answer->mutable_result(),
+            Release(*graph, *d, measure, method, request.epsilon(), urbg));
+        return absl::OkStatus();
+      },
+      response);
 }
 
 absl::Status BuyerServiceImpl::QualityReportImpl(
@@ -409,43 +320,39 @@ absl::Status BuyerServiceImpl::QualityReportImpl(
                    ResolveRequestId(request.request_id()));
   ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> d,
                    registry_->Get(request.dataset_id()));
+  RETURN_IF_ERROR(d->CheckAnswers(registry::kQualityReport));
+  ASSIGN_OR_RETURN(const registry::ConflictGraphData* graph,
+                   d->WaitForConflictGraph(call.deadline, call.cancelled));
 
   const std::string method_name(pm::SelectionMethodName(method));
-  // A call already past its deadline (or cancelled) reserves nothing.
-  RETURN_IF_ERROR(CheckCall(call));
   core::ledger::ReserveRequest reserve;
   reserve.buyer_id = caller.id;
   reserve.dataset_id = request.dataset_id();
   reserve.request_id = request_id;
-  reserve.fingerprint =
-      Fingerprint("QualityReport", request.dataset_id(), d->version, "MI,P,R",
-                  request.epsilon(), method_name);
+  reserve.fingerprint = internal::FingerprintOf(
+      "QualityReport", {{"dataset", request.dataset_id()},
+                        {"version", absl::StrCat(d->version)},
+                        {"measure", "MI,P,R"},
+                        {"epsilon", internal::DoubleBits(request.epsilon())},
+                        {"method", method_name}});
   reserve.operation = absl::StrCat("QualityReport MI,P,R ", method_name);
-  reserve.neighbouring = registry::kTupleNeighbouring;
+  reserve.neighbouring = d->neighbouring();
   reserve.epsilon = request.epsilon();
 
-  auto compute = [&]() -> absl::StatusOr<std::string> {
-    RETURN_IF_ERROR(CheckCall(call));
-    core::dp::OpenSslUrbg urbg;
-    v1::QualityReportResponse answer;
-    for (const Measure measure : {Measure::kMinimalInconsistency,
-                                  Measure::kProblematic, Measure::kRepair}) {
-      ASSIGN_OR_RETURN(*answer.add_results(),
-                       Release(*d, measure, method, part, urbg));
-      RETURN_IF_ERROR(CheckCall(call));
-    }
-    answer.set_request_id(request_id);
-    return answer.SerializeAsString();
-  };
-  ASSIGN_OR_RETURN(core::ledger::ReleaseOutcome outcome,
-                   core::ledger::RunChargedRelease(*ledger_, reserve, compute));
-
-  response->Clear();
-  RETURN_IF_ERROR(ParseRecorded(outcome.answer, response));
-  response->set_epsilon_charged(outcome.epsilon_charged);
-  response->set_remaining_budget(outcome.remaining);
-  response->set_replayed(outcome.replayed);
-  return absl::OkStatus();
+  return internal::RunRelease<v1::QualityReportResponse>(
+      *ledger_, reserve, call,
+      [&](v1::QualityReportResponse* answer) -> absl::Status {
+        core::dp::OpenSslUrbg urbg;
+        for (const Measure measure : {Measure::kMinimalInconsistency,
+                                      Measure::kProblematic,
+                                      Measure::kRepair}) {
+          ASSIGN_OR_RETURN(*answer->add_results(),
+                           Release(*graph, *d, measure, method, part, urbg));
+          RETURN_IF_ERROR(CheckCall(call));
+        }
+        return absl::OkStatus();
+      },
+      response);
 }
 
 }  // namespace dpq::server::buyer

@@ -30,34 +30,42 @@
 #include "grpcpp/server_context.h"
 #include "grpcpp/support/status.h"
 #include "server/auth/principal.h"
+#include "server/buyer/call_context.h"
+#include "server/buyer/heavy_job_limiter.h"
+#include "server/buyer/release_helpers.h"
 #include "server/registry/dataset_registry.h"
 
 namespace dpq::server::buyer {
 
-// Longest client-chosen request_id (proto: 1-128 printable ASCII).
-inline constexpr size_t kMaxRequestIdLength = 128;
 // GetBudget history: default and largest limit (proto).
 inline constexpr uint32_t kDefaultHistoryLimit = 100;
 inline constexpr uint32_t kMaxHistoryLimit = 10'000;
 
-// The parts of a gRPC call a release honours. Default: no deadline, never
-// cancelled.
-struct CallContext {
-  // The client's deadline: a release still running when it passes is
-  // abandoned before its charge is committed (DEADLINE_EXCEEDED, refunded).
-  absl::Time deadline = absl::InfiniteFuture();
-  // Returns true once the client has cancelled (CANCELLED, refunded).
-  std::function<bool()> cancelled;
-
-  // From a server context (its deadline and IsCancelled).
-  static CallContext FromServerContext(const grpc::ServerContext& context);
-};
+// ReleaseCuboids: most cuboids per request, most cells they may have
+// together (the response's size), and most cells noised (the base cuboid
+// of the "base_cuboid" strategy may be larger than the requested ones).
+inline constexpr int kMaxCuboidsPerRequest = 16;
+inline constexpr size_t kMaxReleasedCells = 200'000;
+inline constexpr size_t kMaxNoisedCells = 1'000'000;
+// TrainDecisionTree: defaults and limits of the genetic algorithm.
+inline constexpr uint32_t kDefaultGenerations = 10;
+inline constexpr uint32_t kMaxGenerations = 200;
+inline constexpr uint32_t kDefaultPopulation = 30;
+inline constexpr uint32_t kMinPopulation = 2;
+inline constexpr uint32_t kMaxPopulation = 1000;
+// SelectInfluentialNodes: largest k (also at most the node count).
+inline constexpr uint32_t kMaxNodesK = 100;
+// Heavy jobs (tree training, node selection) running at once by default.
+inline constexpr int kDefaultMaxHeavyJobs = 2;
 
 class BuyerServiceImpl final : public v1::BuyerService::Service {
  public:
   // Neither pointer is owned; both must outlive the service. Thread-safe.
+  // `max_heavy_jobs` (>= 1) bounds the TrainDecisionTree and
+  // SelectInfluentialNodes computations that run at once.
   BuyerServiceImpl(registry::DatasetRegistry* registry,
-                   core::ledger::LedgerStore* ledger);
+                   core::ledger::LedgerStore* ledger,
+                   int max_heavy_jobs = kDefaultMaxHeavyJobs);
 
   grpc::Status ListDatasets(grpc::ServerContext* context,
                             const v1::ListDatasetsRequest* request,
@@ -75,6 +83,16 @@ class BuyerServiceImpl final : public v1::BuyerService::Service {
   grpc::Status QualityReport(grpc::ServerContext* context,
                              const v1::QualityReportRequest* request,
                              v1::QualityReportResponse* response) override;
+  grpc::Status ReleaseCuboids(grpc::ServerContext* context,
+                              const v1::ReleaseCuboidsRequest* request,
+                              v1::ReleaseCuboidsResponse* response) override;
+  grpc::Status TrainDecisionTree(
+      grpc::ServerContext* context, const v1::TrainDecisionTreeRequest* request,
+      v1::TrainDecisionTreeResponse* response) override;
+  grpc::Status SelectInfluentialNodes(
+      grpc::ServerContext* context,
+      const v1::SelectInfluentialNodesRequest* request,
+      v1::SelectInfluentialNodesResponse* response) override;
 
   // Public metadata of every dataset, sorted by id. Costs nothing.
   absl::Status ListDatasetsImpl(const auth::Principal& caller,
@@ -129,28 +147,55 @@ class BuyerServiceImpl final : public v1::BuyerService::Service {
                                  v1::QualityReportResponse* response,
                                  const CallContext& call = {}) const;
 
+  // Noisy cuboids of a table dataset (core::cube::ReleaseCuboids),
+  // calibrated to its public exact cuboids and consistent with them; the
+  // whole epsilon is charged. Checked before anything is reserved:
+  // kInvalidArgument naming `cuboids` (none, more than
+  // kMaxCuboidsPerRequest, a dimension that is not one of the dataset's
+  // cube dimensions, a dimension twice), `epsilon` or `request_id`;
+  // kResourceExhausted above kMaxReleasedCells / kMaxNoisedCells cells;
+  // kFailedPrecondition for a graph dataset. Errors of core after the
+  // reservation (e.g. kFailedPrecondition for unsupported exact cuboids)
+  // are refunded. Same budget, deadline and retry rules as
+  // MeasureInconsistencyImpl.
+  absl::Status ReleaseCuboidsImpl(const auth::Principal& caller,
+                                  const v1::ReleaseCuboidsRequest& request,
+                                  v1::ReleaseCuboidsResponse* response,
+                                  const CallContext& call = {}) const;
+
+  // A DP decision tree (core::selection::TrainDpDecisionTree) of a table
+  // dataset; charges epsilon + accuracy_epsilon. kInvalidArgument naming
+  // the field for an unknown label or feature column, the label among the
+  // features, an empty positive_class, weights with PARETO or not two
+  // finite weights with AGGREGATION, generations > kMaxGenerations,
+  // population outside [kMinPopulation, kMaxPopulation], an invalid
+  // epsilon or accuracy_epsilon; kFailedPrecondition for a graph dataset;
+  // kUnavailable when max_heavy_jobs heavy jobs are running (nothing
+  // reserved). Same budget, deadline and retry rules otherwise.
+  absl::Status TrainDecisionTreeImpl(
+      const auth::Principal& caller,
+      const v1::TrainDecisionTreeRequest& request,
+      v1::TrainDecisionTreeResponse* response,
+      const CallContext& call = {}) const;
+
+  // The k most influential nodes of a graph dataset
+  // (core::selection::SelectInfluentialNodes, edge-DP). kInvalidArgument
+  // for k = 0 or k > min(kMaxNodesK, node count), an unknown or repeated
+  // objective, weights with PARETO or not one finite weight per objective
+  // with AGGREGATION, an invalid epsilon; kFailedPrecondition for a table
+  // dataset; kUnavailable when max_heavy_jobs heavy jobs are running.
+  absl::Status SelectInfluentialNodesImpl(
+      const auth::Principal& caller,
+      const v1::SelectInfluentialNodesRequest& request,
+      v1::SelectInfluentialNodesResponse* response,
+      const CallContext& call = {}) const;
+
  private:
   registry::DatasetRegistry* registry_;
   core::ledger::LedgerStore* ledger_;
+  mutable HeavyJobLimiter heavy_jobs_;
 };
 
-namespace internal {
-
-// OK for 1-128 printable ASCII characters (0x20-0x7e); kInvalidArgument
-// naming `request_id` otherwise.
-absl::Status ValidateRequestId(const std::string& request_id);
-
-// "srv-" + 32 lowercase hex digits from OpenSSL RAND_bytes.
-std::string NewRequestId();
-
-// Lowercase hex SHA-256 of `text`.
-std::string Sha256Hex(const std::string& text);
-
-// The per-measure epsilon of a QualityReport: the largest double e with
-// e + e + e <= epsilon (in floating point), about epsilon / 3.
-double ThirdOfEpsilon(double epsilon);
-
-}  // namespace internal
 }  // namespace dpq::server::buyer
 
 #endif  // DPQ_SERVER_BUYER_BUYER_SERVICE_IMPL_H_

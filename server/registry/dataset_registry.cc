@@ -44,6 +44,8 @@ constexpr char kStateFile[] = "state.txt";
 constexpr char kStagingPrefix[] = ".staging-";
 constexpr char kOldPrefix[] = ".old-";
 constexpr char kTrashPrefix[] = ".trash-";
+// Edge lists being validated by Register/Replace (a file, not a directory).
+constexpr char kUploadPrefix[] = ".upload-";
 
 constexpr size_t kMaxDescriptionBytes = 4096;
 constexpr size_t kMaxNullValues = 64;
@@ -88,9 +90,79 @@ absl::StatusOr<core::table::ColumnType> FromProtoType(v1::ColumnType type,
   }
 }
 
+// The manifest's kind with UNSPECIFIED read as TABLE; kInvalidArgument
+// for an unknown value.
+absl::StatusOr<v1::DatasetKind> KindOf(const v1::DatasetManifest& manifest) {
+  switch (manifest.kind()) {
+    case v1::DATASET_KIND_UNSPECIFIED:
+    case v1::DATASET_KIND_TABLE:
+      return v1::DATASET_KIND_TABLE;
+    case v1::DATASET_KIND_GRAPH:
+      return v1::DATASET_KIND_GRAPH;
+    default:
+      return absl::InvalidArgumentError(absl::StrCat(
+          "kind must be DATASET_KIND_TABLE or DATASET_KIND_GRAPH, but is ",
+          static_cast<int>(manifest.kind()), "."));
+  }
+}
+
+// A graph's manifest holds only id, description and kind: the table
+// fields would be silently meaningless, so they are refused.
+absl::Status ValidateGraphManifest(const v1::DatasetManifest& manifest) {
+  const char* field = nullptr;
+  if (!absl::StripAsciiWhitespace(manifest.constraints()).empty()) {
+    field = "constraints";
+  } else if (manifest.column_types_size() > 0) {
+    field = "column_types";
+  } else if (manifest.null_values_size() > 0) {
+    field = "null_values";
+  } else if (manifest.cube_dimensions_size() > 0) {
+    field = "cube_dimensions";
+  } else if (manifest.public_cuboids_size() > 0) {
+    field = "public_cuboids";
+  }
+  if (field != nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        field, " must be empty for a graph dataset (kind GRAPH: an edge list "
+        "with columns source,target); it applies to tables only."));
+  }
+  return absl::OkStatus();
+}
+
+// Checks the cube fields that do not need the data: at most two public
+// cuboids, each with distinct dimension names.
+absl::Status ValidateCubeManifest(const v1::DatasetManifest& manifest) {
+  if (manifest.public_cuboids_size() > kMaxPublicCuboids) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "public_cuboids may declare at most ", kMaxPublicCuboids,
+        " exact cuboids, but declares ", manifest.public_cuboids_size(),
+        ": with three or more the noise of ReleaseCuboids has no proven "
+        "sensitivity bound (design.md section 7)."));
+  }
+  for (int i = 0; i < manifest.public_cuboids_size(); ++i) {
+    absl::flat_hash_set<std::string> seen;
+    for (const std::string& dim : manifest.public_cuboids(i).dimensions()) {
+      if (!seen.insert(dim).second) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("public_cuboids[", i, "] names dimension '", dim,
+                         "' twice."));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 // Checks everything in the manifest that does not need the data.
 absl::Status ValidateManifest(const v1::DatasetManifest& manifest) {
   RETURN_IF_ERROR(ValidateId(manifest.dataset_id(), "dataset_id"));
+  ASSIGN_OR_RETURN(const v1::DatasetKind kind, KindOf(manifest));
+  if (manifest.description().size() > kMaxDescriptionBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("description must be at most ", kMaxDescriptionBytes,
+                     " bytes, but has ", manifest.description().size(), "."));
+  }
+  if (kind == v1::DATASET_KIND_GRAPH) return ValidateGraphManifest(manifest);
+  RETURN_IF_ERROR(ValidateCubeManifest(manifest));
   if (manifest.public_max_rows() < 1) {
     return absl::InvalidArgumentError(
         "public_max_rows must be >= 1 (a public upper bound on the row "
@@ -100,11 +172,6 @@ absl::Status ValidateManifest(const v1::DatasetManifest& manifest) {
     return absl::InvalidArgumentError(absl::StrCat(
         "public_max_rows must be at most ", core::graph::kMaxConflictGraphRows,
         ", but is ", manifest.public_max_rows(), "."));
-  }
-  if (manifest.description().size() > kMaxDescriptionBytes) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("description must be at most ", kMaxDescriptionBytes,
-                     " bytes, but has ", manifest.description().size(), "."));
   }
   if (absl::StripAsciiWhitespace(manifest.constraints()).empty()) {
     return absl::InvalidArgumentError(
@@ -162,17 +229,67 @@ std::vector<std::string> ConstraintLines(
   return lines;
 }
 
-// Parses, validates and indexes one dataset version (no I/O, no locks).
-absl::StatusOr<std::shared_ptr<LoadedDataset>> BuildDataset(
-    const DatasetRegistry::Options& options,
-    const v1::DatasetManifest& manifest, absl::string_view csv_text) {
-  RETURN_IF_ERROR(ValidateManifest(manifest));
-  RETURN_IF_ERROR(CheckCsvSize(csv_text.size(), options.max_csv_bytes));
+// The cube schema (declared or inferred dimensions) and the exact counts
+// of the public cuboids. kInvalidArgument naming the field.
+absl::Status BuildCube(const v1::DatasetManifest& manifest, LoadedDataset* d) {
+  // No declared dimensions: no cube. Inferring dimensions from every
+  // low-cardinality column would publish their value sets (hospital
+  // names, cities) without the owner asking for it.
+  if (manifest.cube_dimensions().empty()) {
+    if (manifest.public_cuboids_size() > 0) {
+      return absl::InvalidArgumentError(
+          "public_cuboids needs cube_dimensions: declare the dimensions "
+          "the exact cuboids are over.");
+    }
+    return absl::OkStatus();
+  }
+  std::vector<core::cube::DimensionSpec> specs;
+  for (const v1::CubeDimension& dim : manifest.cube_dimensions()) {
+    core::cube::DimensionSpec spec;
+    spec.column = dim.column();
+    spec.bin_edges.assign(dim.bin_edges().begin(), dim.bin_edges().end());
+    spec.domain.assign(dim.domain().begin(), dim.domain().end());
+    specs.push_back(std::move(spec));
+  }
+  absl::StatusOr<core::cube::CubeSchema> schema =
+      core::cube::BuildCubeSchema(d->table, specs);
+  if (!schema.ok()) {
+    return absl::Status(schema.status().code(),
+                        absl::StrCat("cube_dimensions: ",
+                                     schema.status().message()));
+  }
+  d->cube_schema = *std::move(schema);
+  size_t cells = 0;
+  for (int i = 0; i < manifest.public_cuboids_size(); ++i) {
+    const auto& dims = manifest.public_cuboids(i).dimensions();
+    absl::StatusOr<core::cube::Cuboid> exact = core::cube::ComputeExactCuboid(
+        d->table, d->cube_schema, {dims.begin(), dims.end()});
+    if (!exact.ok()) {
+      return absl::Status(
+          exact.status().code(),
+          absl::StrCat("public_cuboids[", i, "]: ", exact.status().message(),
+                       " (the cube's dimensions are the manifest's "
+                       "cube_dimensions, or the inferred ones)"));
+    }
+    cells += exact->cells.size();
+    if (cells > kMaxPublicCuboidCells) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "public_cuboids: the exact cuboids have more than ",
+          kMaxPublicCuboidCells,
+          " cells together; declare coarser ones (fewer dimensions or "
+          "bins)."));
+    }
+    d->public_cuboids.push_back(*std::move(exact));
+  }
+  return absl::OkStatus();
+}
 
-  auto d = std::make_shared<LoadedDataset>();
-  d->manifest = manifest;
-  d->csv_bytes = csv_text.size();
-
+// Parses and validates a table version, its cube schema and its public
+// exact cuboids (no I/O, no locks). The conflict graph comes later, from
+// the background workers.
+absl::Status BuildTable(const DatasetRegistry::Options& options,
+                        const v1::DatasetManifest& manifest,
+                        absl::string_view csv_text, LoadedDataset* d) {
   core::table::CsvOptions csv;
   csv.max_rows = options.max_rows;
   for (const v1::Column& column : manifest.column_types()) {
@@ -216,21 +333,56 @@ absl::StatusOr<std::shared_ptr<LoadedDataset>> BuildDataset(
   }
   d->dcs = *std::move(dcs);
   d->constraint_lines = ConstraintLines(manifest.constraints(), d->dcs);
+  RETURN_IF_ERROR(BuildCube(manifest, d));
+  d->conflict_graph = std::make_shared<ConflictGraphSlot>();
+  return absl::OkStatus();
+}
 
-  core::graph::ConflictGraphOptions graph_options;
-  graph_options.num_threads = options.graph_threads;
-  graph_options.max_edges = options.max_edges;
-  absl::StatusOr<core::graph::ConflictGraph> graph =
-      core::graph::BuildConflictGraph(d->table, d->dcs, graph_options);
+// Reads a graph version from its edge list at `csv_path` (no locks).
+absl::Status BuildGraph(const DatasetRegistry::Options& options,
+                        const std::string& csv_path, LoadedDataset* d) {
+  absl::StatusOr<core::selection::LabeledGraph> graph =
+      core::selection::ReadEdgeListCsv(csv_path);
   if (!graph.ok()) {
-    return absl::Status(
-        graph.status().code(),
-        absl::StrCat("conflict graph: ", graph.status().message()));
+    return absl::Status(graph.status().code(),
+                        absl::StrCat("csv (edge list source,target): ",
+                                     graph.status().message()));
   }
-  d->graph = *std::move(graph);
-  ASSIGN_OR_RETURN(
-      d->degree_bounds,
-      core::private_measures::ComputeDegreeBounds(d->table, d->dcs));
+  const uint64_t nodes = graph->graph.num_nodes();
+  const uint64_t edges = graph->graph.num_edges();
+  if (edges == 0) {
+    return absl::InvalidArgumentError(
+        "csv (edge list source,target): the graph has no edges.");
+  }
+  if (nodes > options.max_graph_nodes || edges > options.max_graph_edges) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "csv (edge list): the graph has ", nodes, " nodes and ", edges,
+        " edges; the server's limits are ", options.max_graph_nodes,
+        " nodes and ", options.max_graph_edges, " edges."));
+  }
+  d->edge_graph = *std::move(graph);
+  return absl::OkStatus();
+}
+
+// Parses and validates one dataset version. Tables are parsed from
+// `csv_text`; graphs from the same bytes stored at `csv_path` (the edge
+// list reader takes a file).
+absl::StatusOr<std::shared_ptr<LoadedDataset>> BuildDataset(
+    const DatasetRegistry::Options& options,
+    const v1::DatasetManifest& manifest, absl::string_view csv_text,
+    const std::string& csv_path) {
+  RETURN_IF_ERROR(ValidateManifest(manifest));
+  RETURN_IF_ERROR(CheckCsvSize(csv_text.size(), options.max_csv_bytes));
+  auto d = std::make_shared<LoadedDataset>();
+  d->manifest = manifest;
+  ASSIGN_OR_RETURN(d->kind, KindOf(manifest));
+  d->manifest.set_kind(d->kind);
+  d->csv_bytes = csv_text.size();
+  if (d->is_graph()) {
+    RETURN_IF_ERROR(BuildGraph(options, csv_path, d.get()));
+  } else {
+    RETURN_IF_ERROR(BuildTable(options, manifest, csv_text, d.get()));
+  }
   return d;
 }
 
@@ -445,7 +597,8 @@ absl::Status RecoverWorkDirs(const fs::path& root) {
       }
       changed = true;
     } else if (absl::StartsWith(name, kStagingPrefix) ||
-               absl::StartsWith(name, kTrashPrefix)) {
+               absl::StartsWith(name, kTrashPrefix) ||
+               absl::StartsWith(name, kUploadPrefix)) {
       RETURN_IF_ERROR(RemoveTree(root / name));
       changed = true;
     }
@@ -458,10 +611,64 @@ absl::Status RecoverWorkDirs(const fs::path& root) {
 
 // ---- LoadedDataset ----------------------------------------------------------
 
+absl::Status LoadedDataset::CheckAnswers(const char* rpc) const {
+  const bool answers = is_graph()
+                           ? std::string(rpc) == kSelectInfluentialNodes
+                           : std::string(rpc) != kSelectInfluentialNodes;
+  if (answers && !is_graph() && std::string(rpc) == kReleaseCuboids &&
+      cube_schema.dimensions.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "Dataset '", manifest.dataset_id(),
+        "' has no data cube: its owner declared no cube_dimensions (the "
+        "cube's dimensions and their labels are public, so they are never "
+        "inferred without the owner's consent)."));
+  }
+  if (answers) return absl::OkStatus();
+  if (is_graph()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "Dataset '", manifest.dataset_id(), "' is a graph; it answers ",
+        kSelectInfluentialNodes, " only, not ", rpc, "."));
+  }
+  return absl::FailedPreconditionError(absl::StrCat(
+      "Dataset '", manifest.dataset_id(), "' is a table; ", rpc,
+      " needs a graph dataset (kind GRAPH). Tables answer ",
+      kMeasureInconsistency, ", ", kQualityReport, ", ", kReleaseCuboids,
+      " and ", kTrainDecisionTree, " (", kReleaseCuboids,
+      " if it declares cube dimensions)."));
+}
+
+absl::StatusOr<const ConflictGraphData*> LoadedDataset::WaitForConflictGraph(
+    absl::Time deadline, const std::function<bool()>& cancelled) const {
+  if (conflict_graph == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "Dataset '", manifest.dataset_id(), "' has no conflict graph."));
+  }
+  return conflict_graph->Wait(deadline, cancelled);
+}
+
+v1::Cuboid CuboidToProto(const core::cube::Cuboid& cuboid) {
+  v1::Cuboid proto;
+  for (const std::string& dim : cuboid.dimensions) proto.add_dimensions(dim);
+  for (const core::cube::CuboidCell& cell : cuboid.cells) {
+    v1::CuboidCell* out = proto.add_cells();
+    for (const std::string& value : cell.values) out->add_values(value);
+    out->set_count(cell.count);
+  }
+  return proto;
+}
+
 v1::DatasetInfo LoadedDataset::PublicInfo() const {
   v1::DatasetInfo info;
   info.set_dataset_id(manifest.dataset_id());
   info.set_description(manifest.description());
+  info.set_kind(kind);
+  info.set_neighbouring(neighbouring());
+  info.set_version(version);
+  *info.mutable_registered_at() = ToTimestampProto(registered_at);
+  if (is_graph()) {
+    info.add_supported_releases(kSelectInfluentialNodes);
+    return info;
+  }
   for (const core::table::ColumnSpec& spec : table.schema().columns()) {
     v1::Column* column = info.add_columns();
     column->set_name(spec.name);
@@ -474,18 +681,39 @@ v1::DatasetInfo LoadedDataset::PublicInfo() const {
   info.add_supported_measures(v1::MEASURE_MI);
   info.add_supported_measures(v1::MEASURE_P);
   info.add_supported_measures(v1::MEASURE_R);
-  info.set_neighbouring(kTupleNeighbouring);
-  info.set_version(version);
-  *info.mutable_registered_at() = ToTimestampProto(registered_at);
+  for (const core::cube::CubeDimension& dim : cube_schema.dimensions) {
+    v1::CubeDimensionInfo* out = info.add_cube_dimensions();
+    out->set_column(dim.column);
+    for (const std::string& label : dim.labels) out->add_labels(label);
+  }
+  for (const core::cube::Cuboid& cuboid : public_cuboids) {
+    *info.add_public_cuboids() = CuboidToProto(cuboid);
+  }
+  for (const char* rpc : {kMeasureInconsistency, kQualityReport,
+                          kReleaseCuboids, kTrainDecisionTree}) {
+    if (CheckAnswers(rpc).ok()) info.add_supported_releases(rpc);
+  }
   return info;
 }
 
 v1::DatasetStats LoadedDataset::Stats() const {
   v1::DatasetStats stats;
-  stats.set_rows(table.num_rows());
   stats.set_csv_bytes(csv_bytes);
-  stats.set_edges(graph.graph.num_edges());
-  stats.set_graph_build_seconds(graph.stats.build_seconds);
+  if (is_graph()) {
+    stats.set_rows(edge_graph.graph.num_edges());
+    stats.set_nodes(edge_graph.graph.num_nodes());
+    stats.set_edges(edge_graph.graph.num_edges());
+    stats.set_graph_ready(true);
+    return stats;
+  }
+  stats.set_rows(table.num_rows());
+  if (const ConflictGraphData* data = conflict_graph->ready_data()) {
+    stats.set_graph_ready(true);
+    stats.set_edges(data->graph.graph.num_edges());
+    stats.set_graph_build_seconds(data->graph.stats.build_seconds);
+  } else {
+    stats.set_graph_error(std::string(conflict_graph->error().message()));
+  }
   return stats;
 }
 
@@ -510,6 +738,58 @@ absl::Status ValidateId(const std::string& id, const char* field) {
     }
   }
   return absl::OkStatus();
+}
+
+DatasetRegistry::DatasetRegistry(Options options)
+    : options_(std::move(options)),
+      builds_(std::make_unique<GraphBuildQueue>(options_.graph_build_workers)) {
+}
+
+DatasetRegistry::~DatasetRegistry() {
+  // Drops queued builds (their slots are cancelled) and joins the workers
+  // before the datasets go.
+  builds_.reset();
+}
+
+void DatasetRegistry::WaitForGraphBuilds() { builds_->WaitIdle(); }
+
+void DatasetRegistry::QueueGraphBuild(std::shared_ptr<const LoadedDataset> d) {
+  if (d->is_graph()) return;
+  std::shared_ptr<ConflictGraphSlot> slot = d->conflict_graph;
+  // The job holds the version (rows, DCs) until it has run: a Replace or
+  // Delete meanwhile only cancels it if it has not started.
+  auto build = [d, options = &options_]() {
+    ConflictGraphSlot& slot = *d->conflict_graph;
+    if (!slot.TryStart()) return;  // cancelled: replaced or deleted
+    if (options->before_graph_build) {
+      options->before_graph_build(d->manifest.dataset_id());
+    }
+    core::graph::ConflictGraphOptions graph_options;
+    graph_options.num_threads = options->graph_threads;
+    graph_options.max_edges = options->max_edges;
+    absl::StatusOr<core::graph::ConflictGraph> graph =
+        core::graph::BuildConflictGraph(d->table, d->dcs, graph_options);
+    if (!graph.ok()) {
+      slot.SetFailed(graph.status());
+      return;
+    }
+    absl::StatusOr<std::vector<core::private_measures::DcDegreeBound>> bounds =
+        core::private_measures::ComputeDegreeBounds(d->table, d->dcs);
+    if (!bounds.ok()) {
+      slot.SetFailed(bounds.status());
+      return;
+    }
+    ConflictGraphData data;
+    data.graph = *std::move(graph);
+    data.degree_bounds = *std::move(bounds);
+    slot.SetReady(std::move(data));
+  };
+  auto drop = [slot]() {
+    slot->Cancel(absl::UnavailableError(
+        "The server is shutting down before the dataset's conflict graph "
+        "was built; nothing was charged. Retry."));
+  };
+  builds_->Enqueue(std::move(build), std::move(drop));
 }
 
 absl::StatusOr<std::unique_ptr<DatasetRegistry>> DatasetRegistry::Open(
@@ -538,6 +818,11 @@ absl::StatusOr<std::unique_ptr<DatasetRegistry>> DatasetRegistry::Open(
   }
   RETURN_IF_ERROR(RecoverWorkDirs(root));
 
+  if (options.graph_build_workers < 1 || options.graph_build_workers > 16) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("graph_build_workers must be in [1, 16], but is ",
+                     options.graph_build_workers, "."));
+  }
   std::unique_ptr<DatasetRegistry> registry(new DatasetRegistry(options));
   std::vector<std::string> ids;
   for (fs::directory_iterator it(root, ec), end; !ec && it != end;
@@ -594,11 +879,14 @@ absl::Status DatasetRegistry::LoadFromDisk(const std::string& dir_path) {
   ASSIGN_OR_RETURN(std::string csv,
                    ReadWholeFile(dir / kDataFile, options_.max_csv_bytes));
   ASSIGN_OR_RETURN(std::shared_ptr<LoadedDataset> d,
-                   BuildDataset(options_, manifest, csv));
+                   BuildDataset(options_, manifest, csv, dir / kDataFile));
   d->version = version;
   d->registered_at = registered_at;
-  absl::MutexLock lock(&mu_);
-  datasets_[id] = std::move(d);
+  {
+    absl::MutexLock lock(&mu_);
+    datasets_[id] = d;
+  }
+  QueueGraphBuild(std::move(d));
   return absl::OkStatus();
 }
 
@@ -651,7 +939,7 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
   // The slow part (parse, graph) runs without any lock: other writes and
   // all reads proceed meanwhile.
   ASSIGN_OR_RETURN(std::shared_ptr<LoadedDataset> d,
-                   BuildDataset(options_, manifest, csv_text));
+                   ParseUpload(manifest, csv_text));
 
   absl::MutexLock write_lock(&write_mu_);
   RETURN_IF_ERROR(CheckPresence(id, replace));
@@ -694,9 +982,45 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
     RemoveTree(old).IgnoreError();
   }
 
-  absl::MutexLock lock(&mu_);
-  datasets_[id] = d;
+  std::shared_ptr<const LoadedDataset> previous;
+  {
+    absl::MutexLock lock(&mu_);
+    std::shared_ptr<const LoadedDataset>& entry = datasets_[id];
+    previous = std::move(entry);
+    entry = d;
+  }
+  if (previous != nullptr) CancelGraphBuild(*previous, "replaced");
+  QueueGraphBuild(d);
   return std::shared_ptr<const LoadedDataset>(std::move(d));
+}
+
+absl::StatusOr<std::shared_ptr<LoadedDataset>> DatasetRegistry::ParseUpload(
+    const v1::DatasetManifest& manifest, absl::string_view csv_text) {
+  ASSIGN_OR_RETURN(const v1::DatasetKind kind, KindOf(manifest));
+  if (kind != v1::DATASET_KIND_GRAPH) {
+    return BuildDataset(options_, manifest, csv_text, "");
+  }
+  // The edge-list reader takes a file: a private, uniquely named one in the
+  // data directory (removed here, or by the next Open after a crash).
+  const fs::path root = fs::path(options_.data_dir) / "datasets";
+  const fs::path path =
+      root / absl::StrCat(kUploadPrefix, manifest.dataset_id(), "-",
+                          upload_counter_.fetch_add(1), "-", ::getpid());
+  RETURN_IF_ERROR(CheckCsvSize(csv_text.size(), options_.max_csv_bytes));
+  RETURN_IF_ERROR(WriteFileSynced(path, csv_text));
+  absl::StatusOr<std::shared_ptr<LoadedDataset>> d =
+      BuildDataset(options_, manifest, csv_text, path.string());
+  RemoveTree(path).IgnoreError();
+  return d;
+}
+
+void DatasetRegistry::CancelGraphBuild(const LoadedDataset& d,
+                                       const char* what) {
+  if (d.conflict_graph == nullptr) return;
+  d.conflict_graph->Cancel(absl::AbortedError(absl::StrCat(
+      "Dataset '", d.manifest.dataset_id(), "' version ", d.version, " was ",
+      what, " before its conflict graph was built; nothing was charged. "
+      "Retry the request (it then uses the current version).")));
 }
 
 absl::Status DatasetRegistry::CheckPresence(const std::string& id,
@@ -724,10 +1048,16 @@ absl::Status DatasetRegistry::Delete(const std::string& dataset_id) {
   RETURN_IF_ERROR(RemoveTree(trash));
   RETURN_IF_ERROR(RenamePath(root / dataset_id, trash));
   RETURN_IF_ERROR(FsyncPath(root, /*directory=*/true));
+  std::shared_ptr<const LoadedDataset> previous;
   {
     absl::MutexLock lock(&mu_);
-    datasets_.erase(dataset_id);
+    auto it = datasets_.find(dataset_id);
+    if (it != datasets_.end()) {
+      previous = std::move(it->second);
+      datasets_.erase(it);
+    }
   }
+  if (previous != nullptr) CancelGraphBuild(*previous, "deleted");
   // Requests holding the shared_ptr keep their in-memory copy; the files
   // are gone for good (or removed at the next Open if this fails).
   RemoveTree(trash).IgnoreError();

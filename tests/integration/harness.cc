@@ -386,6 +386,10 @@ grpc::Status Upload(Writer& writer, const v1::DatasetManifest& manifest,
                     const std::string& csv, size_t chunk_bytes) {
   Request header;
   *header.mutable_header()->mutable_manifest() = manifest;
+  // The tests check the conflict graph's size in the response: wait for
+  // the background build (tests of the background build itself send their
+  // own headers).
+  header.mutable_header()->set_wait_for_graph(true);
   bool ok = writer->Write(header);
   for (size_t pos = 0; ok && pos < csv.size(); pos += chunk_bytes) {
     Request chunk;

@@ -177,6 +177,8 @@ class Client {
   v1::AdminService::Stub& admin(const std::string& token);
 
   // RegisterDataset with the CSV streamed in chunks of `chunk_bytes`.
+  // Register and Replace set wait_for_graph: they return once the conflict
+  // graph is built.
   grpc::Status Register(const std::string& token,
                         const v1::DatasetManifest& manifest,
                         const std::string& csv,

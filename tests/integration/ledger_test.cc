@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "tests/integration/harness.h"
 
@@ -268,12 +270,20 @@ TEST_F(LedgerTest, LedgerBudgetsAndAnswersSurviveARestart) {
   ASSERT_TRUE(budget.ok()) << budget.status();
   EXPECT_DOUBLE_EQ(budget->spent(), 1.5);
   EXPECT_DOUBLE_EQ(budget->remaining(), 1.5);
+  // The restart rebuilds the conflict graph in the background: poll until
+  // it is ready (a few milliseconds for the demo data).
   v1::AdminListDatasetsResponse datasets;
-  context = Context(admin_token_);
-  ASSERT_THAT(
-      client_->admin(admin_token_).ListDatasets(context.get(), {}, &datasets),
-      GrpcOk());
-  ASSERT_THAT(datasets.datasets(), SizeIs(1));
+  for (int attempt = 0; attempt < 600; ++attempt) {
+    datasets.Clear();
+    context = Context(admin_token_);
+    ASSERT_THAT(
+        client_->admin(admin_token_).ListDatasets(context.get(), {}, &datasets),
+        GrpcOk());
+    ASSERT_THAT(datasets.datasets(), SizeIs(1));
+    if (datasets.datasets(0).stats().graph_ready()) break;
+    absl::SleepFor(absl::Milliseconds(50));
+  }
+  EXPECT_TRUE(datasets.datasets(0).stats().graph_ready());
   EXPECT_EQ(datasets.datasets(0).stats().edges(), kHospitalEdges);
   EXPECT_DOUBLE_EQ(datasets.datasets(0).cap(), 10);
   // Retries replay the answers recorded before the restart.

@@ -136,6 +136,7 @@ TEST_F(ServiceTest, RegisterFromAServerPath) {
   v1::RegisterDatasetRequest header;
   *header.mutable_header()->mutable_manifest() = HospitalManifest("bypath");
   header.mutable_header()->set_server_path(HospitalCsvPath());
+  header.mutable_header()->set_wait_for_graph(true);
   v1::RegisterDatasetResponse response;
   auto context = Context(admin_token_);
   auto writer =

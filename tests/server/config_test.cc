@@ -44,6 +44,8 @@ TEST(ConfigTest, ConfigTextSetsEveryKey) {
       "max_upload_bytes = 4096\n"
       "max_rows = 77\n"
       "graph_threads = 3\n"
+      "graph_build_workers = 2\n"
+      "max_heavy_jobs = 5\n"
       "drain_seconds = 9\n",
       "dpq.conf", &options));
   EXPECT_EQ(options.listen, "127.0.0.1:6000");
@@ -56,7 +58,25 @@ TEST(ConfigTest, ConfigTextSetsEveryKey) {
   EXPECT_EQ(options.max_upload_bytes, 4096u);
   EXPECT_EQ(options.max_rows, 77u);
   EXPECT_EQ(options.graph_threads, 3);
+  EXPECT_EQ(options.graph_build_workers, 2);
+  EXPECT_EQ(options.max_heavy_jobs, 5);
   EXPECT_EQ(options.drain_seconds, 9);
+}
+
+TEST(ConfigTest, BackgroundWorkersAndHeavyJobsAreBounded) {
+  Options options;
+  options.data_dir = "/srv/dpq";
+  options.insecure_for_local_dev = true;
+  EXPECT_OK(ValidateOptions(options));
+  options.graph_build_workers = 0;
+  EXPECT_THAT(ValidateOptions(options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("graph_build_workers must be in [1, 16]")));
+  options.graph_build_workers = 1;
+  options.max_heavy_jobs = 65;
+  EXPECT_THAT(ValidateOptions(options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("max_heavy_jobs must be in [1, 64]")));
 }
 
 TEST(ConfigTest, TheShippedExampleConfigParses) {

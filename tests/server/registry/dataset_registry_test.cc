@@ -14,6 +14,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/status_matchers.h"
@@ -108,14 +111,17 @@ TEST_F(DatasetRegistryTest, RegisterPublishesPublicInfoWithoutPrivateSizes) {
   EXPECT_EQ(info.version(), 1u);
   EXPECT_GT(info.registered_at().seconds(), 1'600'000'000);
 
+  ASSERT_OK_AND_ASSIGN(const ConflictGraphData* graph,
+                       d->WaitForConflictGraph(absl::InfiniteFuture()));
   const v1::DatasetStats stats = d->Stats();
   EXPECT_EQ(stats.rows(), 4u);
   EXPECT_EQ(stats.csv_bytes(), std::string(kCsv).size());
+  EXPECT_TRUE(stats.graph_ready());
   EXPECT_EQ(stats.edges(), 2u);
-  EXPECT_EQ(d->graph.graph.num_nodes(), 4u);
-  ASSERT_EQ(d->degree_bounds.size(), 1u);
-  EXPECT_TRUE(d->degree_bounds[0].keyed);
-  EXPECT_EQ(d->degree_bounds[0].bound, 2u);  // zip 10 occurs 3 times
+  EXPECT_EQ(graph->graph.graph.num_nodes(), 4u);
+  ASSERT_EQ(graph->degree_bounds.size(), 1u);
+  EXPECT_TRUE(graph->degree_bounds[0].keyed);
+  EXPECT_EQ(graph->degree_bounds[0].bound, 2u);  // zip 10 occurs 3 times
 
   ASSERT_OK_AND_ASSIGN(auto got, registry->Get("zips"));
   EXPECT_EQ(got, d);
@@ -193,6 +199,8 @@ TEST_F(DatasetRegistryTest, GetUnknownIsNotFoundNamingTheId) {
 TEST_F(DatasetRegistryTest, ReplaceIncrementsVersionAndKeepsOldVersionAlive) {
   auto registry = OpenRegistry();
   ASSERT_OK_AND_ASSIGN(auto v1_data, registry->Register(Manifest(), kCsv));
+  // Built before the replace (a replace cancels a build not yet started).
+  ASSERT_THAT(v1_data->WaitForConflictGraph(absl::InfiniteFuture()), IsOk());
   v1::DatasetManifest m = Manifest();
   m.set_description("fixed");
   ASSERT_OK_AND_ASSIGN(
@@ -205,7 +213,8 @@ TEST_F(DatasetRegistryTest, ReplaceIncrementsVersionAndKeepsOldVersionAlive) {
   // An in-flight request still holds the old version, intact.
   EXPECT_EQ(v1_data->version, 1u);
   EXPECT_EQ(v1_data->table.num_rows(), 4u);
-  EXPECT_EQ(v1_data->graph.graph.num_edges(), 2u);
+  EXPECT_EQ(v1_data->conflict_graph->ready_data()->graph.graph.num_edges(),
+            2u);
   ASSERT_OK_AND_ASSIGN(auto now, registry->Get("zips"));
   EXPECT_EQ(now, v2_data);
   // No work directories are left behind.
@@ -279,6 +288,8 @@ TEST_F(DatasetRegistryTest, ReloadFromDiskRestoresEveryDataset) {
   EXPECT_EQ(after.SerializeAsString(), before.SerializeAsString());
   EXPECT_EQ(after.version(), 2u);
   EXPECT_EQ(after.columns(2).type(), v1::COLUMN_TYPE_DOUBLE);
+  // Start-up queues the graph builds; they finish in the background.
+  registry->WaitForGraphBuilds();
   EXPECT_EQ(d->Stats().edges(), 2u);
   EXPECT_EQ(d->csv_bytes, std::string(kCsv).size());
   // Manifest stored as protobuf JSON, files private to the server user.
@@ -507,13 +518,15 @@ TEST_F(DatasetRegistryTest, SizeLimitsAreResourceExhausted) {
               StatusIs(absl::StatusCode::kResourceExhausted,
                        HasSubstr("max_rows is 3")));
 
+  // The edge limit is met by the background build: the dataset stays
+  // registered and its graph reports the failure (background_graph_test).
   options_.max_rows = 100;
   options_.max_edges = 1;
   registry = OpenRegistry();
-  EXPECT_THAT(registry->Register(Manifest(), kCsv),
-              StatusIs(absl::StatusCode::kResourceExhausted,
-                       HasSubstr("conflict graph: ")));
-  EXPECT_TRUE(registry->List().empty());
+  ASSERT_OK_AND_ASSIGN(auto d, registry->Register(Manifest(), kCsv));
+  EXPECT_THAT(d->WaitForConflictGraph(absl::InfiniteFuture()).status(),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("conflict graph could not be built")));
 }
 
 TEST_F(DatasetRegistryTest, OpenRejectsBadOptions) {
@@ -572,8 +585,11 @@ TEST_F(DatasetRegistryTest, ConcurrentGetDuringReplaceSeesWholeVersions) {
           continue;
         }
         const uint64_t v = (*d)->version;
+        // The graph of the version read, once built, is that version's.
+        const ConflictGraphData* graph = (*d)->conflict_graph->ready_data();
         if ((*d)->table.num_rows() != v + 1 ||
-            (*d)->graph.graph.num_edges() != (v + 1) * v / 2 ||
+            (graph != nullptr &&
+             graph->graph.graph.num_edges() != (v + 1) * v / 2) ||
             (*d)->PublicInfo().version() != v) {
           ++mismatches;
         }
@@ -605,6 +621,7 @@ TEST_F(DatasetRegistryTest, RegistersTheDemoDataset) {
                   m, ReadFile(DPQ_SOURCE_DIR "/deploy/demo/hospital.csv")));
   EXPECT_EQ(d->table.num_rows(), 1000u);
   EXPECT_EQ(d->PublicInfo().constraints_size(), 15);
+  ASSERT_THAT(d->WaitForConflictGraph(absl::InfiniteFuture()), IsOk());
   EXPECT_GT(d->Stats().edges(), 0u);
 }
 

@@ -1,0 +1,33 @@
+#include "server/buyer/call_context.h"
+
+#include <chrono>
+
+#include "absl/time/clock.h"
+
+namespace dpq::server::buyer {
+
+CallContext CallContext::FromServerContext(const grpc::ServerContext& context) {
+  CallContext call;
+  const std::chrono::system_clock::time_point deadline = context.deadline();
+  if (deadline != std::chrono::system_clock::time_point::max()) {
+    call.deadline = absl::FromChrono(deadline);
+  }
+  const grpc::ServerContext* ctx = &context;
+  call.cancelled = [ctx] { return ctx->IsCancelled(); };
+  return call;
+}
+
+absl::Status CheckCall(const CallContext& call) {
+  if (call.cancelled && call.cancelled()) {
+    return absl::CancelledError(
+        "The client cancelled the call; nothing was charged.");
+  }
+  if (absl::Now() >= call.deadline) {
+    return absl::DeadlineExceededError(
+        "The call's deadline passed before the answer was recorded; nothing "
+        "was charged. Retry with a longer deadline.");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace dpq::server::buyer

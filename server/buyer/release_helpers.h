@@ -1,0 +1,119 @@
+// What every charged buyer release shares (design.md 5.6, 5.7): request-id
+// handling, the parameter fingerprint, and the one correct order
+// check call -> reserve -> compute -> record -> reply around
+// core::ledger::RunChargedRelease.
+#ifndef DPQ_SERVER_BUYER_RELEASE_HELPERS_H_
+#define DPQ_SERVER_BUYER_RELEASE_HELPERS_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "core/ledger/charged_release.h"
+#include "core/ledger/ledger.h"
+#include "core/selection/multi_objective_selection.h"
+#include "core/util/status_macros.h"
+#include "google/protobuf/repeated_field.h"
+#include "server/auth/principal.h"
+#include "server/buyer/call_context.h"
+
+namespace dpq::server::buyer {
+
+// Longest client-chosen request_id (proto: 1-128 printable ASCII).
+inline constexpr size_t kMaxRequestIdLength = 128;
+
+namespace internal {
+
+// OK for 1-128 printable ASCII characters (0x20-0x7e); kInvalidArgument
+// naming `request_id` otherwise.
+absl::Status ValidateRequestId(const std::string& request_id);
+
+// "srv-" + 32 lowercase hex digits from OpenSSL RAND_bytes.
+std::string NewRequestId();
+
+// Lowercase hex SHA-256 of `text`.
+std::string Sha256Hex(const std::string& text);
+
+// The per-measure epsilon of a QualityReport: the largest double e with
+// e + e + e <= epsilon (in floating point), about epsilon / 3.
+double ThirdOfEpsilon(double epsilon);
+
+// kUnauthenticated if the caller has no id.
+absl::Status RequireCaller(const auth::Principal& caller);
+
+// The request_id to record under: the client's (validated) or a new one.
+absl::StatusOr<std::string> ResolveRequestId(const std::string& request_id);
+
+// A double as 16 hex digits of its bits: 0.1 and 0.1000000000000001 are
+// different requests.
+std::string DoubleBits(double value);
+
+// Lowercase hex SHA-256 of the canonical text of a request's parameters
+// (everything but request_id): "dpq.v1.BuyerService/<rpc>\n" then one
+// "key=value\n" line per parameter, in the given order, each value
+// C-escaped (so a value cannot forge a line; ids, enum names and hex
+// numbers are unchanged by the escaping, which keeps the fingerprints of
+// earlier releases).
+std::string FingerprintOf(
+    absl::string_view rpc,
+    const std::vector<std::pair<std::string, std::string>>& parameters);
+
+// The weights of a multi-objective selection: none with PARETO (else
+// kInvalidArgument), with AGGREGATION one finite weight per objective, not
+// all zero, default all 1. `what` names the objectives for the message.
+absl::StatusOr<std::vector<double>> CheckSelectionWeights(
+    core::selection::Approach approach,
+    const google::protobuf::RepeatedField<double>& weights, size_t objectives,
+    const char* what);
+
+// Parses a recorded answer. kDataLoss if it is not a `Response`.
+template <typename Response>
+absl::Status ParseRecorded(const std::string& answer, Response* response) {
+  if (!response->ParseFromString(answer)) {
+    return absl::DataLossError(
+        "The recorded answer of this request_id cannot be read.");
+  }
+  return absl::OkStatus();
+}
+
+// Runs one charged release: refuses a finished call before reserving,
+// reserves `reserve`, runs `compute` (fills the answer, draws the noise)
+// unless the request is a committed retry, records the serialised answer
+// with its request_id, and fills `response` with it plus epsilon_charged,
+// remaining_budget and replayed. A call that ends during `compute` is
+// refunded (DEADLINE_EXCEEDED / CANCELLED).
+template <typename Response>
+absl::Status RunRelease(core::ledger::LedgerStore& ledger,
+                        const core::ledger::ReserveRequest& reserve,
+                        const CallContext& call,
+                        absl::FunctionRef<absl::Status(Response*)> compute,
+                        Response* response) {
+  // A call already past its deadline (or cancelled) reserves nothing.
+  RETURN_IF_ERROR(CheckCall(call));
+  auto run = [&]() -> absl::StatusOr<std::string> {
+    RETURN_IF_ERROR(CheckCall(call));
+    Response answer;
+    RETURN_IF_ERROR(compute(&answer));
+    answer.set_request_id(reserve.request_id);
+    // Too late to reply: drop the answer and refund (nothing released).
+    RETURN_IF_ERROR(CheckCall(call));
+    return answer.SerializeAsString();
+  };
+  ASSIGN_OR_RETURN(core::ledger::ReleaseOutcome outcome,
+                   core::ledger::RunChargedRelease(ledger, reserve, run));
+  response->Clear();
+  RETURN_IF_ERROR(ParseRecorded(outcome.answer, response));
+  response->set_epsilon_charged(outcome.epsilon_charged);
+  response->set_remaining_budget(outcome.remaining);
+  response->set_replayed(outcome.replayed);
+  return absl::OkStatus();
+}
+
+}  // namespace internal
+}  // namespace dpq::server::buyer
+
+#endif  // DPQ_SERVER_BUYER_RELEASE_HELPERS_H_

@@ -1,0 +1,226 @@
+// BuyerService.TrainDecisionTree: a DP cost-sensitive decision tree
+// (DP-MOET) of a table dataset (issue 6, design.md section 8).
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "core/dp/epsilon.h"
+#include "core/dp/secure_urbg.h"
+#include "core/selection/tree/dp_decision_tree.h"
+#include "core/util/status_macros.h"
+#include "server/buyer/buyer_convert.h"
+#include "server/buyer/buyer_service_impl.h"
+#include "server/buyer/release_helpers.h"
+
+namespace dpq::server::buyer {
+
+namespace sel = core::selection;
+
+namespace internal {
+
+absl::StatusOr<std::vector<double>> CheckSelectionWeights(
+    sel::Approach approach,
+    const google::protobuf::RepeatedField<double>& weights, size_t objectives,
+    const char* what) {
+  if (approach == sel::Approach::kPareto) {
+    if (!weights.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "weights apply to SELECTION_APPROACH_AGGREGATION only, but ",
+          weights.size(), " were given with the Pareto approach."));
+    }
+    return std::vector<double>();
+  }
+  if (weights.empty()) return std::vector<double>(objectives, 1.0);
+  if (static_cast<size_t>(weights.size()) != objectives) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "weights must hold one number per objective (", objectives, ": ",
+        what, "), but holds ", weights.size(), "."));
+  }
+  bool any_nonzero = false;
+  for (int i = 0; i < weights.size(); ++i) {
+    if (!std::isfinite(weights[i])) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "weights[", i, "] must be finite, but is ", weights[i], "."));
+    }
+    any_nonzero = any_nonzero || weights[i] != 0;
+  }
+  if (!any_nonzero) {
+    return absl::InvalidArgumentError(
+        "weights must not all be zero: the aggregate would rank every "
+        "candidate equally.");
+  }
+  return std::vector<double>(weights.begin(), weights.end());
+}
+
+}  // namespace internal
+
+namespace {
+
+// The genetic parameters with the documented defaults, or
+// kInvalidArgument naming the field.
+absl::StatusOr<sel::GeneticParameters> GeneticFromRequest(
+    const v1::TrainDecisionTreeRequest& request) {
+  sel::GeneticParameters genetic;
+  genetic.generations = request.generations() == 0 ? kDefaultGenerations
+                                                   : request.generations();
+  genetic.population = request.population() == 0 ? kDefaultPopulation
+                                                  : request.population();
+  if (genetic.generations > kMaxGenerations) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "generations must be at most ", kMaxGenerations, " (0 means ",
+        kDefaultGenerations, "), but is ", request.generations(), "."));
+  }
+  if (genetic.population < kMinPopulation ||
+      genetic.population > kMaxPopulation) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "population must be in [", kMinPopulation, ", ", kMaxPopulation,
+        "] (0 means ", kDefaultPopulation, "), but is ", request.population(),
+        "."));
+  }
+  if (genetic.selected > genetic.population) {
+    genetic.selected = genetic.population;
+  }
+  return genetic;
+}
+
+// Label and features exist, the label is no feature, no feature twice.
+// kInvalidArgument naming the field and listing the columns.
+absl::Status CheckColumns(const core::table::Schema& schema,
+                          const v1::TrainDecisionTreeRequest& request) {
+  auto unknown = [&](const char* field, const std::string& name) {
+    std::vector<std::string> names;
+    for (const auto& c : schema.columns()) names.push_back(c.name);
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, ": '", name, "' is not a column of the dataset; "
+                     "its columns are: ", absl::StrJoin(names, ", "), "."));
+  };
+  if (request.label_column().empty()) {
+    return absl::InvalidArgumentError("label_column must not be empty.");
+  }
+  if (!schema.FindColumn(request.label_column()).has_value()) {
+    return unknown("label_column", request.label_column());
+  }
+  if (request.positive_class().empty()) {
+    return absl::InvalidArgumentError(
+        "positive_class must not be empty: give the label value (as text) "
+        "of the positive class.");
+  }
+  absl::flat_hash_set<std::string> seen;
+  for (const std::string& feature : request.features()) {
+    if (!schema.FindColumn(feature).has_value()) {
+      return unknown("features", feature);
+    }
+    if (feature == request.label_column()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "features must not contain the label column '", feature, "'."));
+    }
+    if (!seen.insert(feature).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("features lists '", feature, "' twice."));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status BuyerServiceImpl::TrainDecisionTreeImpl(
+    const auth::Principal& caller, const v1::TrainDecisionTreeRequest& request,
+    v1::TrainDecisionTreeResponse* response, const CallContext& call) const {
+  RETURN_IF_ERROR(internal::RequireCaller(caller));
+  RETURN_IF_ERROR(registry::ValidateId(request.dataset_id(), "dataset_id"));
+  RETURN_IF_ERROR(core::dp::ValidateEpsilon(request.epsilon(), "epsilon"));
+  if (request.accuracy_epsilon() != 0) {
+    RETURN_IF_ERROR(core::dp::ValidateEpsilon(request.accuracy_epsilon(),
+                                              "accuracy_epsilon"));
+  }
+  const double total = request.epsilon() + request.accuracy_epsilon();
+  if (!std::isfinite(total)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "epsilon + accuracy_epsilon must be finite, but is ", total, "."));
+  }
+  ASSIGN_OR_RETURN(const sel::Approach approach,
+                   ApproachFromProto(request.approach()));
+  ASSIGN_OR_RETURN(const sel::SensitivityMode sensitivity,
+                   SensitivityFromProto(request.sensitivity()));
+  ASSIGN_OR_RETURN(std::vector<double> weights,
+                   internal::CheckSelectionWeights(approach, request.weights(),
+                                                   2, "TPR, TNR"));
+  ASSIGN_OR_RETURN(const sel::GeneticParameters genetic,
+                   GeneticFromRequest(request));
+  ASSIGN_OR_RETURN(const std::string request_id,
+                   internal::ResolveRequestId(request.request_id()));
+  ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> d,
+                   registry_->Get(request.dataset_id()));
+  RETURN_IF_ERROR(d->CheckAnswers(registry::kTrainDecisionTree));
+  RETURN_IF_ERROR(CheckColumns(d->table.schema(), request));
+
+  const std::string approach_name(sel::ApproachName(approach));
+  const std::string sensitivity_name(sel::SensitivityModeName(sensitivity));
+  const std::string features = absl::StrJoin(request.features(), "\n");
+  std::vector<std::string> weight_bits;
+  for (const double w : weights) weight_bits.push_back(internal::DoubleBits(w));
+
+  core::ledger::ReserveRequest reserve;
+  reserve.buyer_id = caller.id;
+  reserve.dataset_id = request.dataset_id();
+  reserve.request_id = request_id;
+  reserve.fingerprint = internal::FingerprintOf(
+      "TrainDecisionTree",
+      {{"dataset", request.dataset_id()},
+       {"version", absl::StrCat(d->version)},
+       {"label", request.label_column()},
+       {"positive", request.positive_class()},
+       {"features", features},
+       {"approach", approach_name},
+       {"weights", absl::StrJoin(weight_bits, ",")},
+       {"sensitivity", sensitivity_name},
+       {"epsilon", internal::DoubleBits(request.epsilon())},
+       {"accuracy_epsilon", internal::DoubleBits(request.accuracy_epsilon())},
+       {"generations", absl::StrCat(genetic.generations)},
+       {"population", absl::StrCat(genetic.population)}});
+  reserve.operation = absl::StrCat(
+      "TrainDecisionTree label=", request.label_column(), " ", approach_name,
+      " ", sensitivity_name, " generations=", genetic.generations,
+      " population=", genetic.population,
+      request.accuracy_epsilon() > 0 ? " with accuracy" : "");
+  reserve.neighbouring = d->neighbouring();
+  reserve.epsilon = total;
+
+  sel::DecisionTreeRequest tree_request;
+  tree_request.label_column = request.label_column();
+  tree_request.positive_class = request.positive_class();
+  tree_request.features.assign(request.features().begin(),
+                               request.features().end());
+  tree_request.selection.approach = approach;
+  tree_request.selection.sensitivity = sensitivity;
+  tree_request.selection.weights = std::move(weights);
+  tree_request.selection.epsilon = request.epsilon();
+  tree_request.genetic = genetic;
+  tree_request.accuracy_epsilon = request.accuracy_epsilon();
+  tree_request.public_max_rows = d->manifest.public_max_rows();
+
+  // Held through the computation; refused before anything is reserved.
+  ASSIGN_OR_RETURN(HeavyJobLimiter::Slot slot,
+                   heavy_jobs_.TryAcquire("TrainDecisionTree"));
+  return internal::RunRelease<v1::TrainDecisionTreeResponse>(
+      *ledger_, reserve, call,
+      [&](v1::TrainDecisionTreeResponse* answer) -> absl::Status {
+        core::dp::OpenSslUrbg urbg;
+        ASSIGN_OR_RETURN(
+            sel::DecisionTreeResult result,
+            sel::TrainDpDecisionTree(d->table, tree_request, urbg));
+        TreeToProto(result.tree, answer);
+        if (result.tpr.has_value()) answer->set_tpr(*result.tpr);
+        if (result.tnr.has_value()) answer->set_tnr(*result.tnr);
+        return absl::OkStatus();
+      },
+      response);
+}
+
+}  // namespace dpq::server::buyer

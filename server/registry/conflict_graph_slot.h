@@ -1,0 +1,74 @@
+// The conflict graph of one dataset version, built once in the background
+// (issue 4: "build them once, in the background, when a dataset is
+// registered, so the first buyer does not pay for it") and waited for by
+// the releases that need it.
+//
+// A slot belongs to exactly one LoadedDataset version: a replaced or
+// deleted version's graph can never answer for another version, because
+// the new version has its own slot.
+#ifndef DPQ_SERVER_REGISTRY_CONFLICT_GRAPH_SLOT_H_
+#define DPQ_SERVER_REGISTRY_CONFLICT_GRAPH_SLOT_H_
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "core/graph/conflict_graph_builder.h"
+#include "core/private/degree_bound.h"
+
+namespace dpq::server::registry {
+
+// What a finished build holds: the graph and the degree bounds of the
+// optimized threshold selection.
+struct ConflictGraphData {
+  core::graph::ConflictGraph graph;
+  std::vector<core::private_measures::DcDegreeBound> degree_bounds;
+};
+
+// Thread-safe. States: pending -> building -> ready | failed, or
+// pending -> cancelled (the version was replaced or deleted before its
+// build started: nobody current needs it any more).
+class ConflictGraphSlot {
+ public:
+  enum class State { kPending, kBuilding, kReady, kFailed, kCancelled };
+
+  // pending -> building. False if the slot was cancelled (skip the build).
+  bool TryStart() ABSL_LOCKS_EXCLUDED(mu_);
+  // building -> ready / failed; wakes every waiter.
+  void SetReady(ConflictGraphData data) ABSL_LOCKS_EXCLUDED(mu_);
+  void SetFailed(absl::Status error) ABSL_LOCKS_EXCLUDED(mu_);
+  // pending -> cancelled with `reason` (kAborted); no effect otherwise (a
+  // running build finishes, and requests that hold this version get it).
+  void Cancel(absl::Status reason) ABSL_LOCKS_EXCLUDED(mu_);
+
+  // Blocks until the graph is ready, then returns it (valid as long as the
+  // slot lives). kDeadlineExceeded once `deadline` passes, kCancelled once
+  // `cancelled` returns true (polled every 50 ms), the build's error
+  // (prefixed) if it failed, kAborted if the slot was cancelled.
+  absl::StatusOr<const ConflictGraphData*> Wait(
+      absl::Time deadline,
+      const std::function<bool()>& cancelled = nullptr) const
+      ABSL_LOCKS_EXCLUDED(mu_);
+
+  State state() const ABSL_LOCKS_EXCLUDED(mu_);
+  // The data if ready, else nullptr. Never blocks.
+  const ConflictGraphData* ready_data() const ABSL_LOCKS_EXCLUDED(mu_);
+  // The build's error if it failed or was cancelled, else OK.
+  absl::Status error() const ABSL_LOCKS_EXCLUDED(mu_);
+
+ private:
+  mutable absl::Mutex mu_;
+  mutable absl::CondVar changed_;
+  State state_ ABSL_GUARDED_BY(mu_) = State::kPending;
+  std::optional<ConflictGraphData> data_ ABSL_GUARDED_BY(mu_);
+  absl::Status error_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace dpq::server::registry
+
+#endif  // DPQ_SERVER_REGISTRY_CONFLICT_GRAPH_SLOT_H_

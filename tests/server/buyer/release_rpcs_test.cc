@@ -1,0 +1,598 @@
+// BuyerService's ReleaseCuboids, TrainDecisionTree and SelectInfluentialNodes
+// (issues 5 and 6) and the dataset kinds, through the pure *Impl functions:
+// validation before any reservation, charges, ledger entries, replays.
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "core/ledger/sqlite_ledger_store.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "server/buyer/buyer_service_impl.h"
+#include "server/buyer/heavy_job_limiter.h"
+#include "server/buyer/release_helpers.h"
+#include "server/registry/dataset_registry.h"
+#include "tests/testing/status_matchers.h"
+
+namespace dpq::server::buyer {
+namespace {
+
+namespace fs = std::filesystem;
+using core::ledger::LedgerEntry;
+using core::ledger::LedgerFilter;
+using ::dpq::testing::IsOk;
+using ::dpq::testing::StatusIs;
+using ::testing::DoubleEq;
+using ::testing::DoubleNear;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::Not;
+using ::testing::SizeIs;
+using ::testing::StartsWith;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// 40 people: Sex alternates F/M, Age 20..59, Label "yes" for Age >= 40.
+std::string PeopleCsv() {
+  std::string csv = "Sex,Age,Label\n";
+  for (int i = 0; i < 40; ++i) {
+    absl::StrAppend(&csv, i % 2 == 0 ? "F" : "M", ",", 20 + i, ",",
+                    20 + i >= 40 ? "yes" : "no", "\n");
+  }
+  return csv;
+}
+
+// A triangle a-b-c with a pendant d on c, and e-f.
+constexpr char kEdges[] = "source,target\na,b\nb,c\nc,a\nc,d\ne,f\n";
+
+auth::Principal Buyer(const std::string& id) {
+  return auth::Principal{id, auth::Role::kBuyer};
+}
+
+class ReleaseRpcsTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    registry_dir_ = new fs::path(
+        fs::temp_directory_path() /
+        absl::StrCat("dpq_release_rpcs_registry_", ::getpid()));
+    fs::remove_all(*registry_dir_);
+    registry::DatasetRegistry::Options options;
+    options.data_dir = registry_dir_->string();
+    options.graph_threads = 1;
+    absl::StatusOr<std::unique_ptr<registry::DatasetRegistry>> r =
+        registry::DatasetRegistry::Open(options);
+    ASSERT_THAT(r, IsOk());
+    registry_ = r->release();
+    v1::DatasetManifest people;
+    people.set_dataset_id("people");
+    people.set_constraints("Sex -> Label\n");
+    people.set_public_max_rows(100);
+    for (const char* column : {"Sex", "Age", "Label"}) {
+      people.add_cube_dimensions()->set_column(column);
+    }
+    people.add_public_cuboids()->add_dimensions("Sex");
+    ASSERT_OK(registry_->Register(people, PeopleCsv()).status());
+    // The same rows without a declared cube.
+    people.set_dataset_id("plain");
+    people.clear_cube_dimensions();
+    people.clear_public_cuboids();
+    ASSERT_OK(registry_->Register(people, PeopleCsv()).status());
+    v1::DatasetManifest net;
+    net.set_dataset_id("net");
+    net.set_kind(v1::DATASET_KIND_GRAPH);
+    ASSERT_OK(registry_->Register(net, kEdges).status());
+  }
+  static void TearDownTestSuite() {
+    delete registry_;
+    registry_ = nullptr;
+    fs::remove_all(*registry_dir_);
+    delete registry_dir_;
+  }
+
+  void SetUp() override {
+    const ::testing::TestInfo* info =
+        ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           absl::StrCat("dpq_release_rpcs_", ::getpid(), "_", info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    ASSERT_OK_AND_ASSIGN(
+        ledger_,
+        core::ledger::SqliteLedgerStore::Open((dir_ / "ledger.db").string()));
+    service_ = std::make_unique<BuyerServiceImpl>(registry_, ledger_.get());
+    ASSERT_OK(ledger_->Grant("alice", "people", 10));
+    ASSERT_OK(ledger_->Grant("alice", "net", 10));
+  }
+  void TearDown() override {
+    service_.reset();
+    ledger_.reset();
+    fs::remove_all(dir_);
+  }
+
+  std::vector<LedgerEntry> Entries() {
+    LedgerFilter filter;
+    filter.buyer_id = "alice";
+    filter.limit = 100;
+    absl::StatusOr<std::vector<LedgerEntry>> entries =
+        ledger_->ListEntries(filter);
+    EXPECT_THAT(entries, IsOk());
+    return entries.ok() ? *entries : std::vector<LedgerEntry>{};
+  }
+
+  static v1::ReleaseCuboidsRequest Cuboids(
+      std::vector<std::vector<std::string>> cuboids, double epsilon,
+      const std::string& request_id = "") {
+    v1::ReleaseCuboidsRequest r;
+    r.set_dataset_id("people");
+    for (const auto& dims : cuboids) {
+      v1::CuboidSpec* spec = r.add_cuboids();
+      for (const auto& d : dims) spec->add_dimensions(d);
+    }
+    r.set_epsilon(epsilon);
+    r.set_request_id(request_id);
+    return r;
+  }
+
+  static v1::TrainDecisionTreeRequest Tree(double epsilon,
+                                           const std::string& request_id = "") {
+    v1::TrainDecisionTreeRequest r;
+    r.set_dataset_id("people");
+    r.set_label_column("Label");
+    r.set_positive_class("yes");
+    r.set_epsilon(epsilon);
+    r.set_generations(2);
+    r.set_population(4);
+    r.set_request_id(request_id);
+    return r;
+  }
+
+  static v1::SelectInfluentialNodesRequest Nodes(
+      uint32_t k, double epsilon, const std::string& request_id = "") {
+    v1::SelectInfluentialNodesRequest r;
+    r.set_dataset_id("net");
+    r.set_k(k);
+    r.set_epsilon(epsilon);
+    r.set_request_id(request_id);
+    return r;
+  }
+
+  static fs::path* registry_dir_;
+  static registry::DatasetRegistry* registry_;
+  fs::path dir_;
+  std::unique_ptr<core::ledger::SqliteLedgerStore> ledger_;
+  std::unique_ptr<BuyerServiceImpl> service_;
+};
+
+fs::path* ReleaseRpcsTest::registry_dir_ = nullptr;
+registry::DatasetRegistry* ReleaseRpcsTest::registry_ = nullptr;
+
+// ---- ReleaseCuboids ---------------------------------------------------------
+
+TEST_F(ReleaseRpcsTest, CuboidsAreChargedRecordedAndConsistent) {
+  v1::ReleaseCuboidsResponse r;
+  ASSERT_OK(service_->ReleaseCuboidsImpl(
+      Buyer("alice"), Cuboids({{"Sex", "Label"}, {"Label"}}, 1, "c1"), &r));
+  ASSERT_THAT(r.cuboids(), SizeIs(2));
+  EXPECT_THAT(r.cuboids(0).dimensions(), ElementsAre("Sex", "Label"));
+  EXPECT_THAT(r.cuboids(0).cells(), SizeIs(4));
+  EXPECT_THAT(r.cuboids(1).cells(), SizeIs(2));
+  EXPECT_THAT(r.noise_stddev(), SizeIs(2));
+  EXPECT_GT(r.noise_stddev(0), 0);
+  EXPECT_TRUE(r.strategy() == "per_cuboid" || r.strategy() == "base_cuboid")
+      << r.strategy();
+  EXPECT_GT(r.sensitivity(), 0);
+  EXPECT_DOUBLE_EQ(r.epsilon_charged(), 1);
+  EXPECT_DOUBLE_EQ(r.remaining_budget(), 9);
+  EXPECT_FALSE(r.replayed());
+  EXPECT_EQ(r.request_id(), "c1");
+  // Consistent with the public exact cuboid [Sex] (20 F, 20 M): the cells
+  // of each Sex sum to its exact count.
+  double f = 0, m = 0;
+  for (const v1::CuboidCell& cell : r.cuboids(0).cells()) {
+    (cell.values(0) == "F" ? f : m) += cell.count();
+  }
+  EXPECT_THAT(f, DoubleNear(20, 1e-6));
+  EXPECT_THAT(m, DoubleNear(20, 1e-6));
+
+  const std::vector<LedgerEntry> entries = Entries();
+  ASSERT_THAT(entries, SizeIs(1));
+  EXPECT_EQ(entries[0].operation, "ReleaseCuboids [Sex,Label] [Label]");
+  EXPECT_EQ(entries[0].neighbouring, registry::kTupleNeighbouring);
+  EXPECT_DOUBLE_EQ(entries[0].epsilon, 1);
+}
+
+TEST_F(ReleaseRpcsTest, CuboidRetryReplaysWithoutANewCharge) {
+  v1::ReleaseCuboidsResponse first, again;
+  ASSERT_OK(service_->ReleaseCuboidsImpl(Buyer("alice"),
+                                         Cuboids({{"Sex"}}, 0.5, "c2"), &first));
+  ASSERT_OK(service_->ReleaseCuboidsImpl(Buyer("alice"),
+                                         Cuboids({{"Sex"}}, 0.5, "c2"), &again));
+  EXPECT_TRUE(again.replayed());
+  EXPECT_EQ(again.epsilon_charged(), 0);
+  EXPECT_DOUBLE_EQ(again.remaining_budget(), 9.5);
+  EXPECT_EQ(again.cuboids(0).SerializeAsString(),
+            first.cuboids(0).SerializeAsString());
+  // The same id with other parameters is another request.
+  v1::ReleaseCuboidsResponse other;
+  EXPECT_THAT(service_->ReleaseCuboidsImpl(
+                  Buyer("alice"), Cuboids({{"Label"}}, 0.5, "c2"), &other),
+              StatusIs(absl::StatusCode::kAlreadyExists, HasSubstr("c2")));
+  EXPECT_THAT(Entries(), SizeIs(1));
+}
+
+TEST_F(ReleaseRpcsTest, BadCuboidRequestsAreRefusedBeforeAnyCharge) {
+  v1::ReleaseCuboidsResponse r;
+  const auto alice = Buyer("alice");
+  EXPECT_THAT(service_->ReleaseCuboidsImpl(alice, Cuboids({{"Height"}}, 1), &r),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("'Height' is not a cube dimension")));
+  EXPECT_THAT(
+      service_->ReleaseCuboidsImpl(alice, Cuboids({{"Sex", "Sex"}}, 1), &r),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("twice")));
+  EXPECT_THAT(service_->ReleaseCuboidsImpl(alice, Cuboids({}, 1), &r),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("1 to 16 cuboids")));
+  std::vector<std::vector<std::string>> many(17, {"Sex"});
+  EXPECT_THAT(service_->ReleaseCuboidsImpl(alice, Cuboids(many, 1), &r),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("holds 17")));
+  for (const double bad : {kNaN, 0.0, -1.0,
+                           std::numeric_limits<double>::infinity()}) {
+    EXPECT_THAT(service_->ReleaseCuboidsImpl(alice, Cuboids({{"Sex"}}, bad), &r),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         HasSubstr("epsilon")))
+        << bad;
+  }
+  v1::ReleaseCuboidsRequest no_cube = Cuboids({{"Sex"}}, 1);
+  no_cube.set_dataset_id("plain");
+  ASSERT_OK(ledger_->Grant("alice", "plain", 1));
+  EXPECT_THAT(service_->ReleaseCuboidsImpl(alice, no_cube, &r),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("declared no cube_dimensions")));
+  v1::ReleaseCuboidsRequest on_graph = Cuboids({{"Sex"}}, 1);
+  on_graph.set_dataset_id("net");
+  EXPECT_THAT(service_->ReleaseCuboidsImpl(alice, on_graph, &r),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("'net' is a graph")));
+  EXPECT_THAT(Entries(), IsEmpty());
+}
+
+TEST_F(ReleaseRpcsTest, CuboidOverThreeDimensionsHasEveryCell) {
+  // Age (int64, 40 values, domain inferred as declared without one):
+  // 40 * 2 * 2 cells, empty ones included.
+  v1::ReleaseCuboidsResponse r;
+  EXPECT_OK(service_->ReleaseCuboidsImpl(
+      Buyer("alice"), Cuboids({{"Age", "Sex", "Label"}}, 1), &r));
+  EXPECT_THAT(r.cuboids(0).cells(), SizeIs(160));
+}
+
+// ---- TrainDecisionTree -------------------------------------------------------
+
+TEST_F(ReleaseRpcsTest, TreeChargesEpsilonPlusAccuracyEpsilon) {
+  v1::TrainDecisionTreeRequest request = Tree(1, "t1");
+  request.set_accuracy_epsilon(0.5);
+  v1::TrainDecisionTreeResponse r;
+  ASSERT_OK(service_->TrainDecisionTreeImpl(Buyer("alice"), request, &r));
+  ASSERT_THAT(r.nodes(), Not(IsEmpty()));
+  EXPECT_FALSE(r.tree_text().empty());
+  EXPECT_TRUE(r.has_tpr());
+  EXPECT_TRUE(r.has_tnr());
+  EXPECT_DOUBLE_EQ(r.epsilon_charged(), 1.5);
+  EXPECT_DOUBLE_EQ(r.remaining_budget(), 8.5);
+  // Every child index points into the node list.
+  for (const v1::DecisionTreeNode& node : r.nodes()) {
+    if (node.leaf()) continue;
+    EXPECT_GT(node.left(), 0);
+    EXPECT_LT(node.left(), r.nodes_size());
+    EXPECT_GT(node.right(), 0);
+    EXPECT_LT(node.right(), r.nodes_size());
+  }
+  const std::vector<LedgerEntry> entries = Entries();
+  ASSERT_THAT(entries, SizeIs(1));
+  EXPECT_EQ(entries[0].operation,
+            "TrainDecisionTree label=Label pareto global generations=2 "
+            "population=4 with accuracy");
+  EXPECT_DOUBLE_EQ(entries[0].epsilon, 1.5);
+
+  v1::TrainDecisionTreeResponse again;
+  ASSERT_OK(service_->TrainDecisionTreeImpl(Buyer("alice"), request, &again));
+  EXPECT_TRUE(again.replayed());
+  EXPECT_EQ(again.epsilon_charged(), 0);
+  EXPECT_EQ(again.tree_text(), r.tree_text());
+  EXPECT_THAT(Entries(), SizeIs(1));
+}
+
+TEST_F(ReleaseRpcsTest, TreeWithoutAccuracyHasNoRates) {
+  v1::TrainDecisionTreeRequest request = Tree(1);
+  request.add_features("Age");
+  request.set_approach(v1::SELECTION_APPROACH_AGGREGATION);
+  request.add_weights(1);
+  request.add_weights(2);
+  request.set_sensitivity(v1::SENSITIVITY_MODE_LOCAL);
+  v1::TrainDecisionTreeResponse r;
+  ASSERT_OK(service_->TrainDecisionTreeImpl(Buyer("alice"), request, &r));
+  EXPECT_FALSE(r.has_tpr());
+  EXPECT_FALSE(r.has_tnr());
+  EXPECT_DOUBLE_EQ(r.epsilon_charged(), 1);
+  for (const v1::DecisionTreeNode& node : r.nodes()) {
+    if (!node.leaf()) {
+      EXPECT_EQ(node.feature(), "Age");
+    }
+  }
+  EXPECT_THAT(Entries()[0].operation,
+              StartsWith("TrainDecisionTree label=Label aggregation local"));
+}
+
+TEST_F(ReleaseRpcsTest, BadTreeRequestsAreRefusedBeforeAnyCharge) {
+  const auto alice = Buyer("alice");
+  v1::TrainDecisionTreeResponse r;
+  auto expect_invalid = [&](v1::TrainDecisionTreeRequest request,
+                            const std::string& text) {
+    EXPECT_THAT(service_->TrainDecisionTreeImpl(alice, request, &r),
+                StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(text)))
+        << text;
+  };
+  v1::TrainDecisionTreeRequest q = Tree(1);
+  q.set_label_column("Income");
+  expect_invalid(q, "label_column: 'Income' is not a column");
+  q = Tree(1);
+  q.add_features("Height");
+  expect_invalid(q, "features: 'Height' is not a column");
+  q = Tree(1);
+  q.add_features("Label");
+  expect_invalid(q, "must not contain the label column");
+  q = Tree(1);
+  q.set_positive_class("");
+  expect_invalid(q, "positive_class");
+  q = Tree(1);
+  q.add_weights(1);
+  expect_invalid(q, "weights apply to SELECTION_APPROACH_AGGREGATION only");
+  q = Tree(1);
+  q.set_approach(v1::SELECTION_APPROACH_AGGREGATION);
+  for (int i = 0; i < 3; ++i) q.add_weights(1);
+  expect_invalid(q, "one number per objective (2: TPR, TNR)");
+  q = Tree(1);
+  q.set_approach(v1::SELECTION_APPROACH_AGGREGATION);
+  q.add_weights(0);
+  q.add_weights(0);
+  expect_invalid(q, "not all be zero");
+  q = Tree(1);
+  q.set_generations(201);
+  expect_invalid(q, "generations must be at most 200");
+  q = Tree(1);
+  q.set_population(1);
+  expect_invalid(q, "population must be in [2, 1000]");
+  q = Tree(1);
+  q.set_population(1001);
+  expect_invalid(q, "population must be in [2, 1000]");
+  expect_invalid(Tree(kNaN), "epsilon");
+  expect_invalid(Tree(0), "epsilon");
+  q = Tree(1);
+  q.set_accuracy_epsilon(-1);
+  expect_invalid(q, "accuracy_epsilon");
+  q = Tree(1);
+  q.set_dataset_id("net");
+  EXPECT_THAT(service_->TrainDecisionTreeImpl(alice, q, &r),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("'net' is a graph; it answers "
+                                 "SelectInfluentialNodes only")));
+  EXPECT_THAT(Entries(), IsEmpty());
+}
+
+TEST_F(ReleaseRpcsTest, TreeOverBudgetChargesNothingAndFreesItsSlot) {
+  v1::TrainDecisionTreeResponse r;
+  EXPECT_THAT(service_->TrainDecisionTreeImpl(Buyer("alice"), Tree(11), &r),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       HasSubstr("remaining 10")));
+  // The heavy-job slot was given back: the next trainings run.
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_OK(service_->TrainDecisionTreeImpl(Buyer("alice"), Tree(0.1), &r));
+  }
+}
+
+// ---- SelectInfluentialNodes ---------------------------------------------------
+
+TEST_F(ReleaseRpcsTest, NodesAreSelectedUnderEdgeDp) {
+  v1::SelectInfluentialNodesResponse r;
+  ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"),
+                                                 Nodes(2, 1, "n1"), &r));
+  ASSERT_THAT(r.nodes(), SizeIs(2));
+  const std::set<std::string> all = {"a", "b", "c", "d", "e", "f"};
+  EXPECT_TRUE(all.count(r.nodes(0)) && all.count(r.nodes(1)));
+  EXPECT_NE(r.nodes(0), r.nodes(1));
+  EXPECT_DOUBLE_EQ(r.epsilon_charged(), 1);
+  const std::vector<LedgerEntry> entries = Entries();
+  ASSERT_THAT(entries, SizeIs(1));
+  EXPECT_EQ(entries[0].operation,
+            "SelectInfluentialNodes k=2 pareto global "
+            "degree,egocentric_density");
+  EXPECT_EQ(entries[0].neighbouring, "one edge added or removed (edge-DP)");
+
+  v1::SelectInfluentialNodesResponse again;
+  ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"),
+                                                 Nodes(2, 1, "n1"), &again));
+  EXPECT_TRUE(again.replayed());
+  EXPECT_EQ(again.epsilon_charged(), 0);
+  EXPECT_THAT(again.nodes(), ElementsAre(r.nodes(0), r.nodes(1)));
+}
+
+TEST_F(ReleaseRpcsTest, NodesByAggregationWithOneObjective) {
+  v1::SelectInfluentialNodesRequest q = Nodes(1, 1);
+  q.add_objectives(v1::NODE_OBJECTIVE_DEGREE);
+  q.set_approach(v1::SELECTION_APPROACH_AGGREGATION);
+  q.add_weights(2);
+  q.set_sensitivity(v1::SENSITIVITY_MODE_LOCAL);
+  v1::SelectInfluentialNodesResponse r;
+  ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"), q, &r));
+  EXPECT_THAT(r.nodes(), SizeIs(1));
+  EXPECT_EQ(Entries()[0].operation,
+            "SelectInfluentialNodes k=1 aggregation local degree");
+}
+
+TEST_F(ReleaseRpcsTest, BadNodeRequestsAreRefusedBeforeAnyCharge) {
+  const auto alice = Buyer("alice");
+  v1::SelectInfluentialNodesResponse r;
+  auto expect_invalid = [&](v1::SelectInfluentialNodesRequest request,
+                            const std::string& text) {
+    EXPECT_THAT(service_->SelectInfluentialNodesImpl(alice, request, &r),
+                StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(text)))
+        << text;
+  };
+  expect_invalid(Nodes(0, 1), "k must be in [1, 100]");
+  expect_invalid(Nodes(101, 1), "k must be in [1, 100]");
+  expect_invalid(Nodes(7, 1), "node count of dataset 'net' (6)");
+  expect_invalid(Nodes(1, kNaN), "epsilon");
+  expect_invalid(Nodes(1, -2), "epsilon");
+  v1::SelectInfluentialNodesRequest q = Nodes(1, 1);
+  q.add_objectives(v1::NODE_OBJECTIVE_DEGREE);
+  q.add_objectives(v1::NODE_OBJECTIVE_DEGREE);
+  expect_invalid(q, "twice");
+  q = Nodes(1, 1);
+  q.add_objectives(v1::NODE_OBJECTIVE_UNSPECIFIED);
+  expect_invalid(q, "objectives");
+  q = Nodes(1, 1);
+  q.add_weights(1);
+  expect_invalid(q, "weights apply to SELECTION_APPROACH_AGGREGATION only");
+  q = Nodes(1, 1);
+  q.set_approach(v1::SELECTION_APPROACH_AGGREGATION);
+  for (int i = 0; i < 3; ++i) q.add_weights(1);
+  expect_invalid(q, "one number per objective (2: degree,egocentric_density)");
+  q = Nodes(1, 1);
+  q.set_dataset_id("people");
+  EXPECT_THAT(service_->SelectInfluentialNodesImpl(alice, q, &r),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("'people' is a table")));
+  EXPECT_THAT(Entries(), IsEmpty());
+}
+
+TEST_F(ReleaseRpcsTest, GraphDatasetAnswersNoMeasures) {
+  v1::MeasureInconsistencyRequest m;
+  m.set_dataset_id("net");
+  m.set_measure(v1::MEASURE_MI);
+  m.set_epsilon(1);
+  v1::MeasureInconsistencyResponse mr;
+  EXPECT_THAT(service_->MeasureInconsistencyImpl(Buyer("alice"), m, &mr),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("'net' is a graph")));
+  v1::QualityReportRequest q;
+  q.set_dataset_id("net");
+  q.set_epsilon(1);
+  v1::QualityReportResponse qr;
+  EXPECT_THAT(service_->QualityReportImpl(Buyer("alice"), q, &qr),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("'net' is a graph")));
+  EXPECT_THAT(Entries(), IsEmpty());
+}
+
+// ---- Shared pieces -------------------------------------------------------------
+
+TEST(HeavyJobLimiterTest, RefusesBeyondTheLimitAndFreesOnRelease) {
+  HeavyJobLimiter limiter(1);
+  {
+    ASSERT_OK_AND_ASSIGN(HeavyJobLimiter::Slot slot,
+                         limiter.TryAcquire("TrainDecisionTree"));
+    EXPECT_EQ(limiter.running(), 1);
+    EXPECT_THAT(limiter.TryAcquire("TrainDecisionTree").status(),
+                StatusIs(absl::StatusCode::kUnavailable,
+                         HasSubstr("max_heavy_jobs")));
+  }
+  EXPECT_EQ(limiter.running(), 0);
+  EXPECT_OK(limiter.TryAcquire("TrainDecisionTree").status());
+}
+
+// Recorded answers stay replayable across the upgrade: the generic
+// fingerprint reproduces the text MeasureInconsistency hashed before.
+TEST(FingerprintTest, MatchesTheEarlierMeasureFingerprint) {
+  const double epsilon = 0.5;
+  uint64_t bits = 0;
+  std::memcpy(&bits, &epsilon, sizeof(bits));
+  const std::string old_text = absl::StrFormat(
+      "dpq.v1.BuyerService/%s\ndataset=%s\nversion=%d\nmeasure=%s\n"
+      "epsilon=%016x\nmethod=%s\n",
+      "MeasureInconsistency", "hospital", 3, "MI", bits, "optimized");
+  EXPECT_EQ(internal::FingerprintOf("MeasureInconsistency",
+                                    {{"dataset", "hospital"},
+                                     {"version", "3"},
+                                     {"measure", "MI"},
+                                     {"epsilon", internal::DoubleBits(0.5)},
+                                     {"method", "optimized"}}),
+            internal::Sha256Hex(old_text));
+  // A value cannot forge another parameter line.
+  EXPECT_NE(internal::FingerprintOf("X", {{"a", "1\nb=2"}}),
+            internal::FingerprintOf("X", {{"a", "1"}, {"b", "2"}}));
+}
+
+// ---- Releases wait for the background conflict graph -------------------------
+
+TEST(BackgroundGraphReleaseTest, MeasureWaitsForTheGraphHonouringDeadlines) {
+  const fs::path dir = fs::temp_directory_path() /
+                       absl::StrCat("dpq_release_wait_", ::getpid());
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  absl::Notification gate;
+  registry::DatasetRegistry::Options options;
+  options.data_dir = (dir / "data").string();
+  options.graph_threads = 1;
+  options.before_graph_build = [&gate](const std::string&) {
+    gate.WaitForNotificationWithTimeout(absl::Seconds(20));
+  };
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<registry::DatasetRegistry> registry,
+                       registry::DatasetRegistry::Open(options));
+  ASSERT_OK_AND_ASSIGN(
+      std::unique_ptr<core::ledger::SqliteLedgerStore> ledger,
+      core::ledger::SqliteLedgerStore::Open((dir / "ledger.db").string()));
+  BuyerServiceImpl service(registry.get(), ledger.get());
+  v1::DatasetManifest m;
+  m.set_dataset_id("zips");
+  m.set_constraints("Zip -> City\n");
+  m.set_public_max_rows(100);
+  ASSERT_OK(registry->Register(m, "Zip,City\n1,a\n1,b\n2,c\n").status());
+  ASSERT_OK(ledger->Grant("bob", "zips", 5));
+
+  v1::MeasureInconsistencyRequest request;
+  request.set_dataset_id("zips");
+  request.set_measure(v1::MEASURE_MI);
+  request.set_epsilon(1);
+  request.set_request_id("w1");
+  v1::MeasureInconsistencyResponse response;
+  // The graph is held back: a short deadline expires before any charge.
+  CallContext short_call;
+  short_call.deadline = absl::Now() + absl::Milliseconds(50);
+  EXPECT_THAT(service.MeasureInconsistencyImpl(Buyer("bob"), request,
+                                               &response, short_call),
+              StatusIs(absl::StatusCode::kDeadlineExceeded,
+                       HasSubstr("nothing was charged")));
+  ASSERT_OK_AND_ASSIGN(core::ledger::BudgetState budget,
+                       ledger->GetBudget("bob", "zips"));
+  EXPECT_EQ(budget.spent, 0);
+  EXPECT_EQ(budget.reserved, 0);
+  // A release without deadline waits for the build and succeeds.
+  std::thread opener([&gate] {
+    absl::SleepFor(absl::Milliseconds(50));
+    gate.Notify();
+  });
+  EXPECT_OK(service.MeasureInconsistencyImpl(Buyer("bob"), request, &response));
+  opener.join();
+  EXPECT_DOUBLE_EQ(response.epsilon_charged(), 1);
+  EXPECT_FALSE(response.replayed());
+  registry.reset();
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace dpq::server::buyer

@@ -1,0 +1,284 @@
+// Registry: graph datasets (edge lists, edge-DP) and the data cube of
+// tables (declared or inferred dimensions, public exact cuboids).
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "server/registry/dataset_registry.h"
+#include "tests/testing/status_matchers.h"
+
+namespace dpq::server::registry {
+namespace {
+
+namespace fs = std::filesystem;
+using ::dpq::testing::IsOk;
+using ::dpq::testing::StatusIs;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// A triangle a-b-c plus a pendant d on c; one duplicate (b,a) and one
+// self-loop, both dropped by the reader.
+constexpr char kEdges[] =
+    "source,target\n"
+    "a,b\n"
+    "b,c\n"
+    "c,a\n"
+    "c,d\n"
+    "b,a\n"
+    "d,d\n";
+
+// Sex x Age: 3 rows F/young, M/young, M/old; DC Sex -> Age is violated by
+// the two M rows.
+constexpr char kPeople[] =
+    "Sex,Age,Score\n"
+    "F,young,1.5\n"
+    "M,young,2.5\n"
+    "M,old,7.0\n";
+
+class DatasetKindsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const ::testing::TestInfo* info =
+        ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           absl::StrCat("dpq_kinds_test_", ::getpid(), "_", info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    options_.data_dir = dir_.string();
+    options_.graph_threads = 1;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::unique_ptr<DatasetRegistry> OpenRegistry() {
+    absl::StatusOr<std::unique_ptr<DatasetRegistry>> r =
+        DatasetRegistry::Open(options_);
+    EXPECT_THAT(r, IsOk());
+    return r.ok() ? *std::move(r) : nullptr;
+  }
+
+  static v1::DatasetManifest GraphManifest(const std::string& id = "net") {
+    v1::DatasetManifest m;
+    m.set_dataset_id(id);
+    m.set_description("a small network");
+    m.set_kind(v1::DATASET_KIND_GRAPH);
+    return m;
+  }
+
+  static v1::DatasetManifest PeopleManifest() {
+    v1::DatasetManifest m;
+    m.set_dataset_id("people");
+    m.set_constraints("Sex -> Age\n");
+    m.set_public_max_rows(10);
+    return m;
+  }
+
+  fs::path dir_;
+  DatasetRegistry::Options options_;
+};
+
+TEST_F(DatasetKindsTest, GraphDatasetIsAnEdgeListWithEdgeNeighbours) {
+  auto registry = OpenRegistry();
+  ASSERT_OK_AND_ASSIGN(auto d, registry->Register(GraphManifest(), kEdges));
+  EXPECT_TRUE(d->is_graph());
+  EXPECT_EQ(d->edge_graph.graph.num_nodes(), 4u);
+  EXPECT_EQ(d->edge_graph.graph.num_edges(), 4u);
+  const v1::DatasetInfo info = d->PublicInfo();
+  EXPECT_EQ(info.kind(), v1::DATASET_KIND_GRAPH);
+  EXPECT_EQ(info.neighbouring(), "one edge added or removed (edge-DP)");
+  EXPECT_THAT(info.supported_releases(), ElementsAre("SelectInfluentialNodes"));
+  EXPECT_EQ(info.supported_measures_size(), 0);
+  EXPECT_EQ(info.columns_size(), 0);
+  const v1::DatasetStats stats = d->Stats();
+  EXPECT_EQ(stats.nodes(), 4u);
+  EXPECT_EQ(stats.edges(), 4u);
+  EXPECT_TRUE(stats.graph_ready());
+  // No temporary upload file is left in the data directory.
+  for (const auto& e : fs::directory_iterator(dir_ / "datasets")) {
+    EXPECT_EQ(e.path().filename().string(), "net");
+  }
+}
+
+TEST_F(DatasetKindsTest, GraphAnswersOnlyInfluentialNodes) {
+  auto registry = OpenRegistry();
+  ASSERT_OK_AND_ASSIGN(auto d, registry->Register(GraphManifest(), kEdges));
+  EXPECT_THAT(d->CheckAnswers(kSelectInfluentialNodes), IsOk());
+  for (const char* rpc : {kMeasureInconsistency, kQualityReport,
+                          kReleaseCuboids, kTrainDecisionTree}) {
+    EXPECT_THAT(d->CheckAnswers(rpc),
+                StatusIs(absl::StatusCode::kFailedPrecondition,
+                         HasSubstr("'net' is a graph; it answers "
+                                   "SelectInfluentialNodes")));
+  }
+  EXPECT_THAT(d->WaitForConflictGraph(absl::InfiniteFuture()).status(),
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("graph")));
+}
+
+TEST_F(DatasetKindsTest, TableRefusesInfluentialNodes) {
+  auto registry = OpenRegistry();
+  ASSERT_OK_AND_ASSIGN(auto d, registry->Register(PeopleManifest(), kPeople));
+  EXPECT_THAT(d->CheckAnswers(kSelectInfluentialNodes),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("'people' is a table")));
+  EXPECT_EQ(d->PublicInfo().kind(), v1::DATASET_KIND_TABLE);
+}
+
+TEST_F(DatasetKindsTest, NoDeclaredDimensionsMeansNoCube) {
+  auto registry = OpenRegistry();
+  ASSERT_OK_AND_ASSIGN(auto d, registry->Register(PeopleManifest(), kPeople));
+  const v1::DatasetInfo info = d->PublicInfo();
+  // Nothing inferred: no value set of any column is published.
+  EXPECT_EQ(info.cube_dimensions_size(), 0);
+  EXPECT_THAT(info.SerializeAsString(), Not(HasSubstr("young")));
+  EXPECT_THAT(info.supported_releases(),
+              ElementsAre("MeasureInconsistency", "QualityReport",
+                          "TrainDecisionTree"));
+  EXPECT_THAT(d->CheckAnswers(kReleaseCuboids),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("declared no cube_dimensions")));
+  v1::DatasetManifest m = PeopleManifest();
+  m.set_dataset_id("people2");
+  m.add_public_cuboids()->add_dimensions("Sex");
+  EXPECT_THAT(registry->Register(m, kPeople),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("public_cuboids needs cube_dimensions")));
+}
+
+TEST_F(DatasetKindsTest, DeclaredDimensionsMakeTheCube) {
+  auto registry = OpenRegistry();
+  v1::DatasetManifest m = PeopleManifest();
+  m.add_cube_dimensions()->set_column("Sex");
+  ASSERT_OK_AND_ASSIGN(auto d, registry->Register(m, kPeople));
+  EXPECT_THAT(d->CheckAnswers(kReleaseCuboids), IsOk());
+  EXPECT_THAT(d->PublicInfo().supported_releases(),
+              ElementsAre("MeasureInconsistency", "QualityReport",
+                          "ReleaseCuboids", "TrainDecisionTree"));
+}
+
+TEST_F(DatasetKindsTest, GraphManifestRefusesTableFields) {
+  auto registry = OpenRegistry();
+  v1::DatasetManifest m = GraphManifest();
+  m.set_constraints("a -> b");
+  EXPECT_THAT(registry->Register(m, kEdges),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("constraints must be empty for a graph")));
+  m = GraphManifest();
+  m.add_public_cuboids()->add_dimensions("x");
+  EXPECT_THAT(registry->Register(m, kEdges),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("public_cuboids")));
+}
+
+TEST_F(DatasetKindsTest, MalformedOrEmptyEdgeListsAreRefused) {
+  auto registry = OpenRegistry();
+  EXPECT_THAT(registry->Register(GraphManifest(), "source,target\na,b,c\n"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("csv")));
+  EXPECT_THAT(registry->Register(GraphManifest(), "source,target\nd,d\n"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("no edges")));
+  EXPECT_FALSE(registry->Contains("net"));
+}
+
+TEST_F(DatasetKindsTest, GraphAboveTheNodeLimitIsResourceExhausted) {
+  options_.max_graph_nodes = 3;
+  auto registry = OpenRegistry();
+  EXPECT_THAT(registry->Register(GraphManifest(), kEdges),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       HasSubstr("4 nodes")));
+}
+
+TEST_F(DatasetKindsTest, GraphDatasetSurvivesARestartAndAReplace) {
+  {
+    auto registry = OpenRegistry();
+    ASSERT_THAT(registry->Register(GraphManifest(), kEdges), IsOk());
+    ASSERT_OK_AND_ASSIGN(auto d,
+                         registry->Replace(GraphManifest(), "x,y\ny,z\n"));
+    EXPECT_EQ(d->version, 2u);
+  }
+  auto registry = OpenRegistry();
+  ASSERT_OK_AND_ASSIGN(auto d, registry->Get("net"));
+  EXPECT_TRUE(d->is_graph());
+  EXPECT_EQ(d->version, 2u);
+  EXPECT_EQ(d->edge_graph.graph.num_edges(), 2u);
+}
+
+TEST_F(DatasetKindsTest, InferredDomainsAndExactPublicCuboids) {
+  auto registry = OpenRegistry();
+  v1::DatasetManifest m = PeopleManifest();
+  // Declared without domains: the owner publishes their value sets.
+  m.add_cube_dimensions()->set_column("Sex");
+  m.add_cube_dimensions()->set_column("Age");
+  m.add_public_cuboids()->add_dimensions("Sex");
+  ASSERT_OK_AND_ASSIGN(auto d, registry->Register(m, kPeople));
+  const v1::DatasetInfo info = d->PublicInfo();
+  ASSERT_EQ(info.cube_dimensions_size(), 2);
+  EXPECT_EQ(info.cube_dimensions(0).column(), "Sex");
+  EXPECT_EQ(info.cube_dimensions(1).column(), "Age");
+  ASSERT_EQ(info.public_cuboids_size(), 1);
+  const v1::Cuboid& sex = info.public_cuboids(0);
+  EXPECT_THAT(sex.dimensions(), ElementsAre("Sex"));
+  double total = 0;
+  for (const v1::CuboidCell& cell : sex.cells()) {
+    ASSERT_EQ(cell.values_size(), 1);
+    if (cell.values(0) == "F") {
+      EXPECT_EQ(cell.count(), 1);
+    } else if (cell.values(0) == "M") {
+      EXPECT_EQ(cell.count(), 2);
+    }
+    total += cell.count();
+  }
+  EXPECT_EQ(total, 3);
+}
+
+TEST_F(DatasetKindsTest, DeclaredBinnedDimension) {
+  auto registry = OpenRegistry();
+  v1::DatasetManifest m = PeopleManifest();
+  v1::CubeDimension* score = m.add_cube_dimensions();
+  score->set_column("Score");
+  score->add_bin_edges(0);
+  score->add_bin_edges(5);
+  score->add_bin_edges(10);
+  ASSERT_OK_AND_ASSIGN(auto d, registry->Register(m, kPeople));
+  const v1::DatasetInfo info = d->PublicInfo();
+  ASSERT_EQ(info.cube_dimensions_size(), 1);
+  EXPECT_EQ(info.cube_dimensions(0).column(), "Score");
+  EXPECT_GE(info.cube_dimensions(0).labels_size(), 2);
+}
+
+TEST_F(DatasetKindsTest, PublicCuboidOverAnUnknownDimensionIsRefused) {
+  auto registry = OpenRegistry();
+  v1::DatasetManifest m = PeopleManifest();
+  m.add_cube_dimensions()->set_column("Sex");
+  m.add_public_cuboids()->add_dimensions("Height");
+  EXPECT_THAT(registry->Register(m, kPeople),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("public_cuboids[0]")));
+  EXPECT_FALSE(registry->Contains("people"));
+}
+
+TEST_F(DatasetKindsTest, ThreePublicCuboidsAreRefusedAtRegistration) {
+  auto registry = OpenRegistry();
+  v1::DatasetManifest m = PeopleManifest();
+  m.add_public_cuboids()->add_dimensions("Sex");
+  m.add_public_cuboids()->add_dimensions("Age");
+  m.add_public_cuboids();  // the apex
+  EXPECT_THAT(registry->Register(m, kPeople),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("at most 2 exact cuboids")));
+}
+
+TEST_F(DatasetKindsTest, UnknownCubeDimensionColumnIsRefused) {
+  auto registry = OpenRegistry();
+  v1::DatasetManifest m = PeopleManifest();
+  m.add_cube_dimensions()->set_column("Height");
+  EXPECT_THAT(registry->Register(m, kPeople),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("cube_dimensions")));
+}
+
+}  // namespace
+}  // namespace dpq::server::registry
