@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -79,22 +80,74 @@ CREATE INDEX IF NOT EXISTS entries_reserved
   ON entries (entry_id) WHERE state = 'reserved';
 )sql";
 
-// spent and reserved of one (buyer, dataset): ?1 buyer, ?2 dataset.
-constexpr char kBudgetSql[] = R"sql(
-SELECT (SELECT granted FROM budgets WHERE buyer_id = ?1 AND dataset_id = ?2),
-       COALESCE(SUM(CASE WHEN state = 'committed' THEN epsilon END), 0.0),
-       COALESCE(SUM(CASE WHEN state = 'reserved' THEN epsilon END), 0.0)
-FROM entries
-WHERE buyer_id = ?1 AND dataset_id = ?2 AND state IN ('reserved', 'committed')
+// Version 1 -> 2: running totals in budgets and a datasets table (the old
+// caps plus totals); indexes for listing by buyer/dataset and partial
+// indexes over the in-flight (reserved) entries only, for re-summing
+// `reserved` and for RecoverPending. The totals are filled by kReconcileSql.
+constexpr char kMigrateV1ToV2[] = R"sql(
+ALTER TABLE budgets ADD COLUMN spent REAL NOT NULL DEFAULT 0.0;
+ALTER TABLE budgets ADD COLUMN reserved REAL NOT NULL DEFAULT 0.0;
+CREATE TABLE datasets (
+  dataset_id TEXT PRIMARY KEY NOT NULL,
+  cap        REAL NOT NULL DEFAULT 0.0 CHECK (cap >= 0),
+  spent      REAL NOT NULL DEFAULT 0.0,
+  reserved   REAL NOT NULL DEFAULT 0.0
+);
+INSERT INTO datasets (dataset_id, cap) SELECT dataset_id, cap FROM caps;
+DROP TABLE caps;
+DROP INDEX IF EXISTS entries_by_budget;
+DROP INDEX IF EXISTS entries_by_dataset;
+DROP INDEX IF EXISTS entries_reserved;
+CREATE INDEX entries_by_buyer ON entries (buyer_id, dataset_id, entry_id);
+CREATE INDEX entries_by_dataset_id ON entries (dataset_id, entry_id);
+CREATE INDEX entries_in_flight ON entries (buyer_id, dataset_id, epsilon)
+  WHERE state = 'reserved';
+CREATE INDEX entries_in_flight_by_dataset ON entries (dataset_id, epsilon)
+  WHERE state = 'reserved';
 )sql";
 
-// cap (NULL if none), spent, reserved of one dataset over all buyers.
-constexpr char kDatasetSql[] = R"sql(
-SELECT (SELECT cap FROM caps WHERE dataset_id = ?1),
-       COALESCE(SUM(CASE WHEN state = 'committed' THEN epsilon END), 0.0),
-       COALESCE(SUM(CASE WHEN state = 'reserved' THEN epsilon END), 0.0)
-FROM entries
-WHERE dataset_id = ?1 AND state IN ('reserved', 'committed')
+// Recomputes every total from the entries (migration; O(entries), once).
+constexpr char kReconcileSql[] = R"sql(
+INSERT OR IGNORE INTO datasets (dataset_id) SELECT dataset_id FROM budgets;
+UPDATE budgets SET
+  spent = COALESCE((SELECT SUM(e.epsilon) FROM entries AS e
+                    WHERE e.buyer_id = budgets.buyer_id
+                      AND e.dataset_id = budgets.dataset_id
+                      AND e.state = 'committed'), 0.0),
+  reserved = COALESCE((SELECT SUM(e.epsilon) FROM entries AS e
+                       WHERE e.buyer_id = budgets.buyer_id
+                         AND e.dataset_id = budgets.dataset_id
+                         AND e.state = 'reserved'), 0.0);
+UPDATE datasets SET
+  spent = COALESCE((SELECT SUM(e.epsilon) FROM entries AS e
+                    WHERE e.dataset_id = datasets.dataset_id
+                      AND e.state = 'committed'), 0.0),
+  reserved = COALESCE((SELECT SUM(e.epsilon) FROM entries AS e
+                       WHERE e.dataset_id = datasets.dataset_id
+                         AND e.state = 'reserved'), 0.0);
+)sql";
+
+constexpr char kReadBudgetSql[] =
+    "SELECT granted, spent, reserved FROM budgets "
+    "WHERE buyer_id = ?1 AND dataset_id = ?2";
+constexpr char kReadDatasetSql[] =
+    "SELECT cap, spent, reserved FROM datasets WHERE dataset_id = ?1";
+constexpr char kEnsureDatasetSql[] =
+    "INSERT OR IGNORE INTO datasets (dataset_id) VALUES (?1)";
+// ?1 buyer, ?2 dataset, ?3 spent delta.
+constexpr char kUpdateBudgetTotalsSql[] = R"sql(
+UPDATE budgets SET spent = spent + ?3,
+  reserved = COALESCE((SELECT SUM(epsilon) FROM entries
+                       WHERE buyer_id = ?1 AND dataset_id = ?2
+                         AND state = 'reserved'), 0.0)
+WHERE buyer_id = ?1 AND dataset_id = ?2
+)sql";
+// ?1 dataset, ?2 spent delta.
+constexpr char kUpdateDatasetTotalsSql[] = R"sql(
+UPDATE datasets SET spent = spent + ?2,
+  reserved = COALESCE((SELECT SUM(epsilon) FROM entries
+                       WHERE dataset_id = ?1 AND state = 'reserved'), 0.0)
+WHERE dataset_id = ?1
 )sql";
 
 constexpr char kEntryColumns[] =
@@ -117,13 +170,23 @@ absl::Status SqliteStatus(sqlite3* db, int rc, absl::string_view what) {
   return absl::InternalError(message);
 }
 
-// A prepared statement; finalised on destruction.
+// A prepared statement: finalised on destruction, or, when borrowed from a
+// StatementCache, reset for the next use.
 class Statement {
  public:
   Statement() = default;
+  Statement(sqlite3* db, sqlite3_stmt* borrowed)
+      : db_(db), stmt_(borrowed), owned_(false) {}
   Statement(const Statement&) = delete;
   Statement& operator=(const Statement&) = delete;
-  ~Statement() { sqlite3_finalize(stmt_); }
+  ~Statement() {
+    if (owned_) {
+      sqlite3_finalize(stmt_);
+    } else {
+      sqlite3_reset(stmt_);
+      sqlite3_clear_bindings(stmt_);
+    }
+  }
 
   static absl::StatusOr<std::unique_ptr<Statement>> Prepare(
       sqlite3* db, absl::string_view sql) {
@@ -204,7 +267,48 @@ class Statement {
 
   sqlite3* db_ = nullptr;
   sqlite3_stmt* stmt_ = nullptr;
+  bool owned_ = true;
 };
+
+}  // namespace
+
+// The prepared statements of one connection, by SQL text: preparing costs
+// more than running most of the ledger's statements. Not thread-safe (used
+// under the store's db_mu_).
+class StatementCache {
+ public:
+  explicit StatementCache(sqlite3* db) : db_(db) {}
+  StatementCache(const StatementCache&) = delete;
+  StatementCache& operator=(const StatementCache&) = delete;
+  ~StatementCache() {
+    for (auto& [sql, stmt] : cache_) sqlite3_finalize(stmt);
+  }
+
+  // A handle that resets the statement when it goes out of scope; at most
+  // one handle per SQL text may be alive at a time.
+  absl::StatusOr<std::unique_ptr<Statement>> Get(absl::string_view sql) {
+    auto it = cache_.find(std::string(sql));
+    if (it == cache_.end()) {
+      sqlite3_stmt* stmt = nullptr;
+      const int rc = sqlite3_prepare_v3(db_, sql.data(),
+                                        static_cast<int>(sql.size()),
+                                        SQLITE_PREPARE_PERSISTENT, &stmt,
+                                        nullptr);
+      if (rc != SQLITE_OK) {
+        sqlite3_finalize(stmt);
+        return SqliteStatus(db_, rc, "preparing a statement");
+      }
+      it = cache_.emplace(std::string(sql), stmt).first;
+    }
+    return std::make_unique<Statement>(db_, it->second);
+  }
+
+ private:
+  sqlite3* const db_;
+  std::unordered_map<std::string, sqlite3_stmt*> cache_;
+};
+
+namespace {
 
 // Runs SQL without parameters or results (several statements allowed).
 absl::Status Exec(sqlite3* db, const char* sql, absl::string_view what) {
@@ -262,46 +366,6 @@ absl::Status ValidateNonNegative(double value, absl::string_view field) {
 
 int64_t NowMicros() { return absl::ToUnixMicros(absl::Now()); }
 
-// The budget of (buyer, dataset); zeros if never granted.
-absl::StatusOr<BudgetState> ReadBudget(sqlite3* db, const std::string& buyer_id,
-                                       const std::string& dataset_id) {
-  ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
-                   Statement::Prepare(db, kBudgetSql));
-  RETURN_IF_ERROR(s->BindText(1, buyer_id));
-  RETURN_IF_ERROR(s->BindText(2, dataset_id));
-  ASSIGN_OR_RETURN(const bool row, s->Step());
-  BudgetState budget;
-  budget.buyer_id = buyer_id;
-  budget.dataset_id = dataset_id;
-  if (row) {
-    budget.granted = s->IsNull(0) ? 0.0 : s->Double(0);
-    budget.spent = s->Double(1);
-    budget.reserved = s->Double(2);
-  }
-  return budget;
-}
-
-struct DatasetTotals {
-  double cap = 0;  // 0: none
-  double spent = 0;
-  double reserved = 0;
-};
-
-absl::StatusOr<DatasetTotals> ReadDatasetTotals(sqlite3* db,
-                                                const std::string& dataset_id) {
-  ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
-                   Statement::Prepare(db, kDatasetSql));
-  RETURN_IF_ERROR(s->BindText(1, dataset_id));
-  ASSIGN_OR_RETURN(const bool row, s->Step());
-  DatasetTotals totals;
-  if (row) {
-    totals.cap = s->IsNull(0) ? 0.0 : s->Double(0);
-    totals.spent = s->Double(1);
-    totals.reserved = s->Double(2);
-  }
-  return totals;
-}
-
 absl::StatusOr<EntryState> ParseState(const std::string& state) {
   if (state == kReserved) return EntryState::kReserved;
   if (state == kCommitted) return EntryState::kCommitted;
@@ -328,7 +392,58 @@ absl::StatusOr<LedgerEntry> ReadEntry(const Statement& s) {
   return entry;
 }
 
-// Creates the schema if the database is new; refuses newer versions.
+
+// The budget of (buyer, dataset); zeros if never granted.
+absl::StatusOr<BudgetState> ReadBudget(StatementCache& statements,
+                                       const std::string& buyer_id,
+                                       const std::string& dataset_id) {
+  ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
+                   statements.Get(kReadBudgetSql));
+  RETURN_IF_ERROR(s->BindText(1, buyer_id));
+  RETURN_IF_ERROR(s->BindText(2, dataset_id));
+  ASSIGN_OR_RETURN(const bool row, s->Step());
+  BudgetState budget;
+  budget.buyer_id = buyer_id;
+  budget.dataset_id = dataset_id;
+  if (row) {
+    budget.granted = s->Double(0);
+    budget.spent = s->Double(1);
+    budget.reserved = s->Double(2);
+  }
+  return budget;
+}
+
+struct DatasetTotals {
+  double cap = 0;  // 0: none
+  double spent = 0;
+  double reserved = 0;
+};
+
+absl::StatusOr<DatasetTotals> ReadDatasetTotals(
+    StatementCache& statements, const std::string& dataset_id) {
+  ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
+                   statements.Get(kReadDatasetSql));
+  RETURN_IF_ERROR(s->BindText(1, dataset_id));
+  ASSIGN_OR_RETURN(const bool row, s->Step());
+  DatasetTotals totals;
+  if (row) {
+    totals.cap = s->Double(0);
+    totals.spent = s->Double(1);
+    totals.reserved = s->Double(2);
+  }
+  return totals;
+}
+
+absl::Status EnsureDatasetRow(StatementCache& statements,
+                              const std::string& dataset_id) {
+  ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
+                   statements.Get(kEnsureDatasetSql));
+  RETURN_IF_ERROR(s->BindText(1, dataset_id));
+  return s->Run();
+}
+
+// Creates the schema if the database is new, migrates older versions (in
+// one transaction), refuses newer ones.
 absl::Status EnsureSchema(sqlite3* db, const std::string& path) {
   ASSIGN_OR_RETURN(std::unique_ptr<Transaction> tx,
                    Transaction::Begin(db, /*immediate=*/true));
@@ -344,7 +459,15 @@ absl::Status EnsureSchema(sqlite3* db, const std::string& path) {
         SqliteLedgerStore::kSchemaVersion, "); use a newer dpq-server."));
   }
   if (current == SqliteLedgerStore::kSchemaVersion) return absl::OkStatus();
-  RETURN_IF_ERROR(Exec(db, kSchemaV1, "creating the ledger schema"));
+  // A new file gets version 1 and then the same migration as an old one, so
+  // that the migration is exercised on every new ledger.
+  if (current < 1) {
+    RETURN_IF_ERROR(Exec(db, kSchemaV1, "creating the ledger schema"));
+  }
+  RETURN_IF_ERROR(Exec(db, kMigrateV1ToV2,
+                       "migrating the ledger schema from version 1 to 2"));
+  RETURN_IF_ERROR(
+      Exec(db, kReconcileSql, "computing the ledger's budget totals"));
   RETURN_IF_ERROR(Exec(
       db,
       absl::StrCat("PRAGMA user_version = ", SqliteLedgerStore::kSchemaVersion)
@@ -367,16 +490,38 @@ absl::Status CreatePrivateFile(const std::string& path) {
   return absl::OkStatus();
 }
 
-}  // namespace
-
-SqliteLedgerStore::SqliteLedgerStore(std::string path, sqlite3* db)
-    : path_(std::move(path)), db_(db) {}
-
-SqliteLedgerStore::~SqliteLedgerStore() {
-  absl::MutexLock lock(&mu_);
-  sqlite3_close_v2(db_);
+// For RunInBatch's wait: the op is done, or no batch is being written.
+struct WaitState {
+  const bool* done;
+  const bool* leader_busy;
+};
+bool DoneOrNoLeader(WaitState* state) {
+  return *state->done || !*state->leader_busy;
 }
 
+}  // namespace
+
+struct SqliteLedgerStore::WriteOp {
+  enum class Kind { kReserve, kCommit, kRefund };
+  Kind kind = Kind::kReserve;
+  const ReserveRequest* request = nullptr;  // kReserve
+  int64_t entry_id = 0;                     // kCommit, kRefund
+  const std::string* answer = nullptr;      // kCommit
+  // Set by the batch writer; read by the caller once `done`.
+  absl::StatusOr<Reservation> result = Reservation();
+  bool done = false;  // guarded by the store's queue_mu_
+};
+
+SqliteLedgerStore::SqliteLedgerStore(std::string path, sqlite3* db)
+    : path_(std::move(path)),
+      db_(db),
+      statements_(std::make_unique<StatementCache>(db)) {}
+
+SqliteLedgerStore::~SqliteLedgerStore() {
+  absl::MutexLock lock(&db_mu_);
+  statements_.reset();  // statements must be finalised before closing
+  sqlite3_close_v2(db_);
+}
 absl::StatusOr<std::unique_ptr<SqliteLedgerStore>> SqliteLedgerStore::Open(
     const std::string& db_path) {
   if (db_path.empty()) {
@@ -402,7 +547,7 @@ absl::StatusOr<std::unique_ptr<SqliteLedgerStore>> SqliteLedgerStore::Open(
         "Cannot open the ledger database '", db_path, "': ", message, "."));
   }
   std::unique_ptr<SqliteLedgerStore> store(new SqliteLedgerStore(db_path, raw));
-  absl::MutexLock lock(&store->mu_);
+  absl::MutexLock lock(&store->db_mu_);
   sqlite3* db = store->db_;
   sqlite3_extended_result_codes(db, 1);
   sqlite3_busy_timeout(
@@ -433,20 +578,25 @@ absl::StatusOr<std::unique_ptr<SqliteLedgerStore>> SqliteLedgerStore::Open(
   return store;
 }
 
+
+absl::StatusOr<BudgetState> SqliteLedgerStore::ReadBudgetLocked(
+    const std::string& buyer_id, const std::string& dataset_id) {
+  return ReadBudget(*statements_, buyer_id, dataset_id);
+}
+
 absl::StatusOr<BudgetState> SqliteLedgerStore::Grant(
     const std::string& buyer_id, const std::string& dataset_id,
     double epsilon) {
   RETURN_IF_ERROR(RequireId(buyer_id, "buyer_id"));
   RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
   RETURN_IF_ERROR(dp::ValidateEpsilon(epsilon, "epsilon"));
-  absl::MutexLock lock(&mu_);
+  absl::MutexLock lock(&db_mu_);
   ASSIGN_OR_RETURN(std::unique_ptr<Transaction> tx,
                    Transaction::Begin(db_, /*immediate=*/true));
   {
     ASSIGN_OR_RETURN(
         std::unique_ptr<Statement> s,
-        Statement::Prepare(
-            db_,
+        statements_->Get(
             "INSERT INTO budgets (buyer_id, dataset_id, granted) "
             "VALUES (?1, ?2, ?3) ON CONFLICT (buyer_id, dataset_id) "
             "DO UPDATE SET granted = granted + excluded.granted"));
@@ -455,7 +605,8 @@ absl::StatusOr<BudgetState> SqliteLedgerStore::Grant(
     RETURN_IF_ERROR(s->BindDouble(3, epsilon));
     RETURN_IF_ERROR(s->Run());
   }
-  ASSIGN_OR_RETURN(BudgetState budget, ReadBudget(db_, buyer_id, dataset_id));
+  RETURN_IF_ERROR(EnsureDatasetRow(*statements_, dataset_id));
+  ASSIGN_OR_RETURN(BudgetState budget, ReadBudgetLocked(buyer_id, dataset_id));
   RETURN_IF_ERROR(tx->Commit());
   return budget;
 }
@@ -466,10 +617,10 @@ absl::StatusOr<BudgetState> SqliteLedgerStore::SetGranted(
   RETURN_IF_ERROR(RequireId(buyer_id, "buyer_id"));
   RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
   RETURN_IF_ERROR(ValidateNonNegative(granted, "granted"));
-  absl::MutexLock lock(&mu_);
+  absl::MutexLock lock(&db_mu_);
   ASSIGN_OR_RETURN(std::unique_ptr<Transaction> tx,
                    Transaction::Begin(db_, /*immediate=*/true));
-  ASSIGN_OR_RETURN(BudgetState budget, ReadBudget(db_, buyer_id, dataset_id));
+  ASSIGN_OR_RETURN(BudgetState budget, ReadBudgetLocked(buyer_id, dataset_id));
   const double used = budget.spent + budget.reserved;
   if (granted < used * (1 - kRelativeTolerance)) {
     return absl::FailedPreconditionError(absl::StrCat(
@@ -480,8 +631,7 @@ absl::StatusOr<BudgetState> SqliteLedgerStore::SetGranted(
   {
     ASSIGN_OR_RETURN(
         std::unique_ptr<Statement> s,
-        Statement::Prepare(
-            db_,
+        statements_->Get(
             "INSERT INTO budgets (buyer_id, dataset_id, granted) "
             "VALUES (?1, ?2, ?3) ON CONFLICT (buyer_id, dataset_id) "
             "DO UPDATE SET granted = excluded.granted"));
@@ -490,6 +640,7 @@ absl::StatusOr<BudgetState> SqliteLedgerStore::SetGranted(
     RETURN_IF_ERROR(s->BindDouble(3, granted));
     RETURN_IF_ERROR(s->Run());
   }
+  RETURN_IF_ERROR(EnsureDatasetRow(*statements_, dataset_id));
   RETURN_IF_ERROR(tx->Commit());
   budget.granted = granted;
   return budget;
@@ -499,19 +650,17 @@ absl::Status SqliteLedgerStore::SetDatasetCap(const std::string& dataset_id,
                                               double cap) {
   RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
   RETURN_IF_ERROR(ValidateNonNegative(cap, "cap"));
-  absl::MutexLock lock(&mu_);
+  absl::MutexLock lock(&db_mu_);
   ASSIGN_OR_RETURN(std::unique_ptr<Transaction> tx,
                    Transaction::Begin(db_, /*immediate=*/true));
   {
-    ASSIGN_OR_RETURN(
-        std::unique_ptr<Statement> s,
-        Statement::Prepare(
-            db_, cap == 0 ? "DELETE FROM caps WHERE dataset_id = ?1"
-                          : "INSERT INTO caps (dataset_id, cap) VALUES (?1, "
-                            "?2) ON CONFLICT (dataset_id) DO UPDATE SET cap "
-                            "= excluded.cap"));
+    ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
+                     statements_->Get(
+                         "INSERT INTO datasets (dataset_id, cap) VALUES (?1, "
+                         "?2) ON CONFLICT (dataset_id) DO UPDATE SET cap = "
+                         "excluded.cap"));
     RETURN_IF_ERROR(s->BindText(1, dataset_id));
-    if (cap != 0) RETURN_IF_ERROR(s->BindDouble(2, cap));
+    RETURN_IF_ERROR(s->BindDouble(2, cap));
     RETURN_IF_ERROR(s->Run());
   }
   return tx->Commit();
@@ -520,9 +669,9 @@ absl::Status SqliteLedgerStore::SetDatasetCap(const std::string& dataset_id,
 absl::StatusOr<std::pair<double, double>> SqliteLedgerStore::DatasetCapAndSpent(
     const std::string& dataset_id) {
   RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
-  absl::MutexLock lock(&mu_);
+  absl::MutexLock lock(&db_mu_);
   ASSIGN_OR_RETURN(const DatasetTotals totals,
-                   ReadDatasetTotals(db_, dataset_id));
+                   ReadDatasetTotals(*statements_, dataset_id));
   return std::make_pair(totals.cap, totals.spent);
 }
 
@@ -530,28 +679,22 @@ absl::StatusOr<BudgetState> SqliteLedgerStore::GetBudget(
     const std::string& buyer_id, const std::string& dataset_id) {
   RETURN_IF_ERROR(RequireId(buyer_id, "buyer_id"));
   RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
-  absl::MutexLock lock(&mu_);
-  return ReadBudget(db_, buyer_id, dataset_id);
+  absl::MutexLock lock(&db_mu_);
+  return ReadBudgetLocked(buyer_id, dataset_id);
 }
 
 absl::StatusOr<std::vector<BudgetState>> SqliteLedgerStore::ListBudgets(
     const LedgerFilter& filter) {
   std::string sql =
-      "SELECT b.buyer_id, b.dataset_id, b.granted, "
-      "COALESCE(SUM(CASE WHEN e.state = 'committed' THEN e.epsilon END), 0.0), "
-      "COALESCE(SUM(CASE WHEN e.state = 'reserved' THEN e.epsilon END), 0.0) "
-      "FROM budgets AS b LEFT JOIN entries AS e "
-      "ON e.buyer_id = b.buyer_id AND e.dataset_id = b.dataset_id "
-      "AND e.state IN ('reserved', 'committed') WHERE 1";
-  if (!filter.buyer_id.empty()) absl::StrAppend(&sql, " AND b.buyer_id = ?1");
+      "SELECT buyer_id, dataset_id, granted, spent, reserved FROM budgets "
+      "WHERE 1";
+  if (!filter.buyer_id.empty()) absl::StrAppend(&sql, " AND buyer_id = ?1");
   if (!filter.dataset_id.empty()) {
-    absl::StrAppend(&sql, " AND b.dataset_id = ?2");
+    absl::StrAppend(&sql, " AND dataset_id = ?2");
   }
-  absl::StrAppend(&sql,
-                  " GROUP BY b.buyer_id, b.dataset_id "
-                  "ORDER BY b.buyer_id, b.dataset_id");
-  absl::MutexLock lock(&mu_);
-  ASSIGN_OR_RETURN(std::unique_ptr<Statement> s, Statement::Prepare(db_, sql));
+  absl::StrAppend(&sql, " ORDER BY buyer_id, dataset_id");
+  absl::MutexLock lock(&db_mu_);
+  ASSIGN_OR_RETURN(std::unique_ptr<Statement> s, statements_->Get(sql));
   if (!filter.buyer_id.empty())
     RETURN_IF_ERROR(s->BindText(1, filter.buyer_id));
   if (!filter.dataset_id.empty()) {
@@ -578,17 +721,134 @@ absl::StatusOr<Reservation> SqliteLedgerStore::Reserve(
   RETURN_IF_ERROR(RequireId(request.dataset_id, "dataset_id"));
   RETURN_IF_ERROR(RequireId(request.request_id, "request_id"));
   RETURN_IF_ERROR(dp::ValidateEpsilon(request.epsilon, "epsilon"));
-  absl::MutexLock lock(&mu_);
-  ASSIGN_OR_RETURN(std::unique_ptr<Transaction> tx,
-                   Transaction::Begin(db_, /*immediate=*/true));
+  WriteOp op;
+  op.kind = WriteOp::Kind::kReserve;
+  op.request = &request;
+  RunInBatch(op);
+  return std::move(op.result);
+}
 
+std::vector<absl::StatusOr<Reservation>> SqliteLedgerStore::ReserveAll(
+    absl::Span<const ReserveRequest> requests) {
+  std::vector<absl::StatusOr<Reservation>> results(requests.size(),
+                                                   Reservation());
+  std::vector<WriteOp> ops(requests.size());
+  std::vector<WriteOp*> valid;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    const ReserveRequest& request = requests[i];
+    absl::Status status = RequireId(request.buyer_id, "buyer_id");
+    if (status.ok()) status = RequireId(request.dataset_id, "dataset_id");
+    if (status.ok()) status = RequireId(request.request_id, "request_id");
+    if (status.ok()) status = dp::ValidateEpsilon(request.epsilon, "epsilon");
+    if (!status.ok()) {
+      results[i] = status;
+      continue;
+    }
+    ops[i].kind = WriteOp::Kind::kReserve;
+    ops[i].request = &request;
+    valid.push_back(&ops[i]);
+  }
+  if (!valid.empty()) {
+    absl::MutexLock lock(&db_mu_);
+    WriteBatch(valid);
+  }
+  for (size_t i = 0; i < requests.size(); ++i) {
+    if (ops[i].request != nullptr) results[i] = std::move(ops[i].result);
+  }
+  return results;
+}
+
+SqliteLedgerStore::BatchStats SqliteLedgerStore::batch_stats() {
+  absl::MutexLock lock(&db_mu_);
+  return stats_;
+}
+
+void SqliteLedgerStore::RunInBatch(WriteOp& op) {
+  queue_mu_.Lock();
+  queue_.push_back(&op);
+  WaitState wait{&op.done, &leader_busy_};
+  while (true) {
+    queue_mu_.Await(absl::Condition(&DoneOrNoLeader, &wait));
+    if (op.done) break;
+    // No batch is being written and ours is still queued: lead the next
+    // batch, which carries everything queued meanwhile.
+    leader_busy_ = true;
+    std::vector<WriteOp*> batch;
+    batch.swap(queue_);
+    queue_mu_.Unlock();
+    {
+      absl::MutexLock db_lock(&db_mu_);
+      WriteBatch(batch);
+    }
+    queue_mu_.Lock();
+    for (WriteOp* done : batch) done->done = true;
+    leader_busy_ = false;
+  }
+  queue_mu_.Unlock();
+}
+
+void SqliteLedgerStore::WriteBatch(absl::Span<WriteOp* const> batch) {
+  ++stats_.batches;
+  stats_.operations += static_cast<int64_t>(batch.size());
+  const auto fail_all = [&](const absl::Status& status) {
+    for (WriteOp* op : batch) op->result = status;
+  };
+  absl::StatusOr<std::unique_ptr<Transaction>> tx =
+      Transaction::Begin(db_, /*immediate=*/true);
+  if (!tx.ok()) return fail_all(tx.status());
+  StatementCache& statements = *statements_;
+  const auto run = [&statements](const char* sql) -> absl::Status {
+    ASSIGN_OR_RETURN(std::unique_ptr<Statement> s, statements.Get(sql));
+    return s->Run();
+  };
+  for (WriteOp* op : batch) {
+    absl::Status status = run("SAVEPOINT op");
+    if (status.ok()) {
+      op->result = ApplyLocked(*op);
+      // Undo whatever a failed operation wrote before failing.
+      if (!op->result.ok()) status = run("ROLLBACK TO op");
+      if (status.ok()) status = run("RELEASE op");
+    }
+    // Some errors (I/O, disk full) make SQLite roll back the whole
+    // transaction: then nothing of the batch is stored.
+    if (!status.ok() || sqlite3_get_autocommit(db_) != 0) {
+      return fail_all(
+          status.ok()
+              ? SqliteStatus(db_, sqlite3_errcode(db_),
+                             "writing a batch of ledger operations")
+              : status);
+    }
+  }
+  const absl::Status commit = (*tx)->Commit();
+  if (!commit.ok()) {
+    for (WriteOp* op : batch) {
+      if (op->result.ok()) op->result = commit;
+    }
+  }
+}
+
+absl::StatusOr<Reservation> SqliteLedgerStore::ApplyLocked(const WriteOp& op) {
+  switch (op.kind) {
+    case WriteOp::Kind::kReserve:
+      return ReserveLocked(*op.request);
+    case WriteOp::Kind::kCommit:
+      RETURN_IF_ERROR(SettleLocked(op.entry_id, kCommitted, op.answer));
+      return Reservation();
+    case WriteOp::Kind::kRefund:
+      RETURN_IF_ERROR(SettleLocked(op.entry_id, kRefunded, nullptr));
+      return Reservation();
+  }
+  return absl::InternalError("Unknown ledger operation.");
+}
+
+absl::StatusOr<Reservation> SqliteLedgerStore::ReserveLocked(
+    const ReserveRequest& request) {
   // 1. A live entry with this request id: a retry, a conflict, or a
   //    request still in progress.
   {
     ASSIGN_OR_RETURN(
         std::unique_ptr<Statement> s,
-        Statement::Prepare(
-            db_,
+        statements_->Get(
             "SELECT dataset_id, fingerprint, epsilon, state, answer "
             "FROM entries WHERE buyer_id = ?1 AND request_id = ?2 "
             "AND state IN ('reserved', 'committed')"));
@@ -614,17 +874,17 @@ absl::StatusOr<Reservation> SqliteLedgerStore::Reserve(
       std::string answer = s->Blob(4);
       s.reset();
       ASSIGN_OR_RETURN(const BudgetState budget,
-                       ReadBudget(db_, request.buyer_id, request.dataset_id));
+                       ReadBudgetLocked(request.buyer_id, request.dataset_id));
       Reservation replay;
       replay.recorded_answer = std::move(answer);
       replay.remaining = budget.remaining();
-      return replay;  // Read only: the transaction rolls back.
+      return replay;  // Read only.
     }
   }
 
-  // 2. The buyer's budget.
+  // 2. The buyer's budget (its running totals).
   ASSIGN_OR_RETURN(const BudgetState budget,
-                   ReadBudget(db_, request.buyer_id, request.dataset_id));
+                   ReadBudgetLocked(request.buyer_id, request.dataset_id));
   const double remaining = budget.granted - budget.spent - budget.reserved;
   if (request.epsilon > remaining + kRelativeTolerance * budget.granted) {
     return absl::ResourceExhaustedError(absl::StrCat(
@@ -635,7 +895,7 @@ absl::StatusOr<Reservation> SqliteLedgerStore::Reserve(
 
   // 3. The dataset's cap over all buyers.
   ASSIGN_OR_RETURN(const DatasetTotals totals,
-                   ReadDatasetTotals(db_, request.dataset_id));
+                   ReadDatasetTotals(*statements_, request.dataset_id));
   if (totals.cap > 0) {
     const double used = totals.spent + totals.reserved;
     if (used + request.epsilon > totals.cap * (1 + kRelativeTolerance)) {
@@ -652,8 +912,7 @@ absl::StatusOr<Reservation> SqliteLedgerStore::Reserve(
   {
     ASSIGN_OR_RETURN(
         std::unique_ptr<Statement> s,
-        Statement::Prepare(
-            db_,
+        statements_->Get(
             "INSERT INTO entries (buyer_id, dataset_id, request_id, "
             "fingerprint, operation, neighbouring, epsilon, state, "
             "created_at_us) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'reserved', "
@@ -669,37 +928,77 @@ absl::StatusOr<Reservation> SqliteLedgerStore::Reserve(
     RETURN_IF_ERROR(s->Run());
   }
   const int64_t entry_id = sqlite3_last_insert_rowid(db_);
-  RETURN_IF_ERROR(tx->Commit());
+  RETURN_IF_ERROR(UpdateTotalsLocked(request.buyer_id, request.dataset_id,
+                                     /*spent_delta=*/0.0));
   Reservation reservation;
   reservation.entry_id = entry_id;
   reservation.remaining = std::max(0.0, remaining - request.epsilon);
   return reservation;
 }
 
-absl::Status SqliteLedgerStore::Settle(int64_t entry_id, const char* new_state,
-                                       const std::string* answer) {
-  absl::MutexLock lock(&mu_);
-  ASSIGN_OR_RETURN(std::unique_ptr<Transaction> tx,
-                   Transaction::Begin(db_, /*immediate=*/true));
+absl::Status SqliteLedgerStore::UpdateTotalsLocked(
+    const std::string& buyer_id, const std::string& dataset_id,
+    double spent_delta) {
+  {
+    ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
+                     statements_->Get(kUpdateBudgetTotalsSql));
+    RETURN_IF_ERROR(s->BindText(1, buyer_id));
+    RETURN_IF_ERROR(s->BindText(2, dataset_id));
+    RETURN_IF_ERROR(s->BindDouble(3, spent_delta));
+    RETURN_IF_ERROR(s->Run());
+  }
+  const bool budget_updated = sqlite3_changes(db_) == 1;
+  RETURN_IF_ERROR(EnsureDatasetRow(*statements_, dataset_id));
+  {
+    ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
+                     statements_->Get(kUpdateDatasetTotalsSql));
+    RETURN_IF_ERROR(s->BindText(1, dataset_id));
+    RETURN_IF_ERROR(s->BindDouble(2, spent_delta));
+    RETURN_IF_ERROR(s->Run());
+  }
+  if (!budget_updated) {
+    // The foreign key makes this impossible for a consistent database.
+    return absl::InternalError(absl::StrCat(
+        "Ledger database has an entry of buyer '", buyer_id,
+        "' on dataset '", dataset_id, "' but no budget row for it."));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SqliteLedgerStore::SettleLocked(int64_t entry_id,
+                                             const char* new_state,
+                                             const std::string* answer) {
+  std::string buyer_id, dataset_id;
+  double epsilon = 0;
+  bool settled = false;
   {
     ASSIGN_OR_RETURN(
         std::unique_ptr<Statement> s,
-        Statement::Prepare(
-            db_, answer != nullptr
-                     ? "UPDATE entries SET state = ?2, settled_at_us = ?3, "
-                       "answer = ?4 WHERE entry_id = ?1 AND state = 'reserved'"
-                     : "UPDATE entries SET state = ?2, settled_at_us = ?3 "
-                       "WHERE entry_id = ?1 AND state = 'reserved'"));
+        statements_->Get(
+            answer != nullptr
+                ? "UPDATE entries SET state = ?2, settled_at_us = ?3, "
+                  "answer = ?4 WHERE entry_id = ?1 AND state = 'reserved' "
+                  "RETURNING buyer_id, dataset_id, epsilon"
+                : "UPDATE entries SET state = ?2, settled_at_us = ?3 "
+                  "WHERE entry_id = ?1 AND state = 'reserved' "
+                  "RETURNING buyer_id, dataset_id, epsilon"));
     RETURN_IF_ERROR(s->BindInt64(1, entry_id));
     RETURN_IF_ERROR(s->BindText(2, new_state));
     RETURN_IF_ERROR(s->BindInt64(3, NowMicros()));
     if (answer != nullptr) RETURN_IF_ERROR(s->BindBlob(4, *answer));
-    RETURN_IF_ERROR(s->Run());
+    ASSIGN_OR_RETURN(settled, s->Step());
+    if (settled) {
+      buyer_id = s->Text(0);
+      dataset_id = s->Text(1);
+      epsilon = s->Double(2);
+      ASSIGN_OR_RETURN(const bool more, s->Step());
+      (void)more;  // entry_id is the primary key: one row at most
+    }
   }
-  if (sqlite3_changes(db_) != 1) {
+  if (!settled) {
     ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
-                     Statement::Prepare(
-                         db_, "SELECT state FROM entries WHERE entry_id = ?1"));
+                     statements_->Get(
+                         "SELECT state FROM entries WHERE entry_id = ?1"));
     RETURN_IF_ERROR(s->BindInt64(1, entry_id));
     ASSIGN_OR_RETURN(const bool row, s->Step());
     const std::string verb = answer != nullptr ? "commit" : "refund";
@@ -712,32 +1011,47 @@ absl::Status SqliteLedgerStore::Settle(int64_t entry_id, const char* new_state,
         absl::StrCat("Cannot ", verb, " ledger entry ", entry_id, ": it is ",
                      s->Text(0), ", not reserved."));
   }
-  return tx->Commit();
+  return UpdateTotalsLocked(buyer_id, dataset_id,
+                            answer != nullptr ? epsilon : 0.0);
 }
 
 absl::Status SqliteLedgerStore::Commit(int64_t entry_id,
                                        const std::string& answer) {
-  return Settle(entry_id, kCommitted, &answer);
+  WriteOp op;
+  op.kind = WriteOp::Kind::kCommit;
+  op.entry_id = entry_id;
+  op.answer = &answer;
+  RunInBatch(op);
+  return op.result.status();
 }
 
 absl::Status SqliteLedgerStore::Refund(int64_t entry_id) {
-  return Settle(entry_id, kRefunded, nullptr);
+  WriteOp op;
+  op.kind = WriteOp::Kind::kRefund;
+  op.entry_id = entry_id;
+  RunInBatch(op);
+  return op.result.status();
 }
 
 absl::StatusOr<int64_t> SqliteLedgerStore::RecoverPending() {
-  absl::MutexLock lock(&mu_);
+  absl::MutexLock lock(&db_mu_);
   ASSIGN_OR_RETURN(std::unique_ptr<Transaction> tx,
                    Transaction::Begin(db_, /*immediate=*/true));
   {
     ASSIGN_OR_RETURN(
         std::unique_ptr<Statement> s,
-        Statement::Prepare(db_,
-                           "UPDATE entries SET state = 'refunded', "
-                           "settled_at_us = ?1 WHERE state = 'reserved'"));
+        statements_->Get("UPDATE entries SET state = 'refunded', "
+                         "settled_at_us = ?1 WHERE state = 'reserved'"));
     RETURN_IF_ERROR(s->BindInt64(1, NowMicros()));
     RETURN_IF_ERROR(s->Run());
   }
   const int64_t refunded = sqlite3_changes64(db_);
+  // Nothing is in flight any more: every reserved total is exactly 0.
+  RETURN_IF_ERROR(Exec(db_,
+                       "UPDATE budgets SET reserved = 0.0 WHERE reserved != 0;"
+                       "UPDATE datasets SET reserved = 0.0 "
+                       "WHERE reserved != 0;",
+                       "clearing the reserved totals"));
   RETURN_IF_ERROR(tx->Commit());
   return refunded;
 }
@@ -753,8 +1067,8 @@ absl::StatusOr<std::vector<LedgerEntry>> SqliteLedgerStore::ListEntries(
       filter.limit > static_cast<size_t>(std::numeric_limits<int64_t>::max())
           ? std::numeric_limits<int64_t>::max()
           : static_cast<int64_t>(filter.limit);
-  absl::MutexLock lock(&mu_);
-  ASSIGN_OR_RETURN(std::unique_ptr<Statement> s, Statement::Prepare(db_, sql));
+  absl::MutexLock lock(&db_mu_);
+  ASSIGN_OR_RETURN(std::unique_ptr<Statement> s, statements_->Get(sql));
   if (!filter.buyer_id.empty())
     RETURN_IF_ERROR(s->BindText(1, filter.buyer_id));
   if (!filter.dataset_id.empty()) {

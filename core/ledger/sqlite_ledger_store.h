@@ -4,15 +4,31 @@
 // survives kill -9 and power loss.
 //
 // Schema (version kSchemaVersion, kept in PRAGMA user_version):
-//   budgets(buyer_id, dataset_id, granted)        PRIMARY KEY (buyer, dataset)
-//   caps(dataset_id, cap)                          one row per capped dataset
+//   budgets(buyer_id, dataset_id, granted, spent, reserved)
+//                                   PRIMARY KEY (buyer, dataset)
+//   datasets(dataset_id, cap, spent, reserved)   cap 0 = none
 //   entries(entry_id, buyer_id, dataset_id, request_id, fingerprint,
 //           operation, neighbouring, epsilon, state, created_at_us,
 //           settled_at_us, answer)
-// `spent` and `reserved` are never stored: they are sums over the committed
-// and reserved entries, so there is one source of truth and nothing can
-// drift. (buyer_id, request_id) is unique among reserved and committed
-// entries; refunded entries stay as history and free their request_id.
+// The entries are the source of truth; `spent` and `reserved` in budgets and
+// datasets are totals over them kept in the same transaction as every entry
+// change, so that a reservation reads O(1) rows instead of summing the
+// buyer's whole history. `spent` is a running sum (it only grows);
+// `reserved` is re-summed over the in-flight entries of the row (a partial
+// index holds only those, so the cost is the number of concurrent requests)
+// whenever a reservation is settled, so it never drifts and is exactly 0 when
+// nothing is in flight. Version 1 databases (no totals) are migrated at Open:
+// the totals are computed once from the entries. (buyer_id, request_id) is
+// unique among reserved and committed entries; refunded entries stay as
+// history and free their request_id.
+//
+// Group commit: Reserve, Commit and Refund of concurrent callers are written
+// by one leader thread in one transaction (one fsync); each caller returns
+// only when that transaction is durable. Inside the batch every operation
+// runs in order under its own savepoint and is checked against the totals
+// left by the ones before it, so one failing operation (budget exhausted,
+// unknown entry, ...) does not affect the others. If the transaction itself
+// fails, every operation of the batch fails and nothing of it is stored.
 //
 // Floating point: epsilons are doubles and their sums carry rounding error
 // (0.1 + 0.1 + 0.1 > 0.3). A reservation is accepted if it exceeds the
@@ -20,10 +36,11 @@
 // the cap), i.e. by rounding noise, never by a real amount: with granted
 // 0.3, three requests of 0.1 fit, a fourth does not.
 //
-// Thread-safe: one connection guarded by a mutex; each method is one short
-// transaction (BEGIN IMMEDIATE for writes) and nothing slow runs under the
-// lock. Several processes may open the same file: writers wait for each
-// other (busy timeout kBusyTimeout) instead of failing.
+// Thread-safe: one connection guarded by a mutex, with its prepared
+// statements cached; each write is one short transaction (BEGIN IMMEDIATE)
+// and nothing slow runs under the lock. Several processes may open the same
+// file: writers wait for each other (busy timeout kBusyTimeout) instead of
+// failing.
 #ifndef DPQ_CORE_LEDGER_SQLITE_LEDGER_STORE_H_
 #define DPQ_CORE_LEDGER_SQLITE_LEDGER_STORE_H_
 
@@ -38,16 +55,19 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "absl/types/span.h"
 #include "core/ledger/ledger.h"
 
 struct sqlite3;
 
 namespace dpq::core::ledger {
 
+class StatementCache;  // prepared statements of one connection
+
 class SqliteLedgerStore final : public LedgerStore {
  public:
   // The schema version this code writes and reads.
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = 2;
   // How long a write waits for another process holding the database.
   static constexpr absl::Duration kBusyTimeout = absl::Seconds(10);
   // Relative slack for floating-point sums, see the file comment.
@@ -99,16 +119,64 @@ class SqliteLedgerStore final : public LedgerStore {
   absl::StatusOr<std::vector<LedgerEntry>> ListEntries(
       const LedgerFilter& filter) override;
 
+  // Reserves every request in one transaction (one fsync), in order, each
+  // checked against the budget and cap left by the ones before it; the
+  // result of each is what Reserve would return, and one failing does not
+  // affect the others. Reserve uses the same path for concurrent callers;
+  // this is for bulk callers and for tests that need a known batch.
+  std::vector<absl::StatusOr<Reservation>> ReserveAll(
+      absl::Span<const ReserveRequest> requests);
+
+  // Group-commit counters since Open: durable write transactions run for
+  // Reserve/Commit/Refund, and the operations they carried.
+  struct BatchStats {
+    int64_t batches = 0;
+    int64_t operations = 0;
+  };
+  BatchStats batch_stats();
+
  private:
+  struct WriteOp;  // one queued Reserve, Commit or Refund
+
   SqliteLedgerStore(std::string path, sqlite3* db);
 
+  // Queues `op` and returns when the batch that carried it is durable (or
+  // failed). The first caller that finds no batch running becomes the
+  // leader: it writes everything queued so far, then wakes the others.
+  void RunInBatch(WriteOp& op) ABSL_LOCKS_EXCLUDED(queue_mu_, db_mu_);
+  // Writes `batch` in one transaction, setting each op's result.
+  void WriteBatch(absl::Span<WriteOp* const> batch)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_mu_);
+  absl::StatusOr<Reservation> ApplyLocked(const WriteOp& op)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_mu_);
+  absl::StatusOr<Reservation> ReserveLocked(const ReserveRequest& request)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_mu_);
   // Moves a reserved entry to `new_state` ("committed" or "refunded").
-  absl::Status Settle(int64_t entry_id, const char* new_state,
-                      const std::string* answer);
+  absl::Status SettleLocked(int64_t entry_id, const char* new_state,
+                            const std::string* answer)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_mu_);
+  absl::StatusOr<BudgetState> ReadBudgetLocked(const std::string& buyer_id,
+                                               const std::string& dataset_id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_mu_);
+  // Re-sums `reserved` of the budget and dataset over in-flight entries and
+  // adds `spent_delta` to their `spent`.
+  absl::Status UpdateTotalsLocked(const std::string& buyer_id,
+                                  const std::string& dataset_id,
+                                  double spent_delta)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_mu_);
 
   const std::string path_;
-  absl::Mutex mu_;
-  sqlite3* const db_ ABSL_GUARDED_BY(mu_);
+
+  // Group commit queue. Lock order: queue_mu_ is never held while waiting
+  // for db_mu_.
+  absl::Mutex queue_mu_;
+  std::vector<WriteOp*> queue_ ABSL_GUARDED_BY(queue_mu_);
+  bool leader_busy_ ABSL_GUARDED_BY(queue_mu_) = false;
+
+  absl::Mutex db_mu_;
+  sqlite3* const db_ ABSL_PT_GUARDED_BY(db_mu_);
+  std::unique_ptr<StatementCache> statements_ ABSL_GUARDED_BY(db_mu_);
+  BatchStats stats_ ABSL_GUARDED_BY(db_mu_);
 };
 
 }  // namespace dpq::core::ledger

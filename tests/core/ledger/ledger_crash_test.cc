@@ -39,6 +39,7 @@ namespace dpq::core::ledger {
 namespace {
 
 using ::dpq::core::ledger::testing::Filter;
+using ::dpq::core::ledger::testing::kTotalsMismatchSql;
 using ::dpq::core::ledger::testing::TempDir;
 
 constexpr char kBuyer[] = "alice";
@@ -259,6 +260,8 @@ TEST(LedgerCrashTest, KillNineNeverLosesAChargeNorReleasesAnUnchargedAnswer) {
                         "state != 'refunded' GROUP BY buyer_id, request_id "
                         "HAVING COUNT(*) > 1)"),
               "0");
+    // The stored running totals agree with the entries after the crash.
+    EXPECT_EQ(QueryText(path, kTotalsMismatchSql), "0");
     // The derived sums agree with the entries, and nothing is overspent.
     for (int k = 0; k <= round; ++k) {
       ASSERT_OK_AND_ASSIGN(const BudgetState budget,
