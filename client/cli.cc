@@ -31,13 +31,25 @@ struct Prepared {
   // Uploads: the manifest header and the CSV (unless --server-path).
   v1::DatasetUploadHeader upload_header;
   std::optional<FileChunker> csv;
-  // measure/report: the request id actually sent, and whether dpq made it.
+  // Releases: the request id actually sent, and whether dpq made it.
   std::string request_id;
   bool generated_request_id = false;
 };
 
 bool IsUpload(Command c) {
   return c == Command::kAdminRegister || c == Command::kAdminReplace;
+}
+
+// The commands that spend budget: they carry a request id.
+bool IsRelease(Command c) {
+  return c == Command::kMeasure || c == Command::kReport ||
+         c == Command::kCuboids || c == Command::kTree ||
+         c == Command::kTopNodes;
+}
+
+bool IsBuyerCall(Command c) {
+  return c == Command::kDatasets || c == Command::kDescribe ||
+         c == Command::kBudget || IsRelease(c);
 }
 
 v1::ColumnType ToProtoType(core::table::ColumnType type) {
@@ -76,9 +88,19 @@ absl::Status PrepareUpload(const Invocation& inv, const CliEnv& env,
   m->set_public_max_rows(up.public_max_rows);
   m->set_row_count_public(up.row_count_public);
   for (const std::string& v : up.null_values) m->add_null_values(v);
-  ASSIGN_OR_RETURN(std::string constraints,
-                   ReadSmallFile(up.constraints_path, "--constraints"));
-  m->set_constraints(std::move(constraints));
+  m->set_kind(up.kind);
+  for (const v1::CubeDimension& d : up.cube_dimensions) {
+    *m->add_cube_dimensions() = d;
+  }
+  for (const std::vector<std::string>& dims : up.public_cuboids) {
+    v1::CuboidSpec* spec = m->add_public_cuboids();
+    for (const std::string& dim : dims) spec->add_dimensions(dim);
+  }
+  if (!up.constraints_path.empty()) {
+    ASSIGN_OR_RETURN(std::string constraints,
+                     ReadSmallFile(up.constraints_path, "--constraints"));
+    m->set_constraints(std::move(constraints));
+  }
   if (!up.schema_path.empty()) {
     ASSIGN_OR_RETURN(const std::string text,
                      ReadSmallFile(up.schema_path, "--schema"));
@@ -142,7 +164,7 @@ absl::StatusOr<Prepared> Prepare(const Invocation& inv, const CliEnv& env,
     }
   }
   if (IsUpload(inv.command)) RETURN_IF_ERROR(PrepareUpload(inv, env, &p));
-  if (inv.command == Command::kMeasure || inv.command == Command::kReport) {
+  if (IsRelease(inv.command)) {
     if (inv.request_id.empty()) {
       p.request_id =
           env.new_request_id ? env.new_request_id() : GenerateRequestId();
@@ -193,6 +215,52 @@ absl::Status Upload(Start start, const Prepared& p, FileChunker* csv,
   return FromGrpcStatus(status);
 }
 
+v1::ReleaseCuboidsRequest CuboidsRequest(const Invocation& inv,
+                                         const std::string& request_id) {
+  v1::ReleaseCuboidsRequest req;
+  req.set_dataset_id(inv.dataset_id);
+  for (const std::vector<std::string>& dims : inv.cuboids) {
+    v1::CuboidSpec* spec = req.add_cuboids();
+    for (const std::string& dim : dims) spec->add_dimensions(dim);
+  }
+  req.set_epsilon(inv.epsilon);
+  req.set_non_negative_integral(inv.integral);
+  req.set_request_id(request_id);
+  return req;
+}
+
+v1::TrainDecisionTreeRequest TreeRequest(const Invocation& inv,
+                                         const std::string& request_id) {
+  v1::TrainDecisionTreeRequest req;
+  req.set_dataset_id(inv.dataset_id);
+  req.set_label_column(inv.tree.label);
+  req.set_positive_class(inv.tree.positive);
+  for (const std::string& f : inv.tree.features) req.add_features(f);
+  req.set_approach(inv.selection.approach);
+  for (double w : inv.selection.weights) req.add_weights(w);
+  req.set_sensitivity(inv.selection.sensitivity);
+  req.set_epsilon(inv.epsilon);
+  req.set_generations(inv.tree.generations);
+  req.set_population(inv.tree.population);
+  req.set_accuracy_epsilon(inv.tree.accuracy_epsilon);
+  req.set_request_id(request_id);
+  return req;
+}
+
+v1::SelectInfluentialNodesRequest TopNodesRequest(
+    const Invocation& inv, const std::string& request_id) {
+  v1::SelectInfluentialNodesRequest req;
+  req.set_dataset_id(inv.dataset_id);
+  req.set_k(inv.k);
+  for (v1::NodeObjective o : inv.objectives) req.add_objectives(o);
+  req.set_approach(inv.selection.approach);
+  for (double w : inv.selection.weights) req.add_weights(w);
+  req.set_sensitivity(inv.selection.sensitivity);
+  req.set_epsilon(inv.epsilon);
+  req.set_request_id(request_id);
+  return req;
+}
+
 // What a command prints on stdout, and a failure to report after it (health:
 // the server answered but is not SERVING).
 struct CommandOutput {
@@ -206,10 +274,7 @@ absl::StatusOr<CommandOutput> Execute(const Invocation& inv, Prepared& p,
   const bool json = inv.global.json;
   grpc::ClientContext context;
   PrepareContext(p.call, &context);
-  const bool buyer_call =
-      inv.command == Command::kDatasets || inv.command == Command::kDescribe ||
-      inv.command == Command::kBudget || inv.command == Command::kMeasure ||
-      inv.command == Command::kReport;
+  const bool buyer_call = IsBuyerCall(inv.command);
   if (buyer_call && conn.buyer == nullptr) return MissingStub("BuyerService");
   if (inv.command == Command::kHealth && conn.health == nullptr) {
     return MissingStub("Health");
@@ -284,6 +349,28 @@ absl::StatusOr<CommandOutput> Execute(const Invocation& inv, Prepared& p,
           FromGrpcStatus(conn.buyer->QualityReport(&context, req, &resp)));
       if (resp.request_id().empty()) resp.set_request_id(p.request_id);
       return CommandOutput{ReportText(inv.dataset_id, resp, json)};
+    }
+    case Command::kCuboids: {
+      v1::ReleaseCuboidsResponse resp;
+      RETURN_IF_ERROR(FromGrpcStatus(conn.buyer->ReleaseCuboids(
+          &context, CuboidsRequest(inv, p.request_id), &resp)));
+      if (resp.request_id().empty()) resp.set_request_id(p.request_id);
+      return CommandOutput{CuboidsText(inv.dataset_id, resp, json)};
+    }
+    case Command::kTree: {
+      v1::TrainDecisionTreeResponse resp;
+      RETURN_IF_ERROR(FromGrpcStatus(conn.buyer->TrainDecisionTree(
+          &context, TreeRequest(inv, p.request_id), &resp)));
+      if (resp.request_id().empty()) resp.set_request_id(p.request_id);
+      return CommandOutput{TreeText(inv.dataset_id, inv.tree.label,
+                                    inv.tree.positive, resp, json)};
+    }
+    case Command::kTopNodes: {
+      v1::SelectInfluentialNodesResponse resp;
+      RETURN_IF_ERROR(FromGrpcStatus(conn.buyer->SelectInfluentialNodes(
+          &context, TopNodesRequest(inv, p.request_id), &resp)));
+      if (resp.request_id().empty()) resp.set_request_id(p.request_id);
+      return CommandOutput{TopNodesText(inv.dataset_id, resp, json)};
     }
     case Command::kAdminRegister: {
       v1::RegisterDatasetResponse resp;

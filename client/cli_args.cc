@@ -1,5 +1,6 @@
 #include "client/cli_args.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -12,6 +13,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "client/request_id.h"
 #include "core/util/status_macros.h"
 
@@ -56,7 +59,19 @@ std::vector<FlagSpec> UploadFlags() {
           {"--public-max-rows", true, false},
           {"--description", true, false},
           {"--row-count-public", false, false},
-          {"--null-value", true, true}};
+          {"--null-value", true, true},
+          {"--kind", true, false},
+          {"--cube-dimension", true, true},
+          {"--public-cuboid", true, true}};
+}
+
+// The flags of the multi-objective selections (tree, top-nodes).
+std::vector<FlagSpec> SelectionFlags(std::vector<FlagSpec> own) {
+  for (const char* name : {"--approach", "--weights", "--sensitivity",
+                           "--epsilon", "--request-id"}) {
+    own.push_back({name, true, false});
+  }
+  return own;
 }
 
 const std::vector<CommandSpec>& Commands() {
@@ -121,11 +136,52 @@ const std::vector<CommandSpec>& Commands() {
         {"--request-id", true, false}},
        "report ID --epsilon E [--method M] [--request-id R]",
        "Releases I_MI, I_P and I_R for one charge of E (E/3 each)."},
+      {Command::kCuboids,
+       false,
+       "cuboids",
+       1,
+       1,
+       "ID",
+       {{"--dims", true, true},
+        {"--epsilon", true, false},
+        {"--integral", false, false},
+        {"--request-id", true, false}},
+       "cuboids ID --dims A,B [--dims C]... --epsilon E [--integral] "
+       "[--request-id R]",
+       "Releases DP count marginals (cuboids), consistent with the public "
+       "exact cuboids; charges E."},
+      {Command::kTree, false, "tree", 1, 1, "ID",
+       SelectionFlags({{"--label", true, false},
+                       {"--positive", true, false},
+                       {"--features", true, false},
+                       {"--generations", true, false},
+                       {"--population", true, false},
+                       {"--accuracy-epsilon", true, false}}),
+       "tree ID --label COL --positive VALUE --epsilon E [--features A,B] "
+       "[--approach pareto|aggregation] [--weights W1,W2] "
+       "[--sensitivity global|local] [--generations G] [--population P] "
+       "[--accuracy-epsilon E2] [--request-id R]",
+       "Trains a DP decision tree (DP-MOET); charges E (+ E2 for its DP "
+       "TPR and TNR)."},
+      {Command::kTopNodes, false, "top-nodes", 1, 1, "ID",
+       SelectionFlags({{"--k", true, false}, {"--objectives", true, false}}),
+       "top-nodes ID --k K --epsilon E "
+       "[--objectives degree,egocentric_density] "
+       "[--approach pareto|aggregation] [--weights W1,W2] "
+       "[--sensitivity global|local] [--request-id R]",
+       "Selects the K most influential nodes of a graph dataset (DP-MOTkIN, "
+       "edge-DP); charges E."},
       {Command::kAdminRegister, true, "register", 1, 1, "ID", UploadFlags(),
        "admin register ID --data F.csv --constraints F.dc "
        "--public-max-rows N [--description TEXT] [--row-count-public] "
-       "[--schema F] [--null-value V]... [--server-path P]",
-       "Uploads a new dataset (or has the server read --server-path)."},
+       "[--schema F] [--null-value V]... [--server-path P] "
+       "[--cube-dimension SPEC]... [--public-cuboid A,B]... "
+       "[--kind table|graph]",
+       "Uploads a new dataset (or has the server read --server-path).\n"
+       "      SPEC: COL (domain inferred), COL:E0,E1,...,Ek (numeric bins) or "
+       "COL=V1|V2|... (declared domain).\n"
+       "      --kind graph: F.csv is an edge list (source,target; undirected); "
+       "no --constraints or --public-max-rows needed."},
       {Command::kAdminReplace, true, "replace", 1, 1, "ID", UploadFlags(),
        "admin replace ID --data F.csv --constraints F.dc "
        "--public-max-rows N [same flags as register]",
@@ -384,10 +440,46 @@ absl::Status ApplyLimit(const FlagValues& flags, Invocation* inv) {
   return absl::OkStatus();
 }
 
+// --kind, --cube-dimension, --public-cuboid.
+absl::Status ApplyCube(const FlagValues& flags, UploadArgs* up) {
+  if (flags.Has("--kind")) {
+    ASSIGN_OR_RETURN(up->kind, ParseKindName(flags.Get("--kind")));
+  }
+  const bool graph = up->kind == dpq::v1::DATASET_KIND_GRAPH;
+  for (const char* table_only :
+       {"--constraints", "--public-max-rows", "--row-count-public", "--schema",
+        "--null-value", "--cube-dimension", "--public-cuboid"}) {
+    if (graph && flags.Has(table_only)) {
+      return Usage(absl::StrCat(
+          table_only, " applies to tables only, not to --kind graph."));
+    }
+  }
+  if (flags.Has("--cube-dimension")) {
+    for (const std::string& text : flags.values.at("--cube-dimension")) {
+      ASSIGN_OR_RETURN(dpq::v1::CubeDimension dim, ParseCubeDimension(text));
+      up->cube_dimensions.push_back(std::move(dim));
+    }
+  }
+  if (flags.Has("--public-cuboid")) {
+    for (const std::string& text : flags.values.at("--public-cuboid")) {
+      ASSIGN_OR_RETURN(std::vector<std::string> dims,
+                       ParseNameList("--public-cuboid", text,
+                                     /*allow_empty=*/true));
+      up->public_cuboids.push_back(std::move(dims));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ApplyUpload(const FlagValues& flags, const CommandSpec& spec,
                          UploadArgs* up) {
-  RETURN_IF_ERROR(RequireFlag(flags, "--constraints", spec));
-  RETURN_IF_ERROR(RequireFlag(flags, "--public-max-rows", spec));
+  RETURN_IF_ERROR(ApplyCube(flags, up));
+  // A graph (edge list) has no denial constraints and no row bound.
+  const bool graph = up->kind == dpq::v1::DATASET_KIND_GRAPH;
+  if (!graph) {
+    RETURN_IF_ERROR(RequireFlag(flags, "--constraints", spec));
+    RETURN_IF_ERROR(RequireFlag(flags, "--public-max-rows", spec));
+  }
   if (flags.Has("--data") && flags.Has("--server-path")) {
     return Usage(
         "Give either --data (upload) or --server-path (the server "
@@ -407,19 +499,109 @@ absl::Status ApplyUpload(const FlagValues& flags, const CommandSpec& spec,
       return Usage("--server-path must not be empty.");
     }
   }
-  up->constraints_path = flags.Get("--constraints");
-  if (up->constraints_path.empty()) {
-    return Usage("--constraints must not be empty.");
+  if (flags.Has("--constraints")) {
+    up->constraints_path = flags.Get("--constraints");
+    if (up->constraints_path.empty()) {
+      return Usage("--constraints must not be empty.");
+    }
   }
   if (flags.Has("--schema")) up->schema_path = flags.Get("--schema");
-  ASSIGN_OR_RETURN(
-      up->public_max_rows,
-      ParseUint64("--public-max-rows", flags.Get("--public-max-rows")));
+  if (flags.Has("--public-max-rows")) {
+    ASSIGN_OR_RETURN(
+        up->public_max_rows,
+        ParseUint64("--public-max-rows", flags.Get("--public-max-rows")));
+  }
   if (flags.Has("--description")) up->description = flags.Get("--description");
   up->row_count_public = flags.Has("--row-count-public");
   if (flags.Has("--null-value"))
     up->null_values = flags.values.at("--null-value");
   return absl::OkStatus();
+}
+
+absl::Status ApplyEpsilon(const FlagValues& flags, const CommandSpec& spec,
+                          Invocation* inv) {
+  RETURN_IF_ERROR(RequireFlag(flags, "--epsilon", spec));
+  ASSIGN_OR_RETURN(inv->epsilon,
+                   ParseNumber("--epsilon", flags.Get("--epsilon")));
+  return absl::OkStatus();
+}
+
+absl::Status ApplyCuboids(const FlagValues& flags, const CommandSpec& spec,
+                          Invocation* inv) {
+  RETURN_IF_ERROR(RequireFlag(flags, "--dims", spec));
+  for (const std::string& text : flags.values.at("--dims")) {
+    ASSIGN_OR_RETURN(std::vector<std::string> dims,
+                     ParseNameList("--dims", text, /*allow_empty=*/true));
+    inv->cuboids.push_back(std::move(dims));
+  }
+  RETURN_IF_ERROR(ApplyEpsilon(flags, spec, inv));
+  inv->integral = flags.Has("--integral");
+  return ApplyRequestId(flags, inv);
+}
+
+// --approach, --weights, --sensitivity, --epsilon, --request-id.
+absl::Status ApplySelection(const FlagValues& flags, const CommandSpec& spec,
+                            Invocation* inv) {
+  SelectionArgs& sel = inv->selection;
+  if (flags.Has("--approach")) {
+    ASSIGN_OR_RETURN(sel.approach, ParseApproachName(flags.Get("--approach")));
+  }
+  if (flags.Has("--weights")) {
+    ASSIGN_OR_RETURN(sel.weights,
+                     ParseNumberList("--weights", flags.Get("--weights")));
+  }
+  if (flags.Has("--sensitivity")) {
+    ASSIGN_OR_RETURN(sel.sensitivity,
+                     ParseSensitivityName(flags.Get("--sensitivity")));
+  }
+  RETURN_IF_ERROR(ApplyEpsilon(flags, spec, inv));
+  return ApplyRequestId(flags, inv);
+}
+
+absl::Status ApplyTree(const FlagValues& flags, const CommandSpec& spec,
+                       Invocation* inv) {
+  TreeArgs& tree = inv->tree;
+  RETURN_IF_ERROR(RequireFlag(flags, "--label", spec));
+  RETURN_IF_ERROR(RequireFlag(flags, "--positive", spec));
+  tree.label = flags.Get("--label");
+  if (tree.label.empty()) return Usage("--label must not be empty.");
+  tree.positive = flags.Get("--positive");
+  if (flags.Has("--features")) {
+    ASSIGN_OR_RETURN(tree.features,
+                     ParseNameList("--features", flags.Get("--features"),
+                                   /*allow_empty=*/false));
+  }
+  if (flags.Has("--generations")) {
+    ASSIGN_OR_RETURN(tree.generations,
+                     ParseUint32("--generations", flags.Get("--generations")));
+  }
+  if (flags.Has("--population")) {
+    ASSIGN_OR_RETURN(tree.population,
+                     ParseUint32("--population", flags.Get("--population")));
+  }
+  if (flags.Has("--accuracy-epsilon")) {
+    ASSIGN_OR_RETURN(
+        tree.accuracy_epsilon,
+        ParseNumber("--accuracy-epsilon", flags.Get("--accuracy-epsilon")));
+  }
+  return ApplySelection(flags, spec, inv);
+}
+
+absl::Status ApplyTopNodes(const FlagValues& flags, const CommandSpec& spec,
+                           Invocation* inv) {
+  RETURN_IF_ERROR(RequireFlag(flags, "--k", spec));
+  ASSIGN_OR_RETURN(inv->k, ParseUint32("--k", flags.Get("--k")));
+  if (flags.Has("--objectives")) {
+    ASSIGN_OR_RETURN(const std::vector<std::string> names,
+                     ParseNameList("--objectives", flags.Get("--objectives"),
+                                   /*allow_empty=*/false));
+    for (const std::string& name : names) {
+      ASSIGN_OR_RETURN(const dpq::v1::NodeObjective objective,
+                       ParseObjectiveName(name));
+      inv->objectives.push_back(objective);
+    }
+  }
+  return ApplySelection(flags, spec, inv);
 }
 
 // Fills the command-specific fields of `inv` from the arguments and flags.
@@ -459,6 +641,15 @@ absl::Status ApplyCommand(const CommandSpec& spec,
       RETURN_IF_ERROR(ApplyMethod(flags, inv));
       return ApplyRequestId(flags, inv);
     }
+    case Command::kCuboids:
+      inv->dataset_id = args[0];
+      return ApplyCuboids(flags, spec, inv);
+    case Command::kTree:
+      inv->dataset_id = args[0];
+      return ApplyTree(flags, spec, inv);
+    case Command::kTopNodes:
+      inv->dataset_id = args[0];
+      return ApplyTopNodes(flags, spec, inv);
     case Command::kAdminRegister:
     case Command::kAdminReplace:
       inv->dataset_id = args[0];
@@ -518,6 +709,121 @@ absl::StatusOr<dpq::v1::SelectionMethod> ParseMethodName(
   return Usage(absl::StrCat(
       "--method must be one of optimized, hierarchical, basic, baseline; got '",
       text, "'."));
+}
+
+absl::StatusOr<dpq::v1::DatasetKind> ParseKindName(const std::string& text) {
+  const std::string lower = absl::AsciiStrToLower(text);
+  if (lower == "table") return dpq::v1::DATASET_KIND_TABLE;
+  if (lower == "graph") return dpq::v1::DATASET_KIND_GRAPH;
+  return Usage(
+      absl::StrCat("--kind must be one of table, graph; got '", text, "'."));
+}
+
+absl::StatusOr<dpq::v1::SelectionApproach> ParseApproachName(
+    const std::string& text) {
+  const std::string lower = absl::AsciiStrToLower(text);
+  if (lower == "pareto") return dpq::v1::SELECTION_APPROACH_PARETO;
+  if (lower == "aggregation") return dpq::v1::SELECTION_APPROACH_AGGREGATION;
+  return Usage(absl::StrCat(
+      "--approach must be one of pareto, aggregation; got '", text, "'."));
+}
+
+absl::StatusOr<dpq::v1::SensitivityMode> ParseSensitivityName(
+    const std::string& text) {
+  const std::string lower = absl::AsciiStrToLower(text);
+  if (lower == "global") return dpq::v1::SENSITIVITY_MODE_GLOBAL;
+  if (lower == "local") return dpq::v1::SENSITIVITY_MODE_LOCAL;
+  return Usage(absl::StrCat("--sensitivity must be one of global, local; got '",
+                            text, "'."));
+}
+
+absl::StatusOr<dpq::v1::NodeObjective> ParseObjectiveName(
+    const std::string& text) {
+  const std::string lower = absl::AsciiStrToLower(text);
+  if (lower == "degree") return dpq::v1::NODE_OBJECTIVE_DEGREE;
+  if (lower == "egocentric_density") {
+    return dpq::v1::NODE_OBJECTIVE_EGOCENTRIC_DENSITY;
+  }
+  return Usage(absl::StrCat(
+      "--objectives must list some of degree, egocentric_density; got '", text,
+      "'."));
+}
+
+absl::StatusOr<dpq::v1::CubeDimension> ParseCubeDimension(
+    const std::string& text) {
+  // The first ':' or '=' ends the column name; column names with either
+  // character cannot be declared here (the manifest JSON can).
+  const size_t sep = text.find_first_of(":=");
+  dpq::v1::CubeDimension dim;
+  dim.set_column(std::string(absl::StripAsciiWhitespace(text.substr(0, sep))));
+  if (dim.column().empty()) {
+    return Usage(absl::StrCat(
+        "--cube-dimension expects COL, COL:E0,E1,... or COL=V1|V2|...; got '",
+        text, "'."));
+  }
+  if (sep == std::string::npos) return dim;
+  const std::string rest = text.substr(sep + 1);
+  if (text[sep] == ':') {
+    for (absl::string_view edge : absl::StrSplit(rest, ',')) {
+      const std::string trimmed(absl::StripAsciiWhitespace(edge));
+      double value;
+      if (!absl::SimpleAtod(trimmed, &value) || !std::isfinite(value)) {
+        return Usage(absl::StrCat("--cube-dimension ", dim.column(),
+                                  ": bin edge '", trimmed,
+                                  "' is not a finite number."));
+      }
+      dim.add_bin_edges(value);
+    }
+    return dim;
+  }
+  for (absl::string_view value : absl::StrSplit(rest, '|')) {
+    const absl::string_view trimmed = absl::StripAsciiWhitespace(value);
+    if (trimmed.empty()) {
+      return Usage(absl::StrCat("--cube-dimension ", dim.column(),
+                                ": empty domain value in '", text,
+                                "' (values are separated by '|')."));
+    }
+    dim.add_domain(std::string(trimmed));
+  }
+  return dim;
+}
+
+absl::StatusOr<std::vector<std::string>> ParseNameList(absl::string_view flag,
+                                                       const std::string& text,
+                                                       bool allow_empty) {
+  std::vector<std::string> names;
+  if (absl::StripAsciiWhitespace(text).empty()) {
+    if (allow_empty) return names;
+    return Usage(absl::StrCat(flag, " expects a comma-separated list, got '",
+                              text, "'."));
+  }
+  for (absl::string_view item : absl::StrSplit(text, ',')) {
+    const std::string name(absl::StripAsciiWhitespace(item));
+    if (name.empty()) {
+      return Usage(absl::StrCat(flag, ": empty name in '", text, "'."));
+    }
+    if (std::find(names.begin(), names.end(), name) != names.end()) {
+      return Usage(
+          absl::StrCat(flag, ": '", name, "' is given twice in '", text, "'."));
+    }
+    names.push_back(name);
+  }
+  return names;
+}
+
+absl::StatusOr<std::vector<double>> ParseNumberList(absl::string_view flag,
+                                                    const std::string& text) {
+  std::vector<double> numbers;
+  for (absl::string_view item : absl::StrSplit(text, ',')) {
+    const std::string trimmed(absl::StripAsciiWhitespace(item));
+    double value;
+    if (!absl::SimpleAtod(trimmed, &value) || !std::isfinite(value)) {
+      return Usage(absl::StrCat(
+          flag, " expects comma-separated finite numbers, got '", text, "'."));
+    }
+    numbers.push_back(value);
+  }
+  return numbers;
 }
 
 std::string CommandName(Command command) {

@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "dpq/v1/buyer_service.pb.h"
 #include "dpq/v1/dataset.pb.h"
 
 namespace dpq::client {
@@ -26,6 +28,9 @@ enum class Command {
   kBudget,
   kMeasure,
   kReport,
+  kCuboids,
+  kTree,
+  kTopNodes,
   kAdminRegister,
   kAdminReplace,
   kAdminDelete,
@@ -79,6 +84,32 @@ struct UploadArgs {
   std::string description;               // --description
   bool row_count_public = false;         // --row-count-public
   std::vector<std::string> null_values;  // --null-value (repeatable)
+  // --kind table|graph; a graph needs neither --constraints nor
+  // --public-max-rows (the server checks what it needs).
+  dpq::v1::DatasetKind kind = dpq::v1::DATASET_KIND_UNSPECIFIED;
+  // --cube-dimension (repeatable), see ParseCubeDimension.
+  std::vector<dpq::v1::CubeDimension> cube_dimensions;
+  // --public-cuboid A,B (repeatable): the public exact cuboids.
+  std::vector<std::vector<std::string>> public_cuboids;
+};
+
+// `dpq tree`.
+struct TreeArgs {
+  std::string label;                  // --label (required)
+  std::string positive;               // --positive (required)
+  std::vector<std::string> features;  // --features a,b; empty: all but label
+  uint32_t generations = 0;           // --generations; 0: server default
+  uint32_t population = 0;            // --population; 0: server default
+  double accuracy_epsilon = 0;        // --accuracy-epsilon; 0: no TPR/TNR
+};
+
+// The multi-objective selection flags of `dpq tree` and `dpq top-nodes`.
+struct SelectionArgs {
+  dpq::v1::SelectionApproach approach =
+      dpq::v1::SELECTION_APPROACH_UNSPECIFIED;  // --approach
+  std::vector<double> weights;                  // --weights w1,w2
+  dpq::v1::SensitivityMode sensitivity =
+      dpq::v1::SENSITIVITY_MODE_UNSPECIFIED;  // --sensitivity
 };
 
 // A parsed command line. Only the fields of `command` are meaningful.
@@ -88,8 +119,9 @@ struct Invocation {
   // --help (or `dpq help`): print usage, run nothing.
   bool help = false;
 
-  // The ID argument (describe, budget, measure, report, admin register,
-  // replace, delete, grant, set-budget, set-cap); "" if optional and absent.
+  // The ID argument (describe, budget, measure, report, cuboids, tree,
+  // top-nodes, admin register, replace, delete, grant, set-budget,
+  // set-cap); "" if optional and absent.
   std::string dataset_id;
   // The buyer (create-buyer NAME, revoke-buyer NAME, grant, set-budget).
   std::string buyer_id;
@@ -97,7 +129,19 @@ struct Invocation {
   dpq::v1::Measure measure = dpq::v1::MEASURE_UNSPECIFIED;
   dpq::v1::SelectionMethod method = dpq::v1::SELECTION_METHOD_UNSPECIFIED;
   double epsilon = 0;  // also EPS of grant, set-budget, set-cap
-  // --request-id; "" = let `dpq` generate one.
+  // cuboids: one dimension list per --dims ([] = the apex cuboid), and
+  // --integral.
+  std::vector<std::vector<std::string>> cuboids;
+  bool integral = false;
+  // tree.
+  TreeArgs tree;
+  // tree and top-nodes.
+  SelectionArgs selection;
+  // top-nodes: --k and --objectives (empty: the server's default).
+  uint32_t k = 0;
+  std::vector<dpq::v1::NodeObjective> objectives;
+  // --request-id (measure, report, cuboids, tree, top-nodes); "" = let
+  // `dpq` generate one.
   std::string request_id;
   // budget --history.
   bool history = false;
@@ -138,6 +182,43 @@ absl::StatusOr<dpq::v1::Measure> ParseMeasureName(const std::string& text);
 // Parses "optimized"/"hierarchical"/"basic"/"baseline" (case-insensitive).
 absl::StatusOr<dpq::v1::SelectionMethod> ParseMethodName(
     const std::string& text);
+
+// Parses "table"/"graph" (case-insensitive) for --kind.
+absl::StatusOr<dpq::v1::DatasetKind> ParseKindName(const std::string& text);
+
+// Parses "pareto"/"aggregation" (case-insensitive) for --approach.
+absl::StatusOr<dpq::v1::SelectionApproach> ParseApproachName(
+    const std::string& text);
+
+// Parses "global"/"local" (case-insensitive) for --sensitivity.
+absl::StatusOr<dpq::v1::SensitivityMode> ParseSensitivityName(
+    const std::string& text);
+
+// Parses "degree"/"egocentric_density" (case-insensitive) for --objectives.
+absl::StatusOr<dpq::v1::NodeObjective> ParseObjectiveName(
+    const std::string& text);
+
+// A --cube-dimension value:
+//   COL               nominal, domain inferred from the data;
+//   COL:e0,e1,...,ek  numeric, bins [e0,e1), ..., [e(k-1),ek] (finite
+//                     numbers; their order is the server's to check);
+//   COL=v1|v2|...     nominal with the declared domain v1, v2, ...
+// Spaces around names and values are trimmed. kInvalidArgument for an
+// empty column or value, or an edge that is not a number.
+absl::StatusOr<dpq::v1::CubeDimension> ParseCubeDimension(
+    const std::string& text);
+
+// A comma-separated list of column names for `flag` (--dims,
+// --public-cuboid, --features), trimmed. "" is the empty list (the apex
+// cuboid) when `allow_empty`; an empty item ("A,,B") or a name given twice
+// is kInvalidArgument.
+absl::StatusOr<std::vector<std::string>> ParseNameList(absl::string_view flag,
+                                                       const std::string& text,
+                                                       bool allow_empty);
+
+// A comma-separated list of finite numbers for `flag` (--weights).
+absl::StatusOr<std::vector<double>> ParseNumberList(absl::string_view flag,
+                                                    const std::string& text);
 
 }  // namespace dpq::client
 

@@ -1,13 +1,18 @@
 #include "client/output.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "absl/time/time.h"
 #include "core/util/json_writer.h"
 
@@ -96,6 +101,20 @@ std::string JsonArrayOf(const Items& items, ToJson to_json) {
   return JsonArray(values);
 }
 
+// [{"values":{"A":"a1",...},"count":c},...]: the cells of a cuboid.
+std::string CellsJson(const dpq::v1::Cuboid& cuboid) {
+  return JsonArrayOf(cuboid.cells(), [&cuboid](const dpq::v1::CuboidCell& c) {
+    JsonObjectWriter values;
+    for (int i = 0; i < cuboid.dimensions_size(); ++i) {
+      values.Add(cuboid.dimensions(i), i < c.values_size() ? c.values(i) : "");
+    }
+    JsonObjectWriter cell;
+    cell.AddRaw("values", values.Finish());
+    cell.Add("count", c.count());
+    return cell.Finish();
+  });
+}
+
 // "charged epsilon 1, remaining 2" (or the replay wording).
 std::string ChargeSentence(double charged, double remaining, bool replayed) {
   if (replayed) {
@@ -105,6 +124,56 @@ std::string ChargeSentence(double charged, double remaining, bool replayed) {
   }
   return absl::StrCat("charged epsilon ", FormatReal(charged), ", remaining ",
                       FormatReal(remaining));
+}
+
+// "per_cuboid" -> "per cuboid"; "" -> "-".
+std::string Words(absl::string_view code) {
+  if (code.empty()) return "-";
+  std::string text(code);
+  std::replace(text.begin(), text.end(), '_', ' ');
+  return text;
+}
+
+// The name of a cuboid for people: "Sex, Age", or "(total)" for the apex.
+std::string CuboidName(const dpq::v1::Cuboid& cuboid) {
+  if (cuboid.dimensions().empty()) return "(total)";
+  return absl::StrJoin(cuboid.dimensions(), ", ");
+}
+
+// "sex == 'Male'" or "age <= 37.5".
+std::string TestText(const dpq::v1::DecisionTreeNode& node) {
+  if (node.numeric_test()) {
+    return absl::StrCat(node.feature(), " <= ", FormatReal(node.threshold()));
+  }
+  return absl::StrCat(node.feature(), " == ", JsonQuote(node.category()));
+}
+
+constexpr int kMaxRulesDepth = 64;
+
+void AppendRules(
+    const google::protobuf::RepeatedPtrField<dpq::v1::DecisionTreeNode>& nodes,
+    int index, int indent, absl::flat_hash_set<int>& seen, std::string* out) {
+  const std::string pad(static_cast<size_t>(indent) * 2, ' ');
+  // A tree reaches every node once; anything else is a malformed answer,
+  // printed rather than followed.
+  if (index < 0 || index >= nodes.size() || !seen.insert(index).second) {
+    absl::StrAppend(out, pad, "<invalid node ", index, ">\n");
+    return;
+  }
+  const dpq::v1::DecisionTreeNode& node = nodes[index];
+  // Bounds the recursion for any answer; real trees are far shallower.
+  if (indent >= kMaxRulesDepth && !node.leaf()) {
+    absl::StrAppend(out, pad, "... (deeper levels omitted; see --json)\n");
+    return;
+  }
+  if (node.leaf()) {
+    absl::StrAppend(out, pad, node.positive() ? "+" : "-", "\n");
+    return;
+  }
+  absl::StrAppend(out, pad, "if ", TestText(node), ":\n");
+  AppendRules(nodes, node.left(), indent + 1, seen, out);
+  absl::StrAppend(out, pad, "else:\n");
+  AppendRules(nodes, node.right(), indent + 1, seen, out);
 }
 
 }  // namespace
@@ -233,6 +302,20 @@ std::string LedgerStateName(dpq::v1::LedgerEntryState state) {
   }
 }
 
+std::string KindName(dpq::v1::DatasetKind kind) {
+  return kind == dpq::v1::DATASET_KIND_GRAPH ? "graph" : "table";
+}
+
+std::string FormatCount(double count) {
+  if (std::isnan(count)) return "nan";
+  if (std::isinf(count)) return count > 0 ? "inf" : "-inf";
+  // Below 2^53 every integer is exact, and the cast cannot overflow.
+  if (std::fabs(count) < 9007199254740992.0 && count == std::trunc(count)) {
+    return absl::StrCat(static_cast<int64_t>(count));
+  }
+  return absl::StrFormat("%.2f", count);
+}
+
 std::string FormatTimestamp(const google::protobuf::Timestamp& ts) {
   if (ts.seconds() == 0 && ts.nanos() == 0) return "-";
   const absl::Time t =
@@ -273,6 +356,18 @@ std::string DatasetInfoJson(const dpq::v1::DatasetInfo& info) {
            }));
   w.Add("neighbouring", info.neighbouring());
   AddTimestamp(w, "registered_at", info.registered_at());
+  w.Add("kind", KindName(info.kind()));
+  w.AddRaw("cube_dimensions",
+           JsonArrayOf(
+               info.cube_dimensions(), [](const dpq::v1::CubeDimensionInfo& d) {
+                 JsonObjectWriter dim;
+                 dim.Add("column", d.column());
+                 dim.AddRaw("labels", JsonArrayOf(d.labels(), JsonQuote));
+                 return dim.Finish();
+               }));
+  w.AddRaw("public_cuboids", JsonArrayOf(info.public_cuboids(), CuboidJson));
+  w.AddRaw("supported_releases",
+           JsonArrayOf(info.supported_releases(), JsonQuote));
   return w.Finish();
 }
 
@@ -317,6 +412,61 @@ std::string MeasureResultJson(const dpq::v1::MeasureResult& r) {
   return w.Finish();
 }
 
+std::string CuboidJson(const dpq::v1::Cuboid& cuboid) {
+  JsonObjectWriter w;
+  w.AddRaw("dimensions", JsonArrayOf(cuboid.dimensions(), JsonQuote));
+  w.AddRaw("cells", CellsJson(cuboid));
+  return w.Finish();
+}
+
+std::string TreeNodeJson(const dpq::v1::DecisionTreeNode& node) {
+  JsonObjectWriter w;
+  w.Add("leaf", node.leaf());
+  if (node.leaf()) {
+    w.Add("positive", node.positive());
+    return w.Finish();
+  }
+  w.Add("feature", node.feature());
+  if (node.numeric_test()) {
+    w.Add("op", "<=");
+    w.Add("threshold", node.threshold());
+  } else {
+    w.Add("op", "==");
+    w.Add("category", node.category());
+  }
+  w.Add("left", static_cast<int64_t>(node.left()));
+  w.Add("right", static_cast<int64_t>(node.right()));
+  return w.Finish();
+}
+
+// --- Blocks of text ----------------------------------------------------------
+
+std::string CuboidTable(const dpq::v1::Cuboid& cuboid) {
+  std::vector<std::string> header(cuboid.dimensions().begin(),
+                                  cuboid.dimensions().end());
+  header.push_back("COUNT");
+  TextTable table(std::move(header));
+  for (const dpq::v1::CuboidCell& c : cuboid.cells()) {
+    std::vector<std::string> row;
+    for (int i = 0; i < cuboid.dimensions_size(); ++i) {
+      row.push_back(i < c.values_size() ? c.values(i) : "");
+    }
+    row.push_back(FormatCount(c.count()));
+    table.AddRow(std::move(row));
+  }
+  return table.Render();
+}
+
+std::string TreeRules(
+    const google::protobuf::RepeatedPtrField<dpq::v1::DecisionTreeNode>&
+        nodes) {
+  if (nodes.empty()) return "(empty tree)\n";
+  std::string out;
+  absl::flat_hash_set<int> seen;
+  AppendRules(nodes, 0, 0, seen, &out);
+  return out;
+}
+
 // --- Commands ----------------------------------------------------------------
 
 std::string HealthText(const std::string& status_name, bool json) {
@@ -330,12 +480,14 @@ std::string DatasetsText(const dpq::v1::ListDatasetsResponse& resp, bool json) {
         "datasets", JsonArrayOf(resp.datasets(), DatasetInfoJson)));
   }
   TextTable table(
-      {"ID", "VERSION", "MAX_ROWS", "ROWS", "MEASURES", "DESCRIPTION"});
+      {"ID", "VERSION", "KIND", "MAX_ROWS", "ROWS", "MEASURES", "DESCRIPTION"});
   for (const dpq::v1::DatasetInfo& d : resp.datasets()) {
-    table.AddRow({d.dataset_id(), absl::StrCat(d.version()),
-                  absl::StrCat(d.public_max_rows()),
+    // A graph has no row bound and answers no measures.
+    const bool graph = d.kind() == dpq::v1::DATASET_KIND_GRAPH;
+    table.AddRow({d.dataset_id(), absl::StrCat(d.version()), KindName(d.kind()),
+                  graph ? "-" : absl::StrCat(d.public_max_rows()),
                   d.row_count_public() ? absl::StrCat(d.row_count()) : "-",
-                  MeasuresList(d, ","), OrDash(d.description())});
+                  OrDash(MeasuresList(d, ",")), OrDash(d.description())});
   }
   return table.Render();
 }
@@ -349,12 +501,17 @@ std::string DescribeText(const dpq::v1::DescribeDatasetResponse& resp,
   absl::StrAppend(&out, "description:      ", OrDash(d.description()), "\n");
   absl::StrAppend(&out, "version:          ", d.version(), " (registered ",
                   FormatTimestamp(d.registered_at()), ")\n");
+  absl::StrAppend(&out, "kind:             ", KindName(d.kind()), "\n");
+  absl::StrAppend(&out, "privacy unit:     ", OrDash(d.neighbouring()), "\n");
+  absl::StrAppend(&out, "releases:         ",
+                  OrDash(absl::StrJoin(d.supported_releases(), ", ")), "\n");
+  // A graph (edge list) has none of a table's schema, bounds or cube.
+  if (d.kind() == dpq::v1::DATASET_KIND_GRAPH) return out;
   absl::StrAppend(&out, "public max rows:  ", d.public_max_rows(), "\n");
   absl::StrAppend(&out, "row count:        ",
                   d.row_count_public() ? absl::StrCat(d.row_count())
                                        : std::string("not public"),
                   "\n");
-  absl::StrAppend(&out, "privacy unit:     ", OrDash(d.neighbouring()), "\n");
   absl::StrAppend(&out, "measures:         ", MeasuresList(d, ", "), "\n");
   absl::StrAppend(&out, "columns:\n");
   TextTable columns({"  NAME", "TYPE"});
@@ -366,6 +523,22 @@ std::string DescribeText(const dpq::v1::DescribeDatasetResponse& resp,
   int n = 0;
   for (const std::string& dc : d.constraints()) {
     absl::StrAppend(&out, "  ", ++n, ". ", dc, "\n");
+  }
+  if (n == 0) out += "  (none)\n";
+  absl::StrAppend(&out, "cube dimensions:\n");
+  for (const dpq::v1::CubeDimensionInfo& dim : d.cube_dimensions()) {
+    absl::StrAppend(&out, "  ", dim.column(), ": ",
+                    absl::StrJoin(dim.labels(), ", "), "\n");
+  }
+  if (d.cube_dimensions().empty()) out += "  (none)\n";
+  absl::StrAppend(&out, "public exact cuboids:\n");
+  n = 0;
+  for (const dpq::v1::Cuboid& cuboid : d.public_cuboids()) {
+    absl::StrAppend(&out, "  ", ++n, ". ", CuboidName(cuboid), "\n");
+    for (absl::string_view line :
+         absl::StrSplit(CuboidTable(cuboid), '\n', absl::SkipEmpty())) {
+      absl::StrAppend(&out, "     ", line, "\n");
+    }
   }
   if (n == 0) out += "  (none)\n";
   return out;
@@ -464,6 +637,136 @@ std::string ReportText(absl::string_view dataset_id,
   return out;
 }
 
+std::string CuboidsText(absl::string_view dataset_id,
+                        const dpq::v1::ReleaseCuboidsResponse& resp,
+                        bool json) {
+  auto stddev = [&resp](int i) -> std::optional<double> {
+    if (i < resp.noise_stddev_size()) return resp.noise_stddev(i);
+    return std::nullopt;
+  };
+  if (json) {
+    std::vector<std::string> cuboids;
+    for (int i = 0; i < resp.cuboids_size(); ++i) {
+      const dpq::v1::Cuboid& c = resp.cuboids(i);
+      JsonObjectWriter w;
+      w.AddRaw("dimensions", JsonArrayOf(c.dimensions(), JsonQuote));
+      if (std::optional<double> sd = stddev(i); sd.has_value()) {
+        w.Add("noise_stddev", *sd);
+      } else {
+        w.AddNull("noise_stddev");
+      }
+      w.AddRaw("cells", CellsJson(c));
+      cuboids.push_back(w.Finish());
+    }
+    JsonObjectWriter w;
+    w.Add("dataset", dataset_id);
+    w.AddRaw("cuboids", JsonArray(cuboids));
+    w.Add("strategy", resp.strategy());
+    w.Add("sensitivity", resp.sensitivity());
+    w.Add("epsilon_charged", resp.epsilon_charged());
+    w.Add("remaining_budget", resp.remaining_budget());
+    w.Add("request_id", resp.request_id());
+    w.Add("replayed", resp.replayed());
+    return Line(w);
+  }
+  std::string out;
+  for (int i = 0; i < resp.cuboids_size(); ++i) {
+    const dpq::v1::Cuboid& c = resp.cuboids(i);
+    const std::optional<double> sd = stddev(i);
+    absl::StrAppend(&out, i == 0 ? "" : "\n", "Cuboid ", i + 1, " of ",
+                    dataset_id, ": ", CuboidName(c), " (noise stddev ",
+                    sd.has_value() ? FormatReal(*sd) : std::string("-"),
+                    " per cell)\n", CuboidTable(c));
+  }
+  absl::StrAppend(&out, resp.cuboids().empty() ? "" : "\n", "strategy ",
+                  Words(resp.strategy()), ", sensitivity ",
+                  FormatReal(resp.sensitivity()), "; ",
+                  ChargeSentence(resp.epsilon_charged(),
+                                 resp.remaining_budget(), resp.replayed()),
+                  "\n");
+  absl::StrAppend(&out, "request id: ", OrDash(resp.request_id()), "\n");
+  return out;
+}
+
+std::string TreeText(absl::string_view dataset_id, absl::string_view label,
+                     absl::string_view positive,
+                     const dpq::v1::TrainDecisionTreeResponse& resp,
+                     bool json) {
+  if (json) {
+    JsonObjectWriter w;
+    w.Add("dataset", dataset_id);
+    w.Add("label", label);
+    w.Add("positive_class", positive);
+    w.Add("tree_text", resp.tree_text());
+    w.Add("depth", static_cast<uint32_t>(resp.depth()));
+    w.AddRaw("nodes", JsonArrayOf(resp.nodes(), TreeNodeJson));
+    if (resp.has_tpr()) {
+      w.Add("tpr", resp.tpr());
+    } else {
+      w.AddNull("tpr");
+    }
+    if (resp.has_tnr()) {
+      w.Add("tnr", resp.tnr());
+    } else {
+      w.AddNull("tnr");
+    }
+    w.Add("epsilon_charged", resp.epsilon_charged());
+    w.Add("remaining_budget", resp.remaining_budget());
+    w.Add("request_id", resp.request_id());
+    w.Add("replayed", resp.replayed());
+    return Line(w);
+  }
+  std::string out = absl::StrCat(
+      "Decision tree for ", dataset_id, " (depth ", resp.depth(),
+      "; +: ", label, " == ", JsonQuote(positive),
+      ", -: otherwise; NULL takes else):\n", OrDash(resp.tree_text()), "\n\n",
+      TreeRules(resp.nodes()), "\n");
+  if (resp.has_tpr() || resp.has_tnr()) {
+    absl::StrAppend(
+        &out, "DP accuracy on the training data: TPR ",
+        resp.has_tpr() ? FormatReal(resp.tpr()) : std::string("-"), ", TNR ",
+        resp.has_tnr() ? FormatReal(resp.tnr()) : std::string("-"), "\n");
+  } else {
+    absl::StrAppend(&out,
+                    "TPR/TNR not released (pay for them with "
+                    "--accuracy-epsilon)\n");
+  }
+  absl::StrAppend(&out,
+                  ChargeSentence(resp.epsilon_charged(),
+                                 resp.remaining_budget(), resp.replayed()),
+                  "\n");
+  absl::StrAppend(&out, "request id: ", OrDash(resp.request_id()), "\n");
+  return out;
+}
+
+std::string TopNodesText(absl::string_view dataset_id,
+                         const dpq::v1::SelectInfluentialNodesResponse& resp,
+                         bool json) {
+  if (json) {
+    JsonObjectWriter w;
+    w.Add("dataset", dataset_id);
+    w.AddRaw("nodes", JsonArrayOf(resp.nodes(), JsonQuote));
+    w.Add("epsilon_charged", resp.epsilon_charged());
+    w.Add("remaining_budget", resp.remaining_budget());
+    w.Add("request_id", resp.request_id());
+    w.Add("replayed", resp.replayed());
+    return Line(w);
+  }
+  TextTable table({"RANK", "NODE"});
+  int rank = 0;
+  for (const std::string& node : resp.nodes()) {
+    table.AddRow({absl::StrCat(++rank), node});
+  }
+  std::string out = absl::StrCat("Influential nodes of ", dataset_id,
+                                 " (in selection order):\n", table.Render());
+  absl::StrAppend(&out,
+                  ChargeSentence(resp.epsilon_charged(),
+                                 resp.remaining_budget(), resp.replayed()),
+                  "\n");
+  absl::StrAppend(&out, "request id: ", OrDash(resp.request_id()), "\n");
+  return out;
+}
+
 std::string UploadText(const dpq::v1::DatasetInfo& info,
                        const dpq::v1::DatasetStats& stats, bool replaced,
                        bool json) {
@@ -476,11 +779,34 @@ std::string UploadText(const dpq::v1::DatasetInfo& info,
     w.Add("edges", static_cast<uint64_t>(stats.edges()));
     w.Add("graph_build_seconds", stats.graph_build_seconds());
     w.Add("public_max_rows", static_cast<uint64_t>(info.public_max_rows()));
+    w.Add("kind", KindName(info.kind()));
+    w.Add("nodes", static_cast<uint64_t>(stats.nodes()));
+    w.Add("graph_ready", stats.graph_ready());
+    w.Add("graph_error", stats.graph_error());
     return Line(w);
   }
-  return absl::StrCat(replaced ? "Replaced " : "Registered ", info.dataset_id(),
-                      " (version ", info.version(), "): ", stats.rows(),
-                      " rows, ", stats.csv_bytes(), " bytes, ", stats.edges(),
+  if (info.kind() == dpq::v1::DATASET_KIND_GRAPH) {
+    return absl::StrCat(
+        replaced ? "Replaced " : "Registered ", info.dataset_id(), " (version ",
+        info.version(), "): a graph with ", stats.nodes(), " nodes and ",
+        stats.edges(), " edges, ", stats.csv_bytes(), " bytes.\n");
+  }
+  const std::string head =
+      absl::StrCat(replaced ? "Replaced " : "Registered ", info.dataset_id(),
+                   " (version ", info.version(), "): ", stats.rows(), " rows, ",
+                   stats.csv_bytes(), " bytes");
+  if (!stats.graph_error().empty()) {
+    return absl::StrCat(
+        head, "; the conflict graph failed: ", stats.graph_error(), "\n");
+  }
+  // Not ready and nothing measured yet: the build runs in the background.
+  if (!stats.graph_ready() && stats.edges() == 0 &&
+      stats.graph_build_seconds() == 0) {
+    return absl::StrCat(head,
+                        "; the conflict graph is being built in the "
+                        "background.\n");
+  }
+  return absl::StrCat(head, ", ", stats.edges(),
                       " conflicting pairs; graph built in ",
                       FormatReal(stats.graph_build_seconds()), " s.\n");
 }

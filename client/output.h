@@ -47,6 +47,11 @@ std::string MethodName(dpq::v1::SelectionMethod method);
 std::string ColumnTypeName(dpq::v1::ColumnType type);
 // "RESERVED", "COMMITTED", "REFUNDED", "UNSPECIFIED".
 std::string LedgerStateName(dpq::v1::LedgerEntryState state);
+// "table" (also for UNSPECIFIED, the default) or "graph".
+std::string KindName(dpq::v1::DatasetKind kind);
+// A count for tables: integers exactly ("12", "-3"), other values with two
+// decimals ("12.35"); non-finite values as "nan"/"inf".
+std::string FormatCount(double count);
 // RFC 3339 in UTC, e.g. "2024-05-01T12:00:00Z"; "-" if unset (zero).
 std::string FormatTimestamp(const google::protobuf::Timestamp& ts);
 
@@ -58,6 +63,22 @@ std::string DatasetInfoJson(const dpq::v1::DatasetInfo& info);
 std::string BudgetJson(const dpq::v1::Budget& budget);
 std::string LedgerEntryJson(const dpq::v1::LedgerEntry& entry);
 std::string MeasureResultJson(const dpq::v1::MeasureResult& result);
+// {"dimensions":[...],"cells":[{"values":{"A":"a1",...},"count":c},...]}
+// (a cell's missing labels are "").
+std::string CuboidJson(const dpq::v1::Cuboid& cuboid);
+// One tree node: {"leaf":true,"positive":b} or {"leaf":false,"feature":F,
+// "op":"<=","threshold":t | "op":"==","category":c,"left":i,"right":j}.
+std::string TreeNodeJson(const dpq::v1::DecisionTreeNode& node);
+
+// --- Blocks of text ------------------------------------------------------
+
+// A cuboid as a table: one column per dimension, then COUNT.
+std::string CuboidTable(const dpq::v1::Cuboid& cuboid);
+// The tree as indented if/else lines ("if age <= 37.5:", "  +", "else:"),
+// from nodes[0]; an index out of range or a node reached twice prints as
+// "<invalid node i>" instead of looping.
+std::string TreeRules(
+    const google::protobuf::RepeatedPtrField<dpq::v1::DecisionTreeNode>& nodes);
 
 // --- Whole command outputs (each ends in '\n') --------------------------
 
@@ -78,6 +99,23 @@ std::string MeasureText(absl::string_view dataset_id,
 // "epsilon_charged","remaining_budget","request_id","replayed"}.
 std::string ReportText(absl::string_view dataset_id,
                        const dpq::v1::QualityReportResponse& resp, bool json);
+// JSON: {"dataset","cuboids":[{dimensions, noise_stddev, cells}],
+// "strategy","sensitivity","epsilon_charged","remaining_budget",
+// "request_id","replayed"}.
+std::string CuboidsText(absl::string_view dataset_id,
+                        const dpq::v1::ReleaseCuboidsResponse& resp, bool json);
+// `label`/`positive`: what the tree predicts (from the request).
+// JSON: {"dataset","label","positive_class","tree_text","depth","nodes":[...],
+// "tpr","tnr" (null unless released),"epsilon_charged","remaining_budget",
+// "request_id","replayed"}.
+std::string TreeText(absl::string_view dataset_id, absl::string_view label,
+                     absl::string_view positive,
+                     const dpq::v1::TrainDecisionTreeResponse& resp, bool json);
+// JSON: {"dataset","nodes":[ids],"epsilon_charged","remaining_budget",
+// "request_id","replayed"}.
+std::string TopNodesText(absl::string_view dataset_id,
+                         const dpq::v1::SelectInfluentialNodesResponse& resp,
+                         bool json);
 // Register (`replaced` false) and replace (true).
 std::string UploadText(const dpq::v1::DatasetInfo& info,
                        const dpq::v1::DatasetStats& stats, bool replaced,

@@ -441,14 +441,17 @@ TEST(ParseAdminTest, LedgerAndAudit) {
 }
 
 TEST(CommandUsageTest, EveryCommandHasANameAndSynopsis) {
-  for (Command c :
-       {Command::kHealth, Command::kDatasets, Command::kDescribe,
-        Command::kBudget, Command::kMeasure, Command::kReport,
-        Command::kAdminRegister, Command::kAdminReplace, Command::kAdminDelete,
-        Command::kAdminDatasets, Command::kAdminCreateBuyer,
-        Command::kAdminRevokeBuyer, Command::kAdminBuyers, Command::kAdminGrant,
-        Command::kAdminSetBudget, Command::kAdminSetCap, Command::kAdminLedger,
-        Command::kAdminAudit}) {
+  for (Command c : {Command::kHealth,           Command::kDatasets,
+                    Command::kDescribe,         Command::kBudget,
+                    Command::kMeasure,          Command::kReport,
+                    Command::kCuboids,          Command::kTree,
+                    Command::kTopNodes,         Command::kAdminRegister,
+                    Command::kAdminReplace,     Command::kAdminDelete,
+                    Command::kAdminDatasets,    Command::kAdminCreateBuyer,
+                    Command::kAdminRevokeBuyer, Command::kAdminBuyers,
+                    Command::kAdminGrant,       Command::kAdminSetBudget,
+                    Command::kAdminSetCap,      Command::kAdminLedger,
+                    Command::kAdminAudit}) {
     const std::string name = CommandName(c);
     ASSERT_FALSE(name.empty());
     EXPECT_THAT(CommandUsage(c),

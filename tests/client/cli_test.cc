@@ -113,8 +113,7 @@ v1::MeasureInconsistencyResponse CannedMeasure(const std::string& request_id) {
   return resp;
 }
 
-// --- Usage, help, local errors
-// -------------------------------------------------
+// --- Usage, help, local errors ---------------------------------------------
 
 TEST_F(CliTest, UsageErrorExits2WithMessageAndHintAndNoRpc) {
   EXPECT_EQ(Run({"measure", "h", "--epsilon", "1"}), kExitUsage);
@@ -156,8 +155,7 @@ TEST_F(CliTest, MissingCaFileFailsBeforeConnecting) {
   EXPECT_EQ(connects_, 0);
 }
 
-// --- Connection options
-// -------------------------------------------------------------
+// --- Connection options ----------------------------------------------------
 
 TEST_F(CliTest, TlsIsTheDefaultAndFilesArePassedAsPem) {
   const std::string ca = TempFile("ca.pem", "CA PEM");
@@ -233,8 +231,7 @@ TEST_F(CliTest, DeadlineDefaultsTo30SecondsAndFollowsTimeout) {
   EXPECT_LE(remaining[1], absl::Seconds(5));
 }
 
-// --- Health
-// -----------------------------------------------------------------------------
+// --- Health ----------------------------------------------------------------
 
 TEST_F(CliTest, HealthServingExits0WithoutToken) {
   env_vars_ = {{"DPQ_TOKEN", "dpq_env"}};
@@ -270,8 +267,7 @@ TEST_F(CliTest, HealthUnreachableExits1) {
   EXPECT_EQ(err(), "dpq: UNAVAILABLE: failed to connect to all addresses\n");
 }
 
-// --- Buyer commands
-// ---------------------------------------------------------------------
+// --- Buyer commands --------------------------------------------------------
 
 TEST_F(CliTest, DatasetsAndDescribePrintServerData) {
   v1::ListDatasetsResponse list;
@@ -382,8 +378,7 @@ TEST_F(CliTest, ReportSendsEverythingAndPrintsJson) {
   EXPECT_THAT(out(), HasSubstr(R"("epsilon_charged":3,"remaining_budget":0)"));
 }
 
-// --- Error mapping
-// -------------------------------------------------------------------
+// --- Error mapping ---------------------------------------------------------
 
 TEST_F(CliTest, EveryServerErrorIsOneLineAndExit1) {
   const std::vector<std::pair<grpc::StatusCode, std::string>> codes = {
@@ -449,8 +444,7 @@ TEST_F(CliTest, AdminRpcErrorsToo) {
             "dpq: PERMISSION_DENIED: AdminService needs the admin role\n");
 }
 
-// --- Admin commands
-// ----------------------------------------------------------------
+// --- Admin commands --------------------------------------------------------
 
 TEST_F(CliTest, CreateBuyerJsonIsBuyerAndToken) {
   v1::CreateBuyerRequest sent;
@@ -547,8 +541,7 @@ TEST_F(CliTest, GrantSetBudgetSetCapLedger) {
   EXPECT_EQ(out(), "{\"entries\":[],\"budgets\":[]}\n");
 }
 
-// --- Uploads
-// ---------------------------------------------------------------------------
+// --- Uploads ---------------------------------------------------------------
 
 // Records what an upload stream receives.
 struct StreamLog {
@@ -625,7 +618,8 @@ TEST_F(CliTest, RegisterStreamsHeaderThenChunksInOrder) {
   EXPECT_EQ(log.writes_done, 1);
   EXPECT_EQ(out(),
             R"({"dataset":"hospital","version":1,"rows":3,"csv_bytes":23,)"
-            R"("edges":1,"graph_build_seconds":0,"public_max_rows":0})"
+            R"("edges":1,"graph_build_seconds":0,"public_max_rows":0,)"
+            R"("kind":"table","nodes":0,"graph_ready":false,"graph_error":""})"
             "\n");
 }
 
@@ -751,6 +745,245 @@ TEST_F(CliTest, BadSchemaFileIsInvalidArgumentNamingTheFile) {
   EXPECT_THAT(err(), StartsWith("dpq: INVALID_ARGUMENT: --schema file '" +
                                 schema + "': "));
   EXPECT_EQ(connects_, 0);
+}
+
+// --- Cube and selection releases -------------------------------------------
+
+TEST_F(CliTest, CuboidsSendsEveryCuboidAndPrintsJson) {
+  v1::ReleaseCuboidsRequest sent;
+  v1::ReleaseCuboidsResponse resp;
+  v1::Cuboid* c = resp.add_cuboids();
+  c->add_dimensions("Sex");
+  v1::CuboidCell* cell = c->add_cells();
+  cell->add_values("F");
+  cell->set_count(7);
+  resp.add_noise_stddev(1.5);
+  resp.set_strategy("per_cuboid");
+  resp.set_epsilon_charged(1);
+  resp.set_request_id("c-1");
+  EXPECT_CALL(*buyer_, ReleaseCuboids(_, _, _))
+      .WillOnce(DoAll(SaveArg<1>(&sent), SetArgPointee<2>(resp),
+                      Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"--json", "cuboids", "adult", "--dims", "Sex,Age", "--dims",
+                 "", "--epsilon", "1", "--integral", "--request-id", "c-1"}),
+            kExitOk)
+      << err();
+  EXPECT_EQ(sent.dataset_id(), "adult");
+  ASSERT_EQ(sent.cuboids_size(), 2);
+  EXPECT_THAT(sent.cuboids(0).dimensions(),
+              ::testing::ElementsAre("Sex", "Age"));
+  EXPECT_THAT(sent.cuboids(1).dimensions(), IsEmpty());
+  EXPECT_DOUBLE_EQ(sent.epsilon(), 1);
+  EXPECT_TRUE(sent.non_negative_integral());
+  EXPECT_EQ(sent.request_id(), "c-1");
+  EXPECT_EQ(out(), CuboidsText("adult", resp, true));
+  EXPECT_THAT(out(),
+              HasSubstr(R"("cells":[{"values":{"Sex":"F"},"count":7}])"));
+}
+
+TEST_F(CliTest, CuboidsWithoutRequestIdGeneratesOneAndPrintsIt) {
+  v1::ReleaseCuboidsRequest sent;
+  EXPECT_CALL(*buyer_, ReleaseCuboids(_, _, _))
+      .WillOnce(DoAll(SaveArg<1>(&sent), Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"cuboids", "adult", "--dims", "Sex", "--epsilon", "1"}),
+            kExitOk)
+      << err();
+  EXPECT_EQ(sent.request_id(), "dpq-generated");
+  EXPECT_FALSE(sent.non_negative_integral());
+  // The server left the id out: the one sent is printed.
+  EXPECT_THAT(out(), HasSubstr("request id: dpq-generated\n"));
+}
+
+TEST_F(CliTest, TreeSendsEveryFlagAndPrintsTheTree) {
+  v1::TrainDecisionTreeRequest sent;
+  v1::TrainDecisionTreeResponse resp;
+  v1::DecisionTreeNode* leaf = resp.add_nodes();
+  leaf->set_leaf(true);
+  leaf->set_positive(true);
+  leaf->set_left(-1);
+  leaf->set_right(-1);
+  resp.set_tree_text("+");
+  resp.set_epsilon_charged(1.25);
+  resp.set_remaining_budget(0.75);
+  resp.set_request_id("t-1");
+  EXPECT_CALL(*buyer_, TrainDecisionTree(_, _, _))
+      .Times(2)
+      .WillRepeatedly(DoAll(SaveArg<1>(&sent), SetArgPointee<2>(resp),
+                            Return(grpc::Status::OK)));
+  const std::vector<std::string> args = {"tree",
+                                         "adult",
+                                         "--label",
+                                         "income",
+                                         "--positive",
+                                         ">50K",
+                                         "--features",
+                                         "age,sex",
+                                         "--approach",
+                                         "aggregation",
+                                         "--weights",
+                                         "2,1",
+                                         "--sensitivity",
+                                         "local",
+                                         "--generations",
+                                         "5",
+                                         "--population",
+                                         "8",
+                                         "--accuracy-epsilon",
+                                         "0.25",
+                                         "--epsilon",
+                                         "1",
+                                         "--request-id",
+                                         "t-1"};
+  EXPECT_EQ(Run(args), kExitOk) << err();
+  EXPECT_EQ(sent.dataset_id(), "adult");
+  EXPECT_EQ(sent.label_column(), "income");
+  EXPECT_EQ(sent.positive_class(), ">50K");
+  EXPECT_THAT(sent.features(), ::testing::ElementsAre("age", "sex"));
+  EXPECT_EQ(sent.approach(), v1::SELECTION_APPROACH_AGGREGATION);
+  EXPECT_THAT(sent.weights(), ::testing::ElementsAre(2, 1));
+  EXPECT_EQ(sent.sensitivity(), v1::SENSITIVITY_MODE_LOCAL);
+  EXPECT_EQ(sent.generations(), 5u);
+  EXPECT_EQ(sent.population(), 8u);
+  EXPECT_DOUBLE_EQ(sent.accuracy_epsilon(), 0.25);
+  EXPECT_DOUBLE_EQ(sent.epsilon(), 1);
+  EXPECT_EQ(sent.request_id(), "t-1");
+  EXPECT_EQ(out(), TreeText("adult", "income", ">50K", resp, false));
+  std::vector<std::string> json_args = args;
+  json_args.push_back("--json");
+  EXPECT_EQ(Run(json_args), kExitOk) << err();
+  EXPECT_EQ(out(), TreeText("adult", "income", ">50K", resp, true));
+}
+
+TEST_F(CliTest, TopNodesSendsEveryFlagAndPrintsJson) {
+  v1::SelectInfluentialNodesRequest sent;
+  v1::SelectInfluentialNodesResponse resp;
+  resp.add_nodes("34");
+  resp.add_nodes("1");
+  resp.set_epsilon_charged(2);
+  resp.set_request_id("n-1");
+  EXPECT_CALL(*buyer_, SelectInfluentialNodes(_, _, _))
+      .WillOnce(DoAll(SaveArg<1>(&sent), SetArgPointee<2>(resp),
+                      Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"top-nodes", "karate", "--k", "2", "--objectives", "degree",
+                 "--approach", "pareto", "--sensitivity", "global", "--weights",
+                 "1", "--epsilon", "2", "--request-id", "n-1", "--json"}),
+            kExitOk)
+      << err();
+  EXPECT_EQ(sent.dataset_id(), "karate");
+  EXPECT_EQ(sent.k(), 2u);
+  ASSERT_EQ(sent.objectives_size(), 1);
+  EXPECT_EQ(sent.objectives(0), v1::NODE_OBJECTIVE_DEGREE);
+  EXPECT_EQ(sent.approach(), v1::SELECTION_APPROACH_PARETO);
+  EXPECT_EQ(sent.sensitivity(), v1::SENSITIVITY_MODE_GLOBAL);
+  EXPECT_THAT(sent.weights(), ::testing::ElementsAre(1));
+  EXPECT_DOUBLE_EQ(sent.epsilon(), 2);
+  EXPECT_EQ(out(), R"({"dataset":"karate","nodes":["34","1"],)"
+                   R"("epsilon_charged":2,"remaining_budget":0,)"
+                   R"("request_id":"n-1","replayed":false})"
+                   "\n");
+}
+
+TEST_F(CliTest, ReleaseErrorsAreOneLineAndUncertainOnesTellHowToRetry) {
+  EXPECT_CALL(*buyer_, ReleaseCuboids(_, _, _))
+      .WillOnce(Return(grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                                    "three exact cuboids")));
+  EXPECT_EQ(Run({"cuboids", "a", "--dims", "X", "--epsilon", "1"}), kExitError);
+  EXPECT_THAT(out(), IsEmpty());
+  EXPECT_EQ(err(), "dpq: FAILED_PRECONDITION: three exact cuboids\n");
+
+  EXPECT_CALL(*buyer_, TrainDecisionTree(_, _, _))
+      .WillOnce(Return(grpc::Status(grpc::StatusCode::UNAVAILABLE, "down")));
+  EXPECT_EQ(
+      Run({"tree", "a", "--label", "l", "--positive", "p", "--epsilon", "1"}),
+      kExitError);
+  EXPECT_EQ(err(),
+            "dpq: UNAVAILABLE: down (request id dpq-generated: retry with "
+            "--request-id dpq-generated to get its answer without a second "
+            "charge)\n");
+
+  EXPECT_CALL(*buyer_, SelectInfluentialNodes(_, _, _))
+      .WillOnce(Return(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                    "k = 50 exceeds the 34 nodes")));
+  EXPECT_EQ(Run({"top-nodes", "g", "--k", "50", "--epsilon", "1",
+                 "--request-id", "mine"}),
+            kExitError);
+  EXPECT_EQ(err(), "dpq: INVALID_ARGUMENT: k = 50 exceeds the 34 nodes\n");
+}
+
+TEST_F(CliTest, ReleaseUsageErrorsExit2WithoutConnecting) {
+  EXPECT_EQ(Run({"tree", "a", "--label", "l", "--positive", "p", "--epsilon",
+                 "1", "--approach", "best"}),
+            kExitUsage);
+  EXPECT_THAT(err(), StartsWith("dpq: --approach must be one of pareto, "
+                                "aggregation; got 'best'.\n"
+                                "usage: dpq [global flags] tree ID"));
+  EXPECT_EQ(
+      Run({"top-nodes", "g", "--k", "2", "--epsilon", "1", "--weights", "a,b"}),
+      kExitUsage);
+  EXPECT_THAT(err(), HasSubstr("--weights expects comma-separated finite "
+                               "numbers, got 'a,b'"));
+  EXPECT_EQ(connects_, 0);
+}
+
+TEST_F(CliTest, RegisterSendsCubeDeclarationsInTheManifest) {
+  const std::string data = TempFile("cube.csv", "Sex,Age\nF,31\n");
+  const std::string dc = TempFile("cube.dc", "Sex -> Age\n");
+  std::vector<v1::RegisterDatasetRequest> messages;
+  auto* writer = new StrictMock<
+      grpc::testing::MockClientWriter<v1::RegisterDatasetRequest>>();
+  EXPECT_CALL(*writer, Write(_, _))
+      .WillRepeatedly(Invoke(
+          [&messages](const v1::RegisterDatasetRequest& m, grpc::WriteOptions) {
+            messages.push_back(m);
+            return true;
+          }));
+  EXPECT_CALL(*writer, WritesDone()).WillOnce(Return(true));
+  EXPECT_CALL(*writer, Finish()).WillOnce(Return(grpc::Status::OK));
+  EXPECT_CALL(*admin_, RegisterDatasetRaw(_, _)).WillOnce(Return(writer));
+  EXPECT_EQ(Run({"admin", "register", "cube", "--data", data, "--constraints",
+                 dc, "--public-max-rows", "10", "--cube-dimension", "Sex=F|M",
+                 "--cube-dimension", "Age:0,30,100", "--public-cuboid", "Sex",
+                 "--public-cuboid", "Sex,Age"}),
+            kExitOk)
+      << err();
+  ASSERT_GE(messages.size(), 1u);
+  const v1::DatasetManifest& m = messages[0].header().manifest();
+  EXPECT_EQ(m.kind(), v1::DATASET_KIND_UNSPECIFIED);
+  ASSERT_EQ(m.cube_dimensions_size(), 2);
+  EXPECT_EQ(m.cube_dimensions(0).column(), "Sex");
+  EXPECT_THAT(m.cube_dimensions(0).domain(), ::testing::ElementsAre("F", "M"));
+  EXPECT_EQ(m.cube_dimensions(1).column(), "Age");
+  EXPECT_THAT(m.cube_dimensions(1).bin_edges(),
+              ::testing::ElementsAre(0, 30, 100));
+  ASSERT_EQ(m.public_cuboids_size(), 2);
+  EXPECT_THAT(m.public_cuboids(0).dimensions(), ::testing::ElementsAre("Sex"));
+  EXPECT_THAT(m.public_cuboids(1).dimensions(),
+              ::testing::ElementsAre("Sex", "Age"));
+}
+
+TEST_F(CliTest, RegisterGraphSendsKindAndNoConstraints) {
+  const std::string edges = TempFile("edges.csv", "source,target\n1,2\n2,3\n");
+  std::vector<v1::RegisterDatasetRequest> messages;
+  auto* writer = new StrictMock<
+      grpc::testing::MockClientWriter<v1::RegisterDatasetRequest>>();
+  EXPECT_CALL(*writer, Write(_, _))
+      .WillRepeatedly(Invoke(
+          [&messages](const v1::RegisterDatasetRequest& m, grpc::WriteOptions) {
+            messages.push_back(m);
+            return true;
+          }));
+  EXPECT_CALL(*writer, WritesDone()).WillOnce(Return(true));
+  EXPECT_CALL(*writer, Finish()).WillOnce(Return(grpc::Status::OK));
+  EXPECT_CALL(*admin_, RegisterDatasetRaw(_, _)).WillOnce(Return(writer));
+  EXPECT_EQ(Run({"admin", "register", "g", "--kind", "graph", "--data", edges}),
+            kExitOk)
+      << err();
+  ASSERT_EQ(messages.size(), 2u);
+  const v1::DatasetManifest& m = messages[0].header().manifest();
+  EXPECT_EQ(m.kind(), v1::DATASET_KIND_GRAPH);
+  EXPECT_EQ(m.constraints(), "");
+  EXPECT_EQ(m.public_max_rows(), 0u);
+  EXPECT_EQ(messages[1].csv_chunk(), "source,target\n1,2\n2,3\n");
 }
 
 }  // namespace

@@ -209,11 +209,12 @@ TEST(DatasetsTextTest, TableHidesRowCountUnlessPublic) {
   tax->set_row_count_public(true);
   tax->set_row_count(199999);
   tax->set_version(1);
-  EXPECT_EQ(DatasetsText(resp, false),
-            "ID        VERSION  MAX_ROWS  ROWS    MEASURES  DESCRIPTION\n"
-            "hospital  2        1000      -       MI,P,R    Hospital "
-            "\"quality\" data\n"
-            "tax       1        200000    199999            -\n");
+  EXPECT_EQ(
+      DatasetsText(resp, false),
+      "ID        VERSION  KIND   MAX_ROWS  ROWS    MEASURES  DESCRIPTION\n"
+      "hospital  2        table  1000      -       MI,P,R    Hospital "
+      "\"quality\" data\n"
+      "tax       1        table  200000    199999  -         -\n");
 }
 
 TEST(DatasetsTextTest, JsonEscapesAndUsesNullForPrivateRowCount) {
@@ -226,7 +227,8 @@ TEST(DatasetsTextTest, JsonEscapesAndUsesNullForPrivateRowCount) {
       R"("constraints":["zip -> city"],"public_max_rows":1000,"row_count_public":false,)"
       R"("row_count":null,"supported_measures":["MI","P","R"],)"
       R"j("neighbouring":"one row added or removed (unbounded DP)",)j"
-      R"("registered_at":"2024-05-01T12:00:00Z"}]})"
+      R"("registered_at":"2024-05-01T12:00:00Z","kind":"table",)"
+      R"("cube_dimensions":[],"public_cuboids":[],"supported_releases":[]}]})"
       "\n");
   EXPECT_EQ(DatasetsText(dpq::v1::ListDatasetsResponse(), true),
             "{\"datasets\":[]}\n");
@@ -346,7 +348,8 @@ TEST(AdminTextTest, UploadDeleteRevokeCap) {
   EXPECT_EQ(
       UploadText(info, stats, false, true),
       R"({"dataset":"hospital","version":2,"rows":1000,"csv_bytes":52000,)"
-      R"("edges":11295,"graph_build_seconds":0.125,"public_max_rows":1000})"
+      R"("edges":11295,"graph_build_seconds":0.125,"public_max_rows":1000,)"
+      R"("kind":"table","nodes":0,"graph_ready":false,"graph_error":""})"
       "\n");
   EXPECT_EQ(DeleteText("h", true), "{\"dataset\":\"h\",\"deleted\":true}\n");
   EXPECT_THAT(DeleteText("h", false), HasSubstr("Deleted h"));
