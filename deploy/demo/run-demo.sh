@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The README main job: builds dpq (Release), starts dpq-server on the demo
-# data with TLS (a throw-away dev CA), registers a buyer with a budget, runs
-# a buyer session with the dpq client (datasets, a measure, a report, the
-# budget, an over-budget refusal) and stops the server with SIGTERM.
+# data with TLS (a throw-away dev CA), registers a table (with cube
+# dimensions and a public exact cuboid) and a graph, grants a buyer budgets,
+# runs her session with the dpq client (datasets, a measure, a report, DP
+# cuboids, a DP decision tree, DP influential nodes, her budgets, an
+# over-budget refusal) and stops the server with SIGTERM.
 # Exits 0 only if every step did what it should. Everything it creates lives
 # in a temporary directory that is removed at the end.
 set -euo pipefail
@@ -72,15 +74,24 @@ export DPQ_TOKEN
 step "Admin: register the hospital dataset (1,000 rows, 15 DCs; public N = 2000)"
 dpq admin register hospital --data deploy/demo/hospital.csv \
   --constraints deploy/demo/hospital.dc --public-max-rows 2000 \
-  --description "HoloClean hospital benchmark: US hospital quality measures with real typos"
+  --description "HoloClean hospital benchmark: US hospital quality measures with real typos" \
+  --cube-dimension 'EmergencyService=yes|no' \
+  --cube-dimension 'Condition=heart attack|heart failure|pneumonia|surgical infection prevention|children s asthma care' \
+  --cube-dimension HospitalOwner \
+  --public-cuboid EmergencyService
 
-step "Admin: create the buyer alice (her token is shown once) and grant her epsilon 2"
+step "Admin: register the network graph (edge list, 400 nodes; privacy unit: one edge)"
+dpq admin register network --kind graph --data deploy/demo/network.csv \
+  --description "Synthetic social network: who follows whom"
+
+step "Admin: create the buyer alice (her token is shown once); grant her epsilon 4 on hospital, 1 on network"
 buyer_json=$(dpq --json admin create-buyer alice)
 alice_token=$(printf '%s\n' "$buyer_json" |
   sed -n 's/.*"token" *: *"\(dpq_[0-9a-f]\{64\}\)".*/\1/p')
 [[ -n "$alice_token" ]] || fail "no token in the create-buyer output: $buyer_json"
 printf '%s\n' "$buyer_json" | sed 's/dpq_[0-9a-f]\{60\}/dpq_...redacted.../'
-dpq admin grant alice hospital 2
+dpq admin grant alice hospital 4
+dpq admin grant alice network 1
 
 step "Buyer alice: what is for sale"
 export DPQ_TOKEN="$alice_token"
@@ -93,8 +104,19 @@ dpq measure hospital --measure mi --epsilon 1
 step "Buyer alice: quality report (I_MI, I_P, I_R) for epsilon 0.9 in total"
 dpq report hospital --epsilon 0.9
 
-step "Buyer alice: her budget (2 granted, 1.9 spent)"
-dpq budget hospital
+step "Buyer alice: DP count marginals, consistent with the public exact EmergencyService counts, for epsilon 0.5"
+dpq cuboids hospital --dims Condition,EmergencyService --dims HospitalOwner --epsilon 0.5
+
+step "Buyer alice: a DP decision tree predicting EmergencyService=yes (epsilon 0.5, plus 0.5 for its DP accuracy)"
+dpq tree hospital --label EmergencyService --positive yes \
+  --features HospitalOwner,Condition --epsilon 0.5 --accuracy-epsilon 0.5 \
+  --generations 5 --population 20
+
+step "Buyer alice: the 5 most influential members of the network (degree and egocentric density, Pareto), epsilon 1"
+dpq top-nodes network --k 5 --epsilon 1
+
+step "Buyer alice: her budgets (hospital: 4 granted, 3.4 spent; network: 1 granted, 1 spent)"
+dpq budget
 
 step "Buyer alice: I_R at epsilon 1 is over budget and must be refused"
 set +e
