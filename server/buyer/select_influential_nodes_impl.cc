@@ -14,6 +14,7 @@
 #include "core/util/status_macros.h"
 #include "server/buyer/buyer_convert.h"
 #include "server/buyer/buyer_service_impl.h"
+#include "server/buyer/node_scores_cache.h"
 #include "server/buyer/release_helpers.h"
 
 namespace dpq::server::buyer {
@@ -123,15 +124,33 @@ absl::Status BuyerServiceImpl::SelectInfluentialNodesImpl(
   nodes_request.selection.epsilon = request.epsilon();
   nodes_request.selection.k = request.k();
 
-  ASSIGN_OR_RETURN(HeavyJobLimiter::Slot slot,
-                   heavy_jobs_.TryAcquire("SelectInfluentialNodes"));
+  // Scores BEFORE the reservation: a computation that outlives the call's
+  // deadline charges nothing (and is cached for the retry). The key holds
+  // everything the scores depend on; epsilon and k are not among them.
+  const std::string cache_key = absl::StrJoin(
+      {request.dataset_id(), absl::StrCat(d->version), objective_list,
+       approach_name, sensitivity_name, absl::StrJoin(weight_bits, ",")},
+      "\x1f");
+  ASSIGN_OR_RETURN(
+      const NodeScoresCache::Scores scores,
+      SharedNodeScoresCache().GetOrCompute(
+          cache_key, d, call.deadline,
+          [&]() -> absl::StatusOr<NodeScoresCache::Scores> {
+            // Only the computation is heavy; a cache hit needs no slot.
+            ASSIGN_OR_RETURN(
+                HeavyJobLimiter::Slot slot,
+                heavy_jobs_.TryAcquire("SelectInfluentialNodes"));
+            return sel::PrepareInfluentialNodeScores(d->edge_graph,
+                                                     nodes_request);
+          }));
   return internal::RunRelease<v1::SelectInfluentialNodesResponse>(
       *ledger_, reserve, call,
       [&](v1::SelectInfluentialNodesResponse* answer) -> absl::Status {
         core::dp::OpenSslUrbg urbg;
         ASSIGN_OR_RETURN(
             sel::InfluentialNodesResult result,
-            sel::SelectInfluentialNodes(d->edge_graph, nodes_request, urbg));
+            sel::DrawInfluentialNodes(d->edge_graph, *scores, request.k(),
+                                      request.epsilon(), urbg));
         for (const std::string& node : result.nodes) answer->add_nodes(node);
         return absl::OkStatus();
       },

@@ -1,17 +1,22 @@
 // BuyerService.TrainDecisionTree: a DP cost-sensitive decision tree
 // (DP-MOET) of a table dataset (issue 6, design.md section 8).
+#include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
+#include "core/cube/cuboid_release.h"
 #include "core/dp/epsilon.h"
 #include "core/dp/secure_urbg.h"
 #include "core/selection/tree/dp_decision_tree.h"
+#include "core/table/schema.h"
 #include "core/util/status_macros.h"
 #include "server/buyer/buyer_convert.h"
 #include "server/buyer/buyer_service_impl.h"
@@ -127,6 +132,133 @@ absl::Status CheckColumns(const core::table::Schema& schema,
   return absl::OkStatus();
 }
 
+// The declared cube dimension of `column`, or nullptr.
+const core::cube::CubeDimension* FindDimension(
+    const core::cube::CubeSchema& cube, const std::string& column) {
+  for (const core::cube::CubeDimension& dim : cube.dimensions) {
+    if (dim.column == column) return &dim;
+  }
+  return nullptr;
+}
+
+absl::Status NoPublicDomain(const std::string& column) {
+  return absl::FailedPreconditionError(absl::StrCat(
+      "column '", column, "' has no public domain: the dataset owner must "
+      "declare it as a cube dimension (dpq admin register "
+      "--cube-dimension ...)."));
+}
+
+// A nominal dimension's values: its labels without the "other" catch-all
+// (which stands for NULL and undeclared values, not a value).
+std::vector<std::string> NominalValues(const core::cube::CubeDimension& dim) {
+  std::vector<std::string> values = dim.labels;
+  if (dim.has_other && !values.empty()) values.pop_back();
+  return values;
+}
+
+// The tree's public domain of a feature from its declared dimension (whose
+// labels/bins every buyer sees in DescribeDataset): bins -> numeric [first
+// edge, last edge]; nominal text -> its categories; nominal integers ->
+// numeric [smallest, largest] declared value. kFailedPrecondition when the
+// dimension gives no usable domain.
+absl::StatusOr<sel::FeatureDomain> DomainOf(
+    const core::cube::CubeDimension& dim, core::table::ColumnType type) {
+  sel::FeatureDomain domain;
+  domain.name = dim.column;
+  if (!dim.bin_edges.empty()) {
+    domain.min = dim.bin_edges.front();
+    domain.max = dim.bin_edges.back();
+    return domain;
+  }
+  std::vector<std::string> values = NominalValues(dim);
+  if (values.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the cube dimension of column '", dim.column, "' declares no value, "
+        "so it gives the tree no domain to test."));
+  }
+  if (type == core::table::ColumnType::kString) {
+    domain.numeric = false;
+    domain.categories = std::move(values);
+    return domain;
+  }
+  for (size_t i = 0; i < values.size(); ++i) {
+    double v = 0;
+    if (!absl::SimpleAtod(values[i], &v) || !std::isfinite(v)) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "the cube dimension of numeric column '", dim.column,
+          "' declares the non-numeric value '", values[i], "'."));
+    }
+    domain.min = i == 0 ? v : std::min(domain.min, v);
+    domain.max = i == 0 ? v : std::max(domain.max, v);
+  }
+  return domain;
+}
+
+// The label's public classes (its nominal dimension's values), which
+// must include positive_class. Listing them in the error leaks nothing:
+// DescribeDataset shows them.
+absl::StatusOr<std::vector<std::string>> LabelClasses(
+    const core::cube::CubeSchema& cube,
+    const v1::TrainDecisionTreeRequest& request) {
+  const core::cube::CubeDimension* label =
+      FindDimension(cube, request.label_column());
+  if (label == nullptr) return NoPublicDomain(request.label_column());
+  if (!label->bin_edges.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "label column '", request.label_column(), "' is declared as a "
+        "binned cube dimension; a label needs a nominal one (its values "
+        "are the classes)."));
+  }
+  std::vector<std::string> classes = NominalValues(*label);
+  if (std::find(classes.begin(), classes.end(), request.positive_class()) ==
+      classes.end()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "positive_class '", request.positive_class(),
+        "' is not a declared value of the label column '",
+        request.label_column(), "'; its values are: ",
+        absl::StrJoin(classes, ", "), "."));
+  }
+  return classes;
+}
+
+// Public domains of the features (empty request list: every declared
+// dimension but the label) and the label's classes, all from the declared
+// cube dimensions. Looks at no row, so every error here is safe to report
+// before any budget is reserved.
+absl::Status PublicDomainsFromCube(const core::table::Schema& schema,
+                                   const core::cube::CubeSchema& cube,
+                                   const v1::TrainDecisionTreeRequest& request,
+                                   sel::DecisionTreeRequest* tree) {
+  ASSIGN_OR_RETURN(tree->label_classes, LabelClasses(cube, request));
+  std::vector<std::string> features(request.features().begin(),
+                                    request.features().end());
+  if (features.empty()) {
+    for (const core::cube::CubeDimension& dim : cube.dimensions) {
+      if (dim.column != request.label_column()) features.push_back(dim.column);
+    }
+    if (features.empty()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "the dataset declares no cube dimension besides the label '",
+          request.label_column(), "', so the tree has no feature with a "
+          "public domain (dpq admin register --cube-dimension ...)."));
+    }
+  }
+  for (const std::string& feature : features) {
+    const core::cube::CubeDimension* dim = FindDimension(cube, feature);
+    if (dim == nullptr) return NoPublicDomain(feature);
+    const std::optional<size_t> c = schema.FindColumn(feature);
+    if (!c.has_value()) {
+      return absl::InternalError(absl::StrCat(
+          "cube dimension '", feature, "' is not a column of the dataset."));
+    }
+    ASSIGN_OR_RETURN(sel::FeatureDomain domain,
+                     DomainOf(*dim, schema.columns()[*c].type));
+    tree->public_domains.push_back(std::move(domain));
+  }
+  tree->features = std::move(features);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status BuyerServiceImpl::TrainDecisionTreeImpl(
@@ -159,6 +291,9 @@ absl::Status BuyerServiceImpl::TrainDecisionTreeImpl(
                    registry_->Get(request.dataset_id()));
   RETURN_IF_ERROR(d->CheckAnswers(registry::kTrainDecisionTree));
   RETURN_IF_ERROR(CheckColumns(d->table.schema(), request));
+  sel::DecisionTreeRequest tree_request;
+  RETURN_IF_ERROR(PublicDomainsFromCube(d->table.schema(), d->cube_schema,
+                                        request, &tree_request));
 
   const std::string approach_name(sel::ApproachName(approach));
   const std::string sensitivity_name(sel::SensitivityModeName(sensitivity));
@@ -192,11 +327,8 @@ absl::Status BuyerServiceImpl::TrainDecisionTreeImpl(
   reserve.neighbouring = d->neighbouring();
   reserve.epsilon = total;
 
-  sel::DecisionTreeRequest tree_request;
   tree_request.label_column = request.label_column();
   tree_request.positive_class = request.positive_class();
-  tree_request.features.assign(request.features().begin(),
-                               request.features().end());
   tree_request.selection.approach = approach;
   tree_request.selection.sensitivity = sensitivity;
   tree_request.selection.weights = std::move(weights);

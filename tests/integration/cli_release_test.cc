@@ -278,6 +278,13 @@ TEST_F(CliReleaseTest, TreeErrors) {
                           "yes", "--epsilon", "1"},
                          token_),
                      "INVALID_ARGUMENT");
+  // The classes are the label's declared (public) values.
+  const CommandResult rich =
+      Dpq({"tree", "people", "--label", "Income", "--positive", "rich",
+           "--epsilon", "1"},
+          token_);
+  ExpectOneErrorLine(rich, "INVALID_ARGUMENT");
+  EXPECT_THAT(rich.err, HasSubstr("its values are: "));
   const CommandResult usage =
       Dpq({"tree", "people", "--label", "Income", "--positive", ">50K",
            "--approach", "lexicographic", "--epsilon", "1"},

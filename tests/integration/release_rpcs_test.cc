@@ -182,6 +182,44 @@ TEST_F(ReleaseRpcsTest, TrainDecisionTreeChargesBothEpsilons) {
                                "SelectInfluentialNodes")));
 }
 
+// Trees take their domains from the declared cube dimensions only: a
+// dataset without them is refused before anything is charged, and the
+// positive class must be one of the label's declared values.
+TEST_F(ReleaseRpcsTest, TrainDecisionTreeNeedsDeclaredDimensions) {
+  v1::DatasetManifest plain = PeopleManifest();
+  plain.set_dataset_id("plain");
+  plain.clear_cube_dimensions();
+  plain.clear_public_cuboids();
+  v1::RegisterDatasetResponse registered;
+  ASSERT_THAT(
+      client_->Register(admin_token_, plain, PeopleCsv(), &registered),
+      GrpcOk());
+  ASSERT_THAT(client_->Grant(admin_token_, "dana", "plain", 5), GrpcOk());
+  v1::TrainDecisionTreeRequest request;
+  request.set_dataset_id("plain");
+  request.set_label_column("Label");
+  request.set_positive_class("yes");
+  request.set_epsilon(1);
+  v1::TrainDecisionTreeResponse response;
+  EXPECT_THAT(Tree(request, &response),
+              GrpcIs(StatusCode::FAILED_PRECONDITION,
+                     HasSubstr("column 'Label' has no public domain: the "
+                               "dataset owner must declare it as a cube "
+                               "dimension")));
+  request.set_dataset_id("people");
+  request.set_positive_class("maybe");
+  EXPECT_THAT(Tree(request, &response),
+              GrpcIs(StatusCode::INVALID_ARGUMENT,
+                     HasSubstr("positive_class 'maybe' is not a declared "
+                               "value of the label column 'Label'")));
+  for (const char* dataset : {"plain", "people"}) {
+    absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
+        client_->Ledger(admin_token_, "dana", dataset);
+    ASSERT_TRUE(entries.ok()) << entries.status();
+    EXPECT_THAT(*entries, SizeIs(0)) << dataset;
+  }
+}
+
 TEST_F(ReleaseRpcsTest, GraphFromAnEdgeListAnswersInfluentialNodesOnly) {
   const v1::DatasetInfo info = Describe("net");
   EXPECT_EQ(info.kind(), v1::DATASET_KIND_GRAPH);

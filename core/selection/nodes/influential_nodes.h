@@ -5,6 +5,8 @@
 #ifndef DPQ_CORE_SELECTION_NODES_INFLUENTIAL_NODES_H_
 #define DPQ_CORE_SELECTION_NODES_INFLUENTIAL_NODES_H_
 
+#include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,7 @@
 #include "core/dp/secure_urbg.h"
 #include "core/graph/graph.h"
 #include "core/selection/multi_objective_selection.h"
+#include "core/selection/selection_scores.h"
 
 namespace dpq::core::selection {
 
@@ -48,8 +51,37 @@ struct InfluentialNodesResult {
   double epsilon_spent = 0;
 };
 
-// kInvalidArgument for k == 0 or k > node count, weights that do not match
-// the objectives, invalid epsilon.
+// The scores the k draws sample from (PS, u_agg or their dampened
+// versions, with their sensitivity). A deterministic function of the graph
+// and of (objectives, approach, sensitivity, weights, max_dampening_steps)
+// only: neither epsilon nor k enters, so one computation may serve any
+// number of draws (each draw is charged on its own; reusing the scores is
+// post-processing of nothing private beyond what each draw reads).
+struct NodeSelectionScores {
+  SelectionScores selection;
+  // Local variants are local dampening over the exponential mechanism.
+  GlobalMechanism mechanism = GlobalMechanism::kExponential;
+  size_t num_nodes = 0;
+};
+
+// Phase 1 of SelectInfluentialNodes: the expensive, data-dependent part
+// (local PrivPareto on a 37k-node graph takes 20+ s). request.k and
+// request.selection.epsilon are ignored. kInvalidArgument for an empty
+// graph or weights that do not match the objectives.
+absl::StatusOr<std::shared_ptr<const NodeSelectionScores>>
+PrepareInfluentialNodeScores(const LabeledGraph& graph,
+                             const InfluentialNodesRequest& request);
+
+// Phase 2: k draws without replacement at epsilon / k each from `scores`
+// (which must come from PrepareInfluentialNodeScores on `graph`); epsilon-
+// DP in total. kInvalidArgument for k == 0 or k > node count, invalid
+// epsilon, scores of another graph.
+absl::StatusOr<InfluentialNodesResult> DrawInfluentialNodes(
+    const LabeledGraph& graph, const NodeSelectionScores& scores, size_t k,
+    double epsilon, dp::SecureUrbg& urbg);
+
+// Prepare then draw. kInvalidArgument for k == 0 or k > node count,
+// weights that do not match the objectives, invalid epsilon.
 absl::StatusOr<InfluentialNodesResult> SelectInfluentialNodes(
     const LabeledGraph& graph, const InfluentialNodesRequest& request,
     dp::SecureUrbg& urbg);

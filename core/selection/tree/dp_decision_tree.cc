@@ -4,15 +4,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "core/dp/discrete_laplace.h"
 #include "core/dp/epsilon.h"
 #include "core/selection/tree/dp_moet.h"
 #include "core/selection/tree/tree_evaluation.h"
+#include "core/table/schema.h"
 #include "core/util/status_macros.h"
 
 namespace dpq::core::selection {
@@ -39,37 +42,81 @@ absl::Status ValidateWeights(const SelectionOptions& options) {
   return absl::OkStatus();
 }
 
-// The observed domains with the public ones substituted by name.
-absl::StatusOr<std::vector<FeatureDomain>> MergeDomains(
-    std::vector<FeatureDomain> observed,
-    const std::vector<FeatureDomain>& public_domains) {
-  for (const FeatureDomain& d : public_domains) {
-    auto it = std::find_if(observed.begin(), observed.end(),
-                           [&](const FeatureDomain& o) {
-                             return o.name == d.name;
-                           });
-    if (it == observed.end()) {
+// A feature's public domain against the (public) schema: an existing
+// column, of the column's kind, finite min <= max or some category.
+absl::Status CheckDomain(const table::Schema& schema,
+                         const FeatureDomain& d) {
+  const std::optional<size_t> c = schema.FindColumn(d.name);
+  if (!c.has_value()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Unknown feature column '", d.name, "'."));
+  }
+  const bool numeric = schema.columns()[*c].type != table::ColumnType::kString;
+  if (d.numeric != numeric) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("The public domain of '", d.name, "' must be ",
+                     numeric ? "numeric" : "categorical", "."));
+  }
+  if (d.numeric &&
+      !(std::isfinite(d.min) && std::isfinite(d.max) && d.min <= d.max)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "The public domain of '", d.name, "' must have finite min <= max."));
+  }
+  if (!d.numeric && d.categories.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "The public domain of '", d.name, "' lists no category."));
+  }
+  return absl::OkStatus();
+}
+
+// The features' public domains in feature order (empty features: those of
+// public_domains): exactly one per feature, each checked by CheckDomain.
+absl::StatusOr<std::vector<FeatureDomain>> PublicFeatureDomains(
+    const table::Schema& schema, const DecisionTreeRequest& request) {
+  const std::vector<FeatureDomain>& given = request.public_domains;
+  std::vector<std::string> features = request.features;
+  if (features.empty()) {
+    for (const FeatureDomain& d : given) features.push_back(d.name);
+  }
+  if (features.empty()) {
+    return absl::InvalidArgumentError(
+        "A decision tree needs at least one feature with a public domain.");
+  }
+  for (const FeatureDomain& d : given) {
+    if (std::find(features.begin(), features.end(), d.name) ==
+        features.end()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "A public domain is given for '", d.name,
           "', which is not a feature of the tree."));
     }
-    if (it->numeric != d.numeric) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "The public domain of '", d.name, "' must be ",
-          it->numeric ? "numeric" : "categorical", "."));
-    }
-    if (d.numeric && !(std::isfinite(d.min) && std::isfinite(d.max) &&
-                       d.min <= d.max)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "The public domain of '", d.name, "' must have finite min <= max."));
-    }
-    if (!d.numeric && d.categories.empty()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "The public domain of '", d.name, "' lists no category."));
-    }
-    *it = d;
   }
-  return observed;
+  std::vector<FeatureDomain> domains;
+  for (const std::string& name : features) {
+    const auto d = std::find_if(
+        given.begin(), given.end(),
+        [&](const FeatureDomain& x) { return x.name == name; });
+    if (d == given.end()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "No public domain is given for the feature '", name,
+          "': domains read from the data would not be private."));
+    }
+    RETURN_IF_ERROR(CheckDomain(schema, *d));
+    domains.push_back(*d);
+  }
+  return domains;
+}
+
+absl::Status CheckPositiveClass(const DecisionTreeRequest& request) {
+  const std::vector<std::string>& classes = request.label_classes;
+  if (std::find(classes.begin(), classes.end(), request.positive_class) !=
+      classes.end()) {
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "The positive class '", request.positive_class,
+      "' is not one of the public classes of the label column '",
+      request.label_column, "': ",
+      classes.empty() ? "(none given)" : absl::StrJoin(classes, ", "), "."));
 }
 
 // Noisy rate: (count + noise) / max(class + noise, 1), clamped to [0, 1].
@@ -98,13 +145,20 @@ absl::StatusOr<DecisionTreeResult> TrainDpDecisionTree(
   }
   RETURN_IF_ERROR(ValidateWeights(request.selection));
   RETURN_IF_ERROR(ValidateGeneticParameters(request.genetic, 1));
-  ASSIGN_OR_RETURN(
-      EncodedTable data,
-      EncodedTable::Create(table, request.label_column,
-                           request.positive_class, request.features));
-  ASSIGN_OR_RETURN(
-      std::vector<FeatureDomain> domains,
-      MergeDomains(data.ObservedDomains(), request.public_domains));
+  // Everything below up to the DP selections depends on public inputs
+  // only (schema, domains, classes): no error reveals the rows.
+  if (!table.schema().FindColumn(request.label_column).has_value()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Unknown label column '", request.label_column, "'."));
+  }
+  ASSIGN_OR_RETURN(const std::vector<FeatureDomain> domains,
+                   PublicFeatureDomains(table.schema(), request));
+  RETURN_IF_ERROR(CheckPositiveClass(request));
+  std::vector<std::string> features;
+  for (const FeatureDomain& d : domains) features.push_back(d.name);
+  ASSIGN_OR_RETURN(EncodedTable data,
+                   EncodedTable::Create(table, request.label_column,
+                                        request.positive_class, features));
 
   ASSIGN_OR_RETURN(
       std::vector<DecisionTree> trees,

@@ -71,7 +71,9 @@ struct FeatureDomain {
 struct DecisionTreeRequest {
   std::string label_column;
   std::string positive_class;          // label value (text) of the positive class
-  std::vector<std::string> features;   // empty: every column but the label
+  // The features, in this order; empty: those of `public_domains`, in
+  // their order.
+  std::vector<std::string> features;
   // approach, sensitivity, weights (PrivAgg: one per objective, TPR then
   // TNR), epsilon = budget of the whole training; k is ignored.
   SelectionOptions selection;
@@ -81,12 +83,18 @@ struct DecisionTreeRequest {
   double accuracy_epsilon = 0;
   // N, the public upper bound on the row count (design 5.2).
   uint64_t public_max_rows = 0;
-  // Public attribute domains (added by the tree engineer). Features not
-  // listed here take their domain from the data: numeric [min, max] and
-  // the set of categories, treated as public schema metadata as the paper
-  // does (it min-max normalises and reads .domain files). Pass explicit
-  // domains when the owner has not published them.
+  // REQUIRED public attribute domains, one per feature (no more): the
+  // thresholds and categories the random trees test are drawn from them.
+  // They must be public (the service takes them from the dataset's
+  // declared cube dimensions): a domain read from the private rows (min,
+  // max, the set of categories) would leak outside the DP accounting.
+  // Experiment runners that accept that leak build trees with RunMoet and
+  // EncodedTable::ObservedDomains (tests/bench/selection), never this.
   std::vector<FeatureDomain> public_domains;
+  // REQUIRED public classes of the label (e.g. a declared dimension's
+  // labels): positive_class must be one of them. Whether any row has the
+  // positive class is never checked (none: TPR = 0 by convention).
+  std::vector<std::string> label_classes;
 };
 
 struct DecisionTreeResult {
@@ -99,10 +107,12 @@ struct DecisionTreeResult {
 // Neighbours: add or remove one row (design 5.1); every sensitivity used
 // also holds under replacement except the accuracy release (L1 = 2 for the
 // counts TP, P, TN, N under add/remove). The trees' leaves and tests are
-// random; only the DP selections and the accuracy release read rows.
+// random over the public domains; only the DP selections and the accuracy
+// release read rows, and no error depends on the rows' content.
 // kInvalidArgument naming the problem for an unknown label/feature column,
-// a positive class that is not a value of the label column's domain text,
-// bad genetic parameters, bad weights or epsilon.
+// a feature without a public domain (or a domain of no feature, of the
+// wrong kind for its column, or empty), a positive class not among
+// label_classes, bad genetic parameters, bad weights or epsilon.
 absl::StatusOr<DecisionTreeResult> TrainDpDecisionTree(
     const table::Table& table, const DecisionTreeRequest& request,
     dp::SecureUrbg& urbg);

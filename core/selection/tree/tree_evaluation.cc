@@ -107,19 +107,16 @@ absl::StatusOr<EncodedTable> EncodedTable::Create(
     out.features_.push_back(std::move(f));
   }
 
-  bool positive_seen = false;
+  // No check that some row has the positive class: failing on that would
+  // reveal the data (P = 0 simply gives TPR = 0). Callers validate the
+  // class against public label classes (TrainDpDecisionTree) or, in the
+  // non-private experiment runners, look at positives() themselves.
   out.positive_.reserve(row_list.size());
   for (size_t r : row_list) {
     const bool positive = !table.column(*label).is_null(r) &&
                           table.CellText(*label, r) == positive_class;
-    positive_seen = positive_seen || positive;
     out.positive_.push_back(positive ? 1 : 0);
     out.positives_ += positive ? 1 : 0;
-  }
-  if (!positive_seen && !row_list.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "The positive class '", positive_class,
-        "' is not a value of the label column '", label_column, "'."));
   }
   return out;
 }

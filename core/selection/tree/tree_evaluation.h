@@ -33,9 +33,9 @@ struct ConfusionCounts {
 class EncodedTable {
  public:
   // kInvalidArgument naming the column for an unknown label or feature
-  // column, the label among the features, or no feature; and for a
-  // positive class that no label cell has. `rows` selects and orders the
-  // rows used (empty: all rows).
+  // column, the label among the features, or no feature; never for the
+  // rows' content (a positive class no row has gives positives() == 0).
+  // `rows` selects and orders the rows used (empty: all rows).
   static absl::StatusOr<EncodedTable> Create(
       const table::Table& table, const std::string& label_column,
       const std::string& positive_class,
@@ -46,9 +46,12 @@ class EncodedTable {
   uint64_t positives() const { return positives_; }
   uint64_t negatives() const { return positive_.size() - positives_; }
 
-  // The feature domains as the data shows them: numeric [min, max] of the
-  // non-NULL values ([0, 0] if none), categories = distinct values.
-  // DP-MOET treats the attribute domains as public, as the paper does.
+  // NOT PRIVATE: the feature domains as the data shows them (numeric
+  // [min, max] of the non-NULL values, [0, 0] if none; categories =
+  // distinct values). For the experiment runners only (tests/bench/
+  // selection), which reproduce the paper's setting where the attribute
+  // domains are assumed public. The service never uses it:
+  // TrainDpDecisionTree requires public domains.
   std::vector<FeatureDomain> ObservedDomains() const;
 
   // Class of one row: follows numeric `value <= threshold` and category

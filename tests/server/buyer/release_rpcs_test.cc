@@ -24,6 +24,7 @@
 #include "gtest/gtest.h"
 #include "server/buyer/buyer_service_impl.h"
 #include "server/buyer/heavy_job_limiter.h"
+#include "server/buyer/node_scores_cache.h"
 #include "server/buyer/release_helpers.h"
 #include "server/registry/dataset_registry.h"
 #include "tests/testing/status_matchers.h"
@@ -92,6 +93,13 @@ class ReleaseRpcsTest : public ::testing::Test {
     people.clear_cube_dimensions();
     people.clear_public_cuboids();
     ASSERT_OK(registry_->Register(people, PeopleCsv()).status());
+    // Only Sex and Label declared (Label with a class no row has).
+    people.set_dataset_id("partial");
+    people.add_cube_dimensions()->set_column("Sex");
+    v1::CubeDimension* label = people.add_cube_dimensions();
+    label->set_column("Label");
+    for (const char* value : {"no", "yes", "maybe"}) label->add_domain(value);
+    ASSERT_OK(registry_->Register(people, PeopleCsv()).status());
     v1::DatasetManifest net;
     net.set_dataset_id("net");
     net.set_kind(v1::DATASET_KIND_GRAPH);
@@ -117,6 +125,7 @@ class ReleaseRpcsTest : public ::testing::Test {
     service_ = std::make_unique<BuyerServiceImpl>(registry_, ledger_.get());
     ASSERT_OK(ledger_->Grant("alice", "people", 10));
     ASSERT_OK(ledger_->Grant("alice", "net", 10));
+    ASSERT_OK(ledger_->Grant("alice", "partial", 10));
   }
   void TearDown() override {
     service_.reset();
@@ -394,6 +403,82 @@ TEST_F(ReleaseRpcsTest, BadTreeRequestsAreRefusedBeforeAnyCharge) {
   EXPECT_THAT(Entries(), IsEmpty());
 }
 
+// Domains come from the declared cube dimensions only: Age's declared
+// values are 20..59, so every threshold lies in [20, 59].
+TEST_F(ReleaseRpcsTest, TreeThresholdsComeFromTheDeclaredDimension) {
+  v1::TrainDecisionTreeRequest request = Tree(1);
+  request.add_features("Age");
+  request.set_generations(3);
+  request.set_population(8);
+  v1::TrainDecisionTreeResponse r;
+  ASSERT_OK(service_->TrainDecisionTreeImpl(Buyer("alice"), request, &r));
+  for (const v1::DecisionTreeNode& node : r.nodes()) {
+    if (node.leaf()) continue;
+    EXPECT_GE(node.threshold(), 20);
+    EXPECT_LE(node.threshold(), 59);
+  }
+}
+
+// Empty features = every declared dimension but the label (here Sex only,
+// whose categories are its declared labels without "other"); a declared
+// class that no row has trains fine (TPR = 0 convention, no data check).
+TEST_F(ReleaseRpcsTest, TreeUsesDeclaredDimensionsAndAnyDeclaredClass) {
+  v1::TrainDecisionTreeRequest request = Tree(1);
+  request.set_dataset_id("partial");
+  request.set_positive_class("maybe");
+  request.set_accuracy_epsilon(0.5);
+  v1::TrainDecisionTreeResponse r;
+  ASSERT_OK(service_->TrainDecisionTreeImpl(Buyer("alice"), request, &r));
+  EXPECT_DOUBLE_EQ(r.epsilon_charged(), 1.5);
+  for (const v1::DecisionTreeNode& node : r.nodes()) {
+    if (node.leaf()) continue;
+    EXPECT_EQ(node.feature(), "Sex");
+    EXPECT_THAT(node.category(), ::testing::AnyOf("F", "M"));
+  }
+}
+
+TEST_F(ReleaseRpcsTest, TreeNeedsPublicDomainsBeforeAnyCharge) {
+  const auto alice = Buyer("alice");
+  v1::TrainDecisionTreeResponse r;
+  v1::TrainDecisionTreeRequest q = Tree(1);
+  q.set_dataset_id("plain");  // no cube dimension at all
+  EXPECT_THAT(service_->TrainDecisionTreeImpl(alice, q, &r),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("column 'Label' has no public domain: the "
+                                 "dataset owner must declare it as a cube "
+                                 "dimension (dpq admin register "
+                                 "--cube-dimension ...)")));
+  q = Tree(1);
+  q.set_dataset_id("partial");
+  q.add_features("Sex");
+  q.add_features("Age");  // a column, but not declared
+  EXPECT_THAT(service_->TrainDecisionTreeImpl(alice, q, &r),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("column 'Age' has no public domain")));
+  q = Tree(1);
+  q.set_dataset_id("partial");
+  q.set_positive_class("rich");
+  EXPECT_THAT(service_->TrainDecisionTreeImpl(alice, q, &r),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("positive_class 'rich' is not a declared "
+                                 "value of the label column 'Label'; its "
+                                 "values are: no, yes, maybe.")));
+  // The "other" catch-all is no class.
+  q = Tree(1);
+  q.set_positive_class("other");
+  EXPECT_THAT(service_->TrainDecisionTreeImpl(alice, q, &r),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("its values are: ")));
+  // An unknown column is still INVALID_ARGUMENT.
+  q = Tree(1);
+  q.set_dataset_id("partial");
+  q.add_features("Height");
+  EXPECT_THAT(service_->TrainDecisionTreeImpl(alice, q, &r),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("features: 'Height' is not a column")));
+  EXPECT_THAT(Entries(), IsEmpty());
+}
+
 TEST_F(ReleaseRpcsTest, TreeOverBudgetChargesNothingAndFreesItsSlot) {
   v1::TrainDecisionTreeResponse r;
   EXPECT_THAT(service_->TrainDecisionTreeImpl(Buyer("alice"), Tree(11), &r),
@@ -442,6 +527,63 @@ TEST_F(ReleaseRpcsTest, NodesByAggregationWithOneObjective) {
   EXPECT_THAT(r.nodes(), SizeIs(1));
   EXPECT_EQ(Entries()[0].operation,
             "SelectInfluentialNodes k=1 aggregation local degree");
+}
+
+// The selection scores are computed once per (dataset version,
+// objectives, approach, sensitivity, weights); epsilon and k do not
+// matter. Every call is still charged and draws afresh.
+TEST_F(ReleaseRpcsTest, NodeScoresAreCachedPerVersionAndParameters) {
+  v1::DatasetManifest manifest;
+  manifest.set_dataset_id("cachenet");
+  manifest.set_kind(v1::DATASET_KIND_GRAPH);
+  ASSERT_OK(registry_->Register(manifest, kEdges).status());
+  ASSERT_OK(ledger_->Grant("alice", "cachenet", 10));
+  const NodeScoresCache& cache = SharedNodeScoresCache();
+  v1::SelectInfluentialNodesRequest q = Nodes(1, 0.5);
+  q.set_dataset_id("cachenet");
+  q.set_approach(v1::SELECTION_APPROACH_AGGREGATION);
+  q.set_sensitivity(v1::SENSITIVITY_MODE_LOCAL);
+  q.add_weights(1);
+  q.add_weights(1);
+  v1::SelectInfluentialNodesResponse r;
+  const uint64_t before = cache.computations();
+  ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"), q, &r));
+  EXPECT_EQ(cache.computations(), before + 1);
+  // Other epsilon and k, same scores: no recomputation, charged again.
+  q.set_epsilon(0.25);
+  q.set_k(2);
+  ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"), q, &r));
+  EXPECT_EQ(cache.computations(), before + 1);
+  EXPECT_DOUBLE_EQ(r.epsilon_charged(), 0.25);
+  EXPECT_DOUBLE_EQ(r.remaining_budget(), 9.25);
+  EXPECT_THAT(r.nodes(), SizeIs(2));
+  // Other weights: other scores.
+  q.set_weights(1, 3);
+  ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"), q, &r));
+  EXPECT_EQ(cache.computations(), before + 2);
+  // A new version of the dataset: recomputed.
+  ASSERT_OK(registry_->Replace(manifest, kEdges).status());
+  ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"), q, &r));
+  EXPECT_EQ(cache.computations(), before + 3);
+  ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"), q, &r));
+  EXPECT_EQ(cache.computations(), before + 3);
+  ASSERT_OK(registry_->Delete("cachenet"));
+}
+
+// Cached scores, fresh draws: at epsilon = 0.01 the 6 nodes are nearly
+// uniform (Pareto scores differ by at most 5, so each probability is in
+// [0.16, 0.18]): 20 draws all alike have probability below 6 * 0.18^20 <
+// 1e-14 (the service's OpenSSL randomness cannot be seeded).
+TEST_F(ReleaseRpcsTest, CachedNodeScoresStillGiveRandomDraws) {
+  std::set<std::string> drawn;
+  for (int i = 0; i < 20; ++i) {
+    v1::SelectInfluentialNodesResponse r;
+    ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"),
+                                                   Nodes(1, 0.01), &r));
+    ASSERT_THAT(r.nodes(), SizeIs(1));
+    drawn.insert(r.nodes(0));
+  }
+  EXPECT_GT(drawn.size(), 1u);
 }
 
 TEST_F(ReleaseRpcsTest, BadNodeRequestsAreRefusedBeforeAnyCharge) {

@@ -46,7 +46,23 @@ DecisionTreeRequest Request() {
   r.genetic.selected = 3;
   r.genetic.initial_depth = 3;
   r.genetic.max_depth = 5;
+  // The public domains (AgeTable's ages are 18..77).
+  r.public_domains = {{"age", true, 18, 77, {}},
+                      {"city", false, 0, 0, {"A", "B"}}};
+  r.label_classes = {"0", "1"};
   return r;
+}
+
+// AgeTable's rows with the label column filled with `label` (same schema).
+table::Table RelabelledAgeTable(const std::string& label, size_t rows) {
+  auto schema = table::Schema::Create({{"age", table::ColumnType::kInt64},
+                                       {"city", table::ColumnType::kString},
+                                       {"y", table::ColumnType::kString}});
+  std::vector<std::vector<std::optional<std::string>>> cells;
+  for (size_t i = 0; i < rows; ++i) {
+    cells.push_back({std::to_string(18 + (i * 7) % 60), "A", label});
+  }
+  return *table::Table::FromCells(*schema, cells);
 }
 
 TEST(TrainDpDecisionTreeTest, EveryVariantReturnsAValidTree) {
@@ -108,10 +124,82 @@ TEST(TrainDpDecisionTreeTest, UsesPublicDomains) {
       EXPECT_GE(n.threshold, 1000);
     }
   }
-  r.public_domains = {{"height", true, 0, 1, {}}};
+  r.public_domains = {{"age", true, 1000, 2000, {}},
+                      {"height", true, 0, 1, {}}};
   EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("'height'")));
+}
+
+// Categories that no row has are drawn all the same: the domain comes from
+// the request, never from the data.
+TEST(TrainDpDecisionTreeTest, CategoriesComeOnlyFromThePublicDomain) {
+  const table::Table t = AgeTable();  // cities A and B
+  DecisionTreeRequest r = Request();
+  r.features = {};  // = those of public_domains
+  r.public_domains = {{"city", false, 0, 0, {"X", "Y"}}};
+  r.genetic.initial_depth = 4;
+  SeededUrbg urbg(9);
+  auto result = TrainDpDecisionTree(t, r, urbg);
+  ASSERT_TRUE(result.ok()) << result.status();
+  for (const TreeNode& n : result->tree.nodes) {
+    if (n.is_leaf) continue;
+    EXPECT_EQ(n.feature, "city");
+    EXPECT_THAT(n.category, ::testing::AnyOf("X", "Y"));
+  }
+}
+
+// With the domains given, nothing about the rows decides success: a
+// positive class that no row has, or no row at all, still trains (TPR = 0
+// convention), exactly like a table where every row is positive.
+TEST(TrainDpDecisionTreeTest, NeverFailsOnTheDataContent) {
+  for (const table::Table& t :
+       {RelabelledAgeTable("0", 50), RelabelledAgeTable("1", 50),
+        RelabelledAgeTable("1", 0)}) {
+    DecisionTreeRequest r = Request();
+    r.accuracy_epsilon = 0.5;
+    SeededUrbg urbg(5);
+    auto result = TrainDpDecisionTree(t, r, urbg);
+    ASSERT_TRUE(result.ok()) << result.status();
+    EXPECT_TRUE(IsValidTree(result->tree));
+    ASSERT_TRUE(result->tpr.has_value());
+    EXPECT_GE(*result->tpr, 0.0);
+    EXPECT_LE(*result->tpr, 1.0);
+  }
+}
+
+TEST(TrainDpDecisionTreeTest, RequiresPublicDomainsAndClasses) {
+  const table::Table t = AgeTable();
+  SeededUrbg urbg(1);
+  DecisionTreeRequest r = Request();
+  r.features = {"age", "city"};
+  r.public_domains = {{"age", true, 18, 77, {}}};
+  EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("No public domain is given for the feature "
+                                 "'city'")));
+  r = Request();
+  r.public_domains.clear();
+  r.features.clear();
+  EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("at least one feature")));
+  r = Request();
+  r.public_domains[0].numeric = false;
+  r.public_domains[0].categories = {"18"};
+  EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("must be numeric")));
+  r = Request();
+  r.public_domains[1].categories.clear();
+  EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("no category")));
+  r = Request();
+  r.label_classes.clear();
+  EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("(none given)")));
 }
 
 TEST(TrainDpDecisionTreeTest, RejectsBadInput) {
@@ -124,6 +212,7 @@ TEST(TrainDpDecisionTreeTest, RejectsBadInput) {
                        HasSubstr("label column 'income'")));
   r = Request();
   r.features = {"age", "zip"};
+  r.public_domains = {{"age", true, 18, 77, {}}, {"zip", true, 0, 1, {}}};
   EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("feature column 'zip'")));
@@ -131,7 +220,8 @@ TEST(TrainDpDecisionTreeTest, RejectsBadInput) {
   r.positive_class = "yes";
   EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("positive class")));
+                       HasSubstr("positive class 'yes' is not one of the "
+                                 "public classes")));
   for (double eps : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN(),
                      std::numeric_limits<double>::infinity()}) {
     r = Request();

@@ -1,6 +1,7 @@
 #include "core/selection/nodes/influential_nodes.h"
 
 #include <limits>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -131,6 +132,69 @@ TEST(InfluentialNodesTest, RejectsBadInput) {
   EXPECT_THAT(SelectInfluentialNodes(g, r, urbg).status(),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("one weight per objective")));
+}
+
+// The two phases compose to SelectInfluentialNodes: same seed, same nodes.
+TEST(InfluentialNodesTest, PrepareThenDrawEqualsSelect) {
+  const LabeledGraph g = TestGraph();
+  for (SensitivityMode mode :
+       {SensitivityMode::kGlobal, SensitivityMode::kLocal}) {
+    InfluentialNodesRequest r = Request(3);
+    r.selection.sensitivity = mode;
+    auto scores = PrepareInfluentialNodeScores(g, r);
+    ASSERT_TRUE(scores.ok()) << scores.status();
+    SeededUrbg a(7), b(7);
+    auto drawn = DrawInfluentialNodes(g, **scores, 3, 1, a);
+    auto selected = SelectInfluentialNodes(g, r, b);
+    ASSERT_TRUE(drawn.ok() && selected.ok());
+    EXPECT_EQ(drawn->nodes, selected->nodes);
+    EXPECT_DOUBLE_EQ(drawn->epsilon_spent, 1);
+  }
+}
+
+// Neither k nor epsilon enters the scores (what makes caching them safe);
+// the draws from one set of scores stay random.
+TEST(InfluentialNodesTest, ScoresIgnoreKAndEpsilonAndDrawsVary) {
+  const LabeledGraph g = TestGraph();
+  InfluentialNodesRequest r = Request(1);
+  r.selection.sensitivity = SensitivityMode::kLocal;
+  auto first = PrepareInfluentialNodeScores(g, r);
+  r.k = 5;
+  r.selection.epsilon = 1e3;
+  auto second = PrepareInfluentialNodeScores(g, r);
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_EQ((*first)->selection.scores, (*second)->selection.scores);
+  EXPECT_EQ((*first)->selection.sensitivity, (*second)->selection.sensitivity);
+  EXPECT_EQ((*first)->num_nodes, g.graph.num_nodes());
+  // 15 nodes at epsilon = 0.01: nearly uniform; with the fixed seed the
+  // 30 draws are deterministic and not all equal.
+  std::set<std::string> drawn;
+  SeededUrbg urbg(3);
+  for (int i = 0; i < 30; ++i) {
+    auto result = DrawInfluentialNodes(g, **first, 1, 0.01, urbg);
+    ASSERT_TRUE(result.ok()) << result.status();
+    drawn.insert(result->nodes.front());
+  }
+  EXPECT_GT(drawn.size(), 1u);
+}
+
+TEST(InfluentialNodesTest, DrawRejectsBadInput) {
+  const LabeledGraph g = TestGraph();
+  auto scores = PrepareInfluentialNodeScores(g, Request(1));
+  ASSERT_TRUE(scores.ok());
+  SeededUrbg urbg(1);
+  EXPECT_THAT(DrawInfluentialNodes(g, **scores, 0, 1, urbg).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("k")));
+  EXPECT_THAT(DrawInfluentialNodes(g, **scores, 16, 1, urbg).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("node count")));
+  EXPECT_THAT(DrawInfluentialNodes(g, **scores, 1, -1, urbg).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Epsilon")));
+  const LabeledGraph small = *ParseEdgeList("x,y\n");
+  EXPECT_THAT(DrawInfluentialNodes(small, **scores, 1, 1, urbg).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("another graph")));
 }
 
 }  // namespace

@@ -68,8 +68,8 @@ struct State {
 
 State Evaluate(const Rows& rows, const std::vector<DecisionTree>& trees) {
   State s;
-  // EncodedTable::Create refuses a table without the positive class, so
-  // count by hand with the same Predict rules when there is none.
+  // Count by hand with the same Predict rules (the marker row, ignored
+  // below, keeps the table non-empty).
   Rows with_marker = rows;
   with_marker.push_back({0, true});  // last row ignored below
   const table::Table t = XLabelTable(with_marker);

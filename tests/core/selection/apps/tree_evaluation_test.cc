@@ -78,7 +78,7 @@ TEST(EncodedTableTest, ObservedDomains) {
   EXPECT_EQ(d[1].categories, (std::vector<std::string>{"Female", "Male"}));
 }
 
-TEST(EncodedTableTest, RejectsUnknownColumnsAndAbsentPositiveClass) {
+TEST(EncodedTableTest, RejectsUnknownColumns) {
   const table::Table t = MixedTable();
   EXPECT_THAT(EncodedTable::Create(t, "income", ">50K", {}).status(),
               StatusIs(absl::StatusCode::kInvalidArgument,
@@ -89,9 +89,20 @@ TEST(EncodedTableTest, RejectsUnknownColumnsAndAbsentPositiveClass) {
   EXPECT_THAT(EncodedTable::Create(t, "label", ">50K", {"label"}).status(),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("cannot also be a feature")));
-  EXPECT_THAT(EncodedTable::Create(t, "label", "rich", {}).status(),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("positive class 'rich'")));
+}
+
+// Failing on a class no row has would reveal the data: it is accepted,
+// with P = 0 and so TPR = 0 by convention.
+TEST(EncodedTableTest, AcceptsAPositiveClassNoRowHas) {
+  const table::Table t = MixedTable();
+  auto data = EncodedTable::Create(t, "label", "rich", {"age"});
+  ASSERT_TRUE(data.ok()) << data.status();
+  EXPECT_EQ(data->positives(), 0u);
+  EXPECT_EQ(data->negatives(), t.num_rows());
+  DecisionTree leaf;
+  leaf.nodes.push_back(TreeNode{});
+  leaf.nodes[0].positive = true;
+  EXPECT_EQ(data->Evaluate(leaf).Tpr(), 0.0);
 }
 
 TEST(EncodedTableTest, RowSubset) {
