@@ -169,9 +169,12 @@ class BuyerServiceImpl final : public v1::BuyerService::Service {
   // features, an empty positive_class, weights with PARETO or not two
   // finite weights with AGGREGATION, generations > kMaxGenerations,
   // population outside [kMinPopulation, kMaxPopulation], an invalid
-  // epsilon or accuracy_epsilon; kFailedPrecondition for a graph dataset;
-  // kUnavailable when max_heavy_jobs heavy jobs are running (nothing
-  // reserved). Same budget, deadline and retry rules otherwise.
+  // epsilon or accuracy_epsilon, a positive_class that is not a label of
+  // the label dimension; kFailedPrecondition for a graph dataset or a
+  // label/feature that is not a declared cube dimension (trees use only
+  // public domains); kUnavailable when max_heavy_jobs heavy jobs are running
+  // (nothing reserved). All checked before any budget is reserved. Same
+  // budget, deadline and retry rules otherwise.
   absl::Status TrainDecisionTreeImpl(
       const auth::Principal& caller,
       const v1::TrainDecisionTreeRequest& request,

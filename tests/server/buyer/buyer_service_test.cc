@@ -89,6 +89,9 @@ class BuyerServiceTest : public ::testing::Test {
     ASSERT_THAT(registry_->Register(
                     m, ReadFile(DPQ_SOURCE_DIR "/deploy/demo/hospital.csv")),
                 IsOk());
+    // Graphs build in the background; tests that count cancellation checks
+    // or time the release need it ready before the first call.
+    registry_->WaitForGraphBuilds();
   }
   static void TearDownTestSuite() {
     delete registry_;
