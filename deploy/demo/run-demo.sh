@@ -77,7 +77,7 @@ dpq admin register hospital --data deploy/demo/hospital.csv \
   --description "HoloClean hospital benchmark: US hospital quality measures with real typos" \
   --cube-dimension 'EmergencyService=yes|no' \
   --cube-dimension 'Condition=heart attack|heart failure|pneumonia|surgical infection prevention|children s asthma care' \
-  --cube-dimension HospitalOwner \
+  --cube-dimension 'HospitalOwner=government - federal|government - hospital district or authority|government - local|government - state|proprietary|voluntary non-profit - church|voluntary non-profit - other|voluntary non-profit - private' \
   --public-cuboid EmergencyService
 
 step "Admin: register the network graph (edge list, 400 nodes; privacy unit: one edge)"
@@ -107,13 +107,14 @@ dpq report hospital --epsilon 0.9
 step "Buyer alice: DP count marginals, consistent with the public exact EmergencyService counts, for epsilon 0.5"
 dpq cuboids hospital --dims Condition,EmergencyService --dims HospitalOwner --epsilon 0.5
 
-step "Buyer alice: a DP decision tree predicting EmergencyService=yes (epsilon 0.5, plus 0.5 for its DP accuracy)"
+step "Buyer alice: a DP decision tree predicting EmergencyService=yes (Pareto over TPR and TNR; epsilon 0.5, plus 0.5 for its DP accuracy)"
 dpq tree hospital --label EmergencyService --positive yes \
   --features HospitalOwner,Condition --epsilon 0.5 --accuracy-epsilon 0.5 \
   --generations 5 --population 20
 
-step "Buyer alice: the 5 most influential members of the network (degree and egocentric density, Pareto), epsilon 1"
-dpq top-nodes network --k 5 --epsilon 1
+step "Buyer alice: the 5 most influential members of the network (degree + 100 x egocentric density, local sensitivity), epsilon 1"
+dpq top-nodes network --k 5 --approach aggregation --weights 1,100 \
+  --sensitivity local --epsilon 1
 
 step "Buyer alice: her budgets (hospital: 4 granted, 3.4 spent; network: 1 granted, 1 spent)"
 dpq budget
