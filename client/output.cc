@@ -126,6 +126,16 @@ std::string ChargeSentence(double charged, double remaining, bool replayed) {
                       FormatReal(remaining));
 }
 
+// The closing lines of every release: what was charged, what is left, and
+// the request id to retry with. `Response` is any release response message.
+template <typename Response>
+void AppendChargeLines(const Response& resp, std::string* out) {
+  absl::StrAppend(out,
+                  ChargeSentence(resp.epsilon_charged(),
+                                 resp.remaining_budget(), resp.replayed()),
+                  "\n", "request id: ", OrDash(resp.request_id()), "\n");
+}
+
 // "per_cuboid" -> "per cuboid"; "" -> "-".
 std::string Words(absl::string_view code) {
   if (code.empty()) return "-";
@@ -629,11 +639,7 @@ std::string ReportText(absl::string_view dataset_id,
   }
   std::string out = absl::StrCat("Quality report for ", dataset_id, ":\n");
   out += table.Render();
-  absl::StrAppend(&out,
-                  ChargeSentence(resp.epsilon_charged(),
-                                 resp.remaining_budget(), resp.replayed()),
-                  "\n");
-  absl::StrAppend(&out, "request id: ", OrDash(resp.request_id()), "\n");
+  AppendChargeLines(resp, &out);
   return out;
 }
 
@@ -731,11 +737,7 @@ std::string TreeText(absl::string_view dataset_id, absl::string_view label,
                     "TPR/TNR not released (pay for them with "
                     "--accuracy-epsilon)\n");
   }
-  absl::StrAppend(&out,
-                  ChargeSentence(resp.epsilon_charged(),
-                                 resp.remaining_budget(), resp.replayed()),
-                  "\n");
-  absl::StrAppend(&out, "request id: ", OrDash(resp.request_id()), "\n");
+  AppendChargeLines(resp, &out);
   return out;
 }
 
@@ -759,11 +761,7 @@ std::string TopNodesText(absl::string_view dataset_id,
   }
   std::string out = absl::StrCat("Influential nodes of ", dataset_id,
                                  " (in selection order):\n", table.Render());
-  absl::StrAppend(&out,
-                  ChargeSentence(resp.epsilon_charged(),
-                                 resp.remaining_budget(), resp.replayed()),
-                  "\n");
-  absl::StrAppend(&out, "request id: ", OrDash(resp.request_id()), "\n");
+  AppendChargeLines(resp, &out);
   return out;
 }
 

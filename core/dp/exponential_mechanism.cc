@@ -9,26 +9,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "core/dp/epsilon.h"
+#include "core/dp/scaled_gap.h"
 #include "core/dp/secure_urbg.h"
 #include "core/util/status_macros.h"
 
 namespace dpq::core::dp {
 namespace {
-
-// Returns half_gap * epsilon / sensitivity without intermediate overflow or
-// underflow: the product of the three significands is in [1/4, 2) and the
-// exponents add as integers, so the only rounding to 0 or infinity is that
-// of the final result (where exp() of its negation is then 1 or 0, as it
-// should be). A plain product could overflow to inf (and give inf - inf =
-// NaN later) or flush to 0 for extreme but valid inputs.
-double ScaledGap(double half_gap, double epsilon, double sensitivity) {
-  if (half_gap == 0) return 0;
-  int e_gap, e_eps, e_sens;
-  const double m_gap = std::frexp(half_gap, &e_gap);
-  const double m_eps = std::frexp(epsilon, &e_eps);
-  const double m_sens = std::frexp(sensitivity, &e_sens);
-  return std::ldexp(m_gap * m_eps / m_sens, e_gap + e_eps - e_sens);
-}
 
 absl::Status ValidateInputs(absl::Span<const double> qualities, double epsilon,
                             double sensitivity) {

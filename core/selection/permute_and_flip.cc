@@ -11,24 +11,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "core/dp/epsilon.h"
+#include "core/dp/scaled_gap.h"
 #include "core/dp/secure_urbg.h"
 #include "core/util/status_macros.h"
 
 namespace dpq::core::selection {
 namespace {
-
-// half_gap * epsilon / sensitivity without intermediate overflow or
-// underflow (as in core/dp/exponential_mechanism.cc): the significands are
-// multiplied and the exponents added, so only the final result can round
-// to 0 or infinity, where exp(-result) is then correctly 1 or 0.
-double ScaledGap(double half_gap, double epsilon, double sensitivity) {
-  if (half_gap == 0) return 0;
-  int e_gap, e_eps, e_sens;
-  const double m_gap = std::frexp(half_gap, &e_gap);
-  const double m_eps = std::frexp(epsilon, &e_eps);
-  const double m_sens = std::frexp(sensitivity, &e_sens);
-  return std::ldexp(m_gap * m_eps / m_sens, e_gap + e_eps - e_sens);
-}
 
 absl::Status ValidateInputs(absl::Span<const double> qualities, double epsilon,
                             double sensitivity) {
@@ -67,7 +55,7 @@ absl::StatusOr<size_t> SamplePermuteAndFlip(dp::SecureUrbg& urbg,
     const size_t r = order[next];
     // Halving before subtracting keeps the gap finite for finite qualities.
     const double half_gap = best / 2 - qualities[r] / 2;
-    const double accept = std::exp(-ScaledGap(half_gap, epsilon, sensitivity));
+    const double accept = std::exp(-dp::ScaledGap(half_gap, epsilon, sensitivity));
     // accept == 1 for a best candidate and UniformDouble() < 1: the pass
     // always ends at the latest there.
     if (urbg.UniformDouble() < accept) return r;

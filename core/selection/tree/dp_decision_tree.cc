@@ -15,6 +15,7 @@
 #include "core/dp/epsilon.h"
 #include "core/selection/tree/dp_moet.h"
 #include "core/selection/tree/tree_evaluation.h"
+#include "core/selection/tree/tree_simplification.h"
 #include "core/table/schema.h"
 #include "core/util/status_macros.h"
 
@@ -166,7 +167,10 @@ absl::StatusOr<DecisionTreeResult> TrainDpDecisionTree(
               request.selection.epsilon,
               DpTreeSelector(data, request.selection, urbg), urbg));
   DecisionTreeResult result;
-  result.tree = std::move(trees.front());
+  // Post-processing of the released tree (no privacy cost): drop tests
+  // the path decides and merge equal leaves. Done before the accuracy
+  // release so that it describes the tree returned (same predictions).
+  result.tree = SimplifyTree(trees.front());
   result.epsilon_spent = request.selection.epsilon;
 
   if (request.accuracy_epsilon > 0) {

@@ -98,6 +98,8 @@ struct DecisionTreeRequest {
 };
 
 struct DecisionTreeResult {
+  // The selected tree after SimplifyTree (tree_simplification.h):
+  // post-processing with the same prediction on every row, no more nodes.
   DecisionTree tree;
   std::optional<double> tpr;   // DP estimates, only if accuracy_epsilon > 0
   std::optional<double> tnr;
@@ -109,6 +111,8 @@ struct DecisionTreeResult {
 // counts TP, P, TN, N under add/remove). The trees' leaves and tests are
 // random over the public domains; only the DP selections and the accuracy
 // release read rows, and no error depends on the rows' content.
+// The returned tree is the selected one after SimplifyTree (free post-
+// processing); the accuracy release, if any, is of that tree.
 // kInvalidArgument naming the problem for an unknown label/feature column,
 // a feature without a public domain (or a domain of no feature, of the
 // wrong kind for its column, or empty), a positive class not among
