@@ -2,10 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
 #include <string>
-#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -17,6 +14,7 @@
 #include "absl/strings/string_view.h"
 #include "core/table/cell_parser.h"
 #include "core/table/csv_tokenizer.h"
+#include "core/table/mapped_file.h"
 #include "core/table/schema.h"
 #include "core/table/string_interner.h"
 #include "core/table/table.h"
@@ -232,31 +230,6 @@ absl::StatusOr<Table> FillColumns(const CsvOptions& options, Schema schema,
                std::move(strings.dictionary));
 }
 
-absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Cannot read CSV file '", path, "': it is a directory"));
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in.is_open()) {
-    return absl::NotFoundError(
-        absl::StrCat("Cannot open CSV file '", path, "'"));
-  }
-  std::string text;
-  const auto size = std::filesystem::file_size(path, error);
-  if (!error) text.reserve(size);
-  char buffer[1 << 16];
-  while (in.read(buffer, sizeof(buffer)) || in.gcount() > 0) {
-    text.append(buffer, static_cast<size_t>(in.gcount()));
-  }
-  if (in.bad()) {
-    return absl::DataLossError(
-        absl::StrCat("Error while reading CSV file '", path, "'"));
-  }
-  return text;
-}
-
 }  // namespace
 
 absl::StatusOr<Table> ReadCsv(absl::string_view text,
@@ -290,8 +263,10 @@ absl::StatusOr<Table> ReadCsv(absl::string_view text,
 
 absl::StatusOr<Table> ReadCsvFile(const std::string& path,
                                   const CsvOptions& options) {
-  ASSIGN_OR_RETURN(const std::string text, ReadWholeFile(path));
-  absl::StatusOr<Table> table = ReadCsv(text, options);
+  // Mapped, not copied: the two passes stream the file from the page cache
+  // and the table keeps no view into it (strings are interned copies).
+  ASSIGN_OR_RETURN(const MappedFile file, MappedFile::Open(path));
+  absl::StatusOr<Table> table = ReadCsv(file.view(), options);
   if (!table.ok()) {
     return absl::Status(table.status().code(),
                         absl::StrCat(path, ": ", table.status().message()));

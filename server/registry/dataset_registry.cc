@@ -26,6 +26,7 @@
 #include "absl/time/clock.h"
 #include "core/constraints/dc_parser.h"
 #include "core/table/csv_reader.h"
+#include "core/table/mapped_file.h"
 #include "core/util/status_macros.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "google/protobuf/util/json_util.h"
@@ -876,10 +877,13 @@ absl::Status DatasetRegistry::LoadFromDisk(const std::string& dir_path) {
   absl::Time registered_at;
   RETURN_IF_ERROR(
       ParseState(state, dir / kStateFile, &version, &registered_at));
-  ASSIGN_OR_RETURN(std::string csv,
-                   ReadWholeFile(dir / kDataFile, options_.max_csv_bytes));
+  // Mapped, not read into a string: the CSV streams from the page cache
+  // (BuildDataset checks max_csv_bytes on the mapped size).
+  ASSIGN_OR_RETURN(
+      const core::table::MappedFile csv,
+      core::table::MappedFile::Open((dir / kDataFile).string()));
   ASSIGN_OR_RETURN(std::shared_ptr<LoadedDataset> d,
-                   BuildDataset(options_, manifest, csv, dir / kDataFile));
+                   BuildDataset(options_, manifest, csv.view(), dir / kDataFile));
   d->version = version;
   d->registered_at = registered_at;
   {

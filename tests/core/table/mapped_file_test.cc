@@ -1,0 +1,76 @@
+#include "core/table/mapped_file.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <utility>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
+
+namespace dpq::core::table {
+namespace {
+
+namespace fs = std::filesystem;
+using ::dpq::testing::StatusIs;
+using ::testing::HasSubstr;
+
+class MappedFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("dpq_mapped_file_test_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string Write(const std::string& name, const std::string& bytes) {
+    const fs::path path = dir_ / name;
+    std::ofstream(path, std::ios::binary) << bytes;
+    return path.string();
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(MappedFileTest, ViewIsTheFileBytesIncludingNul) {
+  const std::string bytes =
+      std::string("a,b\n1,\0x\n", 9) + std::string(70000, 'z');
+  absl::StatusOr<MappedFile> file = MappedFile::Open(Write("f.csv", bytes));
+  ASSERT_OK(file.status());
+  EXPECT_EQ(file->view(), bytes);
+}
+
+TEST_F(MappedFileTest, EmptyFileIsAnEmptyView) {
+  absl::StatusOr<MappedFile> file = MappedFile::Open(Write("empty.csv", ""));
+  ASSERT_OK(file.status());
+  EXPECT_TRUE(file->view().empty());
+}
+
+TEST_F(MappedFileTest, MovedFromFileIsEmptyAndTheTargetKeepsTheMapping) {
+  absl::StatusOr<MappedFile> file = MappedFile::Open(Write("m.csv", "x,y\n"));
+  ASSERT_OK(file.status());
+  MappedFile moved = std::move(*file);
+  EXPECT_TRUE(file->view().empty());
+  EXPECT_EQ(moved.view(), "x,y\n");
+  MappedFile other = std::move(*MappedFile::Open(Write("n.csv", "1\n")));
+  other = std::move(moved);
+  EXPECT_EQ(other.view(), "x,y\n");
+}
+
+TEST_F(MappedFileTest, MissingFileDirectoryAndDeviceAreClearErrors) {
+  EXPECT_THAT(MappedFile::Open((dir_ / "nope.csv").string()),
+              StatusIs(absl::StatusCode::kNotFound, HasSubstr("nope.csv")));
+  EXPECT_THAT(MappedFile::Open(dir_.string()),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("it is a directory")));
+  EXPECT_THAT(MappedFile::Open("/dev/null"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("not a regular file")));
+}
+
+}  // namespace
+}  // namespace dpq::core::table
