@@ -14,35 +14,19 @@ namespace {
 using table::Column;
 using table::ColumnType;
 
-template <typename T>
-bool Compare(const T& a, CompareOp op, const T& b) {
-  switch (op) {
-    case CompareOp::kEq:
-      return a == b;
-    case CompareOp::kNe:
-      return a != b;
-    case CompareOp::kLt:
-      return a < b;
-    case CompareOp::kLe:
-      return a <= b;
-    case CompareOp::kGt:
-      return a > b;
-    case CompareOp::kGe:
-      return a >= b;
-  }
-  return false;
-}
-
 bool CompareColumns(const Column& left, size_t left_row, CompareOp op,
                     const Column& right, size_t right_row) {
   if (left.is_numeric() != right.is_numeric()) return false;
   if (!left.is_numeric()) {
-    return Compare(left.string_ids[left_row], op, right.string_ids[right_row]);
+    return ApplyCompareOp(left.string_ids[left_row], op,
+                          right.string_ids[right_row]);
   }
   if (left.type == ColumnType::kInt64 && right.type == ColumnType::kInt64) {
-    return Compare(left.int64s[left_row], op, right.int64s[right_row]);
+    return ApplyCompareOp(left.int64s[left_row], op,
+                          right.int64s[right_row]);
   }
-  return Compare(left.numeric_at(left_row), op, right.numeric_at(right_row));
+  return ApplyCompareOp(left.numeric_at(left_row), op,
+                        right.numeric_at(right_row));
 }
 
 bool CompareWithConstant(const table::Table& table, const Column& column,
@@ -51,18 +35,18 @@ bool CompareWithConstant(const table::Table& table, const Column& column,
     if (constant.type != ColumnType::kString) return false;
     // The constant need not occur in the table, so it has no id: compare
     // texts, which orders exactly like the ids do.
-    return Compare(table.dictionary().at(column.string_ids[row]), op,
-                   absl::string_view(constant.string_value));
+    return ApplyCompareOp(table.dictionary().at(column.string_ids[row]), op,
+                          absl::string_view(constant.string_value));
   }
   if (constant.type == ColumnType::kString) return false;
   if (column.type == ColumnType::kInt64 &&
       constant.type == ColumnType::kInt64) {
-    return Compare(column.int64s[row], op, constant.int64_value);
+    return ApplyCompareOp(column.int64s[row], op, constant.int64_value);
   }
   const double value = constant.type == ColumnType::kInt64
                            ? static_cast<double>(constant.int64_value)
                            : constant.double_value;
-  return Compare(column.numeric_at(row), op, value);
+  return ApplyCompareOp(column.numeric_at(row), op, value);
 }
 
 }  // namespace

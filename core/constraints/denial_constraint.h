@@ -23,6 +23,26 @@ absl::string_view CompareOpSymbol(CompareOp op);
 // The operator with its operands swapped: a < b  <=>  b > a.
 CompareOp SwapOperands(CompareOp op);
 
+// a op b for any totally ordered T (string ids, numbers, text).
+template <typename T>
+bool ApplyCompareOp(const T& a, CompareOp op, const T& b) {
+  switch (op) {
+    case CompareOp::kEq:
+      return a == b;
+    case CompareOp::kNe:
+      return a != b;
+    case CompareOp::kLt:
+      return a < b;
+    case CompareOp::kLe:
+      return a <= b;
+    case CompareOp::kGt:
+      return a > b;
+    case CompareOp::kGe:
+      return a >= b;
+  }
+  return false;
+}
+
 enum class TupleVar { kT1, kT2 };
 
 // "t1" or "t2".

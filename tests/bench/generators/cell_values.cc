@@ -18,25 +18,6 @@ size_t UniformIndex(GeneratorRng& rng, size_t n) {
 
 namespace {
 
-template <typename T>
-bool Apply(const T& a, CompareOp op, const T& b) {
-  switch (op) {
-    case CompareOp::kEq:
-      return a == b;
-    case CompareOp::kNe:
-      return a != b;
-    case CompareOp::kLt:
-      return a < b;
-    case CompareOp::kLe:
-      return a <= b;
-    case CompareOp::kGt:
-      return a > b;
-    case CompareOp::kGe:
-      return a >= b;
-  }
-  return false;
-}
-
 std::optional<double> ParseNumber(const std::string& text) {
   double value = 0;
   if (!absl::SimpleAtod(text, &value) || std::isnan(value)) return std::nullopt;
@@ -47,16 +28,16 @@ std::optional<double> ParseNumber(const std::string& text) {
 
 bool CompareCells(ColumnType type, const Cell& a, CompareOp op, const Cell& b) {
   if (!a.has_value() || !b.has_value()) return false;
-  if (type == ColumnType::kString) return Apply(*a, op, *b);
+  if (type == ColumnType::kString) return ApplyCompareOp(*a, op, *b);
   if (type == ColumnType::kInt64) {
     int64_t x = 0, y = 0;
     if (absl::SimpleAtoi(*a, &x) && absl::SimpleAtoi(*b, &y)) {
-      return Apply(x, op, y);
+      return ApplyCompareOp(x, op, y);
     }
   }
   const std::optional<double> x = ParseNumber(*a), y = ParseNumber(*b);
   if (!x.has_value() || !y.has_value()) return false;
-  return Apply(*x, op, *y);
+  return ApplyCompareOp(*x, op, *y);
 }
 
 Cell ConstantCell(const core::constraints::Constant& constant) {
