@@ -12,6 +12,7 @@
 #include "core/cube/generic_sensitivity.h"
 #include "core/cube/release_strategy.h"
 #include "core/cube/rounding.h"
+#include "core/dp/budget_split.h"
 #include "core/dp/discrete_laplace.h"
 #include "core/dp/epsilon.h"
 #include "core/util/status_macros.h"
@@ -118,7 +119,7 @@ absl::StatusOr<CuboidRelease> ReleaseCuboids(
     ASSIGN_OR_RETURN(const dp::DiscreteLaplace noise,
                      dp::DiscreteLaplace::ForSensitivity(
                          static_cast<double>(sensitivity),
-                         options.epsilon / static_cast<double>(noised.size())));
+                         dp::EqualPart(options.epsilon, noised.size())));
     cell_variance = DiscreteLaplaceVariance(noise.scale());
     for (const DimSet& d : noised) {
       ASSIGN_OR_RETURN(DenseCuboid c,

@@ -11,6 +11,7 @@
 #include "core/dp/epsilon.h"
 #include "core/dp/scaled_gap.h"
 #include "core/dp/secure_urbg.h"
+#include "core/dp/selection_gap.h"
 #include "core/util/status_macros.h"
 
 namespace dpq::core::dp {
@@ -61,22 +62,17 @@ absl::StatusOr<std::vector<double>> ExponentialMechanismProbabilities(
 absl::StatusOr<size_t> SampleExponentialMechanism(
     SecureUrbg& urbg, absl::Span<const double> qualities, double epsilon,
     double sensitivity) {
-  ASSIGN_OR_RETURN(
-      std::vector<double> probabilities,
-      ExponentialMechanismProbabilities(qualities, epsilon, sensitivity));
-  // Inversion with one uniform in [0, 1) against the cumulative sum. The
-  // sum may end a few ulps below 1; a draw past it goes to the last
-  // candidate of positive probability (never to one of probability 0).
-  const double u = urbg.UniformDouble();
-  double cumulative = 0;
-  size_t last_positive = 0;
-  for (size_t i = 0; i < probabilities.size(); ++i) {
-    if (probabilities[i] <= 0) continue;
-    last_positive = i;
-    cumulative += probabilities[i];
-    if (u < cumulative) return i;
+  ASSIGN_OR_RETURN(const std::vector<SelectionGap> gaps,
+                   SelectionGaps(qualities, epsilon, sensitivity));
+  // Exact rejection sampling: propose r uniformly, accept it with
+  // probability exp(-gamma_r). An accepted r has probability proportional
+  // to exp(-gamma_r), exactly (selection_gap.h). Each round accepts with
+  // probability sum_r exp(-gamma_r) / n >= 1 / n (the best candidate has
+  // gamma 0), so the expected number of rounds is at most n.
+  for (;;) {
+    const size_t r = urbg.UniformBelow(gaps.size());
+    if (SampleBernoulliExpGap(gaps[r], urbg)) return r;
   }
-  return last_positive;
 }
 
 }  // namespace dpq::core::dp

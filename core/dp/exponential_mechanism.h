@@ -12,16 +12,20 @@
 namespace dpq::core::dp {
 
 // The selection probabilities exp(eps*q_i/(2*Delta)) / sum_j(...), computed
-// stably (log-sum-exp: shifted by the maximum). Errors as for
+// stably (log-sum-exp: shifted by the maximum), in floating point: for
+// tests and reports, never for sampling. Errors as for
 // SampleExponentialMechanism.
 absl::StatusOr<std::vector<double>> ExponentialMechanismProbabilities(
     absl::Span<const double> qualities, double epsilon, double sensitivity);
 
 // Returns index i with probability proportional to
-// exp(epsilon * qualities[i] / (2 * sensitivity)). epsilon-DP when
+// exp(epsilon' * qualities[i] / (2 * sensitivity)), sampled exactly (no
+// floating-point comparison: see selection_gap.h), epsilon' = epsilon minus
+// 2^-43 (which covers the rounding of the gaps). Pure epsilon-DP when
 // `sensitivity` bounds the change of every quality between neighbours.
-// kInvalidArgument on an empty candidate list, a non-finite quality, or an
-// invalid epsilon/sensitivity.
+// Expected O(n) random draws. kInvalidArgument on an empty candidate list,
+// a non-finite quality, or an invalid epsilon (also below 2^-40) or
+// sensitivity.
 absl::StatusOr<size_t> SampleExponentialMechanism(
     SecureUrbg& urbg, absl::Span<const double> qualities, double epsilon,
     double sensitivity);

@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "core/dp/budget_split.h"
 #include "core/dp/discrete_laplace.h"
 #include "core/dp/epsilon.h"
 #include "core/graph/edge_addition.h"
@@ -129,8 +130,11 @@ absl::StatusOr<PrivateMeasureResult> ComputePrivateMeasure(
       candidates = DefaultThetaCandidates(max_rows);
     }
     out.num_candidates = candidates.size();
-    const double epsilon_selection = kSelectionShare * request.epsilon;
-    out.epsilon_release = request.epsilon - epsilon_selection;
+    // The two parts sum to at most epsilon exactly (design 5.6).
+    const dp::TwoParts split =
+        dp::SplitEpsilon(request.epsilon, kSelectionShare);
+    const double epsilon_selection = split.first;
+    out.epsilon_release = split.second;
     // Every theta the selection can return is <= N (optimized) or <=
     // max(Theta); check the largest release scale before any noise.
     const bool optimized = request.method == SelectionMethod::kOptimized &&
@@ -141,9 +145,11 @@ absl::StatusOr<PrivateMeasureResult> ComputePrivateMeasure(
     if (optimized) {
       double keyed = 0;
       for (const DcDegreeBound& b : request.degree_bounds) keyed += b.keyed;
-      RETURN_IF_ERROR(dp::DiscreteLaplace::ForSensitivity(
-                          keyed, kDegreeBoundShare * epsilon_selection)
-                          .status());
+      RETURN_IF_ERROR(
+          dp::DiscreteLaplace::ForSensitivity(
+              keyed,
+              dp::SplitEpsilon(epsilon_selection, kDegreeBoundShare).first)
+              .status());
     }
 
     ThresholdSelection selection;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "core/dp/budget_split.h"
 #include "core/dp/epsilon.h"
 #include "core/dp/exponential_mechanism.h"
 #include "core/graph/edge_addition.h"
@@ -140,7 +141,7 @@ absl::StatusOr<ThresholdSelection> SelectThresholdHierarchical(
   out.epsilon_selection = epsilon_selection;
   // Two steps with half the budget each: eps1 by sequential composition.
   RETURN_IF_ERROR(TwoStepExponentialMechanism(urbg, measure, p, p.thetas.back(),
-                                              epsilon_selection / 2,
+                                              dp::EqualPart(epsilon_selection, 2),
                                               epsilon_release, out));
   return out;
 }
@@ -164,8 +165,10 @@ absl::StatusOr<ThresholdSelection> SelectThresholdOptimized(
   ThresholdSelection out;
   out.num_candidates = candidates.size();
   // Algorithm 4 line 2.
-  out.epsilon_degree_bound = epsilon_selection * kDegreeBoundShare;
-  out.epsilon_selection = epsilon_selection - out.epsilon_degree_bound;
+  const dp::TwoParts split =
+      dp::SplitEpsilon(epsilon_selection, kDegreeBoundShare);
+  out.epsilon_degree_bound = split.first;
+  out.epsilon_selection = split.second;
   // Line 3 (one noise draw for the sum, see NoisyDegreeBound).
   ASSIGN_OR_RETURN(const uint32_t bound,
                    NoisyDegreeBound(urbg, degree_bounds,
@@ -186,7 +189,7 @@ absl::StatusOr<ThresholdSelection> SelectThresholdOptimized(
   // Line 5: theta_max = min(d~, N) = d~ (already clamped). The candidate N
   // above it gets a data-independent quality (Lemma 4's proof).
   RETURN_IF_ERROR(TwoStepExponentialMechanism(urbg, measure, p, bound,
-                                              out.epsilon_selection / 2,
+                                              dp::EqualPart(out.epsilon_selection, 2),
                                               epsilon_release, out));
   return out;
 }

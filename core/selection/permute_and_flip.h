@@ -15,8 +15,9 @@ namespace dpq::core::selection {
 // probability exp(epsilon (q_r - q*) / (2 sensitivity)), q* = max q; the
 // best candidate is always accepted, so one pass suffices. epsilon-DP, and
 // never worse in expected quality than the exponential mechanism. The
-// acceptance probability is computed from the halved gap, so it is in
-// [0, 1] without overflow for any finite qualities and epsilon <= 1e6.
+// acceptance coins are exact Bernoulli(exp(-gap)) draws on rational gaps
+// (core/dp/selection_gap.h: pure epsilon-DP, run at epsilon - 2^-43), with
+// no overflow for any finite qualities and epsilon <= 1e6.
 // kInvalidArgument as dp::SampleExponentialMechanism.
 absl::StatusOr<size_t> SamplePermuteAndFlip(dp::SecureUrbg& urbg,
                                             absl::Span<const double> qualities,

@@ -6,6 +6,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "core/dp/budget_split.h"
 #include "core/dp/epsilon.h"
 #include "core/dp/exponential_mechanism.h"
 #include "core/dp/secure_urbg.h"
@@ -25,8 +26,9 @@ absl::StatusOr<std::vector<size_t>> SelectWithoutReplacement(
         n, "), but is ", k, "."));
   }
   RETURN_IF_ERROR(dp::ValidateEpsilon(epsilon));
-  // Sequential composition: k draws at epsilon / k each.
-  const double per_draw = epsilon / static_cast<double>(k);
+  // Sequential composition: k draws at epsilon / k each (rounded down so
+  // that the k parts sum to at most epsilon exactly).
+  const double per_draw = dp::EqualPart(epsilon, k);
   std::vector<size_t> remaining(n);
   for (size_t r = 0; r < n; ++r) remaining[r] = r;
   std::vector<double> qualities;

@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "core/dp/budget_split.h"
 #include "core/dp/epsilon.h"
 #include "core/dp/secure_urbg.h"
 #include "core/ledger/charged_release.h"
@@ -307,7 +308,8 @@ absl::Status BuyerServiceImpl::QualityReportImpl(
   ASSIGN_OR_RETURN(const pm::SelectionMethod method,
                    MethodFromProto(request.method()));
   RETURN_IF_ERROR(core::dp::ValidateEpsilon(request.epsilon(), "epsilon"));
-  const double part = internal::ThirdOfEpsilon(request.epsilon());
+  // Three parts that sum to at most epsilon exactly (design 5.6).
+  const double part = core::dp::EqualPart(request.epsilon(), 3);
   {
     const absl::Status part_ok = core::dp::ValidateEpsilon(part, "epsilon / 3");
     if (!part_ok.ok()) {

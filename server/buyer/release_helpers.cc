@@ -3,7 +3,6 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
-#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -51,18 +50,6 @@ std::string Sha256Hex(const std::string& text) {
   return absl::BytesToHexString(
       absl::string_view(reinterpret_cast<const char*>(digest), length));
 }
-
-double ThirdOfEpsilon(double epsilon) {
-  double third = epsilon / 3;
-  // long double holds 3 * third exactly (x86-64: 64-bit, aarch64: 113-bit
-  // mantissa), so the comparison is exact.
-  while (third > 0 && static_cast<long double>(third) * 3 >
-                          static_cast<long double>(epsilon)) {
-    third = std::nextafter(third, 0.0);
-  }
-  return third;
-}
-
 
 absl::Status RequireCaller(const auth::Principal& caller) {
   if (caller.id.empty()) {

@@ -38,10 +38,6 @@ std::string NewRequestId();
 // Lowercase hex SHA-256 of `text`.
 std::string Sha256Hex(const std::string& text);
 
-// The per-measure epsilon of a QualityReport: the largest double e with
-// e + e + e <= epsilon (in floating point), about epsilon / 3.
-double ThirdOfEpsilon(double epsilon);
-
 // kUnauthenticated if the caller has no id.
 absl::Status RequireCaller(const auth::Principal& caller);
 

@@ -13,6 +13,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
 #include "core/cube/cuboid_release.h"
+#include "core/dp/budget_split.h"
 #include "core/dp/epsilon.h"
 #include "core/dp/secure_urbg.h"
 #include "core/selection/tree/dp_decision_tree.h"
@@ -271,7 +272,9 @@ absl::Status BuyerServiceImpl::TrainDecisionTreeImpl(
     RETURN_IF_ERROR(core::dp::ValidateEpsilon(request.accuracy_epsilon(),
                                               "accuracy_epsilon"));
   }
-  const double total = request.epsilon() + request.accuracy_epsilon();
+  // Charged: the exact sum rounded up, so the charge covers both parts.
+  const double total = core::dp::SumRoundedUp(request.epsilon(),
+                                              request.accuracy_epsilon());
   if (!std::isfinite(total)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "epsilon + accuracy_epsilon must be finite, but is ", total, "."));

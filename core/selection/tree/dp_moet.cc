@@ -1,6 +1,7 @@
 #include "core/selection/tree/dp_moet.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <numeric>
 #include <utility>
@@ -8,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "core/dp/budget_split.h"
 #include "core/selection/dominance.h"
 #include "core/selection/rate_sensitivity.h"
 #include "core/util/status_macros.h"
@@ -122,7 +124,9 @@ absl::StatusOr<std::vector<DecisionTree>> RunMoet(
   if (features.empty()) {
     return absl::InvalidArgumentError("DP-MOET needs at least one feature.");
   }
-  const double epsilon_per_call = epsilon / (params.generations + 1.0);
+  // generations + 1 selections; the parts sum to at most epsilon exactly.
+  const double epsilon_per_call =
+      dp::EqualPart(epsilon, uint64_t{params.generations} + 1);
   std::vector<DecisionTree> population;
   population.reserve(params.population + params.selected);
   for (uint32_t i = 0; i < params.population; ++i) {

@@ -6,15 +6,16 @@
 #include <numbers>
 #include <vector>
 
+#include "core/dp/selection_gap.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/seeded_urbg.h"
-#include "tests/testing/constant_urbg.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::core::dp {
 namespace {
 
+using ::dpq::testing::IsOk;
 using ::dpq::testing::IsOkAndHolds;
 using ::dpq::testing::SeededUrbg;
 using ::dpq::testing::StatusIs;
@@ -28,7 +29,6 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kE = std::numbers::e;
 
-using ::dpq::testing::ConstantUrbg;
 
 TEST(ExponentialMechanismTest, MatchesPaperTable4) {
   // Inconsistency measures under DP, Table 4: theta candidates with
@@ -158,28 +158,50 @@ TEST(ExponentialMechanismTest, RejectsInvalidEpsilonAndSensitivity) {
       StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Sensitivity")));
 }
 
-TEST(ExponentialMechanismTest, SmallestUniformPicksFirstPositiveCandidate) {
-  ConstantUrbg zeros(0);  // UniformDouble() == 0.
-  EXPECT_THAT(SampleExponentialMechanism(zeros, {-1e12, 0, 0}, 1e6, 1),
-              IsOkAndHolds(1u));
-  EXPECT_THAT(SampleExponentialMechanism(zeros, {0, 0, 0}, 1, 1),
-              IsOkAndHolds(0u));
+TEST(SelectionGapTest, GapsAreExactDyadicRationalsAtTheMarginEpsilon) {
+  // q = {0, 2}, eps 1, Delta 1: gamma_0 = (1 - 2^-43) * (2 - 0) / 2.
+  ASSERT_OK_AND_ASSIGN(const std::vector<SelectionGap> gaps,
+                       SelectionGaps({0.0, 2.0}, 1.0, 1.0));
+  ASSERT_EQ(gaps.size(), 2u);
+  EXPECT_EQ(gaps[1].whole, 0u);  // the best candidate: gap 0
+  EXPECT_EQ(gaps[1].fraction, 0u);
+  EXPECT_EQ(gaps[0].whole, 0u);
+  EXPECT_EQ(gaps[0].fraction, (uint64_t{1} << 62) - (uint64_t{1} << 19));
 }
 
-TEST(ExponentialMechanismTest, LargestUniformNeverPicksZeroProbability) {
-  ConstantUrbg ones(std::numeric_limits<uint64_t>::max());  // 1 - 2^-53.
-  EXPECT_THAT(SampleExponentialMechanism(ones, {0, 0, -1e12}, 1e6, 1),
-              IsOkAndHolds(1u));
-  EXPECT_THAT(SampleExponentialMechanism(ones, {0, 0, 0}, 1, 1),
-              IsOkAndHolds(2u));
-  // Ten probabilities of 0.1 add up to 1 - 2^-53 in double, not above the
-  // largest uniform: the fallback returns the last candidate.
-  const std::vector<double> ten(10, 0.0);
-  EXPECT_THAT(SampleExponentialMechanism(ones, ten, 1, 1), IsOkAndHolds(9u));
-  std::vector<double> ten_then_zero(ten);
-  ten_then_zero.push_back(-1e12);
-  EXPECT_THAT(SampleExponentialMechanism(ones, ten_then_zero, 1e6, 1),
-              IsOkAndHolds(9u));
+TEST(SelectionGapTest, TinyProbabilitiesStayPositiveAndLargeGapsAreClamped) {
+  // The old floating-point inversion gave exp(-40) (~4e-18 < 2^-53)
+  // probability 0 or 2^-53; an exact gap of 40 keeps it exp(-40).
+  ASSERT_OK_AND_ASSIGN(std::vector<SelectionGap> gaps,
+                       SelectionGaps({0.0, 80.0}, 1.0, 1.0));
+  EXPECT_EQ(gaps[0].whole, 39u);  // (1 - 2^-43) * 40 is just below 40
+  EXPECT_GT(gaps[0].fraction, 0u);
+  ASSERT_OK_AND_ASSIGN(gaps, SelectionGaps({0.0, 1e12}, 1e6, 1.0));
+  EXPECT_EQ(gaps[0].whole, kMaxGapWhole);
+  EXPECT_EQ(gaps[0].fraction, 0u);
+  const double big = std::numeric_limits<double>::max();
+  ASSERT_OK_AND_ASSIGN(gaps, SelectionGaps({-big, big}, 1e6, 1e-300));
+  EXPECT_EQ(gaps[0].whole, kMaxGapWhole);
+}
+
+TEST(SelectionGapTest, RefusesEpsilonBelowTheSelectionFloor) {
+  EXPECT_THAT(SelectionGaps({0.0, 1.0}, 1e-13, 1.0),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("2^-40")));
+  SeededUrbg urbg(6);
+  EXPECT_THAT(SampleExponentialMechanism(urbg, {0.0, 1.0}, 1e-13, 1.0),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("2^-40")));
+  EXPECT_THAT(SelectionGaps({0.0, 1.0}, kMinSelectionEpsilon, 1.0), IsOk());
+}
+
+TEST(SelectionGapTest, BernoulliExpGapOfZeroAlwaysAndOfTheClampAlmostNever) {
+  SeededUrbg urbg(8);
+  for (int i = 0; i < 1000; ++i) {
+    ASSERT_TRUE(SampleBernoulliExpGap(SelectionGap{0, 0}, urbg));
+    // exp(-64) < 1.7e-28: 1000 draws all fail except with probability
+    // below 1.7e-25.
+    ASSERT_FALSE(SampleBernoulliExpGap(SelectionGap{kMaxGapWhole, 0}, urbg));
+  }
 }
 
 TEST(ExponentialMechanismTest, WorksWithOpenSslUrbg) {

@@ -668,15 +668,6 @@ TEST_F(BuyerServiceTest, QualityReportValidatesItsArguments) {
   EXPECT_THAT(Entries(), SizeIs(0));
 }
 
-TEST(ThirdOfEpsilonTest, ThreeThirdsNeverExceedTheWhole) {
-  for (double e : {1.0, 0.1, 0.3, 0.7, 1e-300, 3.0, 1e6, 0.9}) {
-    const double third = internal::ThirdOfEpsilon(e);
-    EXPECT_LE(static_cast<long double>(third) * 3, static_cast<long double>(e))
-        << e;
-    EXPECT_NEAR(third, e / 3, e * 1e-15) << e;
-  }
-}
-
 // ---- GetBudget --------------------------------------------------------------
 
 TEST_F(BuyerServiceTest, GetBudgetShowsOnlyTheCallersOwnLedger) {
