@@ -47,6 +47,16 @@ absl::Status ValidateEpsilon(double epsilon, absl::string_view name) {
   return absl::OkStatus();
 }
 
+absl::Status ValidateRequestEpsilon(double epsilon, absl::string_view name) {
+  RETURN_IF_ERROR(ValidateEpsilon(epsilon, name));
+  if (epsilon < kMinRequestEpsilon) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        name, " must be at least 1e-06 (the smallest epsilon dpq releases "
+        "at), but is ", FormatValue(epsilon), "."));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ValidateSensitivity(double delta, absl::string_view name) {
   return ValidateFinitePositive(delta, name);
 }

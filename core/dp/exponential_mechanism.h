@@ -20,8 +20,8 @@ absl::StatusOr<std::vector<double>> ExponentialMechanismProbabilities(
 
 // Returns index i with probability proportional to
 // exp(epsilon' * qualities[i] / (2 * sensitivity)), sampled exactly (no
-// floating-point comparison: see selection_gap.h), epsilon' = epsilon minus
-// 2^-43 (which covers the rounding of the gaps). Pure epsilon-DP when
+// floating-point comparison: see selection_gap.h), epsilon' = (1 - 2^-20)
+// epsilon - 2^-43 (which covers the rounding of the qualities and gaps). Pure epsilon-DP when
 // `sensitivity` bounds the change of every quality between neighbours.
 // Expected O(n) random draws. kInvalidArgument on an empty candidate list,
 // a non-finite quality, or an invalid epsilon (also below 2^-40) or

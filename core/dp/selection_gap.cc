@@ -60,7 +60,8 @@ absl::StatusOr<std::vector<SelectionGap>> SelectionGaps(
           "Quality ", i, " must be finite, but is ", qualities[i], "."));
     }
   }
-  const double run_epsilon = epsilon - kSelectionEpsilonMargin;
+  const double run_epsilon =
+      epsilon * kSelectionEpsilonScale - kSelectionEpsilonMargin;
   double best = qualities[0];
   for (double q : qualities) best = q > best ? q : best;
   std::vector<SelectionGap> gaps;

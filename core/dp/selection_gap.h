@@ -31,9 +31,18 @@
 //     (2 Delta / eps_run) e of q', so their sensitivity is at most
 //     Delta + 4 Delta e / eps_run and PF at (eps_run, Delta) is
 //     (eps_run + 4e)-DP.
-//  4. So both run at eps_run = epsilon - kSelectionEpsilonMargin with
-//     kSelectionEpsilonMargin = 2^-43 = 4e: epsilon-DP in total. Epsilons
-//     below kMinSelectionEpsilon (2^-40) are refused (public inputs only).
+//  4. Floating-point qualities: the qualities are themselves computed in
+//     double (weighted sums, dampened scores, differences of counts), so
+//     between neighbours they can move by Delta plus their rounding errors,
+//     at most a few ulps of the qualities. Running at (1 - 2^-20) epsilon
+//     covers an excess sensitivity of 2^-20 Delta, i.e. qualities up to
+//     about 2^31 Delta in magnitude (m <= 8 terms); dpq's qualities are
+//     bounded far below that by public sizes (N <= 2^32 rows, node counts
+//     <= 10^6, rates and densities <= 1).
+//  5. So both run at eps_run = (1 - 2^-20) epsilon - kSelectionEpsilonMargin
+//     with kSelectionEpsilonMargin = 2^-43 = 4e: epsilon-DP in total.
+//     Epsilons below kMinSelectionEpsilon (2^-40) are refused (public inputs
+//     only).
 #ifndef DPQ_CORE_DP_SELECTION_GAP_H_
 #define DPQ_CORE_DP_SELECTION_GAP_H_
 
@@ -55,8 +64,10 @@ struct SelectionGap {
 inline constexpr int kGapFractionBits = 62;
 inline constexpr uint64_t kMaxGapWhole = 64;
 // 2^-43: what the mechanisms subtract from epsilon to cover the rounding
-// of the gaps (step 4 above).
+// of the gaps (step 5 above), after scaling it by kSelectionEpsilonScale.
 inline constexpr double kSelectionEpsilonMargin = 1.0 / 8796093022208.0;
+// 1 - 2^-20: covers the rounding of the qualities (step 4 above).
+inline constexpr double kSelectionEpsilonScale = 1.0 - 1.0 / 1048576.0;
 // 2^-40: the smallest epsilon a selection step accepts.
 inline constexpr double kMinSelectionEpsilon = 1.0 / 1099511627776.0;
 

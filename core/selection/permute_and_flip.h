@@ -16,7 +16,8 @@ namespace dpq::core::selection {
 // best candidate is always accepted, so one pass suffices. epsilon-DP, and
 // never worse in expected quality than the exponential mechanism. The
 // acceptance coins are exact Bernoulli(exp(-gap)) draws on rational gaps
-// (core/dp/selection_gap.h: pure epsilon-DP, run at epsilon - 2^-43), with
+// (core/dp/selection_gap.h: pure epsilon-DP, run at slightly below
+// epsilon to cover rounding), with
 // no overflow for any finite qualities and epsilon <= 1e6.
 // kInvalidArgument as dp::SampleExponentialMechanism.
 absl::StatusOr<size_t> SamplePermuteAndFlip(dp::SecureUrbg& urbg,

@@ -38,14 +38,19 @@ absl::StatusOr<WeightedSumSensitivity> CombinedSensitivity(
   return combined;
 }
 
+// With normalised weights (|w_i| <= 1) a sum of m finite scores overflows
+// only if some score is within a factor m of DBL_MAX, which no dpq
+// objective comes near (degrees, counts and rates are bounded by public
+// sizes). The check stays for arbitrary score tables; it names no
+// candidate.
 absl::StatusOr<std::vector<double>> FiniteAggregateScores(
     const ScoreTable& table, absl::Span<const double> weights) {
   std::vector<double> scores = AggregateScores(table, weights);
-  for (size_t r = 0; r < scores.size(); ++r) {
-    if (!std::isfinite(scores[r])) {
+  for (double score : scores) {
+    if (!std::isfinite(score)) {
       return absl::InvalidArgumentError(
-          absl::StrCat("The weighted sum of candidate ", r, " overflows (",
-                       scores[r], "); use smaller weights or scores."));
+          "A weighted sum of the scores overflows: the score table holds "
+          "values near the largest double.");
     }
   }
   return scores;
@@ -78,7 +83,9 @@ std::vector<double> AggregateScores(const ScoreTable& table,
 absl::StatusOr<SelectionScores> PrivAggGlobalScores(
     const ScoreTable& table,
     absl::Span<const SensitivityFunction* const> sensitivities,
-    absl::Span<const double> weights) {
+    absl::Span<const double> raw_weights) {
+  // Scale-invariant: see NormalizeWeights.
+  const std::vector<double> weights = NormalizeWeights(raw_weights);
   ASSIGN_OR_RETURN(WeightedSumSensitivity combined,
                    CombinedSensitivity(sensitivities, weights));
   SelectionScores out;
@@ -90,7 +97,10 @@ absl::StatusOr<SelectionScores> PrivAggGlobalScores(
 absl::StatusOr<SelectionScores> PrivAggLocalScores(
     const ScoreTable& table,
     absl::Span<const SensitivityFunction* const> sensitivities,
-    absl::Span<const double> weights, uint64_t max_steps) {
+    absl::Span<const double> raw_weights, uint64_t max_steps) {
+  // Scale-invariant (local dampening divides by delta^agg, which scales
+  // with the weights): see NormalizeWeights.
+  const std::vector<double> weights = NormalizeWeights(raw_weights);
   ASSIGN_OR_RETURN(WeightedSumSensitivity combined,
                    CombinedSensitivity(sensitivities, weights));
   ASSIGN_OR_RETURN(std::vector<double> u_agg,

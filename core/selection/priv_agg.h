@@ -18,6 +18,8 @@ namespace dpq::core::selection {
 std::vector<double> AggregateScores(const ScoreTable& table,
                                     absl::Span<const double> weights);
 
+// Both variants first normalise the weights to max |w_i| = 1
+// (NormalizeWeights: the selection is scale-invariant).
 // Global variant: scores u_agg, sensitivity sum_i |w_i| Delta u_i (E9).
 // kInvalidArgument if that sum is 0 (the scores do not depend on the data,
 // there is nothing to calibrate) or not finite, or a u_agg is not finite.

@@ -21,6 +21,9 @@ namespace dpq::core::selection {
 // weights (the paper's application formulas omit them; its weights are
 // positive). Unlike the artifact's DeltaWeighted (spec 11.1) every
 // component contributes with its own delta at the same t.
+// Sums are rounded UP (a product or partial sum that rounded down is moved
+// one ulp toward +infinity), so the floating-point value never understates
+// the real one.
 // Does not own the component functions; they must outlive this object.
 class WeightedSumSensitivity final : public SensitivityFunction {
  public:
@@ -40,6 +43,16 @@ class WeightedSumSensitivity final : public SensitivityFunction {
   std::vector<double> abs_weights_;
   std::vector<const SensitivityFunction*> components_;
 };
+
+// The weights divided by their largest magnitude, so that max |w_i| = 1.
+// PrivAgg is scale-invariant (the scores and their sensitivity scale
+// together, and the mechanisms depend on their ratio only), so this changes
+// no output distribution; it keeps every weighted sum of finite, public-
+// bounded scores finite. Without it, weights near DBL_MAX overflow on
+// exactly the candidates whose score exceeds a threshold, an error that
+// would reveal the largest score (privacy-holes issue, item 2).
+// Precondition: finite weights, not all zero.
+std::vector<double> NormalizeWeights(absl::Span<const double> weights);
 
 }  // namespace dpq::core::selection
 

@@ -254,7 +254,7 @@ absl::Status BuyerServiceImpl::MeasureInconsistencyImpl(
   ASSIGN_OR_RETURN(const Measure measure, MeasureFromProto(request.measure()));
   ASSIGN_OR_RETURN(const pm::SelectionMethod method,
                    MethodFromProto(request.method()));
-  RETURN_IF_ERROR(core::dp::ValidateEpsilon(request.epsilon(), "epsilon"));
+  RETURN_IF_ERROR(core::dp::ValidateRequestEpsilon(request.epsilon(), "epsilon"));
   ASSIGN_OR_RETURN(const std::string request_id,
                    ResolveRequestId(request.request_id()));
   ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> d,
@@ -307,17 +307,10 @@ absl::Status BuyerServiceImpl::QualityReportImpl(
   RETURN_IF_ERROR(registry::ValidateId(request.dataset_id(), "dataset_id"));
   ASSIGN_OR_RETURN(const pm::SelectionMethod method,
                    MethodFromProto(request.method()));
-  RETURN_IF_ERROR(core::dp::ValidateEpsilon(request.epsilon(), "epsilon"));
-  // Three parts that sum to at most epsilon exactly (design 5.6).
+  RETURN_IF_ERROR(core::dp::ValidateRequestEpsilon(request.epsilon(), "epsilon"));
+  // Three parts that sum to at most epsilon exactly (design 5.6); each is
+  // at least a third of the public floor 1e-6.
   const double part = core::dp::EqualPart(request.epsilon(), 3);
-  {
-    const absl::Status part_ok = core::dp::ValidateEpsilon(part, "epsilon / 3");
-    if (!part_ok.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("epsilon is too small to split over three measures: ",
-                       part_ok.message()));
-    }
-  }
   ASSIGN_OR_RETURN(const std::string request_id,
                    ResolveRequestId(request.request_id()));
   ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> d,

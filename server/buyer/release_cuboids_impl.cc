@@ -92,7 +92,7 @@ absl::Status BuyerServiceImpl::ReleaseCuboidsImpl(
     v1::ReleaseCuboidsResponse* response, const CallContext& call) const {
   RETURN_IF_ERROR(internal::RequireCaller(caller));
   RETURN_IF_ERROR(registry::ValidateId(request.dataset_id(), "dataset_id"));
-  RETURN_IF_ERROR(core::dp::ValidateEpsilon(request.epsilon(), "epsilon"));
+  RETURN_IF_ERROR(core::dp::ValidateRequestEpsilon(request.epsilon(), "epsilon"));
   ASSIGN_OR_RETURN(const std::string request_id,
                    internal::ResolveRequestId(request.request_id()));
   ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> d,

@@ -55,7 +55,7 @@ absl::Status BuyerServiceImpl::SelectInfluentialNodesImpl(
     const CallContext& call) const {
   RETURN_IF_ERROR(internal::RequireCaller(caller));
   RETURN_IF_ERROR(registry::ValidateId(request.dataset_id(), "dataset_id"));
-  RETURN_IF_ERROR(core::dp::ValidateEpsilon(request.epsilon(), "epsilon"));
+  RETURN_IF_ERROR(core::dp::ValidateRequestEpsilon(request.epsilon(), "epsilon"));
   if (request.k() == 0 || request.k() > kMaxNodesK) {
     return absl::InvalidArgumentError(absl::StrCat(
         "k must be in [1, ", kMaxNodesK, "], but is ", request.k(), "."));

@@ -267,9 +267,9 @@ absl::Status BuyerServiceImpl::TrainDecisionTreeImpl(
     v1::TrainDecisionTreeResponse* response, const CallContext& call) const {
   RETURN_IF_ERROR(internal::RequireCaller(caller));
   RETURN_IF_ERROR(registry::ValidateId(request.dataset_id(), "dataset_id"));
-  RETURN_IF_ERROR(core::dp::ValidateEpsilon(request.epsilon(), "epsilon"));
+  RETURN_IF_ERROR(core::dp::ValidateRequestEpsilon(request.epsilon(), "epsilon"));
   if (request.accuracy_epsilon() != 0) {
-    RETURN_IF_ERROR(core::dp::ValidateEpsilon(request.accuracy_epsilon(),
+    RETURN_IF_ERROR(core::dp::ValidateRequestEpsilon(request.accuracy_epsilon(),
                                               "accuracy_epsilon"));
   }
   // Charged: the exact sum rounded up, so the charge covers both parts.

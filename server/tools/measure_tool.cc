@@ -180,7 +180,7 @@ absl::StatusOr<std::string> RunMeasureTool(const MeasureToolOptions& o,
   if (o.epsilon.has_value()) {
     // Refuse before reading the data: these do not depend on it.
     RETURN_IF_ERROR(pm::CheckMeasureReleasable(measure));
-    RETURN_IF_ERROR(core::dp::ValidateEpsilon(*o.epsilon));
+    RETURN_IF_ERROR(core::dp::ValidateRequestEpsilon(*o.epsilon));
     RETURN_IF_ERROR(pm::ParseSelectionMethod(o.method).status());
   }
   ASSIGN_OR_RETURN(LoadedDataset d, LoadDataset(o));

@@ -159,14 +159,16 @@ TEST(ExponentialMechanismTest, RejectsInvalidEpsilonAndSensitivity) {
 }
 
 TEST(SelectionGapTest, GapsAreExactDyadicRationalsAtTheMarginEpsilon) {
-  // q = {0, 2}, eps 1, Delta 1: gamma_0 = (1 - 2^-43) * (2 - 0) / 2.
+  // q = {0, 2}, eps 1, Delta 1: gamma_0 = eps' * (2 - 0) / 2 with
+  // eps' = (1 - 2^-20) * 1 - 2^-43.
   ASSERT_OK_AND_ASSIGN(const std::vector<SelectionGap> gaps,
                        SelectionGaps({0.0, 2.0}, 1.0, 1.0));
   ASSERT_EQ(gaps.size(), 2u);
   EXPECT_EQ(gaps[1].whole, 0u);  // the best candidate: gap 0
   EXPECT_EQ(gaps[1].fraction, 0u);
   EXPECT_EQ(gaps[0].whole, 0u);
-  EXPECT_EQ(gaps[0].fraction, (uint64_t{1} << 62) - (uint64_t{1} << 19));
+  EXPECT_EQ(gaps[0].fraction, (uint64_t{1} << 62) - (uint64_t{1} << 42) -
+                                  (uint64_t{1} << 19));
 }
 
 TEST(SelectionGapTest, TinyProbabilitiesStayPositiveAndLargeGapsAreClamped) {
@@ -174,7 +176,7 @@ TEST(SelectionGapTest, TinyProbabilitiesStayPositiveAndLargeGapsAreClamped) {
   // probability 0 or 2^-53; an exact gap of 40 keeps it exp(-40).
   ASSERT_OK_AND_ASSIGN(std::vector<SelectionGap> gaps,
                        SelectionGaps({0.0, 80.0}, 1.0, 1.0));
-  EXPECT_EQ(gaps[0].whole, 39u);  // (1 - 2^-43) * 40 is just below 40
+  EXPECT_EQ(gaps[0].whole, 39u);  // eps' * 40 is just below 40
   EXPECT_GT(gaps[0].fraction, 0u);
   ASSERT_OK_AND_ASSIGN(gaps, SelectionGaps({0.0, 1e12}, 1e6, 1.0));
   EXPECT_EQ(gaps[0].whole, kMaxGapWhole);

@@ -155,6 +155,25 @@ TEST(MultiObjectiveSelectionTest, RejectsBadInput) {
   bad(t, f.sens, ok, "overflows");
 }
 
+// PrivAgg is scale-invariant, so the weights are normalised to max |w| = 1:
+// weights {2, -1} and {2e300, -1e300} give the same scores and sensitivity
+// (no overflow, no error that depends on how large a score is).
+TEST(MultiObjectiveSelectionTest, AggregationWeightsAreScaleInvariant) {
+  Fixture f;
+  for (const SensitivityMode mode :
+       {SensitivityMode::kGlobal, SensitivityMode::kLocal}) {
+    SelectionOptions small = Options(Approach::kAggregation, mode, 1, 1);
+    small.weights = {2, -1};
+    SelectionOptions huge = small;
+    huge.weights = {2e300, -1e300};
+    auto a = ComputeSelectionScores(Example44(), f.sens, small);
+    auto b = ComputeSelectionScores(Example44(), f.sens, huge);
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_EQ(a->scores, b->scores);
+    EXPECT_EQ(a->sensitivity, b->sensitivity);
+  }
+}
+
 TEST(MultiObjectiveSelectionTest, RejectsBadLocalSensitivityValues) {
   // A sensitivity function that claims a negative local bound.
   class Broken final : public SensitivityFunction {
@@ -187,8 +206,10 @@ TEST(MultiObjectiveSelectionTest, ComputeSelectionScoresExposesTheScores) {
   o.weights = {2, -1};
   auto agg = ComputeSelectionScores(Example44(), f.sens, o);
   ASSERT_TRUE(agg.ok());
-  EXPECT_THAT(agg->scores, ElementsAre(1, 7, 6, 0, 1));
-  EXPECT_EQ(agg->sensitivity, 3);  // |2| * 1 + |-1| * 1
+  // The weights are normalised to {1, -0.5} (max |w| = 1): the scores and
+  // their sensitivity |1| * 1 + |-0.5| * 1 halve, their ratio is unchanged.
+  EXPECT_THAT(agg->scores, ElementsAre(0.5, 3.5, 3, 0, 0.5));
+  EXPECT_EQ(agg->sensitivity, 1.5);
   o.sensitivity = SensitivityMode::kLocal;
   auto local = ComputeSelectionScores(Example44(), f.sens, o);
   ASSERT_TRUE(local.ok());

@@ -652,10 +652,11 @@ TEST_F(BuyerServiceTest, QualityReportValidatesItsArguments) {
   EXPECT_THAT(
       service_->QualityReportImpl(Buyer("alice"), request, &response),
       StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("epsilon")));
-  request.set_epsilon(5e-324);  // the smallest double: a third of it is 0
+  // Below the public floor (a third of the smallest double would be 0).
+  request.set_epsilon(5e-324);
   EXPECT_THAT(service_->QualityReportImpl(Buyer("alice"), request, &response),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("epsilon is too small")));
+                       HasSubstr("at least 1e-06")));
   request.set_epsilon(0.3);
   request.set_dataset_id("ghost");
   EXPECT_THAT(service_->QualityReportImpl(Buyer("alice"), request, &response),

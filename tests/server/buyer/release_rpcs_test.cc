@@ -586,6 +586,36 @@ TEST_F(ReleaseRpcsTest, CachedNodeScoresStillGiveRandomDraws) {
   EXPECT_GT(drawn.size(), 1u);
 }
 
+// The review's oracle (privacy-holes issue, item 2): with weights (w, 0),
+// w * degree used to overflow exactly when a degree exceeded DBL_MAX / |w|,
+// and the error (before any charge) named the candidate; a binary search
+// over w revealed the largest degree for free. Weights are normalised now
+// (the selection is scale-invariant), so every w gives a charged answer.
+TEST_F(ReleaseRpcsTest, WeightsCannotProbeTheLargestDegreeForFree) {
+  for (const double w : {1.0, 1e300, std::numeric_limits<double>::max(),
+                         -std::numeric_limits<double>::max()}) {
+    for (const auto mode :
+         {v1::SENSITIVITY_MODE_GLOBAL, v1::SENSITIVITY_MODE_LOCAL}) {
+      v1::SelectInfluentialNodesRequest q = Nodes(1, 0.1);
+      q.set_approach(v1::SELECTION_APPROACH_AGGREGATION);
+      q.set_sensitivity(mode);
+      q.add_weights(w);
+      q.add_weights(0);
+      v1::SelectInfluentialNodesResponse r;
+      ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"), q, &r))
+          << w;
+      EXPECT_THAT(r.nodes(), SizeIs(1));
+      EXPECT_DOUBLE_EQ(r.epsilon_charged(), 0.1);
+    }
+  }
+  // An epsilon below the public floor is refused before anything else.
+  v1::SelectInfluentialNodesResponse r;
+  EXPECT_THAT(service_->SelectInfluentialNodesImpl(Buyer("alice"),
+                                                   Nodes(1, 1e-300), &r),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("at least 1e-06")));
+}
+
 TEST_F(ReleaseRpcsTest, BadNodeRequestsAreRefusedBeforeAnyCharge) {
   const auto alice = Buyer("alice");
   v1::SelectInfluentialNodesResponse r;
