@@ -11,6 +11,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "client/grpc_status.h"
 #include "client/output.h"
 #include "client/request_id.h"
@@ -95,6 +97,18 @@ absl::Status PrepareUpload(const Invocation& inv, const CliEnv& env,
   for (const std::vector<std::string>& dims : up.public_cuboids) {
     v1::CuboidSpec* spec = m->add_public_cuboids();
     for (const std::string& dim : dims) spec->add_dimensions(dim);
+  }
+  m->set_infer_column_types(up.infer_types);
+  m->set_node_count(up.node_count);
+  if (!up.nodes_path.empty()) {
+    ASSIGN_OR_RETURN(const std::string text,
+                     ReadSmallFile(up.nodes_path, "--nodes",
+                                   /*max_bytes=*/size_t{64} << 20));
+    // One label per line; a CR of CRLF and empty lines are dropped.
+    for (absl::string_view line : absl::StrSplit(text, '\n')) {
+      absl::ConsumeSuffix(&line, "\r");
+      if (!line.empty()) m->add_node_labels(std::string(line));
+    }
   }
   if (!up.constraints_path.empty()) {
     ASSIGN_OR_RETURN(std::string constraints,
@@ -380,7 +394,8 @@ absl::StatusOr<CommandOutput> Execute(const Invocation& inv, Prepared& p,
           },
           p, p.csv.has_value() ? &*p.csv : nullptr, &resp)));
       return CommandOutput{
-          UploadText(resp.dataset(), resp.stats(), /*replaced=*/false, json)};
+          UploadText(resp.dataset(), resp.stats(), resp.notes(),
+                     /*replaced=*/false, json)};
     }
     case Command::kAdminReplace: {
       v1::ReplaceDatasetResponse resp;
@@ -390,7 +405,8 @@ absl::StatusOr<CommandOutput> Execute(const Invocation& inv, Prepared& p,
           },
           p, p.csv.has_value() ? &*p.csv : nullptr, &resp)));
       return CommandOutput{
-          UploadText(resp.dataset(), resp.stats(), /*replaced=*/true, json)};
+          UploadText(resp.dataset(), resp.stats(), resp.notes(),
+                     /*replaced=*/true, json)};
     }
     case Command::kAdminDelete: {
       v1::DeleteDatasetRequest req;

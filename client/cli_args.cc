@@ -62,7 +62,10 @@ std::vector<FlagSpec> UploadFlags() {
           {"--null-value", true, true},
           {"--kind", true, false},
           {"--cube-dimension", true, true},
-          {"--public-cuboid", true, true}};
+          {"--public-cuboid", true, true},
+          {"--infer-types", false, false},
+          {"--node-count", true, false},
+          {"--nodes", true, false}};
 }
 
 // The flags of the multi-objective selections (tree, top-nodes).
@@ -174,14 +177,20 @@ const std::vector<CommandSpec>& Commands() {
       {Command::kAdminRegister, true, "register", 1, 1, "ID", UploadFlags(),
        "admin register ID --data F.csv --constraints F.dc "
        "--public-max-rows N [--description TEXT] [--row-count-public] "
-       "[--schema F] [--null-value V]... [--server-path P] "
+       "(--schema F | --infer-types) [--null-value V]... [--server-path P] "
        "[--cube-dimension SPEC]... [--public-cuboid A,B]... "
-       "[--kind table|graph]",
+       "[--kind table|graph (--node-count N | --nodes F)]",
        "Uploads a new dataset (or has the server read --server-path).\n"
-       "      SPEC: COL (domain inferred), COL:E0,E1,...,Ek (numeric bins) or "
-       "COL=V1|V2|... (declared domain).\n"
-       "      --kind graph: F.csv is an edge list (source,target; undirected); "
-       "no --constraints or --public-max-rows needed."},
+       "      Every column needs a type: --schema F (`name: int64|double|"
+       "string` lines), or --infer-types to infer\n"
+       "      the missing ones once, now (they are frozen and public).\n"
+       "      SPEC: COL=V1|V2|... (declared domain), COL:E0,E1,...,Ek (numeric "
+       "bins) or COL=* (domain taken\n"
+       "      from the data, which makes its values public).\n"
+       "      --kind graph: F.csv is an edge list (source,target; undirected) "
+       "over the declared nodes\n"
+       "      (--node-count N: 0..N-1, or --nodes F: one label per line); no "
+       "--constraints or --public-max-rows."},
       {Command::kAdminReplace, true, "replace", 1, 1, "ID", UploadFlags(),
        "admin replace ID --data F.csv --constraints F.dc "
        "--public-max-rows N [same flags as register]",
@@ -448,12 +457,38 @@ absl::Status ApplyCube(const FlagValues& flags, UploadArgs* up) {
   const bool graph = up->kind == dpq::v1::DATASET_KIND_GRAPH;
   for (const char* table_only :
        {"--constraints", "--public-max-rows", "--row-count-public", "--schema",
-        "--null-value", "--cube-dimension", "--public-cuboid"}) {
+        "--null-value", "--cube-dimension", "--public-cuboid",
+        "--infer-types"}) {
     if (graph && flags.Has(table_only)) {
       return Usage(absl::StrCat(
           table_only, " applies to tables only, not to --kind graph."));
     }
   }
+  for (const char* graph_only : {"--node-count", "--nodes"}) {
+    if (!graph && flags.Has(graph_only)) {
+      return Usage(absl::StrCat(graph_only,
+                                " applies to --kind graph only (the node "
+                                "universe of an edge list)."));
+    }
+  }
+  if (graph) {
+    if (flags.Has("--node-count") == flags.Has("--nodes")) {
+      return Usage(
+          "--kind graph needs the node universe: --node-count N (nodes 0 to "
+          "N-1) or --nodes F (one node label per line, isolated nodes "
+          "included), one of the two.");
+    }
+    if (flags.Has("--node-count")) {
+      ASSIGN_OR_RETURN(up->node_count,
+                       ParseUint64("--node-count", flags.Get("--node-count")));
+      if (up->node_count == 0) return Usage("--node-count must be at least 1.");
+    }
+    if (flags.Has("--nodes")) {
+      up->nodes_path = flags.Get("--nodes");
+      if (up->nodes_path.empty()) return Usage("--nodes must not be empty.");
+    }
+  }
+  up->infer_types = flags.Has("--infer-types");
   if (flags.Has("--cube-dimension")) {
     for (const std::string& text : flags.values.at("--cube-dimension")) {
       ASSIGN_OR_RETURN(dpq::v1::CubeDimension dim, ParseCubeDimension(text));
@@ -758,7 +793,8 @@ absl::StatusOr<dpq::v1::CubeDimension> ParseCubeDimension(
   dim.set_column(std::string(absl::StripAsciiWhitespace(text.substr(0, sep))));
   if (dim.column().empty()) {
     return Usage(absl::StrCat(
-        "--cube-dimension expects COL, COL:E0,E1,... or COL=V1|V2|...; got '",
+        "--cube-dimension expects COL=V1|V2|..., COL:E0,E1,... or COL=*; "
+        "got '",
         text, "'."));
   }
   if (sep == std::string::npos) return dim;
@@ -774,6 +810,11 @@ absl::StatusOr<dpq::v1::CubeDimension> ParseCubeDimension(
       }
       dim.add_bin_edges(value);
     }
+    return dim;
+  }
+  if (absl::StripAsciiWhitespace(rest) == "*") {
+    // The owner's explicit choice to take the domain from the data.
+    dim.set_infer_domain(true);
     return dim;
   }
   for (absl::string_view value : absl::StrSplit(rest, '|')) {

@@ -91,6 +91,12 @@ struct UploadArgs {
   std::vector<dpq::v1::CubeDimension> cube_dimensions;
   // --public-cuboid A,B (repeatable): the public exact cuboids.
   std::vector<std::vector<std::string>> public_cuboids;
+  // --infer-types: infer the types --schema leaves out (at registration).
+  bool infer_types = false;
+  // Graphs: the node universe, --node-count N or --nodes F (one label per
+  // line).
+  uint64_t node_count = 0;
+  std::string nodes_path;
 };
 
 // `dpq tree`.

@@ -307,6 +307,8 @@ std::string LedgerStateName(dpq::v1::LedgerEntryState state) {
       return "COMMITTED";
     case dpq::v1::LEDGER_ENTRY_STATE_REFUNDED:
       return "REFUNDED";
+    case dpq::v1::LEDGER_ENTRY_STATE_CHARGED:
+      return "CHARGED";
     default:
       return "UNSPECIFIED";
   }
@@ -365,8 +367,12 @@ std::string DatasetInfoJson(const dpq::v1::DatasetInfo& info) {
              return JsonQuote(MeasureCode(static_cast<dpq::v1::Measure>(m)));
            }));
   w.Add("neighbouring", info.neighbouring());
+  w.Add("charge_multiplier", static_cast<uint64_t>(info.charge_multiplier()));
   AddTimestamp(w, "registered_at", info.registered_at());
   w.Add("kind", KindName(info.kind()));
+  if (info.kind() == dpq::v1::DATASET_KIND_GRAPH) {
+    w.Add("node_count", static_cast<uint64_t>(info.node_count()));
+  }
   w.AddRaw("cube_dimensions",
            JsonArrayOf(
                info.cube_dimensions(), [](const dpq::v1::CubeDimensionInfo& d) {
@@ -513,10 +519,19 @@ std::string DescribeText(const dpq::v1::DescribeDatasetResponse& resp,
                   FormatTimestamp(d.registered_at()), ")\n");
   absl::StrAppend(&out, "kind:             ", KindName(d.kind()), "\n");
   absl::StrAppend(&out, "privacy unit:     ", OrDash(d.neighbouring()), "\n");
+  if (d.charge_multiplier() > 1) {
+    absl::StrAppend(&out, "charges:          ReleaseCuboids: epsilon; other "
+                    "releases: ", d.charge_multiplier(),
+                    " x epsilon (the public exact cuboids)\n");
+  }
   absl::StrAppend(&out, "releases:         ",
                   OrDash(absl::StrJoin(d.supported_releases(), ", ")), "\n");
   // A graph (edge list) has none of a table's schema, bounds or cube.
-  if (d.kind() == dpq::v1::DATASET_KIND_GRAPH) return out;
+  if (d.kind() == dpq::v1::DATASET_KIND_GRAPH) {
+    absl::StrAppend(&out, "nodes:            ", d.node_count(),
+                    " (declared by the owner)\n");
+    return out;
+  }
   absl::StrAppend(&out, "public max rows:  ", d.public_max_rows(), "\n");
   absl::StrAppend(&out, "row count:        ",
                   d.row_count_public() ? absl::StrCat(d.row_count())
@@ -766,8 +781,10 @@ std::string TopNodesText(absl::string_view dataset_id,
 }
 
 std::string UploadText(const dpq::v1::DatasetInfo& info,
-                       const dpq::v1::DatasetStats& stats, bool replaced,
-                       bool json) {
+                       const dpq::v1::DatasetStats& stats,
+                       const google::protobuf::RepeatedPtrField<std::string>&
+                           notes,
+                       bool replaced, bool json) {
   if (json) {
     JsonObjectWriter w;
     w.Add("dataset", info.dataset_id());
@@ -781,32 +798,35 @@ std::string UploadText(const dpq::v1::DatasetInfo& info,
     w.Add("nodes", static_cast<uint64_t>(stats.nodes()));
     w.Add("graph_ready", stats.graph_ready());
     w.Add("graph_error", stats.graph_error());
+    w.Add("charge_multiplier", static_cast<uint64_t>(info.charge_multiplier()));
+    w.AddRaw("notes", JsonArrayOf(notes, JsonQuote));
     return Line(w);
   }
+  std::string out;
   if (info.kind() == dpq::v1::DATASET_KIND_GRAPH) {
-    return absl::StrCat(
+    out = absl::StrCat(
         replaced ? "Replaced " : "Registered ", info.dataset_id(), " (version ",
-        info.version(), "): a graph with ", stats.nodes(), " nodes and ",
-        stats.edges(), " edges, ", stats.csv_bytes(), " bytes.\n");
+        info.version(), "): a graph with ", stats.nodes(),
+        " declared nodes and ", stats.edges(), " edges, ", stats.csv_bytes(),
+        " bytes.\n");
+  } else {
+    const std::string head = absl::StrCat(
+        replaced ? "Replaced " : "Registered ", info.dataset_id(),
+        " (version ", info.version(), "): ", stats.rows(), " rows, ",
+        stats.csv_bytes(), " bytes");
+    if (!stats.graph_error().empty()) {
+      out = absl::StrCat(head, "; the conflict graph failed: ",
+                         stats.graph_error(), "\n");
+    } else {
+      out = absl::StrCat(head, ", ", stats.edges(),
+                         " conflicting pairs; graph built in ",
+                         FormatReal(stats.graph_build_seconds()), " s.\n");
+    }
   }
-  const std::string head =
-      absl::StrCat(replaced ? "Replaced " : "Registered ", info.dataset_id(),
-                   " (version ", info.version(), "): ", stats.rows(), " rows, ",
-                   stats.csv_bytes(), " bytes");
-  if (!stats.graph_error().empty()) {
-    return absl::StrCat(
-        head, "; the conflict graph failed: ", stats.graph_error(), "\n");
+  for (const std::string& note : notes) {
+    absl::StrAppend(&out, "Note: ", note, "\n");
   }
-  // Not ready and nothing measured yet: the build runs in the background.
-  if (!stats.graph_ready() && stats.edges() == 0 &&
-      stats.graph_build_seconds() == 0) {
-    return absl::StrCat(head,
-                        "; the conflict graph is being built in the "
-                        "background.\n");
-  }
-  return absl::StrCat(head, ", ", stats.edges(),
-                      " conflicting pairs; graph built in ",
-                      FormatReal(stats.graph_build_seconds()), " s.\n");
+  return out;
 }
 
 std::string DeleteText(absl::string_view dataset_id, bool json) {

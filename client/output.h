@@ -118,8 +118,10 @@ std::string TopNodesText(absl::string_view dataset_id,
                          bool json);
 // Register (`replaced` false) and replace (true).
 std::string UploadText(const dpq::v1::DatasetInfo& info,
-                       const dpq::v1::DatasetStats& stats, bool replaced,
-                       bool json);
+                       const dpq::v1::DatasetStats& stats,
+                       const google::protobuf::RepeatedPtrField<std::string>&
+                           notes,
+                       bool replaced, bool json);
 std::string DeleteText(absl::string_view dataset_id, bool json);
 std::string AdminDatasetsText(const dpq::v1::AdminListDatasetsResponse& resp,
                               bool json);

@@ -11,6 +11,8 @@ v1::LedgerEntryState ToProto(core::ledger::EntryState state) {
       return v1::LEDGER_ENTRY_STATE_RESERVED;
     case core::ledger::EntryState::kCommitted:
       return v1::LEDGER_ENTRY_STATE_COMMITTED;
+    case core::ledger::EntryState::kCharged:
+      return v1::LEDGER_ENTRY_STATE_CHARGED;
     case core::ledger::EntryState::kRefunded:
       return v1::LEDGER_ENTRY_STATE_REFUNDED;
   }

@@ -97,7 +97,8 @@ std::vector<std::string> DistinctValues(const table::Table& t, size_t col,
 }
 
 // A nominal dimension with its domain inferred from the data (the owner
-// thereby makes the value set public). "other" only if NULLs occur.
+// thereby makes the value set public). Always with an "other" cell: making
+// it depend on whether a NULL occurs would publish that bit of the data.
 absl::StatusOr<CubeDimension> InferredDimension(const table::Table& t,
                                                 size_t col, size_t limit) {
   bool has_null = false;
@@ -108,8 +109,8 @@ absl::StatusOr<CubeDimension> InferredDimension(const table::Table& t,
         "Dimension '", name, "' has more than ", limit,
         " distinct values; declare its domain or bin edges."));
   }
-  CubeDimension dim{name, std::move(values), {}, has_null};
-  if (has_null) dim.labels.push_back(OtherLabel(dim.labels));
+  CubeDimension dim{name, std::move(values), {}, /*has_other=*/true};
+  dim.labels.push_back(OtherLabel(dim.labels));
   return dim;
 }
 
@@ -158,10 +159,22 @@ absl::StatusOr<CubeDimension> SpecDimension(const table::Table& t,
                      "' is a double column and needs bin edges."));
   }
   if (!spec.domain.empty()) {
+    if (spec.infer_domain) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Dimension '", spec.column,
+          "' has both a declared domain and infer_domain; give one."));
+    }
     return DeclaredDimension(spec.column, spec.domain, spec.closed);
   }
+  if (!spec.infer_domain) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Dimension '", spec.column,
+        "' declares neither a domain nor bin edges: list its values, give "
+        "bin edges, or ask explicitly to take the domain from the data "
+        "(which makes the column's values public)."));
+  }
   ASSIGN_OR_RETURN(CubeDimension dim, InferredDimension(t, *col, limit));
-  if (dim.labels.empty()) {
+  if (dim.labels.size() <= 1) {  // only "other"
     return absl::InvalidArgumentError(
         absl::StrCat("Dimension '", spec.column,
                      "' has no values to infer a domain from; declare it."));

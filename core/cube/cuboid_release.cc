@@ -3,10 +3,13 @@
 #include "core/cube/cuboid_release.h"
 
 #include <cmath>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "core/cube/consistency.h"
 #include "core/cube/data_cube.h"
 #include "core/cube/generic_sensitivity.h"
@@ -75,61 +78,105 @@ absl::StatusOr<DenseCuboid> NoisyConsistentCuboid(
 
 }  // namespace
 
+namespace {
+
+// What a release will do, decided from public inputs only (schema,
+// requested dimensions, public cuboids, epsilon, limits).
+struct ReleasePlan {
+  std::vector<DimSet> exact;      // Q, reduced
+  int64_t sensitivity = 0;
+  std::vector<Requested> request;
+  ReleaseStrategy strategy = ReleaseStrategy::kPerCuboid;
+  std::vector<DimSet> noised;     // the cuboids that get noise
+  std::optional<dp::DiscreteLaplace> noise;  // iff noised is non-empty
+};
+
+absl::StatusOr<ReleasePlan> PlanRelease(
+    const CubeSchema& schema,
+    const std::vector<std::vector<std::string>>& requested,
+    const CuboidReleaseOptions& options) {
+  RETURN_IF_ERROR(dp::ValidateEpsilon(options.epsilon));
+  ReleasePlan plan;
+  for (const std::vector<std::string>& names : options.public_exact_cuboids) {
+    ASSIGN_OR_RETURN(std::vector<size_t> dims,
+                     ResolveDimensions(schema, names));
+    plan.exact.push_back(MakeDimSet(std::move(dims)));
+  }
+  plan.exact = ReduceExactCuboids(std::move(plan.exact));
+  ASSIGN_OR_RETURN(plan.sensitivity, BaseCuboidSensitivity(schema, plan.exact));
+  ASSIGN_OR_RETURN(plan.request, ResolveRequest(schema, requested, plan.exact));
+  for (const Requested& r : plan.request) {
+    if (r.exact && CuboidSize(schema, r.ordered) > options.max_cells) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "A requested public cuboid has more than ", options.max_cells,
+          " cells."));
+    }
+  }
+  std::vector<DimSet> noisy_sets;
+  for (const Requested& r : plan.request) {
+    if (!r.exact) noisy_sets.push_back(r.set);
+  }
+  if (noisy_sets.empty()) return plan;
+  ASSIGN_OR_RETURN(const StrategyPlan strategy,
+                   ChooseStrategy(schema, plan.exact, noisy_sets,
+                                  static_cast<double>(plan.sensitivity),
+                                  options.epsilon, options.max_cells));
+  plan.strategy = strategy.strategy;
+  if (plan.strategy == ReleaseStrategy::kPerCuboid) {
+    plan.noised = Distinct(noisy_sets);
+  } else {
+    DimSet u;
+    for (const DimSet& d : noisy_sets) u = Union(u, d);
+    plan.noised = {u};
+  }
+  for (const DimSet& d : plan.noised) {
+    if (CuboidSize(schema, d) > options.max_cells) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "The release would noise a cuboid of more than ", options.max_cells,
+          " cells; ask for fewer or coarser cuboids."));
+    }
+  }
+  // Sequential composition: each noised cuboid gets epsilon / k.
+  ASSIGN_OR_RETURN(plan.noise,
+                   dp::DiscreteLaplace::ForSensitivity(
+                       static_cast<double>(plan.sensitivity),
+                       dp::EqualPart(options.epsilon, plan.noised.size())));
+  return plan;
+}
+
+}  // namespace
+
+absl::Status CheckCuboidRelease(
+    const CubeSchema& schema,
+    const std::vector<std::vector<std::string>>& requested,
+    const CuboidReleaseOptions& options) {
+  return PlanRelease(schema, requested, options).status();
+}
+
 absl::StatusOr<CuboidRelease> ReleaseCuboids(
     const table::Table& table, const CubeSchema& schema,
     const std::vector<std::vector<std::string>>& requested,
     const CuboidReleaseOptions& options, dp::SecureUrbg& urbg) {
-  RETURN_IF_ERROR(dp::ValidateEpsilon(options.epsilon));
-  std::vector<DimSet> exact;
-  for (const std::vector<std::string>& names : options.public_exact_cuboids) {
-    ASSIGN_OR_RETURN(std::vector<size_t> dims,
-                     ResolveDimensions(schema, names));
-    exact.push_back(MakeDimSet(std::move(dims)));
-  }
-  exact = ReduceExactCuboids(std::move(exact));
-  ASSIGN_OR_RETURN(const int64_t sensitivity,
-                   BaseCuboidSensitivity(schema, exact));
-  ASSIGN_OR_RETURN(std::vector<Requested> request,
-                   ResolveRequest(schema, requested, exact));
-
-  std::vector<DimSet> noisy_sets;
-  for (const Requested& r : request) {
-    if (!r.exact) noisy_sets.push_back(r.set);
-  }
+  ASSIGN_OR_RETURN(const ReleasePlan plan,
+                   PlanRelease(schema, requested, options));
   CuboidRelease release;
-  std::vector<DimSet> noised;        // the cuboids that get noise
-  std::vector<DenseCuboid> sources;  // their noisy consistent versions
+  std::vector<DenseCuboid> sources;  // noisy consistent versions of noised
   double cell_variance = 0;          // per noised cell
-  if (!noisy_sets.empty()) {
-    ASSIGN_OR_RETURN(const StrategyPlan plan,
-                     ChooseStrategy(schema, exact, noisy_sets,
-                                    static_cast<double>(sensitivity),
-                                    options.epsilon, options.max_cells));
+  if (plan.noise.has_value()) {
     release.strategy = plan.strategy;
-    release.sensitivity = static_cast<double>(sensitivity);
+    release.sensitivity = static_cast<double>(plan.sensitivity);
     release.epsilon_spent = options.epsilon;
-    if (plan.strategy == ReleaseStrategy::kPerCuboid) {
-      noised = Distinct(noisy_sets);
-    } else {
-      DimSet u;
-      for (const DimSet& d : noisy_sets) u = Union(u, d);
-      noised = {u};
-    }
-    // Sequential composition: each noised cuboid gets epsilon / k.
-    ASSIGN_OR_RETURN(const dp::DiscreteLaplace noise,
-                     dp::DiscreteLaplace::ForSensitivity(
-                         static_cast<double>(sensitivity),
-                         dp::EqualPart(options.epsilon, noised.size())));
-    cell_variance = DiscreteLaplaceVariance(noise.scale());
-    for (const DimSet& d : noised) {
+    cell_variance = DiscreteLaplaceVariance(plan.noise->scale());
+    for (const DimSet& d : plan.noised) {
       ASSIGN_OR_RETURN(DenseCuboid c,
-                       NoisyConsistentCuboid(table, schema, exact, d, noise,
-                                             options.max_cells, urbg));
+                       NoisyConsistentCuboid(table, schema, plan.exact, d,
+                                             *plan.noise, options.max_cells,
+                                             urbg));
       sources.push_back(std::move(c));
     }
   }
 
-  for (const Requested& r : request) {
+  for (const Requested& r : plan.request) {
     if (r.exact) {
       ASSIGN_OR_RETURN(DenseCuboid c, ComputeDenseCuboid(table, schema,
                                                          r.ordered,
@@ -139,7 +186,7 @@ absl::StatusOr<CuboidRelease> ReleaseCuboids(
       continue;
     }
     size_t i = 0;
-    while (!IsSubset(r.set, noised[i])) ++i;
+    while (!IsSubset(r.set, plan.noised[i])) ++i;
     Cuboid out = ToCuboid(schema, AggregateCuboid(sources[i], r.ordered));
     // A derived cell sums size(noised) / size(r) independent noisy cells.
     const double summed = static_cast<double>(sources[i].counts.size()) /

@@ -26,10 +26,15 @@ struct DimensionSpec {
   // [e0,e1), ..., [e(k-1),ek]; values outside and NULL go to an "other"
   // cell. Empty for nominal columns.
   std::vector<double> bin_edges;
-  // Nominal columns: the declared domain (cell texts). Empty = inferred
-  // from the data when the dataset is registered (the owner thereby makes
-  // the set of values public). NULL and undeclared values go to "other".
+  // Nominal columns: the declared domain (cell texts). NULL and undeclared
+  // values go to "other".
   std::vector<std::string> domain;
+  // Nominal columns without a domain: take the domain from the data (the
+  // owner thereby makes the column's set of values public). Must be asked
+  // for: a spec with neither bins, nor a domain, nor infer_domain is an
+  // error. An inferred dimension always has an "other" cell (whether a
+  // NULL exists must not decide that: it would leak).
+  bool infer_domain = false;
   // Added: the declared domain or bins are complete, so no "other" cell is
   // made; rows with NULL or a value outside are left out of EVERY cuboid
   // (a fixed row filter, so still DP). Default false: an "other" cell.
@@ -38,8 +43,7 @@ struct DimensionSpec {
 
 // The dimensions with their finished, public domains (labels in cell
 // order: bins as "[e0,e1)", nominal values as text, then the catch-all
-// cell if has_other: always for declared domains and bins unless closed,
-// for inferred domains iff the column has a NULL).
+// cell if has_other: always, unless a declared domain or bins are closed).
 struct CubeDimension {
   std::string column;
   std::vector<std::string> labels;
@@ -56,10 +60,12 @@ struct CubeSchema {
   std::vector<CubeDimension> dimensions;
 };
 
-// Builds the schema: every spec'd column, plus (if `specs` is empty) every
-// string or int64 column with at most `max_inferred_domain` distinct
-// values. kInvalidArgument naming the column for an unknown column, a
-// double column without bin edges, unsorted edges, or a domain too large.
+// Builds the schema: every spec'd column, plus (if `specs` is empty; for
+// experiments, never in the service) every string or int64 column with at
+// most `max_inferred_domain` distinct values. kInvalidArgument naming the
+// column for an unknown column, a double column without bin edges, unsorted
+// edges, a nominal spec with neither domain nor infer_domain, or an
+// inferred domain too large.
 absl::StatusOr<CubeSchema> BuildCubeSchema(
     const table::Table& table, const std::vector<DimensionSpec>& specs,
     size_t max_inferred_domain = 1000);
@@ -127,6 +133,15 @@ absl::StatusOr<CuboidRelease> ReleaseCuboids(
     const table::Table& table, const CubeSchema& schema,
     const std::vector<std::vector<std::string>>& requested,
     const CuboidReleaseOptions& options, dp::SecureUrbg& urbg);
+
+// Every error ReleaseCuboids can return for these arguments, without
+// looking at a row: all of them depend on the schema (declared labels),
+// the requested and public cuboids, epsilon and the limits only. A caller
+// that charges for a release checks this before reserving budget.
+absl::Status CheckCuboidRelease(
+    const CubeSchema& schema,
+    const std::vector<std::vector<std::string>>& requested,
+    const CuboidReleaseOptions& options);
 
 }  // namespace dpq::core::cube
 

@@ -1,12 +1,9 @@
 #include "core/dp/budget_split.h"
 
 #include <cmath>
-#include <limits>
 
 namespace dpq::core::dp {
 namespace {
-
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 // True iff parts * e <= epsilon exactly. fma rounds parts * e - epsilon
 // once, and a correctly rounded result has the sign of the exact one (it
@@ -44,12 +41,6 @@ TwoParts SplitEpsilon(double epsilon, double share) {
     parts.second = std::nextafter(parts.second, 0.0);
   }
   return parts;
-}
-
-double SumRoundedUp(double a, double b) {
-  double s = a + b;
-  while (!ExactSumAtMost(a, b, s)) s = std::nextafter(s, kInfinity);
-  return s;
 }
 
 }  // namespace dpq::core::dp

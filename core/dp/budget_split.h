@@ -27,10 +27,6 @@ struct TwoParts {
 };
 TwoParts SplitEpsilon(double epsilon, double share);
 
-// The smallest double s with s >= a + b exactly (a, b finite, >= 0): what
-// to charge for two epsilons spent in sequence, so the charge covers both.
-double SumRoundedUp(double a, double b);
-
 // True iff a + b <= limit in exact arithmetic (finite arguments).
 bool ExactSumAtMost(double a, double b, double limit);
 

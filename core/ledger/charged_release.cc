@@ -7,10 +7,30 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "core/ledger/epsilon_units.h"
 #include "core/ledger/ledger.h"
 #include "core/util/status_macros.h"
 
 namespace dpq::core::ledger {
+
+namespace {
+
+// The recorded answer of `request`, once committed by a concurrent retry.
+absl::StatusOr<ReleaseOutcome> Replay(LedgerStore& ledger,
+                                      const ReserveRequest& request) {
+  ASSIGN_OR_RETURN(Reservation reservation, ledger.Reserve(request));
+  if (!reservation.recorded_answer.has_value()) {
+    return absl::InternalError(
+        "The ledger reported a concurrent answer but holds none.");
+  }
+  ReleaseOutcome outcome;
+  outcome.answer = *std::move(reservation.recorded_answer);
+  outcome.replayed = true;
+  outcome.remaining = reservation.remaining;
+  return outcome;
+}
+
+}  // namespace
 
 absl::StatusOr<ReleaseOutcome> RunChargedRelease(
     LedgerStore& ledger, const ReserveRequest& request,
@@ -28,40 +48,59 @@ absl::StatusOr<ReleaseOutcome> RunChargedRelease(
         "The ledger returned neither a reservation nor a recorded answer.");
   }
   const int64_t entry_id = *reservation.entry_id;
+  ASSIGN_OR_RETURN(const int64_t units, ChargeUnits(request.epsilon));
+  const double charged = FromUnits(units);
 
   absl::StatusOr<std::string> answer = compute();
   if (!answer.ok()) {
-    // Nothing was released: return the epsilon.
-    const absl::Status refund = ledger.Refund(entry_id);
-    if (!refund.ok()) {
-      return absl::Status(
-          answer.status().code(),
-          absl::StrCat(answer.status().message(),
-                       " (and refunding ledger entry ", entry_id,
-                       " failed: ", refund.message(),
-                       "; it stays reserved until the server restarts)"));
-    }
-    return answer.status();
+    // The computation may have read the data (and its running time may
+    // depend on it): the charge stands.
+    const absl::Status charge = reservation.resumed
+                                    ? absl::OkStatus()
+                                    : ledger.ChargeWithoutAnswer(entry_id);
+    return absl::Status(
+        answer.status().code(),
+        absl::StrCat(
+            answer.status().message(),
+            charge.ok()
+                ? absl::StrCat(" The charge of epsilon ", charged,
+                               " for request_id '", request.request_id,
+                               "' stands: retry with the same request_id to "
+                               "receive the answer without a further charge.")
+                : absl::StrCat(" (Recording the charge of ledger entry ",
+                               entry_id, " failed: ", charge.message(),
+                               "; the server charges it at its next start.)")));
   }
 
   const absl::Status commit = ledger.Commit(entry_id, *answer);
+  if (commit.code() == absl::StatusCode::kAborted) {
+    // A concurrent resume of the same request recorded its answer first;
+    // that one stands and this one is dropped (never sent).
+    return Replay(ledger, request);
+  }
   if (!commit.ok()) {
-    // The answer is dropped: an uncharged answer never leaves. Refunding is
-    // safe either way: if the commit did reach the disk after all, the
-    // entry is no longer reserved and the refund changes nothing (the buyer
-    // is charged for an answer never sent, the safe side).
-    const absl::Status refund = ledger.Refund(entry_id);
+    // The answer is dropped: an uncharged answer never leaves. The ledger's
+    // failure depends on no private data, so a fresh reservation may be
+    // refunded; if the commit did reach the disk after all, the entry is no
+    // longer reserved and the refund changes nothing (the buyer is charged
+    // for an answer never sent, the safe side).
+    const absl::Status refund = reservation.resumed
+                                    ? absl::OkStatus()
+                                    : ledger.Refund(entry_id);
     return absl::Status(
         commit.code() == absl::StatusCode::kFailedPrecondition
             ? absl::StatusCode::kInternal
             : commit.code(),
-        absl::StrCat("Could not record the charge, so the answer was not "
-                     "released: ",
+        absl::StrCat("Could not record the answer, so it was not released: ",
                      commit.message(),
-                     refund.ok() ? " (the reservation was refunded)" : ""));
+                     reservation.resumed
+                         ? " (the earlier charge stands; retry)"
+                         : (refund.ok() ? " (the reservation was refunded)"
+                                        : "")));
   }
   outcome.answer = *std::move(answer);
-  outcome.epsilon_charged = request.epsilon;
+  outcome.replayed = reservation.resumed;
+  outcome.epsilon_charged = reservation.resumed ? 0 : charged;
   return outcome;
 }
 

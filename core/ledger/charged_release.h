@@ -13,17 +13,28 @@ namespace dpq::core::ledger {
 
 struct ReleaseOutcome {
   std::string answer;     // computed now, or recorded earlier
-  bool replayed = false;  // true: a committed retry, nothing charged
+  // True when this call charged nothing: a retry of a committed request
+  // (the recorded answer) or of a charged one without answer (resumed:
+  // computed now, charged by the earlier call).
+  bool replayed = false;
   double epsilon_charged = 0;
   double remaining = 0;   // the budget after the call
 };
 
 // Reserves `request.epsilon`, runs `compute` (which draws the noise and
-// returns the serialised answer), commits the answer, and returns it. If
-// `compute` fails, the reservation is refunded (nothing was released) and
-// the error returned. If the request is a retry of a committed one, returns
-// the recorded answer without running `compute`. If Commit fails, the answer
-// is NOT returned (kInternal/kUnavailable): an uncharged answer never leaves.
+// returns the serialised answer), commits the answer, and returns it.
+//  - A retry of a committed request returns the recorded answer without
+//    running `compute`; a retry of one charged without an answer runs it
+//    and records the answer, without a new charge.
+//  - Once the reservation succeeded the charge stands (design.md 5.2): if
+//    `compute` fails (an error, or the caller left), the entry is charged
+//    without an answer and the error returned with a note that a retry with
+//    the same request_id returns the answer at no further cost. Only
+//    failures that depend on no private data may refund, and those are
+//    checked before Reserve by the callers.
+//  - If Commit fails (the ledger's own failure), the answer is NOT returned
+//    (kInternal/kUnavailable) and a fresh reservation is refunded: an
+//    uncharged answer never leaves.
 // Errors of Reserve are returned as they are.
 absl::StatusOr<ReleaseOutcome> RunChargedRelease(
     LedgerStore& ledger, const ReserveRequest& request,

@@ -4,11 +4,22 @@
 //
 // Life of a release:
 //   Reserve  -> (compute the DP answer) -> Commit(answer) -> reply
-//            \-> Refund (only if nothing was released)
+//            \-> ChargeWithoutAnswer (the computation read the data but
+//                 produced no answer: the caller left, or it failed)
+//            \-> Refund (only for failures that depend on no private data,
+//                 e.g. the ledger itself could not record the answer)
 // A reservation holds its epsilon against the budget atomically and durably
 // before any noise is drawn; Commit stores the answer with the charge before
-// the answer leaves the server. On restart, RecoverPending refunds what was
-// reserved but never committed: such answers were never sent.
+// the answer leaves the server. Once a reservation succeeds the charge
+// stands (design.md 5.2): whether a computation finishes before a deadline,
+// or at all, can depend on the private data, so it must not decide a
+// refund. A charged entry without an answer is resumed by a retry with the
+// same request id, which computes, records and returns the answer at no
+// further cost. On restart, RecoverPending charges what was reserved (the
+// computation may have read the data); retries resume those too.
+//
+// Amounts are exact: the stores count in integer units of 10^-12 epsilon
+// (epsilon_units.h); the doubles below are those units / 10^12.
 //
 // Thread-safe: implementations serialise only the short ledger transactions,
 // never the computation between Reserve and Commit.
@@ -35,12 +46,13 @@ struct BudgetState {
   double granted = 0;
   double spent = 0;
   double reserved = 0;
-  double remaining() const {
-    return std::max(0.0, granted - spent - reserved);
-  }
+  // Computed in exact units, so 20 - 1 - 1 - 1 - 0.9 - 0.5 is 15.6.
+  double remaining() const;
 };
 
-enum class EntryState { kReserved, kCommitted, kRefunded };
+// kReserved: in progress. kCommitted: charged, answer recorded. kCharged:
+// charged, no answer recorded (yet). kRefunded: returned.
+enum class EntryState { kReserved, kCommitted, kCharged, kRefunded };
 
 // One charge.
 struct LedgerEntry {
@@ -80,6 +92,10 @@ struct Reservation {
   // Set instead when (buyer, request_id) was already committed with the
   // same fingerprint: the recorded answer; nothing was charged.
   std::optional<std::string> recorded_answer;
+  // True when entry_id is an earlier charge of this request that has no
+  // answer yet: the caller computes it and commits it; nothing new was
+  // charged.
+  bool resumed = false;
   // Remaining budget after the reservation (or now, for a replay).
   double remaining = 0;
 };
@@ -122,8 +138,9 @@ class LedgerStore {
   virtual absl::StatusOr<std::vector<BudgetState>> ListBudgets(
       const LedgerFilter& filter) = 0;
 
-  // Atomically and durably reserves request.epsilon against (buyer,
-  // dataset), or returns the recorded answer of a committed retry.
+  // Atomically and durably reserves request.epsilon (rounded up to whole
+  // units) against (buyer, dataset), or returns the recorded answer of a
+  // committed retry, or resumes a charged retry without answer.
   // Errors, with nothing changed:
   //  - kInvalidArgument: bad epsilon, empty ids;
   //  - kResourceExhausted: not enough budget (the message names the
@@ -133,20 +150,31 @@ class LedgerStore {
   //    fingerprint;
   //  - kAborted: the same request is still in progress (reserved, not yet
   //    committed): retry later;
+  //  - a request_id charged without an answer: Reservation{entry_id,
+  //    resumed = true}, nothing charged;
   //  - a request_id whose earlier reservation was refunded is reserved anew.
   virtual absl::StatusOr<Reservation> Reserve(
       const ReserveRequest& request) = 0;
 
-  // Durably marks the reservation charged and records `answer`. Only after
-  // this may the answer be sent. kFailedPrecondition unless reserved.
+  // Durably marks the reservation charged and records `answer` (or records
+  // it on an entry charged without an answer). Only after this may the
+  // answer be sent. kAborted if the entry already has an answer (a
+  // concurrent resume won: Reserve again to read it); kFailedPrecondition
+  // if it is refunded or unknown.
   virtual absl::Status Commit(int64_t entry_id, const std::string& answer) = 0;
 
-  // Returns a reservation's epsilon; only when nothing was released.
-  // kFailedPrecondition unless reserved.
+  // Durably charges a reservation without recording an answer: the
+  // computation read the data but released nothing. kFailedPrecondition
+  // unless reserved.
+  virtual absl::Status ChargeWithoutAnswer(int64_t entry_id) = 0;
+
+  // Returns a reservation's epsilon; only for failures that depend on no
+  // private data (nothing was released). kFailedPrecondition unless
+  // reserved.
   virtual absl::Status Refund(int64_t entry_id) = 0;
 
-  // Refunds every reservation left by a crash (call once at start-up,
-  // before serving). Returns how many.
+  // Charges, without an answer, every reservation left by a crash (call
+  // once at start-up, before serving). Returns how many.
   virtual absl::StatusOr<int64_t> RecoverPending() = 0;
 
   // Entries matching the filter, newest first, at most filter.limit.
@@ -154,7 +182,7 @@ class LedgerStore {
       const LedgerFilter& filter) = 0;
 };
 
-// "reserved", "committed", "refunded".
+// "reserved", "committed", "charged", "refunded".
 const char* EntryStateName(EntryState state);
 
 }  // namespace dpq::core::ledger

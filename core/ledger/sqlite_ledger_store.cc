@@ -27,6 +27,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "core/dp/epsilon.h"
+#include "core/ledger/epsilon_units.h"
 #include "core/ledger/ledger.h"
 #include "core/util/status_macros.h"
 
@@ -35,6 +36,7 @@ namespace {
 
 constexpr char kReserved[] = "reserved";
 constexpr char kCommitted[] = "committed";
+constexpr char kCharged[] = "charged";
 constexpr char kRefunded[] = "refunded";
 
 // The whole schema of version 1. Created in one transaction.
@@ -106,25 +108,93 @@ CREATE INDEX entries_in_flight_by_dataset ON entries (dataset_id, epsilon)
   WHERE state = 'reserved';
 )sql";
 
+// Version 2 -> 3: exact amounts and charged entries without an answer.
+// Every epsilon becomes an INTEGER number of units of 10^-12 (rounded to
+// nearest: version 2 compared with a relative tolerance of 10^-12 anyway),
+// and entries may be 'charged' (the charge stands, no answer recorded yet).
+// SQLite cannot change a column's type, so the tables are rebuilt (foreign
+// keys are off during the migration; see Open) and the totals recomputed
+// by kReconcileSql.
+constexpr char kMigrateV2ToV3[] = R"sql(
+CREATE TABLE budgets_v3 (
+  buyer_id   TEXT NOT NULL,
+  dataset_id TEXT NOT NULL,
+  granted    INTEGER NOT NULL CHECK (granted >= 0),
+  spent      INTEGER NOT NULL DEFAULT 0,
+  reserved   INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (buyer_id, dataset_id)
+);
+INSERT INTO budgets_v3 (buyer_id, dataset_id, granted)
+  SELECT buyer_id, dataset_id, CAST(ROUND(granted * 1e12) AS INTEGER)
+  FROM budgets;
+CREATE TABLE datasets_v3 (
+  dataset_id TEXT PRIMARY KEY NOT NULL,
+  cap        INTEGER NOT NULL DEFAULT 0 CHECK (cap >= 0),
+  spent      INTEGER NOT NULL DEFAULT 0,
+  reserved   INTEGER NOT NULL DEFAULT 0
+);
+INSERT INTO datasets_v3 (dataset_id, cap)
+  SELECT dataset_id, CAST(ROUND(cap * 1e12) AS INTEGER) FROM datasets;
+CREATE TABLE entries_v3 (
+  entry_id      INTEGER PRIMARY KEY AUTOINCREMENT,
+  buyer_id      TEXT NOT NULL,
+  dataset_id    TEXT NOT NULL,
+  request_id    TEXT NOT NULL,
+  fingerprint   BLOB NOT NULL,
+  operation     TEXT NOT NULL,
+  neighbouring  TEXT NOT NULL,
+  epsilon       INTEGER NOT NULL CHECK (epsilon > 0),
+  state         TEXT NOT NULL
+                CHECK (state IN ('reserved', 'committed', 'charged',
+                                 'refunded')),
+  created_at_us INTEGER NOT NULL,
+  settled_at_us INTEGER,
+  answer        BLOB,
+  FOREIGN KEY (buyer_id, dataset_id) REFERENCES budgets (buyer_id, dataset_id)
+);
+INSERT INTO entries_v3
+  SELECT entry_id, buyer_id, dataset_id, request_id, fingerprint, operation,
+         neighbouring, MAX(1, CAST(ROUND(epsilon * 1e12) AS INTEGER)), state,
+         created_at_us, settled_at_us, answer
+  FROM entries;
+DROP TABLE entries;
+DROP TABLE budgets;
+DROP TABLE datasets;
+ALTER TABLE budgets_v3 RENAME TO budgets;
+ALTER TABLE datasets_v3 RENAME TO datasets;
+ALTER TABLE entries_v3 RENAME TO entries;
+-- A request id names one live (reserved, committed or charged) request per
+-- buyer; refunded entries stay as history.
+CREATE UNIQUE INDEX entries_by_request ON entries (buyer_id, request_id)
+  WHERE state IN ('reserved', 'committed', 'charged');
+CREATE INDEX entries_by_buyer ON entries (buyer_id, dataset_id, entry_id);
+CREATE INDEX entries_by_dataset_id ON entries (dataset_id, entry_id);
+CREATE INDEX entries_in_flight ON entries (buyer_id, dataset_id, epsilon)
+  WHERE state = 'reserved';
+CREATE INDEX entries_in_flight_by_dataset ON entries (dataset_id, epsilon)
+  WHERE state = 'reserved';
+)sql";
+
 // Recomputes every total from the entries (migration; O(entries), once).
+// Charged entries, answered or not, are spent.
 constexpr char kReconcileSql[] = R"sql(
 INSERT OR IGNORE INTO datasets (dataset_id) SELECT dataset_id FROM budgets;
 UPDATE budgets SET
   spent = COALESCE((SELECT SUM(e.epsilon) FROM entries AS e
                     WHERE e.buyer_id = budgets.buyer_id
                       AND e.dataset_id = budgets.dataset_id
-                      AND e.state = 'committed'), 0.0),
+                      AND e.state IN ('committed', 'charged')), 0),
   reserved = COALESCE((SELECT SUM(e.epsilon) FROM entries AS e
                        WHERE e.buyer_id = budgets.buyer_id
                          AND e.dataset_id = budgets.dataset_id
-                         AND e.state = 'reserved'), 0.0);
+                         AND e.state = 'reserved'), 0);
 UPDATE datasets SET
   spent = COALESCE((SELECT SUM(e.epsilon) FROM entries AS e
                     WHERE e.dataset_id = datasets.dataset_id
-                      AND e.state = 'committed'), 0.0),
+                      AND e.state IN ('committed', 'charged')), 0),
   reserved = COALESCE((SELECT SUM(e.epsilon) FROM entries AS e
                        WHERE e.dataset_id = datasets.dataset_id
-                         AND e.state = 'reserved'), 0.0);
+                         AND e.state = 'reserved'), 0);
 )sql";
 
 constexpr char kReadBudgetSql[] =
@@ -134,19 +204,19 @@ constexpr char kReadDatasetSql[] =
     "SELECT cap, spent, reserved FROM datasets WHERE dataset_id = ?1";
 constexpr char kEnsureDatasetSql[] =
     "INSERT OR IGNORE INTO datasets (dataset_id) VALUES (?1)";
-// ?1 buyer, ?2 dataset, ?3 spent delta.
+// ?1 buyer, ?2 dataset, ?3 spent delta (units).
 constexpr char kUpdateBudgetTotalsSql[] = R"sql(
 UPDATE budgets SET spent = spent + ?3,
   reserved = COALESCE((SELECT SUM(epsilon) FROM entries
                        WHERE buyer_id = ?1 AND dataset_id = ?2
-                         AND state = 'reserved'), 0.0)
+                         AND state = 'reserved'), 0)
 WHERE buyer_id = ?1 AND dataset_id = ?2
 )sql";
-// ?1 dataset, ?2 spent delta.
+// ?1 dataset, ?2 spent delta (units).
 constexpr char kUpdateDatasetTotalsSql[] = R"sql(
 UPDATE datasets SET spent = spent + ?2,
   reserved = COALESCE((SELECT SUM(epsilon) FROM entries
-                       WHERE dataset_id = ?1 AND state = 'reserved'), 0.0)
+                       WHERE dataset_id = ?1 AND state = 'reserved'), 0)
 WHERE dataset_id = ?1
 )sql";
 
@@ -154,9 +224,11 @@ constexpr char kEntryColumns[] =
     "entry_id, buyer_id, dataset_id, request_id, fingerprint, operation, "
     "neighbouring, epsilon, state, created_at_us, settled_at_us, answer";
 
-// A number for people: 15 significant digits, so that the rounding noise of
-// floating sums does not show ("0.1", not "0.09999999999999998").
+// A number for people: 15 significant digits ("0.1", not
+// "0.09999999999999999").
 std::string Num(double value) { return absl::StrFormat("%.15g", value); }
+// An amount in units, for people.
+std::string Amount(int64_t units) { return Num(FromUnits(units)); }
 
 absl::Status SqliteStatus(sqlite3* db, int rc, absl::string_view what) {
   const int primary = rc & 0xff;
@@ -356,19 +428,12 @@ absl::Status RequireId(absl::string_view value, absl::string_view field) {
   return absl::OkStatus();
 }
 
-absl::Status ValidateNonNegative(double value, absl::string_view field) {
-  if (!std::isfinite(value) || !(value >= 0)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        field, " must be finite and at least 0, but is ", Num(value), "."));
-  }
-  return absl::OkStatus();
-}
-
 int64_t NowMicros() { return absl::ToUnixMicros(absl::Now()); }
 
 absl::StatusOr<EntryState> ParseState(const std::string& state) {
   if (state == kReserved) return EntryState::kReserved;
   if (state == kCommitted) return EntryState::kCommitted;
+  if (state == kCharged) return EntryState::kCharged;
   if (state == kRefunded) return EntryState::kRefunded;
   return absl::InternalError(absl::StrCat(
       "Ledger database holds an unknown entry state '", state, "'."));
@@ -384,7 +449,7 @@ absl::StatusOr<LedgerEntry> ReadEntry(const Statement& s) {
   entry.fingerprint = s.Blob(4);
   entry.operation = s.Text(5);
   entry.neighbouring = s.Text(6);
-  entry.epsilon = s.Double(7);
+  entry.epsilon = FromUnits(s.Int64(7));
   ASSIGN_OR_RETURN(entry.state, ParseState(s.Text(8)));
   entry.created_at = absl::FromUnixMicros(s.Int64(9));
   if (!s.IsNull(10)) entry.settled_at = absl::FromUnixMicros(s.Int64(10));
@@ -406,17 +471,42 @@ absl::StatusOr<BudgetState> ReadBudget(StatementCache& statements,
   budget.buyer_id = buyer_id;
   budget.dataset_id = dataset_id;
   if (row) {
-    budget.granted = s->Double(0);
-    budget.spent = s->Double(1);
-    budget.reserved = s->Double(2);
+    budget.granted = FromUnits(s->Int64(0));
+    budget.spent = FromUnits(s->Int64(1));
+    budget.reserved = FromUnits(s->Int64(2));
   }
   return budget;
 }
 
-struct DatasetTotals {
-  double cap = 0;  // 0: none
-  double spent = 0;
-  double reserved = 0;
+// A budget row in units.
+struct BudgetUnits {
+  int64_t granted = 0;
+  int64_t spent = 0;
+  int64_t reserved = 0;
+  int64_t remaining() const { return granted - spent - reserved; }
+};
+
+absl::StatusOr<BudgetUnits> ReadBudgetUnits(StatementCache& statements,
+                                            const std::string& buyer_id,
+                                            const std::string& dataset_id) {
+  ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
+                   statements.Get(kReadBudgetSql));
+  RETURN_IF_ERROR(s->BindText(1, buyer_id));
+  RETURN_IF_ERROR(s->BindText(2, dataset_id));
+  ASSIGN_OR_RETURN(const bool row, s->Step());
+  BudgetUnits units;
+  if (row) {
+    units.granted = s->Int64(0);
+    units.spent = s->Int64(1);
+    units.reserved = s->Int64(2);
+  }
+  return units;
+}
+
+struct DatasetTotals {  // units
+  int64_t cap = 0;  // 0: none
+  int64_t spent = 0;
+  int64_t reserved = 0;
 };
 
 absl::StatusOr<DatasetTotals> ReadDatasetTotals(
@@ -427,9 +517,9 @@ absl::StatusOr<DatasetTotals> ReadDatasetTotals(
   ASSIGN_OR_RETURN(const bool row, s->Step());
   DatasetTotals totals;
   if (row) {
-    totals.cap = s->Double(0);
-    totals.spent = s->Double(1);
-    totals.reserved = s->Double(2);
+    totals.cap = s->Int64(0);
+    totals.spent = s->Int64(1);
+    totals.reserved = s->Int64(2);
   }
   return totals;
 }
@@ -459,15 +549,30 @@ absl::Status EnsureSchema(sqlite3* db, const std::string& path) {
         SqliteLedgerStore::kSchemaVersion, "); use a newer dpq-server."));
   }
   if (current == SqliteLedgerStore::kSchemaVersion) return absl::OkStatus();
-  // A new file gets version 1 and then the same migration as an old one, so
-  // that the migration is exercised on every new ledger.
+  // A new file gets version 1 and then the same migrations as an old one,
+  // so that they are exercised on every new ledger.
   if (current < 1) {
     RETURN_IF_ERROR(Exec(db, kSchemaV1, "creating the ledger schema"));
   }
-  RETURN_IF_ERROR(Exec(db, kMigrateV1ToV2,
-                       "migrating the ledger schema from version 1 to 2"));
+  if (current < 2) {
+    RETURN_IF_ERROR(Exec(db, kMigrateV1ToV2,
+                         "migrating the ledger schema from version 1 to 2"));
+  }
+  RETURN_IF_ERROR(Exec(db, kMigrateV2ToV3,
+                       "migrating the ledger schema from version 2 to 3"));
   RETURN_IF_ERROR(
       Exec(db, kReconcileSql, "computing the ledger's budget totals"));
+  {
+    // The rebuilt tables must still satisfy every foreign key.
+    ASSIGN_OR_RETURN(std::unique_ptr<Statement> check,
+                     Statement::Prepare(db, "PRAGMA foreign_key_check"));
+    ASSIGN_OR_RETURN(const bool violation, check->Step());
+    if (violation) {
+      return absl::DataLossError(absl::StrCat(
+          "Ledger database '", path,
+          "' has entries without a budget row; it was not migrated."));
+    }
+  }
   RETURN_IF_ERROR(Exec(
       db,
       absl::StrCat("PRAGMA user_version = ", SqliteLedgerStore::kSchemaVersion)
@@ -502,10 +607,11 @@ bool DoneOrNoLeader(WaitState* state) {
 }  // namespace
 
 struct SqliteLedgerStore::WriteOp {
-  enum class Kind { kReserve, kCommit, kRefund };
+  enum class Kind { kReserve, kCommit, kCharge, kRefund };
   Kind kind = Kind::kReserve;
   const ReserveRequest* request = nullptr;  // kReserve
-  int64_t entry_id = 0;                     // kCommit, kRefund
+  int64_t units = 0;                        // kReserve: the charge
+  int64_t entry_id = 0;                     // kCommit, kCharge, kRefund
   const std::string* answer = nullptr;      // kCommit
   // Set by the batch writer; read by the caller once `done`.
   absl::StatusOr<Reservation> result = Reservation();
@@ -572,9 +678,11 @@ absl::StatusOr<std::unique_ptr<SqliteLedgerStore>> SqliteLedgerStore::Open(
   }
   RETURN_IF_ERROR(
       Exec(db, "PRAGMA synchronous = FULL", "setting synchronous = FULL"));
+  // Foreign keys only after the schema: a migration rebuilds tables, which
+  // SQLite allows only with foreign keys off (it checks them itself).
+  RETURN_IF_ERROR(EnsureSchema(db, db_path));
   RETURN_IF_ERROR(
       Exec(db, "PRAGMA foreign_keys = ON", "enabling foreign keys"));
-  RETURN_IF_ERROR(EnsureSchema(db, db_path));
   return store;
 }
 
@@ -590,9 +698,17 @@ absl::StatusOr<BudgetState> SqliteLedgerStore::Grant(
   RETURN_IF_ERROR(RequireId(buyer_id, "buyer_id"));
   RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
   RETURN_IF_ERROR(dp::ValidateEpsilon(epsilon, "epsilon"));
+  ASSIGN_OR_RETURN(const int64_t units, AmountUnits(epsilon, "epsilon"));
   absl::MutexLock lock(&db_mu_);
   ASSIGN_OR_RETURN(std::unique_ptr<Transaction> tx,
                    Transaction::Begin(db_, /*immediate=*/true));
+  ASSIGN_OR_RETURN(const BudgetUnits before,
+                   ReadBudgetUnits(*statements_, buyer_id, dataset_id));
+  if (units > kMaxUnits - before.granted) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "The budget of buyer '", buyer_id, "' on dataset '", dataset_id,
+        "' would exceed ", Amount(kMaxUnits), " epsilon."));
+  }
   {
     ASSIGN_OR_RETURN(
         std::unique_ptr<Statement> s,
@@ -602,7 +718,7 @@ absl::StatusOr<BudgetState> SqliteLedgerStore::Grant(
             "DO UPDATE SET granted = granted + excluded.granted"));
     RETURN_IF_ERROR(s->BindText(1, buyer_id));
     RETURN_IF_ERROR(s->BindText(2, dataset_id));
-    RETURN_IF_ERROR(s->BindDouble(3, epsilon));
+    RETURN_IF_ERROR(s->BindInt64(3, units));
     RETURN_IF_ERROR(s->Run());
   }
   RETURN_IF_ERROR(EnsureDatasetRow(*statements_, dataset_id));
@@ -616,13 +732,14 @@ absl::StatusOr<BudgetState> SqliteLedgerStore::SetGranted(
     double granted) {
   RETURN_IF_ERROR(RequireId(buyer_id, "buyer_id"));
   RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
-  RETURN_IF_ERROR(ValidateNonNegative(granted, "granted"));
+  ASSIGN_OR_RETURN(const int64_t units, AmountUnits(granted, "granted"));
   absl::MutexLock lock(&db_mu_);
   ASSIGN_OR_RETURN(std::unique_ptr<Transaction> tx,
                    Transaction::Begin(db_, /*immediate=*/true));
   ASSIGN_OR_RETURN(BudgetState budget, ReadBudgetLocked(buyer_id, dataset_id));
-  const double used = budget.spent + budget.reserved;
-  if (granted < used * (1 - kRelativeTolerance)) {
+  ASSIGN_OR_RETURN(const BudgetUnits before,
+                   ReadBudgetUnits(*statements_, buyer_id, dataset_id));
+  if (units < before.spent + before.reserved) {
     return absl::FailedPreconditionError(absl::StrCat(
         "Cannot set the budget of buyer '", buyer_id, "' on dataset '",
         dataset_id, "' to ", Num(granted), ": spent ", Num(budget.spent),
@@ -637,19 +754,19 @@ absl::StatusOr<BudgetState> SqliteLedgerStore::SetGranted(
             "DO UPDATE SET granted = excluded.granted"));
     RETURN_IF_ERROR(s->BindText(1, buyer_id));
     RETURN_IF_ERROR(s->BindText(2, dataset_id));
-    RETURN_IF_ERROR(s->BindDouble(3, granted));
+    RETURN_IF_ERROR(s->BindInt64(3, units));
     RETURN_IF_ERROR(s->Run());
   }
   RETURN_IF_ERROR(EnsureDatasetRow(*statements_, dataset_id));
   RETURN_IF_ERROR(tx->Commit());
-  budget.granted = granted;
+  budget.granted = FromUnits(units);
   return budget;
 }
 
 absl::Status SqliteLedgerStore::SetDatasetCap(const std::string& dataset_id,
                                               double cap) {
   RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
-  RETURN_IF_ERROR(ValidateNonNegative(cap, "cap"));
+  ASSIGN_OR_RETURN(const int64_t units, AmountUnits(cap, "cap"));
   absl::MutexLock lock(&db_mu_);
   ASSIGN_OR_RETURN(std::unique_ptr<Transaction> tx,
                    Transaction::Begin(db_, /*immediate=*/true));
@@ -660,7 +777,7 @@ absl::Status SqliteLedgerStore::SetDatasetCap(const std::string& dataset_id,
                          "?2) ON CONFLICT (dataset_id) DO UPDATE SET cap = "
                          "excluded.cap"));
     RETURN_IF_ERROR(s->BindText(1, dataset_id));
-    RETURN_IF_ERROR(s->BindDouble(2, cap));
+    RETURN_IF_ERROR(s->BindInt64(2, units));
     RETURN_IF_ERROR(s->Run());
   }
   return tx->Commit();
@@ -672,7 +789,7 @@ absl::StatusOr<std::pair<double, double>> SqliteLedgerStore::DatasetCapAndSpent(
   absl::MutexLock lock(&db_mu_);
   ASSIGN_OR_RETURN(const DatasetTotals totals,
                    ReadDatasetTotals(*statements_, dataset_id));
-  return std::make_pair(totals.cap, totals.spent);
+  return std::make_pair(FromUnits(totals.cap), FromUnits(totals.spent));
 }
 
 absl::StatusOr<BudgetState> SqliteLedgerStore::GetBudget(
@@ -707,9 +824,9 @@ absl::StatusOr<std::vector<BudgetState>> SqliteLedgerStore::ListBudgets(
     BudgetState budget;
     budget.buyer_id = s->Text(0);
     budget.dataset_id = s->Text(1);
-    budget.granted = s->Double(2);
-    budget.spent = s->Double(3);
-    budget.reserved = s->Double(4);
+    budget.granted = FromUnits(s->Int64(2));
+    budget.spent = FromUnits(s->Int64(3));
+    budget.reserved = FromUnits(s->Int64(4));
     budgets.push_back(std::move(budget));
   }
   return budgets;
@@ -724,6 +841,7 @@ absl::StatusOr<Reservation> SqliteLedgerStore::Reserve(
   WriteOp op;
   op.kind = WriteOp::Kind::kReserve;
   op.request = &request;
+  ASSIGN_OR_RETURN(op.units, ChargeUnits(request.epsilon));
   RunInBatch(op);
   return std::move(op.result);
 }
@@ -740,12 +858,15 @@ std::vector<absl::StatusOr<Reservation>> SqliteLedgerStore::ReserveAll(
     if (status.ok()) status = RequireId(request.dataset_id, "dataset_id");
     if (status.ok()) status = RequireId(request.request_id, "request_id");
     if (status.ok()) status = dp::ValidateEpsilon(request.epsilon, "epsilon");
+    absl::StatusOr<int64_t> units = ChargeUnits(request.epsilon);
+    if (status.ok()) status = units.status();
     if (!status.ok()) {
       results[i] = status;
       continue;
     }
     ops[i].kind = WriteOp::Kind::kReserve;
     ops[i].request = &request;
+    ops[i].units = *units;
     valid.push_back(&ops[i]);
   }
   if (!valid.empty()) {
@@ -830,36 +951,40 @@ void SqliteLedgerStore::WriteBatch(absl::Span<WriteOp* const> batch) {
 absl::StatusOr<Reservation> SqliteLedgerStore::ApplyLocked(const WriteOp& op) {
   switch (op.kind) {
     case WriteOp::Kind::kReserve:
-      return ReserveLocked(*op.request);
+      return ReserveLocked(*op.request, op.units);
     case WriteOp::Kind::kCommit:
-      RETURN_IF_ERROR(SettleLocked(op.entry_id, kCommitted, op.answer));
+      RETURN_IF_ERROR(CommitLocked(op.entry_id, *op.answer));
+      return Reservation();
+    case WriteOp::Kind::kCharge:
+      RETURN_IF_ERROR(SettleLocked(op.entry_id, kCharged));
       return Reservation();
     case WriteOp::Kind::kRefund:
-      RETURN_IF_ERROR(SettleLocked(op.entry_id, kRefunded, nullptr));
+      RETURN_IF_ERROR(SettleLocked(op.entry_id, kRefunded));
       return Reservation();
   }
   return absl::InternalError("Unknown ledger operation.");
 }
 
 absl::StatusOr<Reservation> SqliteLedgerStore::ReserveLocked(
-    const ReserveRequest& request) {
-  // 1. A live entry with this request id: a retry, a conflict, or a
-  //    request still in progress.
+    const ReserveRequest& request, int64_t units) {
+  // 1. A live entry with this request id: a retry, a conflict, a request
+  //    still in progress, or a charged one to resume.
   {
     ASSIGN_OR_RETURN(
         std::unique_ptr<Statement> s,
         statements_->Get(
-            "SELECT dataset_id, fingerprint, epsilon, state, answer "
+            "SELECT entry_id, dataset_id, fingerprint, epsilon, state, answer "
             "FROM entries WHERE buyer_id = ?1 AND request_id = ?2 "
-            "AND state IN ('reserved', 'committed')"));
+            "AND state IN ('reserved', 'committed', 'charged')"));
     RETURN_IF_ERROR(s->BindText(1, request.buyer_id));
     RETURN_IF_ERROR(s->BindText(2, request.request_id));
     ASSIGN_OR_RETURN(const bool row, s->Step());
     if (row) {
-      const bool same = s->Text(0) == request.dataset_id &&
-                        s->Blob(1) == request.fingerprint &&
-                        s->Double(2) == request.epsilon;
-      const std::string state = s->Text(3);
+      const int64_t entry_id = s->Int64(0);
+      const bool same = s->Text(1) == request.dataset_id &&
+                        s->Blob(2) == request.fingerprint &&
+                        s->Int64(3) == units;
+      const std::string state = s->Text(4);
       if (!same) {
         return absl::AlreadyExistsError(
             absl::StrCat("request_id '", request.request_id,
@@ -871,40 +996,54 @@ absl::StatusOr<Reservation> SqliteLedgerStore::ReserveLocked(
             "The request with request_id '", request.request_id, "' of buyer '",
             request.buyer_id, "' is still in progress; retry later."));
       }
-      std::string answer = s->Blob(4);
-      s.reset();
-      ASSIGN_OR_RETURN(const BudgetState budget,
-                       ReadBudgetLocked(request.buyer_id, request.dataset_id));
       Reservation replay;
-      replay.recorded_answer = std::move(answer);
-      replay.remaining = budget.remaining();
+      if (state == kCharged) {
+        replay.entry_id = entry_id;  // resume: charged already
+        replay.resumed = true;
+      } else {
+        replay.recorded_answer = s->Blob(5);
+      }
+      s.reset();
+      ASSIGN_OR_RETURN(const BudgetUnits budget,
+                       ReadBudgetUnits(*statements_, request.buyer_id,
+                                       request.dataset_id));
+      replay.remaining = FromUnits(std::max<int64_t>(0, budget.remaining()));
       return replay;  // Read only.
     }
   }
 
-  // 2. The buyer's budget (its running totals).
-  ASSIGN_OR_RETURN(const BudgetState budget,
-                   ReadBudgetLocked(request.buyer_id, request.dataset_id));
-  const double remaining = budget.granted - budget.spent - budget.reserved;
-  if (request.epsilon > remaining + kRelativeTolerance * budget.granted) {
+  // 2. The buyer's budget (its running totals), exactly.
+  ASSIGN_OR_RETURN(const BudgetUnits budget,
+                   ReadBudgetUnits(*statements_, request.buyer_id,
+                                   request.dataset_id));
+  const int64_t remaining = budget.remaining();
+  if (units > remaining) {
+    if (budget.granted == 0 && budget.spent == 0 && budget.reserved == 0) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "Buyer '", request.buyer_id, "' has no budget on dataset '",
+          request.dataset_id, "': nothing was granted (an admin grants it "
+          "with GrantBudget); requested ", Amount(units), "."));
+    }
     return absl::ResourceExhaustedError(absl::StrCat(
         "Budget exhausted for buyer '", request.buyer_id, "' on dataset '",
-        request.dataset_id, "': remaining ", Num(std::max(0.0, remaining)),
-        ", requested ", Num(request.epsilon), "."));
+        request.dataset_id, "': remaining ",
+        Amount(std::max<int64_t>(0, remaining)), ", requested ", Amount(units),
+        "."));
   }
 
   // 3. The dataset's cap over all buyers.
   ASSIGN_OR_RETURN(const DatasetTotals totals,
                    ReadDatasetTotals(*statements_, request.dataset_id));
   if (totals.cap > 0) {
-    const double used = totals.spent + totals.reserved;
-    if (used + request.epsilon > totals.cap * (1 + kRelativeTolerance)) {
+    const int64_t used = totals.spent + totals.reserved;
+    if (units > totals.cap - used) {
       return absl::ResourceExhaustedError(absl::StrCat(
           "Dataset cap reached on dataset '", request.dataset_id, "': cap ",
-          Num(totals.cap), " over all buyers, of which ",
-          Num(std::max(0.0, totals.cap - used)), " remains, requested ",
-          Num(request.epsilon), " (buyer '", request.buyer_id,
-          "' has remaining budget ", Num(std::max(0.0, remaining)), ")."));
+          Amount(totals.cap), " over all buyers, of which ",
+          Amount(std::max<int64_t>(0, totals.cap - used)),
+          " remains, requested ", Amount(units), " (buyer '", request.buyer_id,
+          "' has remaining budget ", Amount(std::max<int64_t>(0, remaining)),
+          ")."));
     }
   }
 
@@ -923,28 +1062,28 @@ absl::StatusOr<Reservation> SqliteLedgerStore::ReserveLocked(
     RETURN_IF_ERROR(s->BindBlob(4, request.fingerprint));
     RETURN_IF_ERROR(s->BindText(5, request.operation));
     RETURN_IF_ERROR(s->BindText(6, request.neighbouring));
-    RETURN_IF_ERROR(s->BindDouble(7, request.epsilon));
+    RETURN_IF_ERROR(s->BindInt64(7, units));
     RETURN_IF_ERROR(s->BindInt64(8, NowMicros()));
     RETURN_IF_ERROR(s->Run());
   }
   const int64_t entry_id = sqlite3_last_insert_rowid(db_);
   RETURN_IF_ERROR(UpdateTotalsLocked(request.buyer_id, request.dataset_id,
-                                     /*spent_delta=*/0.0));
+                                     /*spent_delta=*/0));
   Reservation reservation;
   reservation.entry_id = entry_id;
-  reservation.remaining = std::max(0.0, remaining - request.epsilon);
+  reservation.remaining = FromUnits(remaining - units);
   return reservation;
 }
 
 absl::Status SqliteLedgerStore::UpdateTotalsLocked(
     const std::string& buyer_id, const std::string& dataset_id,
-    double spent_delta) {
+    int64_t spent_delta) {
   {
     ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
                      statements_->Get(kUpdateBudgetTotalsSql));
     RETURN_IF_ERROR(s->BindText(1, buyer_id));
     RETURN_IF_ERROR(s->BindText(2, dataset_id));
-    RETURN_IF_ERROR(s->BindDouble(3, spent_delta));
+    RETURN_IF_ERROR(s->BindInt64(3, spent_delta));
     RETURN_IF_ERROR(s->Run());
   }
   const bool budget_updated = sqlite3_changes(db_) == 1;
@@ -953,7 +1092,7 @@ absl::Status SqliteLedgerStore::UpdateTotalsLocked(
     ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
                      statements_->Get(kUpdateDatasetTotalsSql));
     RETURN_IF_ERROR(s->BindText(1, dataset_id));
-    RETURN_IF_ERROR(s->BindDouble(2, spent_delta));
+    RETURN_IF_ERROR(s->BindInt64(2, spent_delta));
     RETURN_IF_ERROR(s->Run());
   }
   if (!budget_updated) {
@@ -965,54 +1104,106 @@ absl::Status SqliteLedgerStore::UpdateTotalsLocked(
   return absl::OkStatus();
 }
 
+absl::StatusOr<std::string> SqliteLedgerStore::EntryStateLocked(
+    int64_t entry_id) {
+  ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
+                   statements_->Get(
+                       "SELECT state FROM entries WHERE entry_id = ?1"));
+  RETURN_IF_ERROR(s->BindInt64(1, entry_id));
+  ASSIGN_OR_RETURN(const bool row, s->Step());
+  if (!row) return std::string();
+  return s->Text(0);
+}
+
 absl::Status SqliteLedgerStore::SettleLocked(int64_t entry_id,
-                                             const char* new_state,
-                                             const std::string* answer) {
+                                             const char* new_state) {
   std::string buyer_id, dataset_id;
-  double epsilon = 0;
+  int64_t units = 0;
   bool settled = false;
   {
     ASSIGN_OR_RETURN(
         std::unique_ptr<Statement> s,
         statements_->Get(
-            answer != nullptr
-                ? "UPDATE entries SET state = ?2, settled_at_us = ?3, "
-                  "answer = ?4 WHERE entry_id = ?1 AND state = 'reserved' "
-                  "RETURNING buyer_id, dataset_id, epsilon"
-                : "UPDATE entries SET state = ?2, settled_at_us = ?3 "
-                  "WHERE entry_id = ?1 AND state = 'reserved' "
-                  "RETURNING buyer_id, dataset_id, epsilon"));
+            "UPDATE entries SET state = ?2, settled_at_us = ?3 "
+            "WHERE entry_id = ?1 AND state = 'reserved' "
+            "RETURNING buyer_id, dataset_id, epsilon"));
     RETURN_IF_ERROR(s->BindInt64(1, entry_id));
     RETURN_IF_ERROR(s->BindText(2, new_state));
     RETURN_IF_ERROR(s->BindInt64(3, NowMicros()));
-    if (answer != nullptr) RETURN_IF_ERROR(s->BindBlob(4, *answer));
     ASSIGN_OR_RETURN(settled, s->Step());
     if (settled) {
       buyer_id = s->Text(0);
       dataset_id = s->Text(1);
-      epsilon = s->Double(2);
+      units = s->Int64(2);
       ASSIGN_OR_RETURN(const bool more, s->Step());
       (void)more;  // entry_id is the primary key: one row at most
     }
   }
   if (!settled) {
-    ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
-                     statements_->Get(
-                         "SELECT state FROM entries WHERE entry_id = ?1"));
-    RETURN_IF_ERROR(s->BindInt64(1, entry_id));
-    ASSIGN_OR_RETURN(const bool row, s->Step());
-    const std::string verb = answer != nullptr ? "commit" : "refund";
-    if (!row) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("Cannot ", verb, " ledger entry ", entry_id,
-                       ": there is no such entry."));
-    }
+    ASSIGN_OR_RETURN(const std::string state, EntryStateLocked(entry_id));
+    const std::string verb = std::string(new_state) == kRefunded
+                                 ? "refund"
+                                 : "charge";
     return absl::FailedPreconditionError(
-        absl::StrCat("Cannot ", verb, " ledger entry ", entry_id, ": it is ",
-                     s->Text(0), ", not reserved."));
+        state.empty()
+            ? absl::StrCat("Cannot ", verb, " ledger entry ", entry_id,
+                           ": there is no such entry.")
+            : absl::StrCat("Cannot ", verb, " ledger entry ", entry_id,
+                           ": it is ", state, ", not reserved."));
   }
-  return UpdateTotalsLocked(buyer_id, dataset_id,
-                            answer != nullptr ? epsilon : 0.0);
+  return UpdateTotalsLocked(
+      buyer_id, dataset_id,
+      std::string(new_state) == kCharged ? units : int64_t{0});
+}
+
+absl::Status SqliteLedgerStore::CommitLocked(int64_t entry_id,
+                                             const std::string& answer) {
+  // A reservation: charged now, with its answer.
+  {
+    ASSIGN_OR_RETURN(
+        std::unique_ptr<Statement> s,
+        statements_->Get(
+            "UPDATE entries SET state = 'committed', settled_at_us = ?2, "
+            "answer = ?3 WHERE entry_id = ?1 AND state = 'reserved' "
+            "RETURNING buyer_id, dataset_id, epsilon"));
+    RETURN_IF_ERROR(s->BindInt64(1, entry_id));
+    RETURN_IF_ERROR(s->BindInt64(2, NowMicros()));
+    RETURN_IF_ERROR(s->BindBlob(3, answer));
+    ASSIGN_OR_RETURN(const bool settled, s->Step());
+    if (settled) {
+      const std::string buyer_id = s->Text(0);
+      const std::string dataset_id = s->Text(1);
+      const int64_t units = s->Int64(2);
+      ASSIGN_OR_RETURN(const bool more, s->Step());
+      (void)more;
+      s.reset();
+      return UpdateTotalsLocked(buyer_id, dataset_id, units);
+    }
+  }
+  // A resumed entry, charged earlier without an answer: only the answer.
+  {
+    ASSIGN_OR_RETURN(
+        std::unique_ptr<Statement> s,
+        statements_->Get(
+            "UPDATE entries SET state = 'committed', answer = ?2 "
+            "WHERE entry_id = ?1 AND state = 'charged'"));
+    RETURN_IF_ERROR(s->BindInt64(1, entry_id));
+    RETURN_IF_ERROR(s->BindBlob(2, answer));
+    RETURN_IF_ERROR(s->Run());
+    if (sqlite3_changes(db_) == 1) return absl::OkStatus();
+  }
+  ASSIGN_OR_RETURN(const std::string state, EntryStateLocked(entry_id));
+  if (state == kCommitted) {
+    return absl::AbortedError(absl::StrCat(
+        "Ledger entry ", entry_id,
+        " already has an answer (a concurrent retry recorded it first)."));
+  }
+  return absl::FailedPreconditionError(
+      state.empty()
+          ? absl::StrCat("Cannot commit ledger entry ", entry_id,
+                         ": there is no such entry.")
+          : absl::StrCat("Cannot commit ledger entry ", entry_id, ": it is ",
+                         state, ", not reserved."));
 }
 
 absl::Status SqliteLedgerStore::Commit(int64_t entry_id,
@@ -1021,6 +1212,14 @@ absl::Status SqliteLedgerStore::Commit(int64_t entry_id,
   op.kind = WriteOp::Kind::kCommit;
   op.entry_id = entry_id;
   op.answer = &answer;
+  RunInBatch(op);
+  return op.result.status();
+}
+
+absl::Status SqliteLedgerStore::ChargeWithoutAnswer(int64_t entry_id) {
+  WriteOp op;
+  op.kind = WriteOp::Kind::kCharge;
+  op.entry_id = entry_id;
   RunInBatch(op);
   return op.result.status();
 }
@@ -1037,23 +1236,25 @@ absl::StatusOr<int64_t> SqliteLedgerStore::RecoverPending() {
   absl::MutexLock lock(&db_mu_);
   ASSIGN_OR_RETURN(std::unique_ptr<Transaction> tx,
                    Transaction::Begin(db_, /*immediate=*/true));
+  // The running `reserved` totals are exactly the sums of the reserved
+  // entries (kept in the same transactions), so they move to `spent`.
+  RETURN_IF_ERROR(Exec(db_,
+                       "UPDATE budgets SET spent = spent + reserved, "
+                       "reserved = 0 WHERE reserved != 0;"
+                       "UPDATE datasets SET spent = spent + reserved, "
+                       "reserved = 0 WHERE reserved != 0;",
+                       "charging the reserved totals"));
   {
     ASSIGN_OR_RETURN(
         std::unique_ptr<Statement> s,
-        statements_->Get("UPDATE entries SET state = 'refunded', "
+        statements_->Get("UPDATE entries SET state = 'charged', "
                          "settled_at_us = ?1 WHERE state = 'reserved'"));
     RETURN_IF_ERROR(s->BindInt64(1, NowMicros()));
     RETURN_IF_ERROR(s->Run());
   }
-  const int64_t refunded = sqlite3_changes64(db_);
-  // Nothing is in flight any more: every reserved total is exactly 0.
-  RETURN_IF_ERROR(Exec(db_,
-                       "UPDATE budgets SET reserved = 0.0 WHERE reserved != 0;"
-                       "UPDATE datasets SET reserved = 0.0 "
-                       "WHERE reserved != 0;",
-                       "clearing the reserved totals"));
+  const int64_t charged = sqlite3_changes64(db_);
   RETURN_IF_ERROR(tx->Commit());
-  return refunded;
+  return charged;
 }
 
 absl::StatusOr<std::vector<LedgerEntry>> SqliteLedgerStore::ListEntries(

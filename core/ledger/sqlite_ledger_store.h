@@ -10,6 +10,9 @@
 //   entries(entry_id, buyer_id, dataset_id, request_id, fingerprint,
 //           operation, neighbouring, epsilon, state, created_at_us,
 //           settled_at_us, answer)
+// Every amount is an INTEGER number of units of 10^-12 epsilon
+// (epsilon_units.h), so sums are exact. States: reserved, committed (with
+// answer), charged (no answer yet; spent), refunded.
 // The entries are the source of truth; `spent` and `reserved` in budgets and
 // datasets are totals over them kept in the same transaction as every entry
 // change, so that a reservation reads O(1) rows instead of summing the
@@ -30,11 +33,12 @@
 // unknown entry, ...) does not affect the others. If the transaction itself
 // fails, every operation of the batch fails and nothing of it is stored.
 //
-// Floating point: epsilons are doubles and their sums carry rounding error
-// (0.1 + 0.1 + 0.1 > 0.3). A reservation is accepted if it exceeds the
-// remaining budget by at most kRelativeTolerance * granted (and likewise for
-// the cap), i.e. by rounding noise, never by a real amount: with granted
-// 0.3, three requests of 0.1 fit, a fourth does not.
+// Exactness: a charge is the request's epsilon rounded UP to whole units, a
+// grant or cap the nearest whole units, and a reservation fits iff its
+// units are at most the remaining units: with granted 0.3, three requests
+// of 0.1 fit exactly, a fourth does not, and no tolerance ever lets the
+// total exceed the grant. Version 2 databases (REAL amounts) are migrated
+// at Open.
 //
 // Thread-safe: one connection guarded by a mutex, with its prepared
 // statements cached; each write is one short transaction (BEGIN IMMEDIATE)
@@ -67,11 +71,9 @@ class StatementCache;  // prepared statements of one connection
 class SqliteLedgerStore final : public LedgerStore {
  public:
   // The schema version this code writes and reads.
-  static constexpr int kSchemaVersion = 2;
+  static constexpr int kSchemaVersion = 3;
   // How long a write waits for another process holding the database.
   static constexpr absl::Duration kBusyTimeout = absl::Seconds(10);
-  // Relative slack for floating-point sums, see the file comment.
-  static constexpr double kRelativeTolerance = 1e-12;
 
   // Opens (creating if absent, with mode 0600) the ledger database at
   // `db_path`, switches it to WAL with synchronous=FULL and foreign keys,
@@ -113,6 +115,7 @@ class SqliteLedgerStore final : public LedgerStore {
   // iff dataset_id, fingerprint and epsilon are all equal.
   absl::StatusOr<Reservation> Reserve(const ReserveRequest& request) override;
   absl::Status Commit(int64_t entry_id, const std::string& answer) override;
+  absl::Status ChargeWithoutAnswer(int64_t entry_id) override;
   absl::Status Refund(int64_t entry_id) override;
   absl::StatusOr<int64_t> RecoverPending() override;
   // Includes refunded entries (with their state) and recorded answers.
@@ -149,11 +152,18 @@ class SqliteLedgerStore final : public LedgerStore {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_mu_);
   absl::StatusOr<Reservation> ApplyLocked(const WriteOp& op)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_mu_);
-  absl::StatusOr<Reservation> ReserveLocked(const ReserveRequest& request)
+  absl::StatusOr<Reservation> ReserveLocked(const ReserveRequest& request,
+                                            int64_t units)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_mu_);
-  // Moves a reserved entry to `new_state` ("committed" or "refunded").
-  absl::Status SettleLocked(int64_t entry_id, const char* new_state,
-                            const std::string* answer)
+  // Moves a reserved entry to `new_state` ("charged" or "refunded").
+  absl::Status SettleLocked(int64_t entry_id, const char* new_state)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_mu_);
+  // A reserved entry -> committed with `answer`; a charged one gets the
+  // answer (resume); kAborted if it already has one.
+  absl::Status CommitLocked(int64_t entry_id, const std::string& answer)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_mu_);
+  // The entry's state text, or "" if there is no such entry.
+  absl::StatusOr<std::string> EntryStateLocked(int64_t entry_id)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_mu_);
   absl::StatusOr<BudgetState> ReadBudgetLocked(const std::string& buyer_id,
                                                const std::string& dataset_id)
@@ -162,7 +172,7 @@ class SqliteLedgerStore final : public LedgerStore {
   // adds `spent_delta` to their `spent`.
   absl::Status UpdateTotalsLocked(const std::string& buyer_id,
                                   const std::string& dataset_id,
-                                  double spent_delta)
+                                  int64_t spent_delta)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_mu_);
 
   const std::string path_;

@@ -100,11 +100,11 @@ absl::StatusOr<SelectionScores> DispatchScores(
   if (options.approach == Approach::kPareto) {
     if (!local) return PrivParetoGlobalScores(table);
     return PrivParetoLocalScores(table, sensitivities,
-                                 options.max_dampening_steps);
+                                 options.max_dampening_steps, options.stop);
   }
   if (!local) return PrivAggGlobalScores(table, sensitivities, options.weights);
   return PrivAggLocalScores(table, sensitivities, options.weights,
-                            options.max_dampening_steps);
+                            options.max_dampening_steps, options.stop);
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "core/selection/score_table.h"
 #include "core/selection/selection_scores.h"
 #include "core/selection/sensitivity_function.h"
+#include "core/util/stop.h"
 
 namespace dpq::core::selection {
 
@@ -51,6 +52,10 @@ struct SelectionOptions {
   // global sensitivity). Any value >= 1 keeps epsilon-DP; smaller is faster
   // but coarser. 1..1e7.
   uint64_t max_dampening_steps = kDefaultMaxDampeningSteps;
+  // Polled by the local variants while they compute scores (every
+  // dampening level, every few candidates): true stops them with
+  // kCancelled (core::util::StoppedError).
+  util::StopFn stop;
 };
 
 // Selects k distinct candidates. `sensitivities[i]` describes objective i

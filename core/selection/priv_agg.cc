@@ -97,7 +97,8 @@ absl::StatusOr<SelectionScores> PrivAggGlobalScores(
 absl::StatusOr<SelectionScores> PrivAggLocalScores(
     const ScoreTable& table,
     absl::Span<const SensitivityFunction* const> sensitivities,
-    absl::Span<const double> raw_weights, uint64_t max_steps) {
+    absl::Span<const double> raw_weights, uint64_t max_steps,
+    const util::StopFn& stop) {
   // Scale-invariant (local dampening divides by delta^agg, which scales
   // with the weights): see NormalizeWeights.
   const std::vector<double> weights = NormalizeWeights(raw_weights);
@@ -109,6 +110,9 @@ absl::StatusOr<SelectionScores> PrivAggLocalScores(
   out.sensitivity = 1;  // local dampening: EM with sensitivity 1 on D
   out.scores.resize(u_agg.size());
   for (size_t r = 0; r < u_agg.size(); ++r) {
+    if (r % 256 == 0 && util::StopRequested(stop)) {
+      return util::StoppedError();
+    }
     // E10: delta^agg = sum_i |w_i| delta^{u_i}, capped at E9 inside Dampen.
     const auto delta_at = [&](uint64_t t) {
       return CheckedAt(sensitivities, combined, r, t);

@@ -11,6 +11,7 @@
 #include "core/selection/score_table.h"
 #include "core/selection/selection_scores.h"
 #include "core/selection/sensitivity_function.h"
+#include "core/util/stop.h"
 
 namespace dpq::core::selection {
 
@@ -31,12 +32,14 @@ absl::StatusOr<SelectionScores> PrivAggGlobalScores(
 // Local variant: scores D(x, r) = dampened u_agg with delta^agg =
 // sum_i |w_i| delta^{u_i} (E10), capped at sum_i |w_i| Delta u_i, T_max =
 // max_steps; sensitivity 1 (local dampening). Errors as the global variant,
-// plus a sensitivity function returning a negative or non-finite value.
+// plus a sensitivity function returning a negative or non-finite value;
+// kCancelled once `stop` (polled every 256 candidates) says so.
 // O(n min(T, max_steps) m) calls of the sensitivity functions.
 absl::StatusOr<SelectionScores> PrivAggLocalScores(
     const ScoreTable& table,
     absl::Span<const SensitivityFunction* const> sensitivities,
-    absl::Span<const double> weights, uint64_t max_steps);
+    absl::Span<const double> weights, uint64_t max_steps,
+    const util::StopFn& stop = nullptr);
 
 }  // namespace dpq::core::selection
 

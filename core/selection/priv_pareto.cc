@@ -61,7 +61,7 @@ SelectionScores PrivParetoGlobalScores(const ScoreTable& table) {
 absl::StatusOr<SelectionScores> PrivParetoLocalScores(
     const ScoreTable& table,
     absl::Span<const SensitivityFunction* const> sensitivities,
-    uint64_t max_steps) {
+    uint64_t max_steps, const util::StopFn& stop) {
   const size_t n = table.num_candidates;
   const std::vector<int64_t> ps = ParetoScores(table);
   SelectionScores out;
@@ -81,6 +81,7 @@ absl::StatusOr<SelectionScores> PrivParetoLocalScores(
   // Level t of delta^PS for all unresolved candidates at once: a candidate
   // resolves at the first t with b_t <= |PS| < b_t + delta^PS(t).
   for (uint64_t t = 0; t < max_steps && !unresolved.empty(); ++t) {
+    if (util::StopRequested(stop)) return util::StoppedError();
     absl::Status added = AddLevel(sensitivities, n, t, cumulative);
     if (!added.ok()) return added;
     const std::vector<int64_t> level =

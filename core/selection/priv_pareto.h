@@ -10,6 +10,7 @@
 #include "core/selection/score_table.h"
 #include "core/selection/selection_scores.h"
 #include "core/selection/sensitivity_function.h"
+#include "core/util/stop.h"
 
 namespace dpq::core::selection {
 
@@ -28,11 +29,11 @@ SelectionScores PrivParetoGlobalScores(const ScoreTable& table);
 // and a candidate resolves once the cumulative delta^PS passes |PS|, i.e.
 // after about the number of levels its dominance status needs to change.
 // kInvalidArgument if a sensitivity function returns a negative or
-// non-finite value.
+// non-finite value; kCancelled once `stop` (polled every level) says so.
 absl::StatusOr<SelectionScores> PrivParetoLocalScores(
     const ScoreTable& table,
     absl::Span<const SensitivityFunction* const> sensitivities,
-    uint64_t max_steps);
+    uint64_t max_steps, const util::StopFn& stop = nullptr);
 
 }  // namespace dpq::core::selection
 

@@ -11,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "core/table/cell_parser.h"
 #include "core/table/csv_tokenizer.h"
@@ -69,7 +70,8 @@ absl::StatusOr<std::vector<std::string>> ReadHeader(CsvTokenizer* tokenizer) {
 }
 
 absl::StatusOr<std::vector<ColumnPlan>> PlanColumns(
-    const std::vector<std::string>& names, const SchemaOverrides& overrides) {
+    const std::vector<std::string>& names, const SchemaOverrides& overrides,
+    const SchemaOverrides& fallback, UntypedColumns untyped) {
   std::vector<ColumnPlan> plans(names.size());
   for (const ColumnSpec& spec : overrides.columns) {
     size_t index = 0;
@@ -80,6 +82,34 @@ absl::StatusOr<std::vector<ColumnPlan>> PlanColumns(
                        "\", which is not in the CSV header"));
     }
     plans[index] = ColumnPlan{spec.type, /*declared=*/true};
+  }
+  for (const ColumnSpec& spec : fallback.columns) {
+    for (size_t c = 0; c < names.size(); ++c) {
+      if (names[c] == spec.name && !plans[c].declared) {
+        plans[c] = ColumnPlan{spec.type, /*declared=*/true};
+      }
+    }
+  }
+  if (untyped == UntypedColumns::kString) {
+    for (ColumnPlan& plan : plans) {
+      if (!plan.declared) plan = ColumnPlan{ColumnType::kString, true};
+    }
+  }
+  if (untyped == UntypedColumns::kRefuse) {
+    std::vector<std::string> missing;
+    for (size_t c = 0; c < names.size(); ++c) {
+      if (!plans[c].declared) {
+        missing.push_back(absl::StrCat("\"", absl::Utf8SafeCHexEscape(names[c]),
+                                       "\""));
+      }
+    }
+    if (!missing.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "no type is declared for column", missing.size() > 1 ? "s " : " ",
+          absl::StrJoin(missing, ", "),
+          ": declare every column's type (int64, double or string), or ask "
+          "explicitly for inference"));
+    }
   }
   return plans;
 }
@@ -245,7 +275,8 @@ absl::StatusOr<Table> ReadCsv(absl::string_view text,
                    ReadHeader(&tokenizer));
   tokenizer.set_column_names(&names);
   ASSIGN_OR_RETURN(std::vector<ColumnPlan> plans,
-                   PlanColumns(names, options.schema));
+                   PlanColumns(names, options.schema, options.fallback_types,
+                               options.untyped));
   ASSIGN_OR_RETURN(const size_t num_rows,
                    InferTypes(options, &tokenizer, &plans));
 

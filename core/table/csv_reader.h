@@ -13,8 +13,38 @@
 
 namespace dpq::core::table {
 
+// What happens to a column the schema does not type.
+enum class UntypedColumns {
+  // Inferred from the data (below). The type then depends on every cell of
+  // the column, so ONE added row can re-type it and change what every
+  // comparison means (one "x" turns "1.0" = "1.00" into two different
+  // texts). Never on a path that releases under DP unless the owner asked
+  // for it and the result is frozen (the registry does that).
+  kInfer,
+  // Read as text: a data-independent default (dpq-measure without
+  // --schema).
+  kString,
+  // An error naming the untyped columns (the service without explicit
+  // inference).
+  kRefuse,
+};
+
+// The meaning of a cell under a fixed type depends on that cell alone
+// (design.md 5.2; docs/core.md "Cells, types and NULL"):
+//  - empty cell, or a spelling listed in null_values: NULL, in every type;
+//  - int64: an optionally signed decimal integer that fits int64, spaces
+//    around it ignored, leading zeros allowed ("01907" is 1907). "NaN",
+//    "nan" and "NAN" are NULL. Anything else is refused (the whole CSV is
+//    an error naming line and column: the owner sees it at registration);
+//  - double: a finite decimal number (absl::SimpleAtod syntax), spaces
+//    ignored; "1.0" and "1.00" are the same number. NaN spellings are NULL;
+//    "inf", overflowing values and other text are refused;
+//  - string: the cell's bytes verbatim (no trimming); "NaN" is the text
+//    "NaN". Compared byte-wise.
+// NULL (and NaN, which is NULL) compares false with everything, so a pair
+// with NULL on a compared column never violates a DC through it.
 struct CsvOptions {
-  // Explicit types; columns not listed are inferred: int64 if every non-empty
+  // Explicit types; columns not listed follow `untyped`. Inference: int64 if every non-empty
   // cell is an integer, else double if every one is a finite number, else
   // string. A column whose cells are all NULL is a string column.
   //
@@ -28,6 +58,11 @@ struct CsvOptions {
   // so DC semantics are unchanged); in a string column it stays text. Naming a column that
   // is not in the header is an error.
   SchemaOverrides schema;
+  // Types for columns `schema` leaves untyped, used only for columns the
+  // header has (others are ignored): a replaced dataset's frozen types.
+  SchemaOverrides fallback_types;
+  // Columns without an explicit or fallback type.
+  UntypedColumns untyped = UntypedColumns::kInfer;
   // Cell texts that also mean NULL besides the empty cell, compared verbatim
   // (e.g. {"NA", "?"}). Empty by default: only empty cells (and NaN in
   // numeric columns, see above) are NULL.

@@ -71,26 +71,28 @@ ls -l "$work/data/admin.token"
 DPQ_TOKEN=$(tr -d '[:space:]' < "$work/data/admin.token")
 export DPQ_TOKEN
 
-step "Admin: register the hospital dataset (1,000 rows, 15 DCs; public N = 2000)"
+step "Admin: register the hospital dataset (1,000 rows, 15 DCs, declared column types; public N = 2000)"
 dpq admin register hospital --data deploy/demo/hospital.csv \
-  --constraints deploy/demo/hospital.dc --public-max-rows 2000 \
+  --constraints deploy/demo/hospital.dc --schema deploy/demo/hospital.schema \
+  --public-max-rows 2000 \
   --description "HoloClean hospital benchmark: US hospital quality measures with real typos" \
   --cube-dimension 'EmergencyService=yes|no' \
   --cube-dimension 'Condition=heart attack|heart failure|pneumonia|surgical infection prevention|children s asthma care' \
   --cube-dimension 'HospitalOwner=government - federal|government - hospital district or authority|government - local|government - state|proprietary|voluntary non-profit - church|voluntary non-profit - other|voluntary non-profit - private' \
   --public-cuboid EmergencyService
 
-step "Admin: register the network graph (edge list, 400 nodes; privacy unit: one edge)"
+step "Admin: register the network graph (edge list over 400 declared nodes; privacy unit: one edge)"
 dpq admin register network --kind graph --data deploy/demo/network.csv \
+  --nodes deploy/demo/network.nodes \
   --description "Synthetic social network: who follows whom"
 
-step "Admin: create the buyer alice (her token is shown once); grant her epsilon 4 on hospital, 1 on network"
+step "Admin: create the buyer alice (her token is shown once); grant her epsilon 7 on hospital, 1 on network"
 buyer_json=$(dpq --json admin create-buyer alice)
 alice_token=$(printf '%s\n' "$buyer_json" |
   sed -n 's/.*"token" *: *"\(dpq_[0-9a-f]\{64\}\)".*/\1/p')
 [[ -n "$alice_token" ]] || fail "no token in the create-buyer output: $buyer_json"
 printf '%s\n' "$buyer_json" | sed 's/dpq_[0-9a-f]\{60\}/dpq_...redacted.../'
-dpq admin grant alice hospital 4
+dpq admin grant alice hospital 7
 dpq admin grant alice network 1
 
 step "Buyer alice: what is for sale"
@@ -98,16 +100,16 @@ export DPQ_TOKEN="$alice_token"
 dpq datasets
 dpq describe hospital
 
-step "Buyer alice: I_MI (conflicting pairs) at epsilon 1"
+step "Buyer alice: I_MI (conflicting pairs) at epsilon 1 (charged 2: the public exact cuboid makes every non-cube release cost k_Q = 2 times its epsilon)"
 dpq measure hospital --measure mi --epsilon 1
 
-step "Buyer alice: quality report (I_MI, I_P, I_R) for epsilon 0.9 in total"
+step "Buyer alice: quality report (I_MI, I_P, I_R) for epsilon 0.9 in total (charged 1.8)"
 dpq report hospital --epsilon 0.9
 
-step "Buyer alice: DP count marginals, consistent with the public exact EmergencyService counts, for epsilon 0.5"
+step "Buyer alice: DP count marginals, consistent with the public exact EmergencyService counts, for epsilon 0.5 (charged 0.5)"
 dpq cuboids hospital --dims Condition,EmergencyService --dims HospitalOwner --epsilon 0.5
 
-step "Buyer alice: a DP decision tree predicting EmergencyService=yes (Pareto over TPR and TNR; epsilon 0.5, plus 0.5 for its DP accuracy)"
+step "Buyer alice: a DP decision tree predicting EmergencyService=yes (Pareto over TPR and TNR; epsilon 0.5, plus 0.5 for its DP accuracy; charged 2)"
 dpq tree hospital --label EmergencyService --positive yes \
   --features HospitalOwner,Condition --epsilon 0.5 --accuracy-epsilon 0.5 \
   --generations 5 --population 20
@@ -116,10 +118,10 @@ step "Buyer alice: the 5 most influential members of the network (degree + 100 x
 dpq top-nodes network --k 5 --approach aggregation --weights 1,100 \
   --sensitivity local --epsilon 1
 
-step "Buyer alice: her budgets (hospital: 4 granted, 3.4 spent; network: 1 granted, 1 spent)"
+step "Buyer alice: her budgets (hospital: 7 granted, 6.3 spent; network: 1 granted, 1 spent)"
 dpq budget
 
-step "Buyer alice: I_R at epsilon 1 is over budget and must be refused"
+step "Buyer alice: I_R at epsilon 1 (charged 2) is over budget and must be refused"
 set +e
 refusal=$(dpq measure hospital --measure r --epsilon 1 2>&1)
 rc=$?

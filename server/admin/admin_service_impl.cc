@@ -118,28 +118,6 @@ AdminServiceImpl::AdminServiceImpl(registry::DatasetRegistry* registry,
       accounts_(accounts),
       max_upload_bytes_(max_upload_bytes) {}
 
-namespace {
-
-// The call's deadline (InfiniteFuture if it has none).
-absl::Time DeadlineOf(const grpc::ServerContext& context) {
-  const std::chrono::system_clock::time_point deadline = context.deadline();
-  return deadline == std::chrono::system_clock::time_point::max()
-             ? absl::InfiniteFuture()
-             : absl::FromChrono(deadline);
-}
-
-// header.wait_for_graph: block until the background conflict-graph build
-// of `dataset` ends or `deadline` passes. Its outcome is not the call's:
-// the dataset is registered either way, and the stats say whether the
-// graph is ready (graph_ready) or why it failed (graph_error).
-void WaitIfAsked(const v1::DatasetUploadHeader& header,
-                 const registry::LoadedDataset& dataset, absl::Time deadline) {
-  if (!header.wait_for_graph() || dataset.is_graph()) return;
-  dataset.WaitForConflictGraph(deadline).status().IgnoreError();
-}
-
-}  // namespace
-
 // ---- gRPC handlers -------------------------------------------------------
 
 grpc::Status AdminServiceImpl::RegisterDataset(
@@ -153,7 +131,7 @@ grpc::Status AdminServiceImpl::RegisterDataset(
                      ReadUpload(*context, *reader, max_upload_bytes_));
     log.set_dataset(upload.header.manifest().dataset_id());
     return RegisterDatasetImpl(caller, upload.header, std::move(upload.csv),
-                               response, DeadlineOf(*context));
+                               response);
   }();
   return log.Finish(ToGrpcStatus(status));
 }
@@ -169,7 +147,7 @@ grpc::Status AdminServiceImpl::ReplaceDataset(
                      ReadUpload(*context, *reader, max_upload_bytes_));
     log.set_dataset(upload.header.manifest().dataset_id());
     return ReplaceDatasetImpl(caller, upload.header, std::move(upload.csv),
-                              response, DeadlineOf(*context));
+                              response);
   }();
   return log.Finish(ToGrpcStatus(status));
 }
@@ -245,15 +223,14 @@ absl::StatusOr<std::string> AdminServiceImpl::UploadedCsv(
 
 absl::Status AdminServiceImpl::RegisterDatasetImpl(
     const Principal& caller, const v1::DatasetUploadHeader& header,
-    std::string csv, v1::RegisterDatasetResponse* response,
-    absl::Time wait_deadline) {
+    std::string csv, v1::RegisterDatasetResponse* response) {
   RETURN_IF_ERROR(auth::CheckAdmin(caller));
   ASSIGN_OR_RETURN(csv, UploadedCsv(header, std::move(csv)));
   ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> dataset,
                    registry_->Register(header.manifest(), std::move(csv)));
-  WaitIfAsked(header, *dataset, wait_deadline);
   *response->mutable_dataset() = dataset->PublicInfo();
   *response->mutable_stats() = dataset->Stats();
+  for (const std::string& note : dataset->notes) response->add_notes(note);
   Audit(
       caller, "RegisterDataset",
       absl::StrCat("dataset=", header.manifest().dataset_id(),
@@ -267,15 +244,14 @@ absl::Status AdminServiceImpl::RegisterDatasetImpl(
 
 absl::Status AdminServiceImpl::ReplaceDatasetImpl(
     const Principal& caller, const v1::DatasetUploadHeader& header,
-    std::string csv, v1::ReplaceDatasetResponse* response,
-    absl::Time wait_deadline) {
+    std::string csv, v1::ReplaceDatasetResponse* response) {
   RETURN_IF_ERROR(auth::CheckAdmin(caller));
   ASSIGN_OR_RETURN(csv, UploadedCsv(header, std::move(csv)));
   ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> dataset,
                    registry_->Replace(header.manifest(), std::move(csv)));
-  WaitIfAsked(header, *dataset, wait_deadline);
   *response->mutable_dataset() = dataset->PublicInfo();
   *response->mutable_stats() = dataset->Stats();
+  for (const std::string& note : dataset->notes) response->add_notes(note);
   Audit(
       caller, "ReplaceDataset",
       absl::StrCat("dataset=", header.manifest().dataset_id(),

@@ -79,21 +79,21 @@ class AdminServiceImpl final : public v1::AdminService::Service {
   // naming an unknown buyer or dataset.
 
   // `csv` is the uploaded file ("" if header.server_path is set, which is
-  // then read on the server). Returns once the dataset is validated and
-  // stored; its conflict graph is built in the background, unless
-  // header.wait_for_graph asks to wait for it (until `wait_deadline`).
+  // then read on the server). Returns once the dataset is validated,
+  // stored and its conflict graph built (a build that fails fails the
+  // call); the response's notes say what was inferred and made public.
   // kAlreadyExists for a taken id; kResourceExhausted above
-  // max_upload_bytes.
-  absl::Status RegisterDatasetImpl(
-      const auth::Principal& caller, const v1::DatasetUploadHeader& header,
-      std::string csv, v1::RegisterDatasetResponse* response,
-      absl::Time wait_deadline = absl::InfiniteFuture());
-  // Same, for an existing id (kNotFound otherwise). The old version's
-  // graph build is cancelled if it has not started.
-  absl::Status ReplaceDatasetImpl(
-      const auth::Principal& caller, const v1::DatasetUploadHeader& header,
-      std::string csv, v1::ReplaceDatasetResponse* response,
-      absl::Time wait_deadline = absl::InfiniteFuture());
+  // max_upload_bytes or the server's edge limit.
+  absl::Status RegisterDatasetImpl(const auth::Principal& caller,
+                                   const v1::DatasetUploadHeader& header,
+                                   std::string csv,
+                                   v1::RegisterDatasetResponse* response);
+  // Same, for an existing id (kNotFound otherwise); see
+  // DatasetRegistry::Replace for what a replacement must keep.
+  absl::Status ReplaceDatasetImpl(const auth::Principal& caller,
+                                  const v1::DatasetUploadHeader& header,
+                                  std::string csv,
+                                  v1::ReplaceDatasetResponse* response);
   absl::Status DeleteDatasetImpl(const auth::Principal& caller,
                                  const v1::DeleteDatasetRequest& request,
                                  v1::DeleteDatasetResponse* response);

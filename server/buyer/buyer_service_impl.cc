@@ -15,6 +15,7 @@
 #include "core/private/private_measures.h"
 #include "core/util/status_macros.h"
 #include "server/buyer/buyer_convert.h"
+#include "server/buyer/release_pipeline.h"
 #include "server/grpc_status.h"
 #include "server/ledger_convert.h"
 #include "server/request_log.h"
@@ -24,7 +25,6 @@ namespace dpq::server::buyer {
 namespace pm = core::private_measures;
 using core::measures::Measure;
 using internal::RequireCaller;
-using internal::ResolveRequestId;
 
 namespace {
 
@@ -250,51 +250,42 @@ absl::Status BuyerServiceImpl::MeasureInconsistencyImpl(
     const v1::MeasureInconsistencyRequest& request,
     v1::MeasureInconsistencyResponse* response, const CallContext& call) const {
   RETURN_IF_ERROR(RequireCaller(caller));
-  RETURN_IF_ERROR(registry::ValidateId(request.dataset_id(), "dataset_id"));
   ASSIGN_OR_RETURN(const Measure measure, MeasureFromProto(request.measure()));
   ASSIGN_OR_RETURN(const pm::SelectionMethod method,
                    MethodFromProto(request.method()));
-  RETURN_IF_ERROR(core::dp::ValidateRequestEpsilon(request.epsilon(), "epsilon"));
-  ASSIGN_OR_RETURN(const std::string request_id,
-                   ResolveRequestId(request.request_id()));
-  ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> d,
-                   registry_->Get(request.dataset_id()));
-  RETURN_IF_ERROR(d->CheckAnswers(registry::kMeasureInconsistency));
-  // Before anything is reserved: a call that times out waiting for the
-  // background graph build is never charged.
-  ASSIGN_OR_RETURN(const registry::ConflictGraphData* graph,
-                   d->WaitForConflictGraph(call.deadline, call.cancelled));
-
+  ASSIGN_OR_RETURN(
+      const ReleaseStart start,
+      StartRelease(*registry_, caller, request.dataset_id(),
+                   request.request_id(), request.epsilon(),
+                   registry::kMeasureInconsistency));
+  const registry::LoadedDataset& d = *start.dataset;
   // I_R ignores the method: it is not part of the request's identity.
   const std::string method_name =
       measure == Measure::kRepair
           ? std::string(pm::kVertexCoverMethodName)
           : std::string(pm::SelectionMethodName(method));
   const std::string measure_name(core::measures::MeasureName(measure));
-
-  core::ledger::ReserveRequest reserve;
-  reserve.buyer_id = caller.id;
-  reserve.dataset_id = request.dataset_id();
-  reserve.request_id = request_id;
-  reserve.fingerprint = internal::FingerprintOf(
-      "MeasureInconsistency",
+  const core::ledger::ReserveRequest reserve = ReserveFor(
+      caller, start, registry::kMeasureInconsistency,
       {{"dataset", request.dataset_id()},
-       {"version", absl::StrCat(d->version)},
+       {"version", absl::StrCat(d.version)},
        {"measure", measure_name},
        {"epsilon", internal::DoubleBits(request.epsilon())},
-       {"method", method_name}});
-  reserve.operation =
-      absl::StrCat("MeasureInconsistency ", measure_name, " ", method_name);
-  reserve.neighbouring = d->neighbouring();
-  reserve.epsilon = request.epsilon();
+       {"method", method_name}},
+      absl::StrCat("MeasureInconsistency ", measure_name, " ", method_name),
+      start.epsilon);
 
   return internal::RunRelease<v1::MeasureInconsistencyResponse>(
       *ledger_, reserve, call,
       [&](v1::MeasureInconsistencyResponse* answer) -> absl::Status {
+        // After the charge: how long the graph takes (after a server start)
+        // depends on the data.
+        ASSIGN_OR_RETURN(const registry::ConflictGraphData* graph,
+                         d.WaitForConflictGraph(call.deadline, call.cancelled));
         core::dp::OpenSslUrbg urbg;
         ASSIGN_OR_RETURN(
             *answer->mutable_result(),
-            Release(*graph, *d, measure, method, request.epsilon(), urbg));
+            Release(*graph, d, measure, method, start.epsilon, urbg));
         return absl::OkStatus();
       },
       response);
@@ -304,46 +295,37 @@ absl::Status BuyerServiceImpl::QualityReportImpl(
     const auth::Principal& caller, const v1::QualityReportRequest& request,
     v1::QualityReportResponse* response, const CallContext& call) const {
   RETURN_IF_ERROR(RequireCaller(caller));
-  RETURN_IF_ERROR(registry::ValidateId(request.dataset_id(), "dataset_id"));
   ASSIGN_OR_RETURN(const pm::SelectionMethod method,
                    MethodFromProto(request.method()));
-  RETURN_IF_ERROR(core::dp::ValidateRequestEpsilon(request.epsilon(), "epsilon"));
+  ASSIGN_OR_RETURN(const ReleaseStart start,
+                   StartRelease(*registry_, caller, request.dataset_id(),
+                                request.request_id(), request.epsilon(),
+                                registry::kQualityReport));
+  const registry::LoadedDataset& d = *start.dataset;
   // Three parts that sum to at most epsilon exactly (design 5.6); each is
   // at least a third of the public floor 1e-6.
-  const double part = core::dp::EqualPart(request.epsilon(), 3);
-  ASSIGN_OR_RETURN(const std::string request_id,
-                   ResolveRequestId(request.request_id()));
-  ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> d,
-                   registry_->Get(request.dataset_id()));
-  RETURN_IF_ERROR(d->CheckAnswers(registry::kQualityReport));
-  ASSIGN_OR_RETURN(const registry::ConflictGraphData* graph,
-                   d->WaitForConflictGraph(call.deadline, call.cancelled));
-
+  const double part = core::dp::EqualPart(start.epsilon, 3);
   const std::string method_name(pm::SelectionMethodName(method));
-  core::ledger::ReserveRequest reserve;
-  reserve.buyer_id = caller.id;
-  reserve.dataset_id = request.dataset_id();
-  reserve.request_id = request_id;
-  reserve.fingerprint = internal::FingerprintOf(
-      "QualityReport", {{"dataset", request.dataset_id()},
-                        {"version", absl::StrCat(d->version)},
-                        {"measure", "MI,P,R"},
-                        {"epsilon", internal::DoubleBits(request.epsilon())},
-                        {"method", method_name}});
-  reserve.operation = absl::StrCat("QualityReport MI,P,R ", method_name);
-  reserve.neighbouring = d->neighbouring();
-  reserve.epsilon = request.epsilon();
+  const core::ledger::ReserveRequest reserve = ReserveFor(
+      caller, start, registry::kQualityReport,
+      {{"dataset", request.dataset_id()},
+       {"version", absl::StrCat(d.version)},
+       {"measure", "MI,P,R"},
+       {"epsilon", internal::DoubleBits(request.epsilon())},
+       {"method", method_name}},
+      absl::StrCat("QualityReport MI,P,R ", method_name), start.epsilon);
 
   return internal::RunRelease<v1::QualityReportResponse>(
       *ledger_, reserve, call,
       [&](v1::QualityReportResponse* answer) -> absl::Status {
+        ASSIGN_OR_RETURN(const registry::ConflictGraphData* graph,
+                         d.WaitForConflictGraph(call.deadline, call.cancelled));
         core::dp::OpenSslUrbg urbg;
         for (const Measure measure : {Measure::kMinimalInconsistency,
                                       Measure::kProblematic,
                                       Measure::kRepair}) {
           ASSIGN_OR_RETURN(*answer->add_results(),
-                           Release(*graph, *d, measure, method, part, urbg));
-          RETURN_IF_ERROR(CheckCall(call));
+                           Release(*graph, d, measure, method, part, urbg));
         }
         return absl::OkStatus();
       },

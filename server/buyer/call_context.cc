@@ -17,15 +17,16 @@ CallContext CallContext::FromServerContext(const grpc::ServerContext& context) {
   return call;
 }
 
+bool CallContext::Over() const {
+  return (cancelled && cancelled()) || absl::Now() >= deadline;
+}
+
 absl::Status CheckCall(const CallContext& call) {
   if (call.cancelled && call.cancelled()) {
-    return absl::CancelledError(
-        "The client cancelled the call; nothing was charged.");
+    return absl::CancelledError("The client cancelled the call.");
   }
   if (absl::Now() >= call.deadline) {
-    return absl::DeadlineExceededError(
-        "The call's deadline passed before the answer was recorded; nothing "
-        "was charged. Retry with a longer deadline.");
+    return absl::DeadlineExceededError("The call's deadline passed.");
   }
   return absl::OkStatus();
 }

@@ -13,18 +13,22 @@ namespace dpq::server::buyer {
 
 // Default: no deadline, never cancelled.
 struct CallContext {
-  // The client's deadline: a release still running when it passes is
-  // abandoned before its charge is committed (DEADLINE_EXCEEDED, refunded).
+  // The client's deadline. A call already past it reserves nothing; a
+  // release still computing when it passes stops early (its charge stands,
+  // a retry with the same request_id gets the answer).
   absl::Time deadline = absl::InfiniteFuture();
-  // Returns true once the client has cancelled (CANCELLED, refunded).
+  // Returns true once the client has cancelled (same rules).
   std::function<bool()> cancelled;
 
   // From a server context (its deadline and IsCancelled).
   static CallContext FromServerContext(const grpc::ServerContext& context);
+
+  // True once the call is over (deadline passed or cancelled): what long
+  // computations poll (core::util::StopFn).
+  bool Over() const;
 };
 
-// kDeadlineExceeded / kCancelled once the call is over: nothing computed
-// after that may be released.
+// kDeadlineExceeded / kCancelled once the call is over, else OK.
 absl::Status CheckCall(const CallContext& call);
 
 }  // namespace dpq::server::buyer

@@ -42,8 +42,7 @@ absl::StatusOr<NodeScoresCache::Scores> NodeScoresCache::AwaitLocked(
   if (!done) {
     return absl::DeadlineExceededError(
         "The call's deadline passed while the selection scores were being "
-        "computed by another call; nothing was charged. Retry later: the "
-        "scores are cached once computed.");
+        "computed by another call (they are cached once computed).");
   }
   if (!e->status.ok()) return e->status;
   return e->scores;
@@ -52,35 +51,44 @@ absl::StatusOr<NodeScoresCache::Scores> NodeScoresCache::AwaitLocked(
 absl::StatusOr<NodeScoresCache::Scores> NodeScoresCache::GetOrCompute(
     const std::string& key, const std::shared_ptr<const void>& owner,
     absl::Time deadline, absl::FunctionRef<absl::StatusOr<Scores>()> compute) {
-  std::shared_ptr<Entry> entry;
-  {
+  for (;;) {
+    std::shared_ptr<Entry> entry;
+    {
+      absl::MutexLock lock(&mu_);
+      if (std::shared_ptr<Entry> found = FindLocked(key, owner)) {
+        absl::StatusOr<Scores> awaited = AwaitLocked(found, deadline);
+        // The computing call was stopped (its caller left): this one
+        // computes the scores itself.
+        if (awaited.status().code() == absl::StatusCode::kCancelled &&
+            found->done) {
+          continue;
+        }
+        return awaited;
+      }
+      entry = std::make_shared<Entry>();
+      entry->owner = owner;
+      lru_.emplace_front(key, entry);
+      index_[key] = lru_.begin();
+      // Evicting an entry still in flight only drops it from the cache: its
+      // computing call and waiters hold it.
+      while (lru_.size() > capacity_) {
+        index_.erase(lru_.back().first);
+        lru_.pop_back();
+      }
+    }
+    // Computed without the lock: other keys stay served meanwhile.
+    absl::StatusOr<Scores> result = compute();
     absl::MutexLock lock(&mu_);
-    if (std::shared_ptr<Entry> found = FindLocked(key, owner)) {
-      return AwaitLocked(found, deadline);
+    ++computations_;
+    entry->done = true;
+    if (result.ok()) {
+      entry->scores = *result;
+    } else {
+      entry->status = result.status();
+      EraseLocked(key, entry.get());
     }
-    entry = std::make_shared<Entry>();
-    entry->owner = owner;
-    lru_.emplace_front(key, entry);
-    index_[key] = lru_.begin();
-    // Evicting an entry still in flight only drops it from the cache: its
-    // computing call and waiters hold it.
-    while (lru_.size() > capacity_) {
-      index_.erase(lru_.back().first);
-      lru_.pop_back();
-    }
+    return result;
   }
-  // Computed without the lock: other keys stay served meanwhile.
-  absl::StatusOr<Scores> result = compute();
-  absl::MutexLock lock(&mu_);
-  ++computations_;
-  entry->done = true;
-  if (result.ok()) {
-    entry->scores = *result;
-  } else {
-    entry->status = result.status();
-    EraseLocked(key, entry.get());
-  }
-  return result;
 }
 
 uint64_t NodeScoresCache::computations() const {

@@ -44,7 +44,9 @@ class NodeScoresCache {
   // sees stale scores even if the key repeats. Concurrent calls with the
   // same key and owner compute once: the others wait for that result, up
   // to `deadline` (then kDeadlineExceeded; the computation goes on and is
-  // cached). Failed computations are passed to the waiters, not cached.
+  // cached). Failed computations are passed to the waiters, not cached,
+  // except a stopped one (kCancelled: its caller left), after which a
+  // waiter computes the scores itself.
   absl::StatusOr<Scores> GetOrCompute(
       const std::string& key, const std::shared_ptr<const void>& owner,
       absl::Time deadline, absl::FunctionRef<absl::StatusOr<Scores>()> compute);

@@ -17,6 +17,7 @@
 #include "server/buyer/buyer_convert.h"
 #include "server/buyer/buyer_service_impl.h"
 #include "server/buyer/release_helpers.h"
+#include "server/buyer/release_pipeline.h"
 
 namespace dpq::server::buyer {
 namespace {
@@ -90,24 +91,31 @@ std::string CuboidList(const std::vector<std::vector<std::string>>& cuboids) {
 absl::Status BuyerServiceImpl::ReleaseCuboidsImpl(
     const auth::Principal& caller, const v1::ReleaseCuboidsRequest& request,
     v1::ReleaseCuboidsResponse* response, const CallContext& call) const {
-  RETURN_IF_ERROR(internal::RequireCaller(caller));
-  RETURN_IF_ERROR(registry::ValidateId(request.dataset_id(), "dataset_id"));
-  RETURN_IF_ERROR(core::dp::ValidateRequestEpsilon(request.epsilon(), "epsilon"));
-  ASSIGN_OR_RETURN(const std::string request_id,
-                   internal::ResolveRequestId(request.request_id()));
-  ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> d,
-                   registry_->Get(request.dataset_id()));
-  RETURN_IF_ERROR(d->CheckAnswers(registry::kReleaseCuboids));
+  ASSIGN_OR_RETURN(const ReleaseStart start,
+                   StartRelease(*registry_, caller, request.dataset_id(),
+                                request.request_id(), request.epsilon(),
+                                registry::kReleaseCuboids));
+  const registry::LoadedDataset& d = *start.dataset;
   ASSIGN_OR_RETURN(const std::vector<std::vector<std::string>> requested,
-                   CheckRequestedCuboids(d->cube_schema, request));
+                   CheckRequestedCuboids(d.cube_schema, request));
 
-  core::ledger::ReserveRequest reserve;
-  reserve.buyer_id = caller.id;
-  reserve.dataset_id = request.dataset_id();
-  reserve.request_id = request_id;
+  core::cube::CuboidReleaseOptions options;
+  for (const v1::CuboidSpec& spec : d.manifest.public_cuboids()) {
+    options.public_exact_cuboids.emplace_back(spec.dimensions().begin(),
+                                              spec.dimensions().end());
+  }
+  options.epsilon = start.epsilon;
+  options.non_negative_integral = request.non_negative_integral();
+  options.max_cells = kMaxNoisedCells;
+  // Every error of the release depends on the schema, the public cuboids
+  // and the request only (cells counted from the declared labels): check
+  // them now, before anything is reserved.
+  RETURN_IF_ERROR(core::cube::CheckCuboidRelease(d.cube_schema, requested,
+                                                 options));
+
   std::vector<std::pair<std::string, std::string>> parameters = {
       {"dataset", request.dataset_id()},
-      {"version", absl::StrCat(d->version)},
+      {"version", absl::StrCat(d.version)},
       {"epsilon", internal::DoubleBits(request.epsilon())},
       {"non_negative_integral", request.non_negative_integral() ? "1" : "0"}};
   // One line per cuboid, its dimensions joined by newlines (escaped by
@@ -115,28 +123,18 @@ absl::Status BuyerServiceImpl::ReleaseCuboidsImpl(
   for (const auto& dims : requested) {
     parameters.emplace_back("cuboid", absl::StrJoin(dims, "\n"));
   }
-  reserve.fingerprint = internal::FingerprintOf("ReleaseCuboids", parameters);
-  reserve.operation =
+  const core::ledger::ReserveRequest reserve = ReserveFor(
+      caller, start, registry::kReleaseCuboids, parameters,
       absl::StrCat("ReleaseCuboids ", CuboidList(requested),
-                   request.non_negative_integral() ? " integral" : "");
-  reserve.neighbouring = d->neighbouring();
-  reserve.epsilon = request.epsilon();
-
-  core::cube::CuboidReleaseOptions options;
-  for (const v1::CuboidSpec& spec : d->manifest.public_cuboids()) {
-    options.public_exact_cuboids.emplace_back(spec.dimensions().begin(),
-                                              spec.dimensions().end());
-  }
-  options.epsilon = request.epsilon();
-  options.non_negative_integral = request.non_negative_integral();
-  options.max_cells = kMaxNoisedCells;
+                   request.non_negative_integral() ? " integral" : ""),
+      start.epsilon);
 
   return internal::RunRelease<v1::ReleaseCuboidsResponse>(
       *ledger_, reserve, call,
       [&](v1::ReleaseCuboidsResponse* answer) -> absl::Status {
         core::dp::OpenSslUrbg urbg;
         ASSIGN_OR_RETURN(core::cube::CuboidRelease release,
-                         core::cube::ReleaseCuboids(d->table, d->cube_schema,
+                         core::cube::ReleaseCuboids(d.table, d.cube_schema,
                                                     requested, options, urbg));
         for (const core::cube::Cuboid& cuboid : release.cuboids) {
           *answer->add_cuboids() = registry::CuboidToProto(cuboid);

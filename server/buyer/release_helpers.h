@@ -12,6 +12,7 @@
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "core/ledger/charged_release.h"
 #include "core/ledger/ledger.h"
@@ -76,27 +77,42 @@ absl::Status ParseRecorded(const std::string& answer, Response* response) {
   return absl::OkStatus();
 }
 
-// Runs one charged release: refuses a finished call before reserving,
-// reserves `reserve`, runs `compute` (fills the answer, draws the noise)
-// unless the request is a committed retry, records the serialised answer
-// with its request_id, and fills `response` with it plus epsilon_charged,
-// remaining_budget and replayed. A call that ends during `compute` is
-// refunded (DEADLINE_EXCEEDED / CANCELLED).
+// Runs one charged release through core::ledger::RunChargedRelease:
+// refuses a call that is already over before reserving (nothing charged),
+// reserves `reserve`, runs `compute` (fills the answer, draws the noise;
+// it may wait for the conflict graph and should poll call.Over()) unless
+// the request is a committed retry, records the serialised answer with its
+// request_id, and fills `response` with it plus epsilon_charged,
+// remaining_budget and replayed.
+//
+// Once reserved the charge stands (design.md 5.2): a call that ends during
+// `compute` gets DEADLINE_EXCEEDED / CANCELLED, its entry is charged
+// without an answer, and a retry with the same request_id computes and
+// returns the answer without a further charge. An answer computed after
+// the caller left is still recorded, so the retry returns it.
 template <typename Response>
 absl::Status RunRelease(core::ledger::LedgerStore& ledger,
                         const core::ledger::ReserveRequest& reserve,
                         const CallContext& call,
                         absl::FunctionRef<absl::Status(Response*)> compute,
                         Response* response) {
-  // A call already past its deadline (or cancelled) reserves nothing.
-  RETURN_IF_ERROR(CheckCall(call));
+  // A call already past its deadline (or cancelled) reserves nothing: its
+  // own state, not the data's.
+  if (absl::Status over = CheckCall(call); !over.ok()) {
+    return absl::Status(over.code(),
+                        absl::StrCat(over.message(), " Nothing was charged."));
+  }
   auto run = [&]() -> absl::StatusOr<std::string> {
-    RETURN_IF_ERROR(CheckCall(call));
     Response answer;
-    RETURN_IF_ERROR(compute(&answer));
+    absl::Status computed = compute(&answer);
+    if (!computed.ok()) {
+      // A computation stopped because the caller left says so.
+      if (computed.code() == absl::StatusCode::kCancelled && call.Over()) {
+        computed = CheckCall(call);
+      }
+      return computed;
+    }
     answer.set_request_id(reserve.request_id);
-    // Too late to reply: drop the answer and refund (nothing released).
-    RETURN_IF_ERROR(CheckCall(call));
     return answer.SerializeAsString();
   };
   ASSIGN_OR_RETURN(core::ledger::ReleaseOutcome outcome,

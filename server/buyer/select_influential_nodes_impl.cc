@@ -8,7 +8,6 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "core/dp/epsilon.h"
 #include "core/dp/secure_urbg.h"
 #include "core/selection/nodes/influential_nodes.h"
 #include "core/util/status_macros.h"
@@ -16,6 +15,7 @@
 #include "server/buyer/buyer_service_impl.h"
 #include "server/buyer/node_scores_cache.h"
 #include "server/buyer/release_helpers.h"
+#include "server/buyer/release_pipeline.h"
 
 namespace dpq::server::buyer {
 namespace {
@@ -53,12 +53,22 @@ absl::Status BuyerServiceImpl::SelectInfluentialNodesImpl(
     const v1::SelectInfluentialNodesRequest& request,
     v1::SelectInfluentialNodesResponse* response,
     const CallContext& call) const {
-  RETURN_IF_ERROR(internal::RequireCaller(caller));
-  RETURN_IF_ERROR(registry::ValidateId(request.dataset_id(), "dataset_id"));
-  RETURN_IF_ERROR(core::dp::ValidateRequestEpsilon(request.epsilon(), "epsilon"));
+  ASSIGN_OR_RETURN(const ReleaseStart start,
+                   StartRelease(*registry_, caller, request.dataset_id(),
+                                request.request_id(), request.epsilon(),
+                                registry::kSelectInfluentialNodes));
+  const registry::LoadedDataset& d = *start.dataset;
   if (request.k() == 0 || request.k() > kMaxNodesK) {
     return absl::InvalidArgumentError(absl::StrCat(
         "k must be in [1, ", kMaxNodesK, "], but is ", request.k(), "."));
+  }
+  // The node count is the owner's declared universe (DescribeDataset shows
+  // it), never read off the private edges.
+  const uint32_t nodes = d.edge_graph.graph.num_nodes();
+  if (request.k() > nodes) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "k must be at most the declared node count of dataset '",
+        request.dataset_id(), "' (", nodes, "), but is ", request.k(), "."));
   }
   ASSIGN_OR_RETURN(const std::vector<sel::NodeObjective> objectives,
                    ObjectivesFromRequest(request));
@@ -76,44 +86,24 @@ absl::Status BuyerServiceImpl::SelectInfluentialNodesImpl(
       internal::CheckSelectionWeights(approach, request.weights(),
                                       objectives.size(),
                                       objective_list.c_str()));
-  ASSIGN_OR_RETURN(const std::string request_id,
-                   internal::ResolveRequestId(request.request_id()));
-  ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> d,
-                   registry_->Get(request.dataset_id()));
-  RETURN_IF_ERROR(d->CheckAnswers(registry::kSelectInfluentialNodes));
-  // The node set is public under edge-DP (neighbours differ in one edge,
-  // not in the nodes), so naming the node count leaks nothing.
-  const uint32_t nodes = d->edge_graph.graph.num_nodes();
-  if (request.k() > nodes) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "k must be at most the node count of dataset '", request.dataset_id(),
-        "' (", nodes, "), but is ", request.k(), "."));
-  }
 
   const std::string approach_name(sel::ApproachName(approach));
   const std::string sensitivity_name(sel::SensitivityModeName(sensitivity));
   std::vector<std::string> weight_bits;
   for (const double w : weights) weight_bits.push_back(internal::DoubleBits(w));
-
-  core::ledger::ReserveRequest reserve;
-  reserve.buyer_id = caller.id;
-  reserve.dataset_id = request.dataset_id();
-  reserve.request_id = request_id;
-  reserve.fingerprint = internal::FingerprintOf(
-      "SelectInfluentialNodes",
+  const core::ledger::ReserveRequest reserve = ReserveFor(
+      caller, start, registry::kSelectInfluentialNodes,
       {{"dataset", request.dataset_id()},
-       {"version", absl::StrCat(d->version)},
+       {"version", absl::StrCat(d.version)},
        {"k", absl::StrCat(request.k())},
        {"objectives", objective_list},
        {"approach", approach_name},
        {"weights", absl::StrJoin(weight_bits, ",")},
        {"sensitivity", sensitivity_name},
-       {"epsilon", internal::DoubleBits(request.epsilon())}});
-  reserve.operation =
-      absl::StrCat("SelectInfluentialNodes k=", request.k(), " ", approach_name,
-                   " ", sensitivity_name, " ", objective_list);
-  reserve.neighbouring = d->neighbouring();
-  reserve.epsilon = request.epsilon();
+       {"epsilon", internal::DoubleBits(request.epsilon())}},
+      absl::StrCat("SelectInfluentialNodes k=", request.k(), " ",
+                   approach_name, " ", sensitivity_name, " ", objective_list),
+      start.epsilon);
 
   sel::InfluentialNodesRequest nodes_request;
   nodes_request.k = request.k();
@@ -121,36 +111,38 @@ absl::Status BuyerServiceImpl::SelectInfluentialNodesImpl(
   nodes_request.selection.approach = approach;
   nodes_request.selection.sensitivity = sensitivity;
   nodes_request.selection.weights = std::move(weights);
-  nodes_request.selection.epsilon = request.epsilon();
+  nodes_request.selection.epsilon = start.epsilon;
   nodes_request.selection.k = request.k();
+  nodes_request.selection.stop = [&call] { return call.Over(); };
 
-  // Scores BEFORE the reservation: a computation that outlives the call's
-  // deadline charges nothing (and is cached for the retry). The key holds
-  // everything the scores depend on; epsilon and k are not among them.
+  // A slot before anything is reserved (UNAVAILABLE charges nothing; it
+  // depends on the other calls running, not on the data). Held through the
+  // computation.
+  ASSIGN_OR_RETURN(HeavyJobLimiter::Slot slot,
+                   heavy_jobs_.TryAcquire("SelectInfluentialNodes"));
+  // The key holds everything the scores depend on; epsilon and k are not
+  // among them.
   const std::string cache_key = absl::StrJoin(
-      {request.dataset_id(), absl::StrCat(d->version), objective_list,
+      {request.dataset_id(), absl::StrCat(d.version), objective_list,
        approach_name, sensitivity_name, absl::StrJoin(weight_bits, ",")},
       "\x1f");
-  ASSIGN_OR_RETURN(
-      const NodeScoresCache::Scores scores,
-      SharedNodeScoresCache().GetOrCompute(
-          cache_key, d, call.deadline,
-          [&]() -> absl::StatusOr<NodeScoresCache::Scores> {
-            // Only the computation is heavy; a cache hit needs no slot.
-            ASSIGN_OR_RETURN(
-                HeavyJobLimiter::Slot slot,
-                heavy_jobs_.TryAcquire("SelectInfluentialNodes"));
-            return sel::PrepareInfluentialNodeScores(d->edge_graph,
-                                                     nodes_request);
-          }));
   return internal::RunRelease<v1::SelectInfluentialNodesResponse>(
       *ledger_, reserve, call,
       [&](v1::SelectInfluentialNodesResponse* answer) -> absl::Status {
+        // After the charge: how long the scores take depends on the graph.
+        ASSIGN_OR_RETURN(
+            const NodeScoresCache::Scores scores,
+            SharedNodeScoresCache().GetOrCompute(
+                cache_key, start.dataset, call.deadline,
+                [&]() -> absl::StatusOr<NodeScoresCache::Scores> {
+                  return sel::PrepareInfluentialNodeScores(d.edge_graph,
+                                                           nodes_request);
+                }));
         core::dp::OpenSslUrbg urbg;
         ASSIGN_OR_RETURN(
             sel::InfluentialNodesResult result,
-            sel::DrawInfluentialNodes(d->edge_graph, *scores, request.k(),
-                                      request.epsilon(), urbg));
+            sel::DrawInfluentialNodes(d.edge_graph, *scores, request.k(),
+                                      start.epsilon, urbg));
         for (const std::string& node : result.nodes) answer->add_nodes(node);
         return absl::OkStatus();
       },

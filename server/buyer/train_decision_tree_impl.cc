@@ -13,8 +13,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
 #include "core/cube/cuboid_release.h"
-#include "core/dp/budget_split.h"
 #include "core/dp/epsilon.h"
+#include "core/ledger/epsilon_units.h"
 #include "core/dp/secure_urbg.h"
 #include "core/selection/tree/dp_decision_tree.h"
 #include "core/table/schema.h"
@@ -22,6 +22,7 @@
 #include "server/buyer/buyer_convert.h"
 #include "server/buyer/buyer_service_impl.h"
 #include "server/buyer/release_helpers.h"
+#include "server/buyer/release_pipeline.h"
 
 namespace dpq::server::buyer {
 
@@ -265,19 +266,17 @@ absl::Status PublicDomainsFromCube(const core::table::Schema& schema,
 absl::Status BuyerServiceImpl::TrainDecisionTreeImpl(
     const auth::Principal& caller, const v1::TrainDecisionTreeRequest& request,
     v1::TrainDecisionTreeResponse* response, const CallContext& call) const {
-  RETURN_IF_ERROR(internal::RequireCaller(caller));
-  RETURN_IF_ERROR(registry::ValidateId(request.dataset_id(), "dataset_id"));
-  RETURN_IF_ERROR(core::dp::ValidateRequestEpsilon(request.epsilon(), "epsilon"));
+  ASSIGN_OR_RETURN(const ReleaseStart start,
+                   StartRelease(*registry_, caller, request.dataset_id(),
+                                request.request_id(), request.epsilon(),
+                                registry::kTrainDecisionTree));
+  const registry::LoadedDataset& d = *start.dataset;
+  double accuracy_epsilon = 0;
   if (request.accuracy_epsilon() != 0) {
-    RETURN_IF_ERROR(core::dp::ValidateRequestEpsilon(request.accuracy_epsilon(),
-                                              "accuracy_epsilon"));
-  }
-  // Charged: the exact sum rounded up, so the charge covers both parts.
-  const double total = core::dp::SumRoundedUp(request.epsilon(),
-                                              request.accuracy_epsilon());
-  if (!std::isfinite(total)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "epsilon + accuracy_epsilon must be finite, but is ", total, "."));
+    RETURN_IF_ERROR(core::dp::ValidateRequestEpsilon(
+        request.accuracy_epsilon(), "accuracy_epsilon"));
+    accuracy_epsilon =
+        core::ledger::QuantizedEpsilon(request.accuracy_epsilon());
   }
   ASSIGN_OR_RETURN(const sel::Approach approach,
                    ApproachFromProto(request.approach()));
@@ -288,14 +287,9 @@ absl::Status BuyerServiceImpl::TrainDecisionTreeImpl(
                                                    2, "TPR, TNR"));
   ASSIGN_OR_RETURN(const sel::GeneticParameters genetic,
                    GeneticFromRequest(request));
-  ASSIGN_OR_RETURN(const std::string request_id,
-                   internal::ResolveRequestId(request.request_id()));
-  ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> d,
-                   registry_->Get(request.dataset_id()));
-  RETURN_IF_ERROR(d->CheckAnswers(registry::kTrainDecisionTree));
-  RETURN_IF_ERROR(CheckColumns(d->table.schema(), request));
+  RETURN_IF_ERROR(CheckColumns(d.table.schema(), request));
   sel::DecisionTreeRequest tree_request;
-  RETURN_IF_ERROR(PublicDomainsFromCube(d->table.schema(), d->cube_schema,
+  RETURN_IF_ERROR(PublicDomainsFromCube(d.table.schema(), d.cube_schema,
                                         request, &tree_request));
 
   const std::string approach_name(sel::ApproachName(approach));
@@ -303,15 +297,15 @@ absl::Status BuyerServiceImpl::TrainDecisionTreeImpl(
   const std::string features = absl::StrJoin(request.features(), "\n");
   std::vector<std::string> weight_bits;
   for (const double w : weights) weight_bits.push_back(internal::DoubleBits(w));
-
-  core::ledger::ReserveRequest reserve;
-  reserve.buyer_id = caller.id;
-  reserve.dataset_id = request.dataset_id();
-  reserve.request_id = request_id;
-  reserve.fingerprint = internal::FingerprintOf(
-      "TrainDecisionTree",
+  // Both parts in exact ledger units: the charge covers their sum.
+  int64_t spent_units = *core::ledger::ChargeUnits(start.epsilon);
+  if (accuracy_epsilon > 0) {
+    spent_units += *core::ledger::ChargeUnits(accuracy_epsilon);
+  }
+  const core::ledger::ReserveRequest reserve = ReserveFor(
+      caller, start, registry::kTrainDecisionTree,
       {{"dataset", request.dataset_id()},
-       {"version", absl::StrCat(d->version)},
+       {"version", absl::StrCat(d.version)},
        {"label", request.label_column()},
        {"positive", request.positive_class()},
        {"features", features},
@@ -321,26 +315,27 @@ absl::Status BuyerServiceImpl::TrainDecisionTreeImpl(
        {"epsilon", internal::DoubleBits(request.epsilon())},
        {"accuracy_epsilon", internal::DoubleBits(request.accuracy_epsilon())},
        {"generations", absl::StrCat(genetic.generations)},
-       {"population", absl::StrCat(genetic.population)}});
-  reserve.operation = absl::StrCat(
-      "TrainDecisionTree label=", request.label_column(), " ", approach_name,
-      " ", sensitivity_name, " generations=", genetic.generations,
-      " population=", genetic.population,
-      request.accuracy_epsilon() > 0 ? " with accuracy" : "");
-  reserve.neighbouring = d->neighbouring();
-  reserve.epsilon = total;
+       {"population", absl::StrCat(genetic.population)}},
+      absl::StrCat("TrainDecisionTree label=", request.label_column(), " ",
+                   approach_name, " ", sensitivity_name,
+                   " generations=", genetic.generations,
+                   " population=", genetic.population,
+                   accuracy_epsilon > 0 ? " with accuracy" : ""),
+      core::ledger::EpsilonOfUnits(spent_units));
 
   tree_request.label_column = request.label_column();
   tree_request.positive_class = request.positive_class();
   tree_request.selection.approach = approach;
   tree_request.selection.sensitivity = sensitivity;
   tree_request.selection.weights = std::move(weights);
-  tree_request.selection.epsilon = request.epsilon();
+  tree_request.selection.epsilon = start.epsilon;
   tree_request.genetic = genetic;
-  tree_request.accuracy_epsilon = request.accuracy_epsilon();
-  tree_request.public_max_rows = d->manifest.public_max_rows();
+  tree_request.accuracy_epsilon = accuracy_epsilon;
+  tree_request.public_max_rows = d.manifest.public_max_rows();
+  tree_request.stop = [&call] { return call.Over(); };
 
-  // Held through the computation; refused before anything is reserved.
+  // Held through the computation; refused before anything is reserved
+  // (it depends on the other calls running, not on the data).
   ASSIGN_OR_RETURN(HeavyJobLimiter::Slot slot,
                    heavy_jobs_.TryAcquire("TrainDecisionTree"));
   return internal::RunRelease<v1::TrainDecisionTreeResponse>(
@@ -349,7 +344,7 @@ absl::Status BuyerServiceImpl::TrainDecisionTreeImpl(
         core::dp::OpenSslUrbg urbg;
         ASSIGN_OR_RETURN(
             sel::DecisionTreeResult result,
-            sel::TrainDpDecisionTree(d->table, tree_request, urbg));
+            sel::TrainDpDecisionTree(d.table, tree_request, urbg));
         TreeToProto(result.tree, answer);
         if (result.tpr.has_value()) answer->set_tpr(*result.tpr);
         if (result.tnr.has_value()) answer->set_tnr(*result.tnr);

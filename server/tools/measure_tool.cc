@@ -53,13 +53,24 @@ struct LoadedDataset {
   double load_seconds = 0;
 };
 
-absl::StatusOr<LoadedDataset> LoadDataset(const MeasureToolOptions& o) {
+absl::StatusOr<LoadedDataset> LoadDataset(const MeasureToolOptions& o,
+                                          std::vector<std::string>* warnings) {
   LoadedDataset d;
   const absl::Time start = absl::Now();
   core::table::CsvOptions csv;
   if (o.schema_path.has_value()) {
     ASSIGN_OR_RETURN(std::string text, ReadTextFile(*o.schema_path));
     ASSIGN_OR_RETURN(csv.schema, core::table::ParseSchemaOverrides(text));
+    // Every column must be declared: a column left to inference could be
+    // re-typed by one added row.
+    csv.untyped = core::table::UntypedColumns::kRefuse;
+  } else {
+    csv.untyped = core::table::UntypedColumns::kString;
+    warnings->push_back(
+        "no --schema: every column is read as text (a data-independent "
+        "default; comparisons are byte-wise). Declare the types with "
+        "--schema F; `dpq-measure --print-schema --data F.csv` suggests "
+        "them.");
   }
   ASSIGN_OR_RETURN(d.table, core::table::ReadCsvFile(o.data_path, csv));
   d.load_seconds = SecondsSince(start);
@@ -174,8 +185,23 @@ void AddStats(const LoadedDataset& d, JsonObjectWriter& j) {
 
 }  // namespace
 
+absl::StatusOr<std::string> PrintSchema(const MeasureToolOptions& o) {
+  core::table::CsvOptions csv;
+  csv.untyped = core::table::UntypedColumns::kInfer;  // the owner's review
+  ASSIGN_OR_RETURN(const core::table::Table table,
+                   core::table::ReadCsvFile(o.data_path, csv));
+  std::string text =
+      "# Suggested by dpq-measure --print-schema from the rows: review it.\n";
+  for (const core::table::ColumnSpec& spec : table.schema().columns()) {
+    absl::StrAppend(&text, spec.name, ": ",
+                    core::table::ColumnTypeName(spec.type), "\n");
+  }
+  return text;
+}
+
 absl::StatusOr<std::string> RunMeasureTool(const MeasureToolOptions& o,
                                            std::vector<std::string>* warnings) {
+  if (o.print_schema) return PrintSchema(o);
   ASSIGN_OR_RETURN(Measure measure, core::measures::ParseMeasure(o.measure));
   if (o.epsilon.has_value()) {
     // Refuse before reading the data: these do not depend on it.
@@ -183,7 +209,7 @@ absl::StatusOr<std::string> RunMeasureTool(const MeasureToolOptions& o,
     RETURN_IF_ERROR(core::dp::ValidateRequestEpsilon(*o.epsilon));
     RETURN_IF_ERROR(pm::ParseSelectionMethod(o.method).status());
   }
-  ASSIGN_OR_RETURN(LoadedDataset d, LoadDataset(o));
+  ASSIGN_OR_RETURN(LoadedDataset d, LoadDataset(o, warnings));
 
   JsonObjectWriter j;
   j.Add("measure", core::measures::MeasureName(measure));

@@ -16,7 +16,13 @@ namespace dpq::server::tools {
 struct MeasureToolOptions {
   std::string data_path;
   std::string constraints_path;
+  // Column types (`name: int64|double|string` lines). Without it every
+  // column is text: a data-independent default, never a per-run inference
+  // (which one added row could flip: docs/core.md).
   std::optional<std::string> schema_path;
+  // --print-schema: print the types inference suggests for data_path (in
+  // the --schema format) and exit; the owner reviews and freezes them.
+  bool print_schema = false;
   std::string measure;              // mi | p | r | d | mc
   bool exact = false;               // exactly one of exact / epsilon
   std::optional<double> epsilon;
@@ -37,10 +43,11 @@ absl::StatusOr<MeasureToolOptions> ParseMeasureToolArgs(
 // The usage text printed with usage errors and for --help.
 std::string MeasureToolUsage();
 
-// Runs the tool and returns the JSON line (without newline). Warnings for the
-// user (e.g. that N defaults to the true row count) are appended to
-// `warnings`. Errors come from the core library (loading, parsing, building,
-// measuring) and are returned unchanged.
+// Runs the tool and returns the JSON line (without newline), or with
+// --print-schema the schema text. Warnings for the user (e.g. that N
+// defaults to the true row count, or that every column is read as text) are
+// appended to `warnings`. Errors come from the core library (loading,
+// parsing, building, measuring) and are returned unchanged.
 absl::StatusOr<std::string> RunMeasureTool(const MeasureToolOptions& options,
                                            std::vector<std::string>* warnings);
 

@@ -73,6 +73,14 @@ absl::Status ApplyValueFlag(const std::string& name, const std::string& value,
 
 absl::Status CheckRequired(const MeasureToolOptions& o) {
   if (o.data_path.empty()) return Invalid("--data F.csv is required.");
+  if (o.print_schema) {
+    if (o.schema_path.has_value() || o.exact || o.epsilon.has_value()) {
+      return Invalid(
+          "--print-schema only needs --data (it prints the suggested "
+          "schema and exits).");
+    }
+    return absl::OkStatus();
+  }
   if (o.constraints_path.empty()) {
     return Invalid("--constraints F.dc is required.");
   }
@@ -94,7 +102,12 @@ std::string MeasureToolUsage() {
          "         (--exact | --epsilon E "
          "[--method optimized|hierarchical|basic|baseline]\n"
          "                    [--public-max-rows N] [--seed S])\n"
-         "         [--stats] [--threads T]\n";
+         "         [--stats] [--threads T]\n"
+         "       dpq-measure --print-schema --data F.csv\n"
+         "  --schema F declares every column (`name: int64|double|string`); "
+         "without it\n"
+         "  every column is text. --print-schema prints inferred types to "
+         "review.\n";
 }
 
 absl::StatusOr<MeasureToolOptions> ParseMeasureToolArgs(
@@ -111,6 +124,10 @@ absl::StatusOr<MeasureToolOptions> ParseMeasureToolArgs(
     }
     if (name == "--stats") {
       o.stats = true;
+      continue;
+    }
+    if (name == "--print-schema") {
+      o.print_schema = true;
       continue;
     }
     std::string value;

@@ -62,7 +62,8 @@ TEST(ParseCubeDimensionTest, InferredBinnedAndDeclaredDomains) {
 TEST(ParseCubeDimensionTest, MalformedValuesAreUsageErrors) {
   EXPECT_THAT(ParseCubeDimension(""),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("expects COL, COL:E0,E1,... or COL=V1|V2")));
+                       HasSubstr("expects COL=V1|V2|..., COL:E0,E1,... or "
+                                 "COL=*")));
   EXPECT_THAT(ParseCubeDimension(":1,2"),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("--cube-dimension")));
@@ -126,17 +127,45 @@ TEST(ParseRegisterCubeTest, PublicCuboidsAndCubeDimensionsAreRepeatable) {
   EXPECT_THAT(up.public_cuboids[1], ElementsAre("Sex", "Age"));
 }
 
-TEST(ParseRegisterCubeTest, GraphNeedsNeitherConstraintsNorMaxRows) {
+TEST(ParseRegisterCubeTest, GraphNeedsItsNodesButNoConstraintsNorMaxRows) {
   for (const std::string sub : {"register", "replace"}) {
     SCOPED_TRACE(sub);
     absl::StatusOr<Invocation> inv =
-        Parse({"admin", sub, "karate", "--kind", "graph", "--data", "e.csv"});
+        Parse({"admin", sub, "karate", "--kind", "graph", "--data", "e.csv",
+               "--node-count", "34"});
     ASSERT_TRUE(inv.ok()) << inv.status();
     EXPECT_EQ(inv->upload.kind, v1::DATASET_KIND_GRAPH);
     EXPECT_EQ(inv->upload.data_path, "e.csv");
     EXPECT_EQ(inv->upload.constraints_path, "");
     EXPECT_EQ(inv->upload.public_max_rows, 0u);
+    EXPECT_EQ(inv->upload.node_count, 34u);
   }
+  absl::StatusOr<Invocation> labels =
+      Parse({"admin", "register", "g", "--kind", "graph", "--data", "e.csv",
+             "--nodes", "nodes.txt"});
+  ASSERT_TRUE(labels.ok()) << labels.status();
+  EXPECT_EQ(labels->upload.nodes_path, "nodes.txt");
+  ExpectUsageError({"admin", "register", "g", "--kind", "graph", "--data",
+                    "e.csv"},
+                   "--kind graph needs the node universe");
+  ExpectUsageError({"admin", "register", "g", "--kind", "graph", "--data",
+                    "e.csv", "--node-count", "3", "--nodes", "n.txt"},
+                   "--kind graph needs the node universe");
+  ExpectUsageError({"admin", "register", "g", "--kind", "graph", "--data",
+                    "e.csv", "--node-count", "0"},
+                   "--node-count must be at least 1");
+  ExpectUsageError({"admin", "register", "t", "--data", "d", "--constraints",
+                    "c", "--public-max-rows", "5", "--node-count", "3"},
+                   "--node-count applies to --kind graph only");
+  // Tables: --infer-types, and COL=* asks for a domain from the data.
+  absl::StatusOr<Invocation> table = Parse(
+      {"admin", "register", "t", "--data", "d", "--constraints", "c",
+       "--public-max-rows", "5", "--infer-types", "--cube-dimension", "A=*"});
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_TRUE(table->upload.infer_types);
+  ASSERT_EQ(table->upload.cube_dimensions.size(), 1u);
+  EXPECT_TRUE(table->upload.cube_dimensions[0].infer_domain());
+  EXPECT_THAT(table->upload.cube_dimensions[0].domain(), IsEmpty());
   // A table still needs both.
   ExpectUsageError({"admin", "register", "t", "--kind", "table", "--data", "d"},
                    "--constraints is required");

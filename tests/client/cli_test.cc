@@ -619,7 +619,8 @@ TEST_F(CliTest, RegisterStreamsHeaderThenChunksInOrder) {
   EXPECT_EQ(out(),
             R"({"dataset":"hospital","version":1,"rows":3,"csv_bytes":23,)"
             R"("edges":1,"graph_build_seconds":0,"public_max_rows":0,)"
-            R"("kind":"table","nodes":0,"graph_ready":false,"graph_error":""})"
+            R"("kind":"table","nodes":0,"graph_ready":false,"graph_error":"",)"
+            R"("charge_multiplier":0,"notes":[]})"
             "\n");
 }
 
@@ -961,8 +962,9 @@ TEST_F(CliTest, RegisterSendsCubeDeclarationsInTheManifest) {
               ::testing::ElementsAre("Sex", "Age"));
 }
 
-TEST_F(CliTest, RegisterGraphSendsKindAndNoConstraints) {
+TEST_F(CliTest, RegisterGraphSendsKindNodesAndNoConstraints) {
   const std::string edges = TempFile("edges.csv", "source,target\n1,2\n2,3\n");
+  const std::string nodes = TempFile("nodes.txt", "1\r\n2\n\n3\n4\n");
   std::vector<v1::RegisterDatasetRequest> messages;
   auto* writer = new StrictMock<
       grpc::testing::MockClientWriter<v1::RegisterDatasetRequest>>();
@@ -975,12 +977,15 @@ TEST_F(CliTest, RegisterGraphSendsKindAndNoConstraints) {
   EXPECT_CALL(*writer, WritesDone()).WillOnce(Return(true));
   EXPECT_CALL(*writer, Finish()).WillOnce(Return(grpc::Status::OK));
   EXPECT_CALL(*admin_, RegisterDatasetRaw(_, _)).WillOnce(Return(writer));
-  EXPECT_EQ(Run({"admin", "register", "g", "--kind", "graph", "--data", edges}),
+  EXPECT_EQ(Run({"admin", "register", "g", "--kind", "graph", "--data", edges,
+                 "--nodes", nodes}),
             kExitOk)
       << err();
   ASSERT_EQ(messages.size(), 2u);
   const v1::DatasetManifest& m = messages[0].header().manifest();
   EXPECT_EQ(m.kind(), v1::DATASET_KIND_GRAPH);
+  // One label per line; CR and empty lines dropped; node 4 is isolated.
+  EXPECT_THAT(m.node_labels(), ::testing::ElementsAre("1", "2", "3", "4"));
   EXPECT_EQ(m.constraints(), "");
   EXPECT_EQ(m.public_max_rows(), 0u);
   EXPECT_EQ(messages[1].csv_chunk(), "source,target\n1,2\n2,3\n");

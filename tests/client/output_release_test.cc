@@ -57,31 +57,40 @@ TEST(UploadTextTest, GraphsCountNodesAndEdges) {
   stats.set_nodes(8);
   stats.set_csv_bytes(50);
   stats.set_graph_ready(true);
-  EXPECT_EQ(UploadText(info, stats, false, false),
-            "Registered net (version 1): a graph with 8 nodes and 9 edges, 50 "
-            "bytes.\n");
+  const google::protobuf::RepeatedPtrField<std::string> no_notes;
+  EXPECT_EQ(UploadText(info, stats, no_notes, false, false),
+            "Registered net (version 1): a graph with 8 declared nodes and 9 "
+            "edges, 50 bytes.\n");
   EXPECT_EQ(
-      UploadText(info, stats, false, true),
+      UploadText(info, stats, no_notes, false, true),
       R"j({"dataset":"net","version":1,"rows":9,"csv_bytes":50,"edges":9,)j"
       R"j("graph_build_seconds":0,"public_max_rows":0,"kind":"graph",)j"
-      R"j("nodes":8,"graph_ready":true,"graph_error":""})j"
+      R"j("nodes":8,"graph_ready":true,"graph_error":"",)j"
+      R"j("charge_multiplier":0,"notes":[]})j"
       "\n");
 }
 
-TEST(UploadTextTest, TablesSayWhenTheConflictGraphIsPendingOrFailed) {
+TEST(UploadTextTest, TablesShowTheOwnersNotesAndAFailedRebuild) {
   v1::DatasetInfo info;
   info.set_dataset_id("h");
   info.set_version(3);
   v1::DatasetStats stats;
   stats.set_rows(10);
   stats.set_csv_bytes(100);
-  EXPECT_EQ(UploadText(info, stats, true, false),
-            "Replaced h (version 3): 10 rows, 100 bytes; the conflict graph is "
-            "being built in the background.\n");
-  stats.set_graph_error("above the edge limit");
-  EXPECT_EQ(UploadText(info, stats, false, false),
+  stats.set_edges(4);
+  google::protobuf::RepeatedPtrField<std::string> notes;
+  notes.Add("Column types inferred from the data, now frozen and public: "
+            "a int64.");
+  EXPECT_EQ(UploadText(info, stats, notes, true, false),
+            "Replaced h (version 3): 10 rows, 100 bytes, 4 conflicting pairs; "
+            "graph built in 0 s.\nNote: Column types inferred from the data, "
+            "now frozen and public: a int64.\n");
+  EXPECT_THAT(UploadText(info, stats, notes, true, true),
+              HasSubstr(R"("notes":["Column types inferred)"));
+  stats.set_graph_error("out of memory");
+  EXPECT_EQ(UploadText(info, stats, {}, false, false),
             "Registered h (version 3): 10 rows, 100 bytes; the conflict graph "
-            "failed: above the edge limit\n");
+            "failed: out of memory\n");
 }
 
 TEST(DatasetsTextTest, GraphsShowTheirKindAndNoRowBound) {

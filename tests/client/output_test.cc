@@ -227,6 +227,7 @@ TEST(DatasetsTextTest, JsonEscapesAndUsesNullForPrivateRowCount) {
       R"("constraints":["zip -> city"],"public_max_rows":1000,"row_count_public":false,)"
       R"("row_count":null,"supported_measures":["MI","P","R"],)"
       R"j("neighbouring":"one row added or removed (unbounded DP)",)j"
+      R"("charge_multiplier":0,)"
       R"("registered_at":"2024-05-01T12:00:00Z","kind":"table",)"
       R"("cube_dimensions":[],"public_cuboids":[],"supported_releases":[]}]})"
       "\n");
@@ -340,16 +341,18 @@ TEST(AdminTextTest, UploadDeleteRevokeCap) {
   stats.set_csv_bytes(52000);
   stats.set_edges(11295);
   stats.set_graph_build_seconds(0.125);
-  EXPECT_EQ(UploadText(info, stats, false, false),
+  const google::protobuf::RepeatedPtrField<std::string> no_notes;
+  EXPECT_EQ(UploadText(info, stats, no_notes, false, false),
             "Registered hospital (version 2): 1000 rows, 52000 bytes, 11295 "
             "conflicting pairs; graph built in 0.125 s.\n");
-  EXPECT_THAT(UploadText(info, stats, true, false),
+  EXPECT_THAT(UploadText(info, stats, no_notes, true, false),
               HasSubstr("Replaced hospital (version 2)"));
   EXPECT_EQ(
-      UploadText(info, stats, false, true),
+      UploadText(info, stats, no_notes, false, true),
       R"({"dataset":"hospital","version":2,"rows":1000,"csv_bytes":52000,)"
       R"("edges":11295,"graph_build_seconds":0.125,"public_max_rows":1000,)"
-      R"("kind":"table","nodes":0,"graph_ready":false,"graph_error":""})"
+      R"("kind":"table","nodes":0,"graph_ready":false,"graph_error":"",)"
+      R"("charge_multiplier":0,"notes":[]})"
       "\n");
   EXPECT_EQ(DeleteText("h", true), "{\"dataset\":\"h\",\"deleted\":true}\n");
   EXPECT_THAT(DeleteText("h", false), HasSubstr("Deleted h"));

@@ -106,18 +106,25 @@ class CliReleaseTest : public ServerFixture {
     const std::string csv = dir_.Sub("people.csv");
     const std::string dc = dir_.Sub("people.dc");
     const std::string edges = dir_.Sub("edges.csv");
+    const std::string nodes = dir_.Sub("nodes.txt");
     WriteFileOrDie(csv, PeopleCsv());
     WriteFileOrDie(dc, "Sex,Age -> Income\n");
     WriteFileOrDie(edges, kEdgesCsv);
+    WriteFileOrDie(nodes, "1\n2\n3\n4\n5\n6\n7\n8\n");
     CommandResult r = Dpq(
         {"admin", "register", "people", "--data", csv, "--constraints", dc,
-         "--public-max-rows", "100", "--cube-dimension", "Sex=F|M",
-         "--cube-dimension", "Age:0,30,60,100", "--cube-dimension", "Income",
-         "--cube-dimension", "Edu=HS|BSc", "--public-cuboid", "Sex"},
+         "--public-max-rows", "100", "--infer-types", "--cube-dimension",
+         "Sex=F|M", "--cube-dimension", "Age:0,30,60,100", "--cube-dimension",
+         "Income=*", "--cube-dimension", "Edu=HS|BSc", "--public-cuboid",
+         "Sex"},
         admin_token_);
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    // The owner is told what was inferred and made public.
+    EXPECT_THAT(r.out, HasSubstr("Note: Column types inferred from the data"))
+        << r.out;
+    EXPECT_THAT(r.out, HasSubstr("Note: row_count_public is now true")) << r.out;
     r = Dpq({"admin", "register", "net", "--kind", "graph", "--data", edges,
-             "--description", "a small network"},
+             "--nodes", nodes, "--description", "a small network"},
             admin_token_);
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
     const CommandResult created =
@@ -236,7 +243,9 @@ TEST_F(CliReleaseTest, TreeTableAndJson) {
   EXPECT_THAT(r.out, StartsWith("Decision tree for people (depth "));
   EXPECT_THAT(r.out, HasSubstr("+: Income == \">50K\""));
   EXPECT_THAT(r.out, HasSubstr("TPR/TNR not released"));
-  EXPECT_THAT(r.out, HasSubstr("charged epsilon 1, remaining 4\n"));
+  // "people" has the public exact cuboid [Sex]: a tree is charged k_Q = 2
+  // times its epsilon.
+  EXPECT_THAT(r.out, HasSubstr("charged epsilon 2, remaining 3\n"));
   EXPECT_THAT(r.out, HasSubstr("request id: t-1\n"));
 
   r = Dpq({"--json",
@@ -267,8 +276,8 @@ TEST_F(CliReleaseTest, TreeTableAndJson) {
   const double tpr = JsonNumber(r.out, "tpr");
   const double tnr = JsonNumber(r.out, "tnr");
   EXPECT_TRUE(tpr > -1e300 && tnr > -1e300) << r.out;  // numbers, not null
-  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "epsilon_charged"), 1.5);
-  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "remaining_budget"), 2.5);
+  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "epsilon_charged"), 3);
+  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "remaining_budget"), 0);
   EXPECT_THAT(JsonField(r.out, "request_id").value_or(""),
               MatchesRegex("dpq-[0-9a-f]{32}"));
 }

@@ -54,7 +54,8 @@ class CliTest : public ServerFixture {
     ASSERT_NO_FATAL_FAILURE(ServerFixture::SetUp());
     const CommandResult r =
         Dpq({"admin", "register", "hospital", "--data", HospitalCsvPath(),
-             "--constraints", HospitalDcPath(), "--public-max-rows", "2000",
+             "--constraints", HospitalDcPath(), "--schema",
+             HospitalSchemaPath(), "--public-max-rows", "2000",
              "--description", "demo hospital data"},
             admin_token_);
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;

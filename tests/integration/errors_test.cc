@@ -234,6 +234,7 @@ TEST_F(ErrorsTest, BadAdminArgumentsNameTheField) {
       GrpcIs(StatusCode::INVALID_ARGUMENT, HasSubstr("dataset_id")));
   manifest = HospitalManifest("zero_n");
   manifest.set_public_max_rows(0);
+  manifest.set_infer_column_types(true);
   EXPECT_THAT(
       client_->Register(admin_token_, manifest,
                         ReadFileOrEmpty(HospitalCsvPath()), &registered),

@@ -335,6 +335,9 @@ std::string HospitalCsvPath() {
 std::string HospitalDcPath() {
   return absl::StrCat(kSourceDir, "/deploy/demo/hospital.dc");
 }
+std::string HospitalSchemaPath() {
+  return absl::StrCat(kSourceDir, "/deploy/demo/hospital.schema");
+}
 
 v1::DatasetManifest HospitalManifest(const std::string& dataset_id) {
   v1::DatasetManifest m;
@@ -342,6 +345,7 @@ v1::DatasetManifest HospitalManifest(const std::string& dataset_id) {
   m.set_description("HoloClean hospital benchmark (integration test)");
   m.set_constraints(ReadFileOrEmpty(HospitalDcPath()));
   m.set_public_max_rows(2000);
+  m.set_infer_column_types(true);
   return m;
 }
 

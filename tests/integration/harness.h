@@ -151,6 +151,8 @@ MATCHER(GrpcOk, "is OK") {
 // The demo dataset shipped in deploy/demo (1,000 rows, 15 DCs).
 std::string HospitalCsvPath();
 std::string HospitalDcPath();
+// deploy/demo/hospital.schema: the demo table's declared column types.
+std::string HospitalSchemaPath();
 // Its exact I_MI (edges of the conflict graph), as dpq-measure reports it.
 inline constexpr uint64_t kHospitalEdges = 11313;
 inline constexpr uint64_t kHospitalRows = 1000;

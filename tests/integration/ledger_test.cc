@@ -349,8 +349,9 @@ std::vector<std::thread> StartBurst(const std::string& address,
 }
 
 // Every answer a client received has a COMMITTED entry with its request id;
-// the committed epsilon sums to `spent`; nothing is left reserved; refunded
-// entries are only ones whose answer nobody received; retries replay.
+// the committed and charged (reserved when the server died: the charge
+// stands) epsilon sums to `spent`; nothing is left reserved; nothing is
+// refunded; retries replay, and a charged request's retry resumes it.
 void Reconcile(Client& client, const std::string& admin_token,
                const std::string& buyer, const std::string& token,
                Burst& burst) {
@@ -358,20 +359,26 @@ void Reconcile(Client& client, const std::string& admin_token,
       client.Ledger(admin_token, buyer, "hospital");
   ASSERT_TRUE(entries.ok()) << entries.status();
   std::map<std::string, v1::LedgerEntry> by_id;
-  double committed = 0;
+  double charged = 0;
   int refunded = 0;
+  std::vector<std::string> charged_without_answer;
   for (const v1::LedgerEntry& e : *entries) {
     EXPECT_TRUE(by_id.emplace(e.request_id(), e).second)
         << "two entries for " << e.request_id();
     EXPECT_NE(e.state(), v1::LEDGER_ENTRY_STATE_RESERVED)
         << e.request_id() << " still reserved after recovery";
-    if (e.state() == v1::LEDGER_ENTRY_STATE_COMMITTED) committed += e.epsilon();
-    if (e.state() == v1::LEDGER_ENTRY_STATE_REFUNDED) {
-      ++refunded;
-      EXPECT_EQ(burst.answered.count(e.request_id()), 0u)
-          << e.request_id() << " was answered but refunded";
+    if (e.state() == v1::LEDGER_ENTRY_STATE_COMMITTED ||
+        e.state() == v1::LEDGER_ENTRY_STATE_CHARGED) {
+      charged += e.epsilon();
     }
+    if (e.state() == v1::LEDGER_ENTRY_STATE_CHARGED) {
+      charged_without_answer.push_back(e.request_id());
+      EXPECT_EQ(burst.answered.count(e.request_id()), 0u)
+          << e.request_id() << " was answered but has no recorded answer";
+    }
+    if (e.state() == v1::LEDGER_ENTRY_STATE_REFUNDED) ++refunded;
   }
+  EXPECT_EQ(refunded, 0) << "a charge, once reserved, stands";
   for (const auto& [id, value] : burst.answered) {
     auto it = by_id.find(id);
     ASSERT_NE(it, by_id.end()) << "answer " << id << " has no ledger entry";
@@ -380,7 +387,7 @@ void Reconcile(Client& client, const std::string& admin_token,
   }
   absl::StatusOr<v1::Budget> budget = client.Budget(token, "hospital");
   ASSERT_TRUE(budget.ok()) << budget.status();
-  EXPECT_DOUBLE_EQ(budget->spent(), committed);
+  EXPECT_DOUBLE_EQ(budget->spent(), charged);
   EXPECT_DOUBLE_EQ(budget->reserved(), 0);
   // Every received answer replays identically after the restart.
   for (const auto& [id, value] : burst.answered) {
@@ -398,9 +405,27 @@ void Reconcile(Client& client, const std::string& admin_token,
   absl::StatusOr<v1::Budget> after = client.Budget(token, "hospital");
   ASSERT_TRUE(after.ok());
   EXPECT_DOUBLE_EQ(after->spent(), budget->spent()) << "replays are free";
+  // A request charged without an answer (the server died while computing
+  // it) is resumed by its retry: answered now, charged nothing more.
+  for (const std::string& id : charged_without_answer) {
+    const bool is_r = id.rfind("burst-", 0) == 0 &&
+                      std::stoi(id.substr(6, id.find('-', 6) - 6)) % 3 == 0;
+    v1::MeasureInconsistencyResponse r;
+    ASSERT_THAT(
+        client.Measure(token, "hospital", is_r ? v1::MEASURE_R : v1::MEASURE_MI,
+                       0.5, id, &r),
+        GrpcOk())
+        << id;
+    EXPECT_TRUE(r.replayed()) << id;
+    EXPECT_EQ(r.epsilon_charged(), 0) << id;
+  }
+  absl::StatusOr<v1::Budget> resumed = client.Budget(token, "hospital");
+  ASSERT_TRUE(resumed.ok());
+  EXPECT_DOUBLE_EQ(resumed->spent(), budget->spent()) << "resumes are free";
   std::cerr << "reconciled: " << burst.sent.load() << " sent, "
-            << burst.answered.size() << " answered, " << committed / 0.5
-            << " committed, " << refunded << " refunded\n";
+            << burst.answered.size() << " answered, " << charged / 0.5
+            << " charged (" << charged_without_answer.size()
+            << " without an answer, resumed), " << refunded << " refunded\n";
 }
 
 TEST_F(LedgerTest, KillNineDuringABurstNeverLosesOrInventsACharge) {

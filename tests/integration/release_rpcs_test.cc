@@ -31,8 +31,11 @@ v1::DatasetManifest PeopleManifest() {
   m.set_dataset_id("people");
   m.set_constraints("Sex -> Label\n");
   m.set_public_max_rows(100);
+  m.set_infer_column_types(true);
   for (const char* column : {"Sex", "Age", "Label"}) {
-    m.add_cube_dimensions()->set_column(column);
+    v1::CubeDimension* dim = m.add_cube_dimensions();
+    dim->set_column(column);
+    dim->set_infer_domain(true);  // the owner publishes the value sets
   }
   m.add_public_cuboids()->add_dimensions("Sex");
   return m;
@@ -46,6 +49,7 @@ v1::DatasetManifest NetManifest() {
   m.set_dataset_id("net");
   m.set_description("a small network");
   m.set_kind(v1::DATASET_KIND_GRAPH);
+  for (const char* node : {"a", "b", "c", "d", "e", "f"}) m.add_node_labels(node);
   return m;
 }
 
@@ -114,8 +118,14 @@ TEST_F(ReleaseRpcsTest, DescribeShowsTheCubeAndThePublicExactCuboids) {
   ASSERT_THAT(info.public_cuboids(), SizeIs(1));
   EXPECT_THAT(info.public_cuboids(0).dimensions(), ElementsAre("Sex"));
   for (const v1::CuboidCell& cell : info.public_cuboids(0).cells()) {
-    EXPECT_EQ(cell.count(), 20) << cell.DebugString();
+    EXPECT_EQ(cell.count(), cell.values(0) == "other" ? 0 : 20)
+        << cell.DebugString();
   }
+  // The exact cuboid makes the row count public and the ledger count
+  // induced neighbours, two rows apart.
+  EXPECT_TRUE(info.row_count_public());
+  EXPECT_EQ(info.row_count(), 40u);
+  EXPECT_EQ(info.charge_multiplier(), 2u);
 }
 
 TEST_F(ReleaseRpcsTest, ReleaseCuboidsChargesAndReplays) {
@@ -129,7 +139,7 @@ TEST_F(ReleaseRpcsTest, ReleaseCuboidsChargesAndReplays) {
   v1::ReleaseCuboidsResponse first;
   ASSERT_THAT(Cuboids(request, &first), GrpcOk());
   ASSERT_THAT(first.cuboids(), SizeIs(1));
-  EXPECT_THAT(first.cuboids(0).cells(), SizeIs(4));
+  EXPECT_THAT(first.cuboids(0).cells(), SizeIs(9));  // with "other" cells
   EXPECT_DOUBLE_EQ(first.epsilon_charged(), 1);
   EXPECT_DOUBLE_EQ(first.remaining_budget(), 4);
   EXPECT_FALSE(first.strategy().empty());
@@ -167,8 +177,9 @@ TEST_F(ReleaseRpcsTest, TrainDecisionTreeChargesBothEpsilons) {
   EXPECT_FALSE(response.nodes().empty());
   EXPECT_FALSE(response.tree_text().empty());
   EXPECT_TRUE(response.has_tpr());
-  EXPECT_DOUBLE_EQ(response.epsilon_charged(), 1.5);
-  EXPECT_DOUBLE_EQ(response.remaining_budget(), 3.5);
+  // k_Q = 2 on "people" (its public cuboid [Sex]): 2 x (1 + 0.5).
+  EXPECT_DOUBLE_EQ(response.epsilon_charged(), 3);
+  EXPECT_DOUBLE_EQ(response.remaining_budget(), 2);
 
   request.set_request_id("tree-2");
   request.set_label_column("Income");

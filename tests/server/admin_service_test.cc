@@ -85,6 +85,7 @@ AllAdminRpcs() {
     v1::RegisterDatasetRequest header;
     header.mutable_header()->mutable_manifest()->set_dataset_id("d");
     header.mutable_header()->mutable_manifest()->set_public_max_rows(10);
+    header.mutable_header()->mutable_manifest()->set_infer_column_types(true);
     writer->Write(header);
     v1::RegisterDatasetRequest chunk;
     chunk.set_csv_chunk(kCsv);
@@ -98,6 +99,7 @@ AllAdminRpcs() {
     v1::ReplaceDatasetRequest header;
     header.mutable_header()->mutable_manifest()->set_dataset_id("d");
     header.mutable_header()->mutable_manifest()->set_public_max_rows(10);
+    header.mutable_header()->mutable_manifest()->set_infer_column_types(true);
     writer->Write(header);
     writer->WritesDone();
     return writer->Finish();
@@ -310,6 +312,7 @@ TEST_F(AdminServiceTest, RegisterListReplaceDelete) {
   header.mutable_header()->mutable_manifest()->set_dataset_id("people");
   header.mutable_header()->mutable_manifest()->set_constraints(kConstraints);
   header.mutable_header()->mutable_manifest()->set_public_max_rows(100);
+  header.mutable_header()->mutable_manifest()->set_infer_column_types(true);
   header.mutable_header()->set_server_path(path);
   header.mutable_header()->set_wait_for_graph(true);
   ASSERT_TRUE(writer->Write(header));
@@ -342,6 +345,7 @@ TEST_F(AdminServiceTest, ReplaceUnknownDatasetIsNotFound) {
   v1::ReplaceDatasetRequest message;
   message.mutable_header()->mutable_manifest()->set_dataset_id("ghost");
   message.mutable_header()->mutable_manifest()->set_public_max_rows(10);
+  message.mutable_header()->mutable_manifest()->set_infer_column_types(true);
   message.mutable_header()->mutable_manifest()->set_constraints(kConstraints);
   writer->Write(message);
   message.set_csv_chunk(kCsv);

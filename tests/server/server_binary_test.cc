@@ -216,6 +216,7 @@ TEST_F(ServerBinaryTest, FirstStartCreatesTheAdminTokenAndSigtermDrains) {
   v1::RegisterDatasetRequest header;
   header.mutable_header()->mutable_manifest()->set_dataset_id("drained");
   header.mutable_header()->mutable_manifest()->set_public_max_rows(10);
+  header.mutable_header()->mutable_manifest()->set_infer_column_types(true);
   header.mutable_header()->mutable_manifest()->set_constraints("a -> b");
   ASSERT_TRUE(writer->Write(header));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));

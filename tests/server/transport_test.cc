@@ -275,6 +275,7 @@ TEST(ShutdownTest, DrainsInFlightCallsAndRefusesNewOnes) {
   v1::RegisterDatasetRequest header;
   header.mutable_header()->mutable_manifest()->set_dataset_id("late");
   header.mutable_header()->mutable_manifest()->set_public_max_rows(10);
+  header.mutable_header()->mutable_manifest()->set_infer_column_types(true);
   header.mutable_header()->mutable_manifest()->set_constraints("a -> b");
   ASSERT_TRUE(writer->Write(header));
   // Let the server start the call (Write returns once the bytes are queued).

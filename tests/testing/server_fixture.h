@@ -264,6 +264,7 @@ class TestServer {
     manifest.set_dataset_id(dataset_id);
     manifest.set_constraints(constraints);
     manifest.set_public_max_rows(public_max_rows);
+    manifest.set_infer_column_types(true);
     return RegisterDataset(manifest, csv, chunk_bytes);
   }
 

@@ -38,6 +38,7 @@ class MeasureToolTest : public ::testing::Test {
     std::filesystem::create_directories(dir_);
     data_ = Write("figure1.csv", kFigure1Csv);
     dc_ = Write("figure1.dc", kFigure1Dc);
+    schema_ = Write("figure1.schema", "Capital: string\nCountry: string\n");
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
@@ -51,6 +52,7 @@ class MeasureToolTest : public ::testing::Test {
     MeasureToolOptions o;
     o.data_path = data_;
     o.constraints_path = dc_;
+    o.schema_path = schema_;
     o.measure = measure;
     o.exact = true;
     return o;
@@ -66,7 +68,7 @@ class MeasureToolTest : public ::testing::Test {
   }
 
   std::filesystem::path dir_;
-  std::string data_, dc_;
+  std::string data_, dc_, schema_;
   std::vector<std::string> warnings_;
 };
 
@@ -162,6 +164,7 @@ TEST_F(MeasureToolTest, ErrorsFromTheInputsNameTheProblem) {
               StatusIs(absl::StatusCode::kNotFound, HasSubstr("missing.csv")));
   o = Exact("mi");
   o.data_path = Write("bad.csv", "A,B\n1,2\n3\n");
+  o.schema_path.reset();
   EXPECT_THAT(RunMeasureTool(o, &warnings_),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("line 3")));
   o = Exact("mi");
@@ -175,17 +178,48 @@ TEST_F(MeasureToolTest, ErrorsFromTheInputsNameTheProblem) {
                        HasSubstr("Unknown measure 'q'")));
 }
 
-TEST_F(MeasureToolTest, SchemaFileOverridesInference) {
+// Issue 17: dpq-measure never infers a type per run. The schema declares
+// every column (a column it leaves out is refused); without one every
+// column is text, a data-independent default, said in a warning.
+TEST_F(MeasureToolTest, TypesAreDeclaredOrEveryColumnIsText) {
   MeasureToolOptions o = Exact("mi");
-  o.data_path = Write("nums.csv", "A,B\n1,x\n1,y\n");
+  o.data_path = Write("nums.csv", "A,B\n1.0,x\n1.00,y\n");
   o.constraints_path = Write("nums.dc", "A -> B\n");
-  o.schema_path = Write("nums.schema", "A: double\n");
+  o.schema_path = Write("nums.schema", "A: double\nB: string\n");
+  // As doubles 1.0 = 1.00: one conflicting pair.
   EXPECT_THAT(RunMeasureTool(o, &warnings_),
               ::dpq::testing::IsOkAndHolds(HasSubstr("\"value\":1,")));
+  EXPECT_TRUE(warnings_.empty());
+  // As text they differ: none.
+  o.schema_path.reset();
+  EXPECT_THAT(RunMeasureTool(o, &warnings_),
+              ::dpq::testing::IsOkAndHolds(HasSubstr("\"value\":0,")));
+  ASSERT_EQ(warnings_.size(), 1u);
+  EXPECT_THAT(warnings_[0], HasSubstr("every column is read as text"));
+  o.schema_path = Write("partial.schema", "A: double\n");
+  EXPECT_THAT(RunMeasureTool(o, &warnings_),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("no type is declared for column \"B\"")));
   o.schema_path = Write("bad.schema", "A: decimal\n");
   EXPECT_THAT(RunMeasureTool(o, &warnings_),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("Unknown column type 'decimal'")));
+}
+
+TEST_F(MeasureToolTest, PrintSchemaSuggestsTypesForTheOwnerToReview) {
+  MeasureToolOptions o;
+  o.print_schema = true;
+  o.data_path = Write("mixed.csv", "a,b,c\n1,1.5,x\n2,2,y\n");
+  EXPECT_THAT(RunMeasureTool(o, &warnings_),
+              ::dpq::testing::IsOkAndHolds(
+                  ::testing::EndsWith("a: int64\nb: double\nc: string\n")));
+  EXPECT_THAT(ParseMeasureToolArgs({"dpq-measure", "--print-schema", "--data",
+                                    "d.csv", "--epsilon", "1"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("--print-schema only needs --data")));
+  EXPECT_TRUE(ParseMeasureToolArgs(
+                  {"dpq-measure", "--print-schema", "--data", "d.csv"})
+                  .ok());
 }
 
 TEST_F(MeasureToolTest, StatsAddDegreeAndPerDcCounts) {
@@ -277,7 +311,8 @@ TEST(MeasureToolBinaryTest, DemoDataGivesOneJsonLine) {
   const std::string src = DPQ_SOURCE_DIR;
   std::string out = RunBinary("--data " + src + "/deploy/demo/hospital.csv" +
                                   " --constraints " + src +
-                                  "/deploy/demo/hospital.dc --measure mi "
+                                  "/deploy/demo/hospital.dc --schema " + src +
+                                  "/deploy/demo/hospital.schema --measure mi "
                                   "--epsilon 1 --public-max-rows 2000",
                               &code);
   EXPECT_EQ(code, 0) << out;

@@ -165,7 +165,8 @@ absl::StatusOr<DecisionTreeResult> TrainDpDecisionTree(
       std::vector<DecisionTree> trees,
       RunMoet(data, domains, request.genetic, /*output=*/1,
               request.selection.epsilon,
-              DpTreeSelector(data, request.selection, urbg), urbg));
+              DpTreeSelector(data, request.selection, urbg), urbg,
+              request.stop));
   DecisionTreeResult result;
   // Post-processing of the released tree (no privacy cost): drop tests
   // the path decides and merge equal leaves. Done before the accuracy

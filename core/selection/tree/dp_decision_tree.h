@@ -15,6 +15,7 @@
 #include "core/dp/secure_urbg.h"
 #include "core/selection/multi_objective_selection.h"
 #include "core/table/table.h"
+#include "core/util/stop.h"
 
 namespace dpq::core::selection {
 
@@ -95,6 +96,8 @@ struct DecisionTreeRequest {
   // labels): positive_class must be one of them. Whether any row has the
   // positive class is never checked (none: TPR = 0 by convention).
   std::vector<std::string> label_classes;
+  // Polled during training (RunMoet): true stops it with kCancelled.
+  util::StopFn stop;
 };
 
 struct DecisionTreeResult {

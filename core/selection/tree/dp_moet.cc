@@ -116,10 +116,40 @@ ScoreTable ScorePopulation(const EncodedTable& data,
   return scores;
 }
 
+namespace {
+
+// ScorePopulation, polling `stop` every 16 trees (one tree is scored in
+// O(rows * depth)).
+absl::StatusOr<ScoreTable> ScoreUnlessStopped(
+    const EncodedTable& data, const std::vector<DecisionTree>& population,
+    const util::StopFn& stop) {
+  if (!stop) return ScorePopulation(data, population);
+  std::vector<DecisionTree> batch;
+  ScoreTable scores;
+  scores.num_candidates = population.size();
+  scores.num_objectives = 2;
+  scores.scores.assign(2 * population.size(), 0.0);
+  for (size_t start = 0; start < population.size(); start += 16) {
+    if (util::StopRequested(stop)) return util::StoppedError();
+    const size_t end = std::min(population.size(), start + 16);
+    batch.assign(population.begin() + static_cast<std::ptrdiff_t>(start),
+                 population.begin() + static_cast<std::ptrdiff_t>(end));
+    const ScoreTable part = ScorePopulation(data, batch);
+    for (size_t r = 0; r < batch.size(); ++r) {
+      scores.at(0, start + r) = part.at(0, r);
+      scores.at(1, start + r) = part.at(1, r);
+    }
+  }
+  return scores;
+}
+
+}  // namespace
+
 absl::StatusOr<std::vector<DecisionTree>> RunMoet(
     const EncodedTable& data, const std::vector<FeatureDomain>& features,
     const GeneticParameters& params, size_t output, double epsilon,
-    const TreeSelector& selector, dp::SecureUrbg& urbg) {
+    const TreeSelector& selector, dp::SecureUrbg& urbg,
+    const util::StopFn& stop) {
   RETURN_IF_ERROR(ValidateGeneticParameters(params, output));
   if (features.empty()) {
     return absl::InvalidArgumentError("DP-MOET needs at least one feature.");
@@ -134,15 +164,18 @@ absl::StatusOr<std::vector<DecisionTree>> RunMoet(
         features, static_cast<int>(params.initial_depth), urbg));
   }
   for (uint32_t g = 0; g < params.generations; ++g) {
+    ASSIGN_OR_RETURN(const ScoreTable scores,
+                     ScoreUnlessStopped(data, population, stop));
     ASSIGN_OR_RETURN(std::vector<size_t> survivors,
-                     Select(selector, ScorePopulation(data, population),
-                            params.selected, epsilon_per_call));
+                     Select(selector, scores, params.selected,
+                            epsilon_per_call));
     population = Pick(population, survivors);
     Breed(features, params, urbg, population);
   }
+  ASSIGN_OR_RETURN(const ScoreTable scores,
+                   ScoreUnlessStopped(data, population, stop));
   ASSIGN_OR_RETURN(std::vector<size_t> best,
-                   Select(selector, ScorePopulation(data, population), output,
-                          epsilon_per_call));
+                   Select(selector, scores, output, epsilon_per_call));
   return Pick(population, best);
 }
 

@@ -28,6 +28,7 @@
 #include "core/selection/tree/dp_decision_tree.h"
 #include "core/selection/tree/tree_evaluation.h"
 #include "core/selection/tree/tree_operators.h"
+#include "core/util/stop.h"
 
 namespace dpq::core::selection {
 
@@ -61,10 +62,13 @@ ScoreTable ScorePopulation(const EncodedTable& data,
 // Runs Algorithm 1 and returns the `output` trees of the final selection
 // in selection order. `epsilon` is the total budget handed to the
 // selector in G + 1 equal shares (ignored by non-private selectors).
+// `stop` is polled before every generation and every few scored trees:
+// once it returns true, RunMoet returns core::util::StoppedError().
 absl::StatusOr<std::vector<DecisionTree>> RunMoet(
     const EncodedTable& data, const std::vector<FeatureDomain>& features,
     const GeneticParameters& params, size_t output, double epsilon,
-    const TreeSelector& selector, dp::SecureUrbg& urbg);
+    const TreeSelector& selector, dp::SecureUrbg& urbg,
+    const util::StopFn& stop = nullptr);
 
 // The DP selection step: SelectMultiObjective over the population with the
 // corrected rate sensitivities delta^TPR = 1 / max(P - t, 1) and delta^TNR

@@ -38,6 +38,14 @@ inline DimensionSpec Spec(std::string column,
   return s;
 }
 
+// A nominal dimension whose domain is taken from the data (the owner's
+// explicit choice).
+inline DimensionSpec InferredSpec(std::string column) {
+  DimensionSpec s = Spec(std::move(column));
+  s.infer_domain = true;
+  return s;
+}
+
 // Figure 1(a): the fact table T (Sex, Age, Salary).
 inline table::Table Figure1Table() {
   return StringTable({"Sex", "Age", "Salary"},

@@ -38,9 +38,16 @@ table::Table SmallTable() {
   return testing::StringTable({"A", "B", "C"}, rows);
 }
 
+// Its complete domains, declared closed (no "other" cell): 2 x 3 x 2.
+std::vector<DimensionSpec> SmallSpecs() {
+  return {testing::Spec("A", {}, {"a0", "a1"}, true),
+          testing::Spec("B", {}, {"b0", "b1", "b2"}, true),
+          testing::Spec("C", {}, {"c0", "c1"}, true)};
+}
+
 TEST(CuboidReleaseStatisticalTest, ConsistentCellsAreUnbiasedWithLessVariance) {
   const table::Table t = SmallTable();
-  ASSERT_OK_AND_ASSIGN(CubeSchema schema, BuildCubeSchema(t, {}));
+  ASSERT_OK_AND_ASSIGN(CubeSchema schema, BuildCubeSchema(t, SmallSpecs()));
   CuboidReleaseOptions options;
   options.epsilon = 1;
   options.public_exact_cuboids = {{"A", "B"}, {"B", "C"}};
@@ -91,7 +98,7 @@ TEST(CuboidReleaseStatisticalTest, DerivedCuboidErrorMatchesTheStrategyModel) {
   // {A, B}, {B, C}, then summed to R = {A, C}: ProjectedErrorUnits predicts
   // a total squared error of (12 / 4) * (4 - (2 + 2 - 1)) = 3 variances.
   const table::Table t = SmallTable();
-  ASSERT_OK_AND_ASSIGN(CubeSchema schema, BuildCubeSchema(t, {}));
+  ASSERT_OK_AND_ASSIGN(CubeSchema schema, BuildCubeSchema(t, SmallSpecs()));
   ASSERT_OK_AND_ASSIGN(DenseCuboid truth,
                        ComputeDenseCuboid(t, schema, {0, 1, 2}, 100));
   const std::vector<DenseCuboid> exact = {AggregateCuboid(truth, {0, 1}),

@@ -17,6 +17,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using testing::Example21Specs;
 using testing::Figure1Table;
+using testing::InferredSpec;
 using testing::Spec;
 using testing::StringTable;
 
@@ -87,14 +88,17 @@ TEST(DataCubeTest, CellsAreRowMajorInTheRequestedOrder) {
   const table::Table t = Figure1Table();
   ASSERT_OK_AND_ASSIGN(CubeSchema schema, BuildCubeSchema(t, {}));
   ASSERT_OK_AND_ASSIGN(Cuboid c, ComputeExactCuboid(t, schema, {"Sex", "Age"}));
-  // Inferred domains: Sex {F, M}, Age {21-30, 31-40, 41-50, 60+}.
-  ASSERT_EQ(c.cells.size(), 8u);
+  // Inferred domains, each with its "other" cell: Sex {F, M, other}, Age
+  // {21-30, 31-40, 41-50, 60+, other}.
+  ASSERT_EQ(c.cells.size(), 15u);
   EXPECT_THAT(c.dimensions, ElementsAre("Sex", "Age"));
   EXPECT_THAT(c.cells[1].values, ElementsAre("F", "31-40"));
-  EXPECT_THAT(Counts(c), ElementsAre(2, 1, 1, 0, 2, 1, 0, 1));
+  EXPECT_THAT(Counts(c),
+              ElementsAre(2, 1, 1, 0, 0, 2, 1, 0, 1, 0, 0, 0, 0, 0, 0));
   ASSERT_OK_AND_ASSIGN(Cuboid r, ComputeExactCuboid(t, schema, {"Age", "Sex"}));
   EXPECT_THAT(r.cells[1].values, ElementsAre("21-30", "M"));
-  EXPECT_THAT(Counts(r), ElementsAre(2, 2, 1, 1, 1, 0, 0, 1));
+  EXPECT_THAT(Counts(r),
+              ElementsAre(2, 2, 0, 1, 1, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0));
 }
 
 TEST(DataCubeTest, NumericColumnsAreBucketedByBinEdges) {
@@ -119,7 +123,8 @@ TEST(DataCubeTest, DeclaredDomainsHaveAnOtherCellUnlessClosed) {
   const table::Table t = StringTable(
       {"a", "b"}, {{"x", "p"}, {"y", "p"}, {"other", "q"}, {"", "q"}});
   ASSERT_OK_AND_ASSIGN(CubeSchema schema,
-                       BuildCubeSchema(t, {Spec("a", {}, {"x", "other"}), Spec("b")}));
+                       BuildCubeSchema(t, {Spec("a", {}, {"x", "other"}),
+                                           InferredSpec("b")}));
   EXPECT_THAT(schema.dimensions[0].labels, ElementsAre("x", "other", "(other)"));
   ASSERT_OK_AND_ASSIGN(Cuboid a, ComputeExactCuboid(t, schema, {"a"}));
   EXPECT_THAT(Counts(a), ElementsAre(1, 1, 2));
@@ -127,9 +132,9 @@ TEST(DataCubeTest, DeclaredDomainsHaveAnOtherCellUnlessClosed) {
   // the cuboids stay consistent.
   ASSERT_OK_AND_ASSIGN(
       CubeSchema closed,
-      BuildCubeSchema(t, {Spec("a", {}, {"x", "y"}, true), Spec("b")}));
+      BuildCubeSchema(t, {Spec("a", {}, {"x", "y"}, true), InferredSpec("b")}));
   ASSERT_OK_AND_ASSIGN(Cuboid b, ComputeExactCuboid(t, closed, {"b"}));
-  EXPECT_THAT(Counts(b), ElementsAre(2, 0));
+  EXPECT_THAT(Counts(b), ElementsAre(2, 0, 0));
 }
 
 TEST(DataCubeTest, InferenceTakesLowCardinalityStringAndIntColumns) {
@@ -144,13 +149,30 @@ TEST(DataCubeTest, InferenceTakesLowCardinalityStringAndIntColumns) {
       rows);
   ASSERT_OK_AND_ASSIGN(CubeSchema schema, BuildCubeSchema(t, {}, 2));
   ASSERT_EQ(schema.dimensions.size(), 2u);  // "d" is double, "id" too big
-  EXPECT_THAT(schema.dimensions[0].labels, ElementsAre("a", "b"));
-  // Numeric order, then "other" because of the NULL.
+  // Always an "other" cell: whether a NULL exists must not decide it.
+  EXPECT_THAT(schema.dimensions[0].labels, ElementsAre("a", "b", "other"));
   EXPECT_THAT(schema.dimensions[1].labels, ElementsAre("3", "10", "other"));
   ASSERT_OK_AND_ASSIGN(Cuboid i, ComputeExactCuboid(t, schema, {"i", "s"}));
-  EXPECT_THAT(Counts(i), ElementsAre(1, 0, 0, 1, 1, 0));
-  EXPECT_THAT(BuildCubeSchema(t, {Spec("id")}, 2),
+  EXPECT_THAT(Counts(i), ElementsAre(1, 0, 0, 0, 1, 0, 1, 0, 0));
+  EXPECT_THAT(BuildCubeSchema(t, {InferredSpec("id")}, 2),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("'id'")));
+}
+
+// Regression (privacy-holes issue, item 7): an inferred domain gets its
+// "other" cell whether or not a NULL occurs, so one added row with a NULL
+// cannot change the public labels; and a nominal spec without a domain is
+// refused unless inference is asked for.
+TEST(DataCubeTest, InferredDomainsNeedConsentAndAlwaysHaveOther) {
+  const table::Table without_null = StringTable({"s"}, {{"a"}, {"b"}});
+  const table::Table with_null = StringTable({"s"}, {{"a"}, {"b"}, {""}});
+  ASSERT_OK_AND_ASSIGN(CubeSchema a,
+                       BuildCubeSchema(without_null, {InferredSpec("s")}));
+  ASSERT_OK_AND_ASSIGN(CubeSchema b,
+                       BuildCubeSchema(with_null, {InferredSpec("s")}));
+  EXPECT_EQ(a.dimensions[0].labels, b.dimensions[0].labels);
+  EXPECT_THAT(BuildCubeSchema(without_null, {Spec("s")}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("declares neither a domain nor bin edges")));
 }
 
 TEST(DataCubeTest, BadSpecsAreRejectedNamingTheColumn) {
@@ -172,7 +194,7 @@ TEST(DataCubeTest, BadSpecsAreRejectedNamingTheColumn) {
                        HasSubstr("string column")));
   EXPECT_THAT(BuildCubeSchema(t, {Spec("s", {}, {"a", "a"})}),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("twice")));
-  EXPECT_THAT(BuildCubeSchema(t, {Spec("s"), Spec("s")}),
+  EXPECT_THAT(BuildCubeSchema(t, {InferredSpec("s"), InferredSpec("s")}),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("declared twice")));
 }

@@ -23,15 +23,18 @@ using ::testing::Eq;
 using ::testing::HasSubstr;
 using ::testing::SizeIs;
 
-// Forwards to a real store, failing Commit or Refund on demand.
+// Forwards to a real store, failing Commit, ChargeWithoutAnswer or Refund
+// on demand.
 class FaultyLedger final : public LedgerStore {
  public:
   explicit FaultyLedger(LedgerStore* inner) : inner_(inner) {}
 
   absl::Status commit_error = absl::OkStatus();
   absl::Status refund_error = absl::OkStatus();
+  absl::Status charge_error = absl::OkStatus();
   int commits = 0;
   int refunds = 0;
+  int charges = 0;
 
   absl::StatusOr<BudgetState> Grant(const std::string& b, const std::string& d,
                                     double e) override {
@@ -64,6 +67,11 @@ class FaultyLedger final : public LedgerStore {
     ++commits;
     if (!commit_error.ok()) return commit_error;
     return inner_->Commit(id, answer);
+  }
+  absl::Status ChargeWithoutAnswer(int64_t id) override {
+    ++charges;
+    if (!charge_error.ok()) return charge_error;
+    return inner_->ChargeWithoutAnswer(id);
   }
   absl::Status Refund(int64_t id) override {
     ++refunds;
@@ -160,25 +168,76 @@ TEST_F(ChargedReleaseTest, RetryReplaysTheRecordedAnswerWithoutComputing) {
   EXPECT_EQ(Budget().spent, 0.5);
 }
 
-TEST_F(ChargedReleaseTest, ComputeFailureRefundsAndReturnsTheError) {
+// Once reserved, the charge stands (design.md 5.2): whether the computation
+// finished in time may depend on the data. A retry with the same request
+// id resumes it: computes once more, records and returns the answer, and
+// charges nothing new.
+TEST_F(ChargedReleaseTest, ComputeFailureChargesAndTheRetryResumesForFree) {
   EXPECT_THAT(RunChargedRelease(*store_, Request("r1", 0.5),
                                 []() -> absl::StatusOr<std::string> {
                                   return absl::DeadlineExceededError(
-                                      "Deadline exceeded while building the "
-                                      "conflict graph.");
+                                      "The call's deadline passed.");
                                 }),
               StatusIs(absl::StatusCode::kDeadlineExceeded,
-                       Eq("Deadline exceeded while building the conflict "
-                          "graph.")));
-  EXPECT_EQ(Budget().spent, 0);
+                       HasSubstr("The charge of epsilon 0.5 for request_id "
+                                 "'r1' stands: retry with the same "
+                                 "request_id")));
+  EXPECT_EQ(Budget().spent, 0.5);
   EXPECT_EQ(Budget().reserved, 0);
-  // The request id is free again.
+  ASSERT_OK_AND_ASSIGN(std::vector<LedgerEntry> entries,
+                       store_->ListEntries({}));
+  ASSERT_THAT(entries, SizeIs(1));
+  EXPECT_EQ(entries[0].state, EntryState::kCharged);
+
   ASSERT_OK_AND_ASSIGN(const ReleaseOutcome outcome,
                        RunChargedRelease(*store_, Request("r1", 0.5), [] {
                          return absl::StatusOr<std::string>("ok now");
                        }));
   EXPECT_EQ(outcome.answer, "ok now");
-  EXPECT_FALSE(outcome.replayed);
+  EXPECT_TRUE(outcome.replayed);
+  EXPECT_EQ(outcome.epsilon_charged, 0);
+  EXPECT_EQ(outcome.remaining, 0.5);
+  EXPECT_EQ(Budget().spent, 0.5);
+  // From now on the recorded answer is replayed without computing.
+  int computed = 0;
+  ASSERT_OK_AND_ASSIGN(const ReleaseOutcome again,
+                       RunChargedRelease(*store_, Request("r1", 0.5),
+                                         [&]() -> absl::StatusOr<std::string> {
+                                           ++computed;
+                                           return std::string("fresh noise");
+                                         }));
+  EXPECT_EQ(computed, 0);
+  EXPECT_EQ(again.answer, "ok now");
+  ASSERT_OK_AND_ASSIGN(entries, store_->ListEntries({}));
+  ASSERT_THAT(entries, SizeIs(1));
+  EXPECT_EQ(entries[0].state, EntryState::kCommitted);
+  EXPECT_EQ(entries[0].answer, "ok now");
+}
+
+// Two resumes of the same charged request race: the first recorded answer
+// stands, the other computation is dropped (never returned).
+TEST_F(ChargedReleaseTest, ConcurrentResumesReturnOneAnswer) {
+  ASSERT_FALSE(RunChargedRelease(*store_, Request("r1", 0.5), [] {
+                 return absl::StatusOr<std::string>(
+                     absl::CancelledError("gone"));
+               }).ok());
+  ASSERT_OK_AND_ASSIGN(const ReleaseOutcome outer,
+                       RunChargedRelease(
+                           *store_, Request("r1", 0.5),
+                           [&]() -> absl::StatusOr<std::string> {
+                             // Another retry finishes first.
+                             EXPECT_OK(RunChargedRelease(
+                                           *store_, Request("r1", 0.5),
+                                           [] {
+                                             return absl::StatusOr<
+                                                 std::string>("first");
+                                           })
+                                           .status());
+                             return std::string("second");
+                           }));
+  EXPECT_EQ(outer.answer, "first");
+  EXPECT_TRUE(outer.replayed);
+  EXPECT_EQ(Budget().spent, 0.5);
 }
 
 TEST_F(ChargedReleaseTest, ReserveErrorsAreReturnedWithoutComputing) {
@@ -205,28 +264,29 @@ TEST_F(ChargedReleaseTest, CommitFailureNeverReturnsTheAnswer) {
       [] { return absl::StatusOr<std::string>("secret-free but uncharged"); });
   EXPECT_THAT(outcome,
               StatusIs(absl::StatusCode::kInternal,
-                       HasSubstr("the answer was not released: disk I/O")));
+                       HasSubstr("so it was not released: disk I/O")));
   // Nothing was released, so the reservation was refunded.
   EXPECT_EQ(ledger.refunds, 1);
   EXPECT_EQ(Budget().spent, 0);
   EXPECT_EQ(Budget().reserved, 0);
 }
 
-TEST_F(ChargedReleaseTest, FailedRefundLeavesTheReservationForRecovery) {
+TEST_F(ChargedReleaseTest, FailedChargeLeavesTheReservationForRecovery) {
   FaultyLedger ledger(store_.get());
-  ledger.refund_error = absl::UnavailableError("database is locked");
+  ledger.charge_error = absl::UnavailableError("database is locked");
   EXPECT_THAT(
       RunChargedRelease(ledger, Request("r1", 0.5),
                         []() -> absl::StatusOr<std::string> {
-                          return absl::InvalidArgumentError("bad method");
+                          return absl::InternalError("bug");
                         }),
-      StatusIs(absl::StatusCode::kInvalidArgument,
-               HasSubstr("bad method (and refunding ledger entry")));
+      StatusIs(absl::StatusCode::kInternal,
+               HasSubstr("bug (Recording the charge of ledger entry")));
+  EXPECT_EQ(ledger.refunds, 0);
   EXPECT_EQ(Budget().reserved, 0.5);
-  // The next start-up refunds it.
+  // The next start-up charges it: the computation may have read the data.
   EXPECT_THAT(store_->RecoverPending(), ::dpq::testing::IsOkAndHolds(1));
   EXPECT_EQ(Budget().reserved, 0);
-  EXPECT_EQ(Budget().spent, 0);
+  EXPECT_EQ(Budget().spent, 0.5);
 }
 
 }  // namespace

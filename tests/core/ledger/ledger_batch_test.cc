@@ -238,10 +238,11 @@ TEST(LedgerBatchTest, ManyThreadsEndWithExactTotalsAndNoOverspend) {
   EXPECT_EQ(cap_and_spent.first, 10);
   EXPECT_EQ(cap_and_spent.second, 10);
   EXPECT_EQ(Sql(path, kTotalsMismatchSql), "0");
+  // Exact units of 10^-12 epsilon.
   EXPECT_EQ(Sql(path,
                 "SELECT SUM(epsilon) FROM entries WHERE dataset_id = 'tax' "
                 "AND state = 'committed'"),
-            "10.0");
+            "10000000000000");
   const SqliteLedgerStore::BatchStats stats = store->batch_stats();
   EXPECT_LE(stats.batches, stats.operations);
   RecordProperty("batches", static_cast<int>(stats.batches));
@@ -285,6 +286,8 @@ INSERT INTO entries (buyer_id, dataset_id, request_id, fingerprint,
 PRAGMA user_version = 1;
 )sql";
 
+// Version 1 goes through versions 2 and 3: amounts become exact integer
+// units and the totals are recomputed from the entries.
 TEST(LedgerMigrationTest, VersionOneGetsTotalsComputedFromItsEntries) {
   TempDir dir;
   const std::string path = dir.File("ledger.db");
@@ -318,12 +321,13 @@ TEST(LedgerMigrationTest, VersionOneGetsTotalsComputedFromItsEntries) {
   ASSERT_OK_AND_ASSIGN(const Reservation replay, store->Reserve(retry));
   EXPECT_EQ(replay.recorded_answer, "x");
 
-  // Recovery refunds the two reservations and leaves no reserved total.
+  // Recovery charges the two reservations (their computations may have
+  // read the data) and leaves no reserved total.
   EXPECT_THAT(store->RecoverPending(), ::dpq::testing::IsOkAndHolds(2));
   ASSERT_OK_AND_ASSIGN(const BudgetState recovered,
                        store->GetBudget("alice", "tax"));
   EXPECT_EQ(recovered.reserved, 0);
-  EXPECT_EQ(recovered.spent, 1.5);
+  EXPECT_EQ(recovered.spent, 2);
   EXPECT_EQ(Sql(path, kTotalsMismatchSql), "0");
 
   // Reopening does not migrate again.
@@ -333,7 +337,7 @@ TEST(LedgerMigrationTest, VersionOneGetsTotalsComputedFromItsEntries) {
   EXPECT_EQ(Sql(path, kTotalsMismatchSql), "0");
   ASSERT_OK_AND_ASSIGN(const BudgetState reopened,
                        store->GetBudget("bob", "tax"));
-  EXPECT_EQ(reopened.spent, 2.25);
+  EXPECT_EQ(reopened.spent, 4);  // 2.25 migrated + 1.75 reserved (b4)
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "core/ledger/charged_release.h"
+#include "core/ledger/epsilon_units.h"
 #include "core/ledger/ledger.h"
 #include "core/ledger/sqlite_ledger_store.h"
 #include "gmock/gmock.h"
@@ -36,9 +37,13 @@ ReserveRequest Request(const std::string& buyer, const std::string& request_id,
   request.fingerprint = "fp " + request_id;
   request.operation = "MeasureInconsistency MI optimized";
   request.neighbouring = "tuple";
-  request.epsilon = epsilon;
+  // Quantised to whole ledger units, as the service does.
+  request.epsilon = QuantizedEpsilon(epsilon);
   return request;
 }
+
+// Exact units of an amount the store reported.
+int64_t Units(double amount) { return *AmountUnits(amount, "amount"); }
 
 std::unique_ptr<SqliteLedgerStore> OpenOrDie(const std::string& path) {
   absl::StatusOr<std::unique_ptr<SqliteLedgerStore>> store =
@@ -66,8 +71,9 @@ RaceResult Race(const std::vector<SqliteLedgerStore*>& stores,
     while (!done.load()) {
       absl::StatusOr<BudgetState> budget =
           stores[0]->GetBudget(buyer, "hospital");
-      if (!budget.ok() ||
-          budget->spent + budget->reserved > granted * (1 + 1e-12)) {
+      // Exact: no tolerance.
+      if (!budget.ok() || Units(budget->spent) + Units(budget->reserved) >
+                              Units(granted)) {
         ++violations;
       }
       std::this_thread::yield();
@@ -129,8 +135,8 @@ TEST(LedgerConcurrencyTest, FractionalEpsilonsRaceToExactlyTheBudget) {
   std::unique_ptr<SqliteLedgerStore> store = OpenOrDie(dir.File("ledger.db"));
   ASSERT_NE(store, nullptr);
   ASSERT_OK(store->Grant("alice", "hospital", 3).status());
-  // 3 / 0.1 = 30 releases; the floating sums must neither lose one nor
-  // allow a 31st.
+  // 3 / 0.1 = 30 releases; the exact sums neither lose one nor allow a
+  // 31st.
   const RaceResult result = Race({store.get()}, "alice", 40, 0.1, 3);
   EXPECT_EQ(result.commits, 30);
   EXPECT_EQ(result.other_errors, 0);

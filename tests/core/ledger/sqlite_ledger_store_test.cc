@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "core/ledger/epsilon_units.h"
 #include "core/ledger/ledger.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -47,7 +48,9 @@ ReserveRequest Request(const std::string& request_id, double epsilon,
   request.fingerprint = "fp:" + dataset + ":" + std::to_string(epsilon);
   request.operation = "MeasureInconsistency MI optimized";
   request.neighbouring = "tuple";
-  request.epsilon = epsilon;
+  // As the service does: a request's epsilon is quantised to whole ledger
+  // units (0.1 is then charged 0.1 exactly, not 0.1 + 10^-12).
+  request.epsilon = QuantizedEpsilon(epsilon);
   return request;
 }
 
@@ -313,11 +316,10 @@ TEST_F(SqliteLedgerStoreTest, RefundReturnsTheEpsilon) {
 TEST_F(SqliteLedgerStoreTest, OnlyAReservedEntryCanBeCommittedOrRefunded) {
   ASSERT_OK(store_->Grant("alice", "hospital", 2).status());
   const int64_t committed = Charge("r1", 1);
-  EXPECT_THAT(
-      store_->Commit(committed, "again"),
-      StatusIs(absl::StatusCode::kFailedPrecondition,
-               Eq("Cannot commit ledger entry " + std::to_string(committed) +
-                  ": it is committed, not reserved.")));
+  // An answered entry keeps its answer (a resume that lost the race).
+  EXPECT_THAT(store_->Commit(committed, "again"),
+              StatusIs(absl::StatusCode::kAborted,
+                       HasSubstr("already has an answer")));
   EXPECT_THAT(store_->Refund(committed),
               StatusIs(absl::StatusCode::kFailedPrecondition,
                        HasSubstr("it is committed, not reserved")));
@@ -364,13 +366,14 @@ TEST_F(SqliteLedgerStoreTest, ReserveWithoutAGrantIsResourceExhausted) {
   EXPECT_THAT(
       store_->Reserve(Request("r1", 0.1)),
       StatusIs(absl::StatusCode::kResourceExhausted,
-               Eq("Budget exhausted for buyer 'alice' on dataset 'hospital': "
-                  "remaining 0, requested 0.1.")));
+               Eq("Buyer 'alice' has no budget on dataset 'hospital': "
+                  "nothing was granted (an admin grants it with "
+                  "GrantBudget); requested 0.1.")));
   // Another buyer's budget does not help.
   ASSERT_OK(store_->Grant("bob", "hospital", 10).status());
   EXPECT_THAT(store_->Reserve(Request("r1", 0.1)),
               StatusIs(absl::StatusCode::kResourceExhausted,
-                       HasSubstr("buyer 'alice'")));
+                       HasSubstr("Buyer 'alice'")));
 }
 
 TEST_F(SqliteLedgerStoreTest, ReserveValidatesItsArguments) {
@@ -394,9 +397,9 @@ TEST_F(SqliteLedgerStoreTest, ReserveValidatesItsArguments) {
 }
 
 TEST_F(SqliteLedgerStoreTest,
-       FloatingRoundingNoiseIsToleratedButNoRealOverspend) {
-  // 0.1 + 0.1 = 0.2 and 0.3 - 0.2 = 0.09999999999999998 < 0.1: the third
-  // request must still fit, a fourth must not.
+       TenthsAddUpExactlyAndNoRealExcessFits) {
+  // In doubles 0.3 - 0.1 - 0.1 = 0.09999999999999998 < 0.1; in exact ledger
+  // units the third request fits exactly, a fourth does not.
   ASSERT_OK(store_->Grant("alice", "hospital", 0.3).status());
   Charge("a", 0.1);
   Charge("b", 0.1);
@@ -409,15 +412,21 @@ TEST_F(SqliteLedgerStoreTest,
   for (int i = 0; i < 10; ++i) Charge("b" + std::to_string(i), 0.1, "bob");
   EXPECT_THAT(store_->Reserve(Request("b10", 0.1, "bob")),
               StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("bob")));
-  // A real excess, however small against the budget, is refused.
+  // A real excess, however small against the budget, is refused: even one
+  // unit (10^-12), and an unquantised 1 + 2^-52 rounds its charge up.
   ASSERT_OK(store_->Grant("carol", "hospital", 1).status());
-  EXPECT_THAT(store_->Reserve(Request("c1", 1 + 1e-9, "carol")),
+  EXPECT_THAT(store_->Reserve(Request("c1", 1 + 1e-12, "carol")),
               StatusIs(absl::StatusCode::kResourceExhausted,
-                       HasSubstr("remaining 1, requested 1.000000001")));
+                       HasSubstr("remaining 1, requested 1.000000000001")));
+  ReserveRequest tiny_excess = Request("c2", 1, "carol");
+  tiny_excess.epsilon = std::nextafter(1.0, 2.0);
+  EXPECT_THAT(store_->Reserve(tiny_excess),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       HasSubstr("remaining 1, requested 1.000000000001")));
   ASSERT_OK_AND_ASSIGN(const std::vector<BudgetState> budgets,
                        store_->ListBudgets({}));
   for (const BudgetState& budget : budgets) {
-    EXPECT_LE(budget.spent, budget.granted * (1 + 1e-12)) << budget.buyer_id;
+    EXPECT_LE(budget.spent, budget.granted) << budget.buyer_id;
     EXPECT_GE(budget.remaining(), 0);
   }
 }
@@ -633,20 +642,26 @@ TEST_F(SqliteLedgerStoreTest, EverythingSurvivesCloseAndReopen) {
   // The reservation left open is still held until recovered.
   EXPECT_THAT(store_->Reserve(Request("r2", 0.5)),
               StatusIs(absl::StatusCode::kAborted, ::testing::_));
+  // Recovery charges it (the computation may have read the data) ...
   EXPECT_THAT(store_->RecoverPending(), IsOkAndHolds(1));
   ASSERT_OK_AND_ASSIGN(budget, store_->GetBudget("alice", "hospital"));
   EXPECT_EQ(budget.reserved, 0);
-  EXPECT_EQ(budget.remaining(), 2);
-  EXPECT_THAT(
-      store_->Commit(*pending.entry_id, "too late"),
-      StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("refunded")));
+  EXPECT_EQ(budget.remaining(), 1.5);
+  // ... and a retry resumes it without a new charge.
+  ASSERT_OK_AND_ASSIGN(const Reservation resumed,
+                       store_->Reserve(Request("r2", 0.5)));
+  EXPECT_TRUE(resumed.resumed);
+  EXPECT_EQ(resumed.entry_id, pending.entry_id);
+  ASSERT_OK(store_->Commit(*pending.entry_id, "answer r2"));
+  ASSERT_OK_AND_ASSIGN(budget, store_->GetBudget("alice", "hospital"));
+  EXPECT_EQ(budget.spent, 1.5);
   // New entry ids never reuse old ones.
   ASSERT_OK_AND_ASSIGN(const Reservation next,
                        store_->Reserve(Request("r3", 0.5)));
   EXPECT_GT(*next.entry_id, *pending.entry_id);
 }
 
-TEST_F(SqliteLedgerStoreTest, RecoverPendingRefundsOnlyReservations) {
+TEST_F(SqliteLedgerStoreTest, RecoverPendingChargesOnlyReservations) {
   ASSERT_OK(store_->Grant("alice", "hospital", 5).status());
   ASSERT_OK(store_->Grant("bob", "hospital", 5).status());
   Charge("c1", 1);
@@ -657,15 +672,18 @@ TEST_F(SqliteLedgerStoreTest, RecoverPendingRefundsOnlyReservations) {
   ASSERT_OK_AND_ASSIGN(const std::vector<LedgerEntry> entries,
                        store_->ListEntries({}));
   ASSERT_THAT(entries, SizeIs(3));
-  EXPECT_EQ(entries[0].state, EntryState::kRefunded);
-  EXPECT_EQ(entries[1].state, EntryState::kRefunded);
+  EXPECT_EQ(entries[0].state, EntryState::kCharged);
+  EXPECT_EQ(entries[1].state, EntryState::kCharged);
   EXPECT_EQ(entries[2].state, EntryState::kCommitted);
   ASSERT_OK_AND_ASSIGN(const BudgetState alice,
                        store_->GetBudget("alice", "hospital"));
-  EXPECT_EQ(alice.spent, 1);
+  EXPECT_EQ(alice.spent, 2);
   EXPECT_EQ(alice.reserved, 0);
-  // A recovered request may be sent again.
-  EXPECT_OK(store_->Reserve(Request("p1", 1)).status());
+  // A recovered request is resumed by its retry, charged once.
+  ASSERT_OK_AND_ASSIGN(const Reservation again,
+                       store_->Reserve(Request("p1", 1)));
+  EXPECT_TRUE(again.resumed);
+  EXPECT_EQ(again.remaining, 3);
 }
 
 TEST_F(SqliteLedgerStoreTest, DatabaseIsWalPrivateAndVersioned) {
@@ -673,7 +691,8 @@ TEST_F(SqliteLedgerStoreTest, DatabaseIsWalPrivateAndVersioned) {
   EXPECT_EQ(QueryText(path(), "PRAGMA journal_mode"), "wal");
   EXPECT_EQ(QueryText(path(), "PRAGMA user_version"),
             std::to_string(SqliteLedgerStore::kSchemaVersion));
-  EXPECT_EQ(QueryText(path(), "SELECT granted FROM budgets"), "1.0");
+  // Exact integer units of 10^-12 epsilon.
+  EXPECT_EQ(QueryText(path(), "SELECT granted FROM budgets"), "1000000000000");
   struct stat info;
   ASSERT_EQ(::stat(path().c_str(), &info), 0);
   EXPECT_EQ(info.st_mode & 0777, 0600);

@@ -49,22 +49,23 @@ inline LedgerFilter Filter(const std::string& buyer_id,
 // One row, one column: how many budgets and datasets rows hold running
 // totals (spent, reserved) that differ from the sums over their entries by
 // more than rounding noise. "0" for a consistent ledger.
+// Budgets and dataset totals (integer units) that differ from the sums of
+// their entries: exact, no tolerance.
 inline constexpr char kTotalsMismatchSql[] = R"sql(
 SELECT
  (SELECT COUNT(*) FROM budgets AS b WHERE
-    abs(b.spent - COALESCE((SELECT SUM(e.epsilon) FROM entries AS e
+    b.spent != COALESCE((SELECT SUM(e.epsilon) FROM entries AS e
         WHERE e.buyer_id = b.buyer_id AND e.dataset_id = b.dataset_id
-          AND e.state = 'committed'), 0.0)) > 1e-9
- OR abs(b.reserved - COALESCE((SELECT SUM(e.epsilon) FROM entries AS e
+          AND e.state IN ('committed', 'charged')), 0)
+ OR b.reserved != COALESCE((SELECT SUM(e.epsilon) FROM entries AS e
         WHERE e.buyer_id = b.buyer_id AND e.dataset_id = b.dataset_id
-          AND e.state = 'reserved'), 0.0)) > 1e-9)
+          AND e.state = 'reserved'), 0))
 +(SELECT COUNT(*) FROM datasets AS d WHERE
-    abs(d.spent - COALESCE((SELECT SUM(e.epsilon) FROM entries AS e
-        WHERE e.dataset_id = d.dataset_id AND e.state = 'committed'), 0.0))
-      > 1e-9
- OR abs(d.reserved - COALESCE((SELECT SUM(e.epsilon) FROM entries AS e
-        WHERE e.dataset_id = d.dataset_id AND e.state = 'reserved'), 0.0))
-      > 1e-9)
+    d.spent != COALESCE((SELECT SUM(e.epsilon) FROM entries AS e
+        WHERE e.dataset_id = d.dataset_id
+          AND e.state IN ('committed', 'charged')), 0)
+ OR d.reserved != COALESCE((SELECT SUM(e.epsilon) FROM entries AS e
+        WHERE e.dataset_id = d.dataset_id AND e.state = 'reserved'), 0))
 )sql";
 
 }  // namespace dpq::core::ledger::testing

@@ -11,6 +11,7 @@
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "core/util/stop.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/status_matchers.h"
@@ -129,7 +130,7 @@ TEST_F(NodeScoresCacheTest, ConcurrentIdenticalMissesComputeOnce) {
                            return MakeScores(5);
                          }),
       StatusIs(absl::StatusCode::kDeadlineExceeded,
-               HasSubstr("nothing was charged")));
+               HasSubstr("cached once computed")));
   std::vector<Scores> seen(3);
   std::vector<std::thread> others;
   for (size_t i = 0; i < seen.size(); ++i) {
@@ -145,6 +146,36 @@ TEST_F(NodeScoresCacheTest, ConcurrentIdenticalMissesComputeOnce) {
   EXPECT_EQ(cache.computations(), 1u);
   for (const Scores& s : seen) EXPECT_EQ(s.get(), computed.get());
   EXPECT_EQ(computed->num_nodes, 4u);
+}
+
+// A computation stopped because its caller left (kCancelled) is not what
+// the other callers waited for: a waiter computes the scores itself.
+TEST_F(NodeScoresCacheTest, AStoppedComputationLetsAWaiterCompute) {
+  NodeScoresCache cache;
+  absl::Notification entered, release;
+  std::thread stopped([&] {
+    absl::StatusOr<Scores> s = cache.GetOrCompute(
+        "k", owner_, absl::InfiniteFuture(), [&]() -> absl::StatusOr<Scores> {
+          entered.Notify();
+          release.WaitForNotification();
+          return core::util::StoppedError();
+        });
+    EXPECT_THAT(s, StatusIs(absl::StatusCode::kCancelled,
+                            HasSubstr("caller left")));
+  });
+  entered.WaitForNotification();
+  std::thread waiter([&] {
+    absl::StatusOr<Scores> s = cache.GetOrCompute(
+        "k", owner_, absl::InfiniteFuture(),
+        [&]() -> absl::StatusOr<Scores> { return MakeScores(7); });
+    ASSERT_THAT(s, IsOk());
+    EXPECT_EQ((*s)->num_nodes, 7u);
+  });
+  absl::SleepFor(absl::Milliseconds(20));  // the waiter is waiting
+  release.Notify();
+  stopped.join();
+  waiter.join();
+  EXPECT_EQ(cache.computations(), 2u);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -83,8 +84,12 @@ class ReleaseRpcsTest : public ::testing::Test {
     people.set_dataset_id("people");
     people.set_constraints("Sex -> Label\n");
     people.set_public_max_rows(100);
+    people.set_infer_column_types(true);
+    // Domains taken from the data: the owner's explicit choice.
     for (const char* column : {"Sex", "Age", "Label"}) {
-      people.add_cube_dimensions()->set_column(column);
+      v1::CubeDimension* dim = people.add_cube_dimensions();
+      dim->set_column(column);
+      dim->set_infer_domain(true);
     }
     people.add_public_cuboids()->add_dimensions("Sex");
     ASSERT_OK(registry_->Register(people, PeopleCsv()).status());
@@ -95,7 +100,9 @@ class ReleaseRpcsTest : public ::testing::Test {
     ASSERT_OK(registry_->Register(people, PeopleCsv()).status());
     // Only Sex and Label declared (Label with a class no row has).
     people.set_dataset_id("partial");
-    people.add_cube_dimensions()->set_column("Sex");
+    v1::CubeDimension* sex = people.add_cube_dimensions();
+    sex->set_column("Sex");
+    sex->set_infer_domain(true);
     v1::CubeDimension* label = people.add_cube_dimensions();
     label->set_column("Label");
     for (const char* value : {"no", "yes", "maybe"}) label->add_domain(value);
@@ -103,6 +110,9 @@ class ReleaseRpcsTest : public ::testing::Test {
     v1::DatasetManifest net;
     net.set_dataset_id("net");
     net.set_kind(v1::DATASET_KIND_GRAPH);
+    for (const char* node : {"a", "b", "c", "d", "e", "f"}) {
+      net.add_node_labels(node);
+    }
     ASSERT_OK(registry_->Register(net, kEdges).status());
   }
   static void TearDownTestSuite() {
@@ -198,8 +208,9 @@ TEST_F(ReleaseRpcsTest, CuboidsAreChargedRecordedAndConsistent) {
       Buyer("alice"), Cuboids({{"Sex", "Label"}, {"Label"}}, 1, "c1"), &r));
   ASSERT_THAT(r.cuboids(), SizeIs(2));
   EXPECT_THAT(r.cuboids(0).dimensions(), ElementsAre("Sex", "Label"));
-  EXPECT_THAT(r.cuboids(0).cells(), SizeIs(4));
-  EXPECT_THAT(r.cuboids(1).cells(), SizeIs(2));
+  // Inferred domains always have an "other" cell: 3 x 3 and 3 cells.
+  EXPECT_THAT(r.cuboids(0).cells(), SizeIs(9));
+  EXPECT_THAT(r.cuboids(1).cells(), SizeIs(3));
   EXPECT_THAT(r.noise_stddev(), SizeIs(2));
   EXPECT_GT(r.noise_stddev(0), 0);
   EXPECT_TRUE(r.strategy() == "per_cuboid" || r.strategy() == "base_cuboid")
@@ -209,19 +220,24 @@ TEST_F(ReleaseRpcsTest, CuboidsAreChargedRecordedAndConsistent) {
   EXPECT_DOUBLE_EQ(r.remaining_budget(), 9);
   EXPECT_FALSE(r.replayed());
   EXPECT_EQ(r.request_id(), "c1");
-  // Consistent with the public exact cuboid [Sex] (20 F, 20 M): the cells
-  // of each Sex sum to its exact count.
-  double f = 0, m = 0;
+  // Consistent with the public exact cuboid [Sex] (20 F, 20 M, 0 other):
+  // the cells of each Sex sum to its exact count.
+  std::map<std::string, double> by_sex;
   for (const v1::CuboidCell& cell : r.cuboids(0).cells()) {
-    (cell.values(0) == "F" ? f : m) += cell.count();
+    by_sex[cell.values(0)] += cell.count();
   }
-  EXPECT_THAT(f, DoubleNear(20, 1e-6));
-  EXPECT_THAT(m, DoubleNear(20, 1e-6));
+  EXPECT_THAT(by_sex["F"], DoubleNear(20, 1e-6));
+  EXPECT_THAT(by_sex["M"], DoubleNear(20, 1e-6));
+  EXPECT_THAT(by_sex["other"], DoubleNear(0, 1e-6));
 
+  // The dataset's ledger counts induced neighbours under [Sex]; a cube
+  // release is charged its epsilon (privacy-holes issue, item 5).
   const std::vector<LedgerEntry> entries = Entries();
   ASSERT_THAT(entries, SizeIs(1));
   EXPECT_EQ(entries[0].operation, "ReleaseCuboids [Sex,Label] [Label]");
-  EXPECT_EQ(entries[0].neighbouring, registry::kTupleNeighbouring);
+  EXPECT_EQ(entries[0].neighbouring,
+            "induced neighbours under the public exact cuboids [Sex] (tables "
+            "that agree on them; at most 2 rows added or removed apart)");
   EXPECT_DOUBLE_EQ(entries[0].epsilon, 1);
 }
 
@@ -282,12 +298,12 @@ TEST_F(ReleaseRpcsTest, BadCuboidRequestsAreRefusedBeforeAnyCharge) {
 }
 
 TEST_F(ReleaseRpcsTest, CuboidOverThreeDimensionsHasEveryCell) {
-  // Age (int64, 40 values, domain inferred as declared without one):
-  // 40 * 2 * 2 cells, empty ones included.
+  // Age (int64, 40 values, domain inferred on request) and "other" for
+  // every dimension: 41 * 3 * 3 cells, empty ones included.
   v1::ReleaseCuboidsResponse r;
   EXPECT_OK(service_->ReleaseCuboidsImpl(
       Buyer("alice"), Cuboids({{"Age", "Sex", "Label"}}, 1), &r));
-  EXPECT_THAT(r.cuboids(0).cells(), SizeIs(160));
+  EXPECT_THAT(r.cuboids(0).cells(), SizeIs(369));
 }
 
 // ---- TrainDecisionTree -------------------------------------------------------
@@ -301,8 +317,11 @@ TEST_F(ReleaseRpcsTest, TreeChargesEpsilonPlusAccuracyEpsilon) {
   EXPECT_FALSE(r.tree_text().empty());
   EXPECT_TRUE(r.has_tpr());
   EXPECT_TRUE(r.has_tnr());
-  EXPECT_DOUBLE_EQ(r.epsilon_charged(), 1.5);
-  EXPECT_DOUBLE_EQ(r.remaining_budget(), 8.5);
+  // "people" has the public exact cuboid [Sex]: k_Q = 2, so a tree (private
+  // for one row added or removed) is charged 2 x (1 + 0.5) in its
+  // induced-neighbour ledger (privacy-holes issue, item 5).
+  EXPECT_DOUBLE_EQ(r.epsilon_charged(), 3);
+  EXPECT_DOUBLE_EQ(r.remaining_budget(), 7);
   // Every child index points into the node list.
   for (const v1::DecisionTreeNode& node : r.nodes()) {
     if (node.leaf()) continue;
@@ -315,8 +334,9 @@ TEST_F(ReleaseRpcsTest, TreeChargesEpsilonPlusAccuracyEpsilon) {
   ASSERT_THAT(entries, SizeIs(1));
   EXPECT_EQ(entries[0].operation,
             "TrainDecisionTree label=Label pareto global generations=2 "
-            "population=4 with accuracy");
-  EXPECT_DOUBLE_EQ(entries[0].epsilon, 1.5);
+            "population=4 with accuracy (charged 2 x epsilon: induced "
+            "neighbours)");
+  EXPECT_DOUBLE_EQ(entries[0].epsilon, 3);
 
   v1::TrainDecisionTreeResponse again;
   ASSERT_OK(service_->TrainDecisionTreeImpl(Buyer("alice"), request, &again));
@@ -337,7 +357,7 @@ TEST_F(ReleaseRpcsTest, TreeWithoutAccuracyHasNoRates) {
   ASSERT_OK(service_->TrainDecisionTreeImpl(Buyer("alice"), request, &r));
   EXPECT_FALSE(r.has_tpr());
   EXPECT_FALSE(r.has_tnr());
-  EXPECT_DOUBLE_EQ(r.epsilon_charged(), 1);
+  EXPECT_DOUBLE_EQ(r.epsilon_charged(), 2);  // k_Q = 2 ([Sex] is public)
   for (const v1::DecisionTreeNode& node : r.nodes()) {
     if (!node.leaf()) {
       EXPECT_EQ(node.feature(), "Age");
@@ -536,6 +556,9 @@ TEST_F(ReleaseRpcsTest, NodeScoresAreCachedPerVersionAndParameters) {
   v1::DatasetManifest manifest;
   manifest.set_dataset_id("cachenet");
   manifest.set_kind(v1::DATASET_KIND_GRAPH);
+  for (const char* node : {"a", "b", "c", "d", "e", "f"}) {
+    manifest.add_node_labels(node);
+  }
   ASSERT_OK(registry_->Register(manifest, kEdges).status());
   ASSERT_OK(ledger_->Grant("alice", "cachenet", 10));
   const NodeScoresCache& cache = SharedNodeScoresCache();
@@ -711,7 +734,12 @@ TEST(FingerprintTest, MatchesTheEarlierMeasureFingerprint) {
 
 // ---- Releases wait for the background conflict graph -------------------------
 
-TEST(BackgroundGraphReleaseTest, MeasureWaitsForTheGraphHonouringDeadlines) {
+// After a server start the graphs are rebuilt in the background. A release
+// that needs one waits for it AFTER its charge (privacy-holes issue, item
+// 4): how long the build takes depends on the data, so a deadline that
+// passes meanwhile must not make the try free. The retry with the same
+// request_id gets the answer without a further charge.
+TEST(BackgroundGraphReleaseTest, WaitingForTheGraphIsChargedAndResumable) {
   const fs::path dir = fs::temp_directory_path() /
                        absl::StrCat("dpq_release_wait_", ::getpid());
   fs::remove_all(dir);
@@ -720,6 +748,17 @@ TEST(BackgroundGraphReleaseTest, MeasureWaitsForTheGraphHonouringDeadlines) {
   registry::DatasetRegistry::Options options;
   options.data_dir = (dir / "data").string();
   options.graph_threads = 1;
+  {
+    ASSERT_OK_AND_ASSIGN(std::unique_ptr<registry::DatasetRegistry> first,
+                         registry::DatasetRegistry::Open(options));
+    v1::DatasetManifest m;
+    m.set_dataset_id("zips");
+    m.set_constraints("Zip -> City\n");
+    m.set_public_max_rows(100);
+    m.set_infer_column_types(true);
+    ASSERT_OK(first->Register(m, "Zip,City\n1,a\n1,b\n2,c\n").status());
+  }
+  // The restart's rebuild is held back.
   options.before_graph_build = [&gate](const std::string&) {
     gate.WaitForNotificationWithTimeout(absl::Seconds(20));
   };
@@ -729,11 +768,6 @@ TEST(BackgroundGraphReleaseTest, MeasureWaitsForTheGraphHonouringDeadlines) {
       std::unique_ptr<core::ledger::SqliteLedgerStore> ledger,
       core::ledger::SqliteLedgerStore::Open((dir / "ledger.db").string()));
   BuyerServiceImpl service(registry.get(), ledger.get());
-  v1::DatasetManifest m;
-  m.set_dataset_id("zips");
-  m.set_constraints("Zip -> City\n");
-  m.set_public_max_rows(100);
-  ASSERT_OK(registry->Register(m, "Zip,City\n1,a\n1,b\n2,c\n").status());
   ASSERT_OK(ledger->Grant("bob", "zips", 5));
 
   v1::MeasureInconsistencyRequest request;
@@ -742,26 +776,29 @@ TEST(BackgroundGraphReleaseTest, MeasureWaitsForTheGraphHonouringDeadlines) {
   request.set_epsilon(1);
   request.set_request_id("w1");
   v1::MeasureInconsistencyResponse response;
-  // The graph is held back: a short deadline expires before any charge.
   CallContext short_call;
   short_call.deadline = absl::Now() + absl::Milliseconds(50);
   EXPECT_THAT(service.MeasureInconsistencyImpl(Buyer("bob"), request,
                                                &response, short_call),
               StatusIs(absl::StatusCode::kDeadlineExceeded,
-                       HasSubstr("nothing was charged")));
+                       HasSubstr("The charge of epsilon 1 for request_id 'w1' "
+                                 "stands")));
   ASSERT_OK_AND_ASSIGN(core::ledger::BudgetState budget,
                        ledger->GetBudget("bob", "zips"));
-  EXPECT_EQ(budget.spent, 0);
+  EXPECT_EQ(budget.spent, 1);
   EXPECT_EQ(budget.reserved, 0);
-  // A release without deadline waits for the build and succeeds.
+  // The retry waits for the build and returns the answer, charged once.
   std::thread opener([&gate] {
     absl::SleepFor(absl::Milliseconds(50));
     gate.Notify();
   });
   EXPECT_OK(service.MeasureInconsistencyImpl(Buyer("bob"), request, &response));
   opener.join();
-  EXPECT_DOUBLE_EQ(response.epsilon_charged(), 1);
-  EXPECT_FALSE(response.replayed());
+  EXPECT_EQ(response.epsilon_charged(), 0);
+  EXPECT_TRUE(response.replayed());
+  EXPECT_TRUE(response.has_result());
+  ASSERT_OK_AND_ASSIGN(budget, ledger->GetBudget("bob", "zips"));
+  EXPECT_EQ(budget.spent, 1);
   registry.reset();
   fs::remove_all(dir);
 }

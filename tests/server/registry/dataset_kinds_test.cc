@@ -17,6 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::dpq::testing::IsOk;
 using ::dpq::testing::StatusIs;
+using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
@@ -61,11 +62,13 @@ class DatasetKindsTest : public ::testing::Test {
     return r.ok() ? *std::move(r) : nullptr;
   }
 
+  // The node universe a, b, c, d is declared by the owner.
   static v1::DatasetManifest GraphManifest(const std::string& id = "net") {
     v1::DatasetManifest m;
     m.set_dataset_id(id);
     m.set_description("a small network");
     m.set_kind(v1::DATASET_KIND_GRAPH);
+    for (const char* node : {"a", "b", "c", "d"}) m.add_node_labels(node);
     return m;
   }
 
@@ -74,6 +77,7 @@ class DatasetKindsTest : public ::testing::Test {
     m.set_dataset_id("people");
     m.set_constraints("Sex -> Age\n");
     m.set_public_max_rows(10);
+    m.set_infer_column_types(true);
     return m;
   }
 
@@ -101,6 +105,63 @@ TEST_F(DatasetKindsTest, GraphDatasetIsAnEdgeListWithEdgeNeighbours) {
   for (const auto& e : fs::directory_iterator(dir_ / "datasets")) {
     EXPECT_EQ(e.path().filename().string(), "net");
   }
+}
+
+// Privacy-holes issue, item 1: under edge-DP the node set must not come
+// from the edges. Removing the only edge of d (a degree-1 node) keeps d in
+// the graph, and an isolated declared node is a node with degree 0.
+TEST_F(DatasetKindsTest, NodeUniverseIsDeclaredNotReadOffTheEdges) {
+  auto registry = OpenRegistry();
+  v1::DatasetManifest with_e = GraphManifest();
+  with_e.add_node_labels("e");  // isolated
+  ASSERT_OK_AND_ASSIGN(auto d, registry->Register(with_e, kEdges));
+  // Neighbour: the edge c-d removed.
+  v1::DatasetManifest neighbour = with_e;
+  neighbour.set_dataset_id("net2");
+  ASSERT_OK_AND_ASSIGN(
+      auto d2, registry->Register(neighbour, "source,target\na,b\nb,c\nc,a\n"));
+  for (const auto& g : {d, d2}) {
+    EXPECT_EQ(g->edge_graph.graph.num_nodes(), 5u);
+    EXPECT_THAT(g->edge_graph.labels, ElementsAre("a", "b", "c", "d", "e"));
+    EXPECT_EQ(g->PublicInfo().node_count(), 5u);
+  }
+  EXPECT_EQ(d->edge_graph.graph.degree(4), 0u);
+  EXPECT_EQ(d2->edge_graph.graph.degree(3), 0u);
+  // An edge naming an undeclared node is the owner's error, at
+  // registration.
+  v1::DatasetManifest other = GraphManifest("net3");
+  EXPECT_THAT(registry->Register(other, "a,b\nc,z\n"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("line 2: node 'z' is not in the declared "
+                                 "node universe")));
+  // node_count n: the labels 0..n-1.
+  v1::DatasetManifest counted;
+  counted.set_dataset_id("counted");
+  counted.set_kind(v1::DATASET_KIND_GRAPH);
+  counted.set_node_count(6);
+  ASSERT_OK_AND_ASSIGN(auto c, registry->Register(counted, "0,1\n1,2\n"));
+  EXPECT_EQ(c->edge_graph.graph.num_nodes(), 6u);
+  EXPECT_EQ(c->edge_graph.labels.back(), "5");
+  counted.set_dataset_id("counted2");
+  EXPECT_THAT(registry->Register(counted, "0,1\n1,6\n"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("node '6'")));
+  // Neither, both, repeated or empty labels: refused.
+  v1::DatasetManifest none = GraphManifest("none");
+  none.clear_node_labels();
+  EXPECT_THAT(registry->Register(none, kEdges),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("needs its node universe")));
+  v1::DatasetManifest both = GraphManifest("both");
+  both.set_node_count(4);
+  EXPECT_THAT(registry->Register(both, kEdges),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("not both")));
+  v1::DatasetManifest twice = GraphManifest("twice");
+  twice.add_node_labels("a");
+  EXPECT_THAT(registry->Register(twice, kEdges),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("declared twice")));
 }
 
 TEST_F(DatasetKindsTest, GraphAnswersOnlyInfluentialNodes) {
@@ -151,7 +212,10 @@ TEST_F(DatasetKindsTest, NoDeclaredDimensionsMeansNoCube) {
 TEST_F(DatasetKindsTest, DeclaredDimensionsMakeTheCube) {
   auto registry = OpenRegistry();
   v1::DatasetManifest m = PeopleManifest();
-  m.add_cube_dimensions()->set_column("Sex");
+  v1::CubeDimension* sex = m.add_cube_dimensions();
+  sex->set_column("Sex");
+  sex->add_domain("F");
+  sex->add_domain("M");
   ASSERT_OK_AND_ASSIGN(auto d, registry->Register(m, kPeople));
   EXPECT_THAT(d->CheckAnswers(kReleaseCuboids), IsOk());
   EXPECT_THAT(d->PublicInfo().supported_releases(),
@@ -188,15 +252,17 @@ TEST_F(DatasetKindsTest, GraphAboveTheNodeLimitIsResourceExhausted) {
   auto registry = OpenRegistry();
   EXPECT_THAT(registry->Register(GraphManifest(), kEdges),
               StatusIs(absl::StatusCode::kResourceExhausted,
-                       HasSubstr("4 nodes")));
+                       HasSubstr("declares 4 nodes")));
 }
 
 TEST_F(DatasetKindsTest, GraphDatasetSurvivesARestartAndAReplace) {
   {
     auto registry = OpenRegistry();
     ASSERT_THAT(registry->Register(GraphManifest(), kEdges), IsOk());
+    v1::DatasetManifest replacement = GraphManifest();
+    for (const char* node : {"x", "y", "z"}) replacement.add_node_labels(node);
     ASSERT_OK_AND_ASSIGN(auto d,
-                         registry->Replace(GraphManifest(), "x,y\ny,z\n"));
+                         registry->Replace(replacement, "x,y\ny,z\n"));
     EXPECT_EQ(d->version, 2u);
   }
   auto registry = OpenRegistry();
@@ -204,18 +270,40 @@ TEST_F(DatasetKindsTest, GraphDatasetSurvivesARestartAndAReplace) {
   EXPECT_TRUE(d->is_graph());
   EXPECT_EQ(d->version, 2u);
   EXPECT_EQ(d->edge_graph.graph.num_edges(), 2u);
+  EXPECT_EQ(d->edge_graph.graph.num_nodes(), 7u);
 }
 
 TEST_F(DatasetKindsTest, InferredDomainsAndExactPublicCuboids) {
   auto registry = OpenRegistry();
   v1::DatasetManifest m = PeopleManifest();
-  // Declared without domains: the owner publishes their value sets.
+  // A bare dimension is refused: its values would become public.
   m.add_cube_dimensions()->set_column("Sex");
+  EXPECT_THAT(registry->Register(m, kPeople),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("declares neither a domain nor bin edges")));
+  // The owner asks explicitly: the data's value sets are published, with
+  // an "other" cell whether or not a NULL occurs, and frozen.
+  m.mutable_cube_dimensions(0)->set_infer_domain(true);
   m.add_cube_dimensions()->set_column("Age");
+  m.mutable_cube_dimensions(1)->set_infer_domain(true);
   m.add_public_cuboids()->add_dimensions("Sex");
   ASSERT_OK_AND_ASSIGN(auto d, registry->Register(m, kPeople));
   const v1::DatasetInfo info = d->PublicInfo();
   ASSERT_EQ(info.cube_dimensions_size(), 2);
+  EXPECT_THAT(info.cube_dimensions(0).labels(), ElementsAre("F", "M", "other"));
+  EXPECT_THAT(d->manifest.cube_dimensions(0).domain(), ElementsAre("F", "M"));
+  EXPECT_FALSE(d->manifest.cube_dimensions(0).infer_domain());
+  EXPECT_THAT(d->notes, Contains(HasSubstr("Dimension Sex: its 2 values were "
+                                           "taken from the data")));
+  // The exact cuboid makes the row count public (item 6) and the privacy
+  // unit induced neighbours, 2 rows apart (item 5).
+  EXPECT_TRUE(info.row_count_public());
+  EXPECT_EQ(info.row_count(), 3u);
+  EXPECT_THAT(d->notes, Contains(HasSubstr("row_count_public is now true")));
+  EXPECT_EQ(info.charge_multiplier(), 2u);
+  EXPECT_THAT(info.neighbouring(),
+              HasSubstr("induced neighbours under the public exact cuboids "
+                        "[Sex]"));
   EXPECT_EQ(info.cube_dimensions(0).column(), "Sex");
   EXPECT_EQ(info.cube_dimensions(1).column(), "Age");
   ASSERT_EQ(info.public_cuboids_size(), 1);
@@ -253,6 +341,7 @@ TEST_F(DatasetKindsTest, PublicCuboidOverAnUnknownDimensionIsRefused) {
   auto registry = OpenRegistry();
   v1::DatasetManifest m = PeopleManifest();
   m.add_cube_dimensions()->set_column("Sex");
+  m.mutable_cube_dimensions(0)->set_infer_domain(true);
   m.add_public_cuboids()->add_dimensions("Height");
   EXPECT_THAT(registry->Register(m, kPeople),
               StatusIs(absl::StatusCode::kInvalidArgument,

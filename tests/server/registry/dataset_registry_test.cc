@@ -82,6 +82,7 @@ class DatasetRegistryTest : public ::testing::Test {
     m.set_description("zip codes");
     m.set_constraints(kConstraints);
     m.set_public_max_rows(100);
+    m.set_infer_column_types(true);
     return m;
   }
 
@@ -161,6 +162,124 @@ TEST_F(DatasetRegistryTest, DeclaredColumnTypesOverrideInference) {
   EXPECT_EQ(d->PublicInfo().columns(2).type(), v1::COLUMN_TYPE_DOUBLE);
 }
 
+// Privacy-holes issue, item 7, and the type-flip issue: no column type is
+// inferred from the rows unless the owner asks, once, at registration; the
+// result is shown to the owner and frozen into the stored manifest.
+TEST_F(DatasetRegistryTest, ColumnTypesAreDeclaredOrExplicitlyInferredOnce) {
+  auto registry = OpenRegistry();
+  v1::DatasetManifest m = Manifest();
+  m.set_infer_column_types(false);
+  EXPECT_THAT(registry->Register(m, kCsv),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("no type is declared for columns \"Zip\", "
+                                 "\"City\", \"Score\"")));
+  EXPECT_FALSE(registry->Contains("zips"));
+  // Declared: nothing inferred, nothing to note.
+  for (const auto& [name, type] :
+       {std::pair<const char*, v1::ColumnType>{"Zip", v1::COLUMN_TYPE_INT64},
+        {"City", v1::COLUMN_TYPE_STRING},
+        {"Score", v1::COLUMN_TYPE_DOUBLE}}) {
+    v1::Column* c = m.add_column_types();
+    c->set_name(name);
+    c->set_type(type);
+  }
+  ASSERT_OK_AND_ASSIGN(auto declared, registry->Register(m, kCsv));
+  EXPECT_TRUE(declared->notes.empty());
+  // Inferred on request: noted for the owner and frozen on disk.
+  ASSERT_OK_AND_ASSIGN(auto inferred, registry->Register(Manifest("inf"), kCsv));
+  EXPECT_THAT(inferred->notes,
+              ElementsAre(HasSubstr("Column types inferred from the data, "
+                                    "now frozen and public: Zip int64, City "
+                                    "string, Score int64")));
+  const std::string stored =
+      ReadFile(dir_ / "datasets" / "inf" / "manifest.json");
+  EXPECT_THAT(stored, HasSubstr("\"COLUMN_TYPE_INT64\""));
+  EXPECT_THAT(stored, ::testing::Not(HasSubstr("infer_column_types")));
+}
+
+// A replacement keeps the frozen types: a cell that no longer fits is the
+// owner's error at registration, never a silent re-typing of the column.
+TEST_F(DatasetRegistryTest, ReplacementKeepsTheFrozenTypes) {
+  auto registry = OpenRegistry();
+  ASSERT_THAT(registry->Register(Manifest(), kCsv), IsOk());
+  v1::DatasetManifest replacement = Manifest();
+  replacement.set_infer_column_types(false);
+  EXPECT_THAT(registry->Replace(replacement, "Zip,City,Score\n10,a,1\nx,b,2\n"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("is not an int64")));
+  ASSERT_OK_AND_ASSIGN(auto v2,
+                       registry->Replace(replacement,
+                                         "Zip,City,Score\n10,a,1\n10,b,2\n"));
+  EXPECT_EQ(v2->PublicInfo().columns(0).type(), v1::COLUMN_TYPE_INT64);
+  EXPECT_TRUE(v2->notes.empty());
+  // A new column needs a type.
+  EXPECT_THAT(registry->Replace(replacement, "Zip,City,Score,New\n1,a,1,z\n"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("no type is declared for column \"New\"")));
+}
+
+// A manifest stored before types were frozen is completed from the same
+// rows the way the earlier server did (so buyers see the same types) and
+// rewritten, so nothing is ever inferred again.
+TEST_F(DatasetRegistryTest, OlderManifestsAreFrozenWhenLoaded) {
+  {
+    auto registry = OpenRegistry();
+    ASSERT_THAT(registry->Register(Manifest(), kCsv), IsOk());
+  }
+  const fs::path manifest = dir_ / "datasets" / "zips" / "manifest.json";
+  WriteFile(manifest,
+            "{\"dataset_id\": \"zips\", \"constraints\": \"Zip -> City\", "
+            "\"public_max_rows\": \"100\"}");
+  auto registry = OpenRegistry();
+  ASSERT_OK_AND_ASSIGN(auto d, registry->Get("zips"));
+  EXPECT_EQ(d->PublicInfo().columns(0).type(), v1::COLUMN_TYPE_INT64);
+  EXPECT_THAT(ReadFile(manifest), HasSubstr("COLUMN_TYPE_INT64"));
+}
+
+// The type-flip pair (issue 17): 40 rows whose column a holds "1.0",
+// "1.00", ... and one more row with a = "x". Under a declared type each
+// cell means the same in both tables: as doubles the 40 rows are equal (a
+// 40-clique) and the "x" row is refused at registration, where the owner
+// sees it; as strings they are 40 different texts in both tables.
+TEST_F(DatasetRegistryTest, OneAddedRowNeverRetypesAColumn) {
+  std::string rows = "a,b\n";
+  for (int i = 0; i < 40; ++i) {
+    absl::StrAppend(&rows, "1.", std::string(static_cast<size_t>(i + 1), '0'),
+                    ",", i, "\n");
+  }
+  const std::string with_x = rows + "x,40\n";
+  auto registry = OpenRegistry();
+  auto manifest = [](const std::string& id, v1::ColumnType a_type) {
+    v1::DatasetManifest m;
+    m.set_dataset_id(id);
+    m.set_constraints("t1&t2&EQ(t1.a,t2.a)&IQ(t1.b,t2.b)");
+    m.set_public_max_rows(100);
+    v1::Column* a = m.add_column_types();
+    a->set_name("a");
+    a->set_type(a_type);
+    v1::Column* b = m.add_column_types();
+    b->set_name("b");
+    b->set_type(v1::COLUMN_TYPE_INT64);
+    return m;
+  };
+  ASSERT_OK_AND_ASSIGN(auto as_numbers,
+                       registry->Register(manifest("d", v1::COLUMN_TYPE_DOUBLE),
+                                          rows));
+  EXPECT_EQ(as_numbers->Stats().edges(), 780u);
+  EXPECT_THAT(registry->Register(manifest("d2", v1::COLUMN_TYPE_DOUBLE),
+                                 with_x),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("\"x\" is not a double")));
+  ASSERT_OK_AND_ASSIGN(auto as_text,
+                       registry->Register(manifest("s", v1::COLUMN_TYPE_STRING),
+                                          rows));
+  ASSERT_OK_AND_ASSIGN(
+      auto as_text_x,
+      registry->Register(manifest("s2", v1::COLUMN_TYPE_STRING), with_x));
+  EXPECT_EQ(as_text->Stats().edges(), 0u);
+  EXPECT_EQ(as_text_x->Stats().edges(), 0u);
+}
+
 TEST_F(DatasetRegistryTest, NullValuesAreNull) {
   auto registry = OpenRegistry();
   v1::DatasetManifest m = Manifest();
@@ -236,6 +355,7 @@ TEST_F(DatasetRegistryTest, FailedReplaceKeepsTheCurrentVersion) {
   ASSERT_OK_AND_ASSIGN(auto d, registry->Register(Manifest(), kCsv));
   v1::DatasetManifest bad = Manifest();
   bad.set_public_max_rows(2);
+  bad.set_infer_column_types(true);
   EXPECT_THAT(registry->Replace(bad, kCsv),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("public_max_rows")));
@@ -392,12 +512,14 @@ TEST_F(DatasetRegistryTest, RejectsBadManifestsNamingTheField) {
   {
     v1::DatasetManifest m = Manifest();
     m.set_public_max_rows(0);
+    m.set_infer_column_types(true);
     cases.push_back({"n0", m, kCsv, absl::StatusCode::kInvalidArgument,
                      "public_max_rows must be >= 1"});
   }
   {
     v1::DatasetManifest m = Manifest();
     m.set_public_max_rows(3);
+    m.set_infer_column_types(true);
     cases.push_back({"n<rows", m, kCsv, absl::StatusCode::kInvalidArgument,
                      "public_max_rows (3) must be at least the number of rows "
                      "in the CSV (4)"});
@@ -405,6 +527,7 @@ TEST_F(DatasetRegistryTest, RejectsBadManifestsNamingTheField) {
   {
     v1::DatasetManifest m = Manifest();
     m.set_public_max_rows(uint64_t{1} << 40);
+    m.set_infer_column_types(true);
     cases.push_back({"n huge", m, kCsv, absl::StatusCode::kInvalidArgument,
                      "public_max_rows must be at most"});
   }
@@ -518,15 +641,16 @@ TEST_F(DatasetRegistryTest, SizeLimitsAreResourceExhausted) {
               StatusIs(absl::StatusCode::kResourceExhausted,
                        HasSubstr("max_rows is 3")));
 
-  // The edge limit is met by the background build: the dataset stays
-  // registered and its graph reports the failure (background_graph_test).
+  // The edge limit is decided at registration (privacy-holes issue, item
+  // 3): the owner's call fails and nothing a buyer sees depends on it.
   options_.max_rows = 100;
   options_.max_edges = 1;
   registry = OpenRegistry();
-  ASSERT_OK_AND_ASSIGN(auto d, registry->Register(Manifest(), kCsv));
-  EXPECT_THAT(d->WaitForConflictGraph(absl::InfiniteFuture()).status(),
-              StatusIs(absl::StatusCode::kFailedPrecondition,
-                       HasSubstr("conflict graph could not be built")));
+  EXPECT_THAT(registry->Register(Manifest(), kCsv),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       HasSubstr("constraints: the conflict graph of these "
+                                 "rows cannot be built")));
+  EXPECT_FALSE(registry->Contains("zips"));
 }
 
 TEST_F(DatasetRegistryTest, OpenRejectsBadOptions) {
@@ -615,6 +739,7 @@ TEST_F(DatasetRegistryTest, RegistersTheDemoDataset) {
   v1::DatasetManifest m;
   m.set_dataset_id("hospital");
   m.set_public_max_rows(2000);
+  m.set_infer_column_types(true);
   m.set_constraints(ReadFile(DPQ_SOURCE_DIR "/deploy/demo/hospital.dc"));
   ASSERT_OK_AND_ASSIGN(
       auto d, registry->Register(

@@ -1,0 +1,33 @@
+// Limits and knobs of the dataset registry (DatasetRegistry::Options).
+#ifndef DPQ_SERVER_REGISTRY_REGISTRY_OPTIONS_H_
+#define DPQ_SERVER_REGISTRY_REGISTRY_OPTIONS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "core/graph/conflict_graph_builder.h"
+
+namespace dpq::server::registry {
+
+struct RegistryOptions {
+  std::string data_dir;  // datasets live in data_dir/datasets/
+  uint64_t max_csv_bytes = uint64_t{1} << 30;
+  size_t max_rows = 10'000'000;
+  int graph_threads = 0;  // 0 = all cores
+  uint64_t max_edges = core::graph::kDefaultMaxConflictGraphEdges;
+  // Graph datasets: most nodes and most edges of an edge list.
+  uint64_t max_graph_nodes = 1'000'000;
+  uint64_t max_graph_edges = 10'000'000;
+  // How many conflict graphs may be rebuilt at once in the background
+  // after a server start.
+  int graph_build_workers = 1;
+  // Tests only: runs on the worker before each background conflict-graph
+  // build (to hold a build back and observe requests waiting for it).
+  std::function<void(const std::string& dataset_id)> before_graph_build;
+};
+
+}  // namespace dpq::server::registry
+
+#endif  // DPQ_SERVER_REGISTRY_REGISTRY_OPTIONS_H_
