@@ -200,9 +200,11 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
                                         dir + "/ledger.db"));
   ASSIGN_OR_RETURN(server->recovered_reservations_,
                    server->ledger_->RecoverPending());
-  LogLine(absl::StrCat("ledger ", dir, "/ledger.db: refunded ",
+  LogLine(absl::StrCat("ledger ", dir, "/ledger.db: charged ",
                        server->recovered_reservations_,
-                       " reservation(s) left unfinished by an earlier stop"));
+                       " reservation(s) left unfinished by an earlier stop "
+                       "(the charge stands; retries with their request ids "
+                       "get the answers)"));
 
   ASSIGN_OR_RETURN(server->accounts_,
                    auth::AccountsStore::Open(dir + "/accounts.db"));

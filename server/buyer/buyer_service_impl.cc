@@ -65,8 +65,16 @@ std::string LoggedDataset(const std::string& dataset_id) {
 
 BuyerServiceImpl::BuyerServiceImpl(registry::DatasetRegistry* registry,
                                    core::ledger::LedgerStore* ledger,
-                                   int max_heavy_jobs)
-    : registry_(registry), ledger_(ledger), heavy_jobs_(max_heavy_jobs) {}
+                                   int max_heavy_jobs, UrbgFactory urbg)
+    : registry_(registry),
+      ledger_(ledger),
+      heavy_jobs_(max_heavy_jobs),
+      urbg_(std::move(urbg)) {}
+
+std::unique_ptr<core::dp::SecureUrbg> BuyerServiceImpl::NewUrbg() const {
+  if (urbg_) return urbg_();
+  return std::make_unique<core::dp::OpenSslUrbg>();
+}
 
 // ---- gRPC methods: caller, Impl, status, one log line -----------------------
 
@@ -282,10 +290,10 @@ absl::Status BuyerServiceImpl::MeasureInconsistencyImpl(
         // depends on the data.
         ASSIGN_OR_RETURN(const registry::ConflictGraphData* graph,
                          d.WaitForConflictGraph(call.deadline, call.cancelled));
-        core::dp::OpenSslUrbg urbg;
+        const std::unique_ptr<core::dp::SecureUrbg> urbg = NewUrbg();
         ASSIGN_OR_RETURN(
             *answer->mutable_result(),
-            Release(*graph, d, measure, method, start.epsilon, urbg));
+            Release(*graph, d, measure, method, start.epsilon, *urbg));
         return absl::OkStatus();
       },
       response);
@@ -320,12 +328,12 @@ absl::Status BuyerServiceImpl::QualityReportImpl(
       [&](v1::QualityReportResponse* answer) -> absl::Status {
         ASSIGN_OR_RETURN(const registry::ConflictGraphData* graph,
                          d.WaitForConflictGraph(call.deadline, call.cancelled));
-        core::dp::OpenSslUrbg urbg;
+        const std::unique_ptr<core::dp::SecureUrbg> urbg = NewUrbg();
         for (const Measure measure : {Measure::kMinimalInconsistency,
                                       Measure::kProblematic,
                                       Measure::kRepair}) {
           ASSIGN_OR_RETURN(*answer->add_results(),
-                           Release(*graph, d, measure, method, part, urbg));
+                           Release(*graph, d, measure, method, part, *urbg));
         }
         return absl::OkStatus();
       },

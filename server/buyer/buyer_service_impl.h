@@ -19,11 +19,13 @@
 #define DPQ_SERVER_BUYER_BUYER_SERVICE_IMPL_H_
 
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "core/dp/secure_urbg.h"
 #include "core/ledger/ledger.h"
 #include "dpq/v1/buyer_service.grpc.pb.h"
 #include "dpq/v1/buyer_service.pb.h"
@@ -58,14 +60,22 @@ inline constexpr uint32_t kMaxNodesK = 100;
 // Heavy jobs (tree training, node selection) running at once by default.
 inline constexpr int kDefaultMaxHeavyJobs = 2;
 
+// Where a release draws its randomness. The server always uses OpenSSL's
+// CSPRNG (design.md 5.3); only tests (the privacy audit, which needs
+// reproducible releases through the production handlers) pass another.
+using UrbgFactory = std::function<std::unique_ptr<core::dp::SecureUrbg>()>;
+
 class BuyerServiceImpl final : public v1::BuyerService::Service {
  public:
   // Neither pointer is owned; both must outlive the service. Thread-safe.
   // `max_heavy_jobs` (>= 1) bounds the TrainDecisionTree and
-  // SelectInfluentialNodes computations that run at once.
+  // SelectInfluentialNodes computations that run at once. `urbg` (tests
+  // only; the server passes none): a generator per release instead of
+  // core::dp::OpenSslUrbg.
   BuyerServiceImpl(registry::DatasetRegistry* registry,
                    core::ledger::LedgerStore* ledger,
-                   int max_heavy_jobs = kDefaultMaxHeavyJobs);
+                   int max_heavy_jobs = kDefaultMaxHeavyJobs,
+                   UrbgFactory urbg = nullptr);
 
   grpc::Status ListDatasets(grpc::ServerContext* context,
                             const v1::ListDatasetsRequest* request,
@@ -194,9 +204,13 @@ class BuyerServiceImpl final : public v1::BuyerService::Service {
       const CallContext& call = {}) const;
 
  private:
+  // A fresh generator for one release.
+  std::unique_ptr<core::dp::SecureUrbg> NewUrbg() const;
+
   registry::DatasetRegistry* registry_;
   core::ledger::LedgerStore* ledger_;
   mutable HeavyJobLimiter heavy_jobs_;
+  UrbgFactory urbg_;
 };
 
 }  // namespace dpq::server::buyer

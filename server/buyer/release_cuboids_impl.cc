@@ -132,10 +132,10 @@ absl::Status BuyerServiceImpl::ReleaseCuboidsImpl(
   return internal::RunRelease<v1::ReleaseCuboidsResponse>(
       *ledger_, reserve, call,
       [&](v1::ReleaseCuboidsResponse* answer) -> absl::Status {
-        core::dp::OpenSslUrbg urbg;
+        const std::unique_ptr<core::dp::SecureUrbg> urbg = NewUrbg();
         ASSIGN_OR_RETURN(core::cube::CuboidRelease release,
                          core::cube::ReleaseCuboids(d.table, d.cube_schema,
-                                                    requested, options, urbg));
+                                                    requested, options, *urbg));
         for (const core::cube::Cuboid& cuboid : release.cuboids) {
           *answer->add_cuboids() = registry::CuboidToProto(cuboid);
         }

@@ -138,11 +138,11 @@ absl::Status BuyerServiceImpl::SelectInfluentialNodesImpl(
                   return sel::PrepareInfluentialNodeScores(d.edge_graph,
                                                            nodes_request);
                 }));
-        core::dp::OpenSslUrbg urbg;
+        const std::unique_ptr<core::dp::SecureUrbg> urbg = NewUrbg();
         ASSIGN_OR_RETURN(
             sel::InfluentialNodesResult result,
             sel::DrawInfluentialNodes(d.edge_graph, *scores, request.k(),
-                                      start.epsilon, urbg));
+                                      start.epsilon, *urbg));
         for (const std::string& node : result.nodes) answer->add_nodes(node);
         return absl::OkStatus();
       },

@@ -341,10 +341,10 @@ absl::Status BuyerServiceImpl::TrainDecisionTreeImpl(
   return internal::RunRelease<v1::TrainDecisionTreeResponse>(
       *ledger_, reserve, call,
       [&](v1::TrainDecisionTreeResponse* answer) -> absl::Status {
-        core::dp::OpenSslUrbg urbg;
+        const std::unique_ptr<core::dp::SecureUrbg> urbg = NewUrbg();
         ASSIGN_OR_RETURN(
             sel::DecisionTreeResult result,
-            sel::TrainDpDecisionTree(d.table, tree_request, urbg));
+            sel::TrainDpDecisionTree(d.table, tree_request, *urbg));
         TreeToProto(result.tree, answer);
         if (result.tpr.has_value()) answer->set_tpr(*result.tpr);
         if (result.tnr.has_value()) answer->set_tnr(*result.tnr);

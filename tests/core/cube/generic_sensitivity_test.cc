@@ -94,6 +94,45 @@ TEST(GenericSensitivityTest, FormulasMatchBruteForceOnTinyDomains) {
   }
 }
 
+// k_Q (privacy-holes issue, item 5; docs/privacy.md): the largest number
+// of rows added or removed between two induced neighbours under Q is the
+// largest L1 distance of their histograms over EVERY attribute, cube
+// dimensions or not. The registry computes it from the cube's schema alone
+// (BaseCuboidSensitivity over the cube dimensions); brute force over a
+// domain with one more attribute, in no exact cuboid (the table's other
+// columns), shows the two agree. So a release that is epsilon-DP for one
+// row added or removed is k_Q epsilon-DP for induced neighbours.
+TEST(GenericSensitivityTest, ChargeMultiplierIsTheRowDistanceOfNeighbours) {
+  struct Case {
+    std::vector<size_t> cube_sizes;  // the cube's dimensions
+    size_t extra_size;               // one more attribute outside the cube
+    std::vector<DimSet> q;
+    int k;
+  };
+  const std::vector<Case> cases = {
+      {{2}, 2, {{0}}, 2},             // one exact cuboid: 2
+      {{3}, 3, {{0}}, 2},             // 2
+      {{2, 2}, 2, {{0}, {0, 1}}, 1},  // nested: 2
+      {{2, 2}, 2, {{0}, {1}}, 1},     // two: 2 min(2, 2) = 4
+      {{2, 3}, 2, {{0}, {1}}, 1},     // 2 min(2, 3) = 4
+  };
+  for (const Case& c : cases) {
+    std::vector<size_t> sizes = c.cube_sizes;
+    sizes.push_back(c.extra_size);
+    std::vector<ExactCells> q;
+    for (const DimSet& d : c.q) q.push_back({d, {}});
+    BruteForce brute(sizes, q);
+    DimSet all;
+    for (size_t d = 0; d < sizes.size(); ++d) all.push_back(d);
+    ASSERT_OK_AND_ASSIGN(
+        const int64_t k_q,
+        BaseCuboidSensitivity(TinySchema(c.cube_sizes), ReduceExactCuboids(c.q)));
+    EXPECT_EQ(brute.Sensitivity(all, c.k), k_q)
+        << c.q.size() << " exact cuboids over " << c.cube_sizes.size()
+        << " cube dimensions";
+  }
+}
+
 TEST(GenericSensitivityTest, ProjectionPropertyLemma44) {
   // Q = {{D0}, {D1}} on 2 x 2 x 2; S(C_base) = 4.
   BruteForce brute({2, 2, 2}, {{{0}, {}}, {{1}, {}}});

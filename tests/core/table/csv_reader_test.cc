@@ -258,6 +258,53 @@ TEST(ReadCsvTest, CellThatDoesNotFitTheDeclaredTypeIsAnError) {
       StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("line 2")));
 }
 
+// docs/core.md "Cells, types and NULL", written down once: under a fixed
+// type a cell's meaning depends on that cell alone, so adding a row never
+// changes another cell's meaning (issue 17).
+TEST(ReadCsvTest, CellMeaningDependsOnTheCellAlone) {
+  const std::string cells = "v\n\nNA\nNaN\nnan\n1.0\n1.00\n 42 \n01907\n";
+  CsvOptions as_double = WithSchema("v: double");
+  as_double.null_values = {"NA"};
+  ASSERT_OK_AND_ASSIGN(Table d, ReadCsv(cells, as_double));
+  EXPECT_THAT(Texts(d, 0), ElementsAre("<null>", "<null>", "<null>", "<null>",
+                                       "1", "1", "42", "1907"));
+  EXPECT_EQ(d.column(0).doubles[4], d.column(0).doubles[5]);  // 1.0 == 1.00
+  CsvOptions as_string = WithSchema("v: string");
+  as_string.null_values = {"NA"};
+  ASSERT_OK_AND_ASSIGN(Table t, ReadCsv(cells, as_string));
+  EXPECT_THAT(Texts(t, 0), ElementsAre("<null>", "<null>", "NaN", "nan", "1.0",
+                                       "1.00", " 42 ", "01907"));
+  // int64 refuses what is not an integer: at registration, never NULL.
+  EXPECT_THAT(ReadCsv("v\n1.0\n", WithSchema("v: int64")),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("\"1.0\" is not an int64")));
+  EXPECT_THAT(ReadCsv("v\nNaN\n", WithSchema("v: int64")),
+              ::dpq::testing::IsOk());
+  // Adding a row of any content to a declared column re-types nothing.
+  ASSERT_OK_AND_ASSIGN(Table more, ReadCsv(cells + "x\n", as_string));
+  EXPECT_EQ(more.column(0).type, ColumnType::kString);
+  EXPECT_THAT(ReadCsv(cells + "x\n", as_double),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("\"x\" is not a double")));
+}
+
+TEST(ReadCsvTest, UntypedColumnsAreTextRefusedOrInferredAsAsked) {
+  CsvOptions options;
+  options.untyped = UntypedColumns::kString;
+  ASSERT_OK_AND_ASSIGN(Table text, ReadCsv("a,b\n1,2\n", options));
+  EXPECT_THAT(Types(text), ElementsAre(ColumnType::kString, ColumnType::kString));
+  options = WithSchema("a: int64");
+  options.untyped = UntypedColumns::kRefuse;
+  EXPECT_THAT(ReadCsv("a,b\n1,2\n", options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("no type is declared for column \"b\"")));
+  // Fallback types (a replaced version's) fill only columns the header has.
+  options.fallback_types = *ParseSchemaOverrides("b: double\nc: int64\n");
+  ASSERT_OK_AND_ASSIGN(Table fallback, ReadCsv("a,b\n1,2\n", options));
+  EXPECT_THAT(Types(fallback),
+              ElementsAre(ColumnType::kInt64, ColumnType::kDouble));
+}
+
 TEST(ReadCsvTest, SchemaNamingAnUnknownColumnIsAnError) {
   EXPECT_THAT(ReadCsv("a,b\n1,2\n", WithSchema("c: int64")),
               StatusIs(absl::StatusCode::kInvalidArgument,

@@ -510,6 +510,41 @@ TEST_F(ReleaseRpcsTest, TreeOverBudgetChargesNothingAndFreesItsSlot) {
   }
 }
 
+// A caller that leaves stops the training (cooperative cancellation), but
+// the charge stands once reserved (privacy-holes issue, item 4): training
+// time depends on the rows, so a free abandoned try would be a timing
+// oracle. The retry with the same request_id trains and answers for free.
+TEST_F(ReleaseRpcsTest, TreeStoppedByItsCallerIsChargedAndTheRetryResumes) {
+  v1::TrainDecisionTreeRequest request = Tree(1, "stop-1");
+  request.set_generations(3);
+  request.set_population(20);
+  auto polls = std::make_shared<int>(0);
+  CallContext leaving;
+  // Present when the call arrives; gone from the first poll after the
+  // reservation on.
+  leaving.cancelled = [polls] { return ++*polls > 1; };
+  v1::TrainDecisionTreeResponse r;
+  EXPECT_THAT(service_->TrainDecisionTreeImpl(Buyer("alice"), request, &r,
+                                              leaving),
+              StatusIs(absl::StatusCode::kCancelled,
+                       HasSubstr("request_id 'stop-1' stands")));
+  std::vector<LedgerEntry> entries = Entries();
+  ASSERT_THAT(entries, SizeIs(1));
+  EXPECT_EQ(entries[0].state, core::ledger::EntryState::kCharged);
+  EXPECT_DOUBLE_EQ(entries[0].epsilon, 2);  // k_Q = 2 on "people"
+
+  request.set_generations(2);  // a different request: refused, not resumed
+  EXPECT_THAT(service_->TrainDecisionTreeImpl(Buyer("alice"), request, &r),
+              StatusIs(absl::StatusCode::kAlreadyExists,
+                       HasSubstr("for a different request")));
+  request.set_generations(3);
+  ASSERT_OK(service_->TrainDecisionTreeImpl(Buyer("alice"), request, &r));
+  EXPECT_TRUE(r.replayed());
+  EXPECT_EQ(r.epsilon_charged(), 0);
+  EXPECT_FALSE(r.tree_text().empty());
+  EXPECT_DOUBLE_EQ(r.remaining_budget(), 8);
+}
+
 // ---- SelectInfluentialNodes ---------------------------------------------------
 
 TEST_F(ReleaseRpcsTest, NodesAreSelectedUnderEdgeDp) {
