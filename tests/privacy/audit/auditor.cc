@@ -158,6 +158,9 @@ AuditReport AuditPrivacyLoss(const std::vector<Observation>& on_d,
       }
     }
   }
+  // No event with a positive lower bound (observations without views):
+  // nothing to certify.
+  if (best == kNegInf) return report;
   // Certify it on the second half.
   const size_t n = on_d.size() - half;
   Bounds test_bounds(static_cast<int64_t>(n), alpha / 2);
