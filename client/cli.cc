@@ -99,6 +99,7 @@ absl::Status PrepareUpload(const Invocation& inv, const CliEnv& env,
     for (const std::string& dim : dims) spec->add_dimensions(dim);
   }
   m->set_infer_column_types(up.infer_types);
+  m->set_exact_repair(up.exact_repair);
   m->set_node_count(up.node_count);
   if (!up.nodes_path.empty()) {
     ASSIGN_OR_RETURN(const std::string text,
@@ -345,6 +346,7 @@ absl::StatusOr<CommandOutput> Execute(const Invocation& inv, Prepared& p,
       req.set_measure(inv.measure);
       req.set_epsilon(inv.epsilon);
       req.set_method(inv.method);
+      req.set_repair_method(inv.repair_method);
       req.set_request_id(p.request_id);
       v1::MeasureInconsistencyResponse resp;
       RETURN_IF_ERROR(FromGrpcStatus(
@@ -357,6 +359,7 @@ absl::StatusOr<CommandOutput> Execute(const Invocation& inv, Prepared& p,
       req.set_dataset_id(inv.dataset_id);
       req.set_epsilon(inv.epsilon);
       req.set_method(inv.method);
+      req.set_repair_method(inv.repair_method);
       req.set_request_id(p.request_id);
       v1::QualityReportResponse resp;
       RETURN_IF_ERROR(

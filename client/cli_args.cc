@@ -64,6 +64,7 @@ std::vector<FlagSpec> UploadFlags() {
           {"--cube-dimension", true, true},
           {"--public-cuboid", true, true},
           {"--infer-types", false, false},
+          {"--exact-repair", false, false},
           {"--node-count", true, false},
           {"--nodes", true, false}};
 }
@@ -125,9 +126,13 @@ const std::vector<CommandSpec>& Commands() {
         {"--epsilon", true, false},
         {"--method", true, false},
         {"--request-id", true, false}},
-       "measure ID --measure mi|p|r --epsilon E "
-       "[--method optimized|hierarchical|basic|baseline] [--request-id R]",
-       "Releases one DP inconsistency measure; charges E."},
+       "measure ID --measure mi|p|r --epsilon E [--method M] "
+       "[--request-id R]",
+       "Releases one DP inconsistency measure; charges E.\n"
+       "      M for mi, p: gem (default) | optimized | hierarchical | basic | "
+       "baseline;\n"
+       "      for r: cover_bound (default) | exact (datasets registered with "
+       "--exact-repair; their default) | vertex_cover."},
       {Command::kReport,
        false,
        "report",
@@ -136,8 +141,10 @@ const std::vector<CommandSpec>& Commands() {
        "ID",
        {{"--epsilon", true, false},
         {"--method", true, false},
+        {"--repair-method", true, false},
         {"--request-id", true, false}},
-       "report ID --epsilon E [--method M] [--request-id R]",
+       "report ID --epsilon E [--method M] [--repair-method RM] "
+       "[--request-id R]",
        "Releases I_MI, I_P and I_R for one charge of E (E/3 each)."},
       {Command::kCuboids,
        false,
@@ -178,12 +185,15 @@ const std::vector<CommandSpec>& Commands() {
        "admin register ID --data F.csv --constraints F.dc "
        "--public-max-rows N [--description TEXT] [--row-count-public] "
        "(--schema F | --infer-types) [--null-value V]... [--server-path P] "
-       "[--cube-dimension SPEC]... [--public-cuboid A,B]... "
+       "[--cube-dimension SPEC]... [--public-cuboid A,B]... [--exact-repair] "
        "[--kind table|graph (--node-count N | --nodes F)]",
        "Uploads a new dataset (or has the server read --server-path).\n"
        "      Every column needs a type: --schema F (`name: int64|double|"
        "string` lines), or --infer-types to infer\n"
        "      the missing ones once, now (they are frozen and public).\n"
+       "      --exact-repair: compute the exact minimum repair now, so buyers "
+       "get I_R itself, not a\n"
+       "      lower bound (fails if the solver cannot prove it).\n"
        "      SPEC: COL=V1|V2|... (declared domain), COL:E0,E1,...,Ek (numeric "
        "bins) or COL=* (domain taken\n"
        "      from the data, which makes its values public).\n"
@@ -437,9 +447,23 @@ absl::Status ApplyRequestId(const FlagValues& flags, Invocation* inv) {
   return ValidateRequestId(inv->request_id);
 }
 
+// --method: a method of I_MI/I_P, or (measure --measure r) of I_R.
 absl::Status ApplyMethod(const FlagValues& flags, Invocation* inv) {
   if (!flags.Has("--method")) return absl::OkStatus();
-  ASSIGN_OR_RETURN(inv->method, ParseMethodName(flags.Get("--method")));
+  const std::string& text = flags.Get("--method");
+  if (inv->measure == dpq::v1::MEASURE_R) {
+    ASSIGN_OR_RETURN(inv->repair_method, ParseRepairMethodName(text));
+    return absl::OkStatus();
+  }
+  ASSIGN_OR_RETURN(inv->method, ParseMethodName(text));
+  return absl::OkStatus();
+}
+
+// report --repair-method.
+absl::Status ApplyRepairMethod(const FlagValues& flags, Invocation* inv) {
+  if (!flags.Has("--repair-method")) return absl::OkStatus();
+  ASSIGN_OR_RETURN(inv->repair_method,
+                   ParseRepairMethodName(flags.Get("--repair-method")));
   return absl::OkStatus();
 }
 
@@ -458,7 +482,7 @@ absl::Status ApplyCube(const FlagValues& flags, UploadArgs* up) {
   for (const char* table_only :
        {"--constraints", "--public-max-rows", "--row-count-public", "--schema",
         "--null-value", "--cube-dimension", "--public-cuboid",
-        "--infer-types"}) {
+        "--infer-types", "--exact-repair"}) {
     if (graph && flags.Has(table_only)) {
       return Usage(absl::StrCat(
           table_only, " applies to tables only, not to --kind graph."));
@@ -489,6 +513,7 @@ absl::Status ApplyCube(const FlagValues& flags, UploadArgs* up) {
     }
   }
   up->infer_types = flags.Has("--infer-types");
+  up->exact_repair = flags.Has("--exact-repair");
   if (flags.Has("--cube-dimension")) {
     for (const std::string& text : flags.values.at("--cube-dimension")) {
       ASSIGN_OR_RETURN(dpq::v1::CubeDimension dim, ParseCubeDimension(text));
@@ -674,6 +699,7 @@ absl::Status ApplyCommand(const CommandSpec& spec,
       ASSIGN_OR_RETURN(inv->epsilon,
                        ParseNumber("--epsilon", flags.Get("--epsilon")));
       RETURN_IF_ERROR(ApplyMethod(flags, inv));
+      RETURN_IF_ERROR(ApplyRepairMethod(flags, inv));
       return ApplyRequestId(flags, inv);
     }
     case Command::kCuboids:
@@ -737,12 +763,25 @@ absl::StatusOr<dpq::v1::Measure> ParseMeasureName(const std::string& text) {
 absl::StatusOr<dpq::v1::SelectionMethod> ParseMethodName(
     const std::string& text) {
   const std::string lower = absl::AsciiStrToLower(text);
+  if (lower == "gem") return dpq::v1::SELECTION_METHOD_GEM;
   if (lower == "optimized") return dpq::v1::SELECTION_METHOD_OPTIMIZED;
   if (lower == "hierarchical") return dpq::v1::SELECTION_METHOD_HIERARCHICAL;
   if (lower == "basic") return dpq::v1::SELECTION_METHOD_BASIC;
   if (lower == "baseline") return dpq::v1::SELECTION_METHOD_BASELINE;
   return Usage(absl::StrCat(
-      "--method must be one of optimized, hierarchical, basic, baseline; got '",
+      "--method for mi and p must be one of gem, optimized, hierarchical, "
+      "basic, baseline; got '",
+      text, "'."));
+}
+
+absl::StatusOr<dpq::v1::RepairMethod> ParseRepairMethodName(
+    const std::string& text) {
+  const std::string lower = absl::AsciiStrToLower(text);
+  if (lower == "cover_bound") return dpq::v1::REPAIR_METHOD_COVER_BOUND;
+  if (lower == "exact") return dpq::v1::REPAIR_METHOD_EXACT;
+  if (lower == "vertex_cover") return dpq::v1::REPAIR_METHOD_VERTEX_COVER;
+  return Usage(absl::StrCat(
+      "the method for r must be one of cover_bound, exact, vertex_cover; got '",
       text, "'."));
 }
 

@@ -93,6 +93,7 @@ struct UploadArgs {
   std::vector<std::vector<std::string>> public_cuboids;
   // --infer-types: infer the types --schema leaves out (at registration).
   bool infer_types = false;
+  bool exact_repair = false;  // --exact-repair
   // Graphs: the node universe, --node-count N or --nodes F (one label per
   // line).
   uint64_t node_count = 0;
@@ -134,6 +135,7 @@ struct Invocation {
   // measure / report.
   dpq::v1::Measure measure = dpq::v1::MEASURE_UNSPECIFIED;
   dpq::v1::SelectionMethod method = dpq::v1::SELECTION_METHOD_UNSPECIFIED;
+  dpq::v1::RepairMethod repair_method = dpq::v1::REPAIR_METHOD_UNSPECIFIED;
   double epsilon = 0;  // also EPS of grant, set-budget, set-cap
   // cuboids: one dimension list per --dims ([] = the apex cuboid), and
   // --integral.
@@ -185,8 +187,14 @@ std::string CommandName(Command command);
 // Parses "mi"/"p"/"r" (case-insensitive). kInvalidArgument otherwise.
 absl::StatusOr<dpq::v1::Measure> ParseMeasureName(const std::string& text);
 
-// Parses "optimized"/"hierarchical"/"basic"/"baseline" (case-insensitive).
+// Parses "gem"/"optimized"/"hierarchical"/"basic"/"baseline"
+// (case-insensitive), the methods of I_MI and I_P.
 absl::StatusOr<dpq::v1::SelectionMethod> ParseMethodName(
+    const std::string& text);
+
+// Parses "cover_bound"/"exact"/"vertex_cover" (case-insensitive), the
+// methods of I_R.
+absl::StatusOr<dpq::v1::RepairMethod> ParseRepairMethodName(
     const std::string& text);
 
 // Parses "table"/"graph" (case-insensitive) for --kind.

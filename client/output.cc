@@ -271,8 +271,47 @@ std::string MeasureLabel(dpq::v1::Measure measure) {
   }
 }
 
+std::string EstimateCode(dpq::v1::Estimate estimate) {
+  switch (estimate) {
+    case dpq::v1::ESTIMATE_EXACT:
+      return "exact";
+    case dpq::v1::ESTIMATE_LOWER_BOUND:
+      return "lower_bound";
+    case dpq::v1::ESTIMATE_UPPER_BOUND:
+      return "upper_bound";
+    default:
+      return "unspecified";
+  }
+}
+
+std::string EstimateLabel(dpq::v1::Estimate estimate) {
+  switch (estimate) {
+    case dpq::v1::ESTIMATE_EXACT:
+      return "exact";
+    case dpq::v1::ESTIMATE_LOWER_BOUND:
+      return "lower bound";
+    case dpq::v1::ESTIMATE_UPPER_BOUND:
+      return "upper bound";
+    default:
+      return "-";
+  }
+}
+
+std::string EstimateCaveat(dpq::v1::Estimate estimate) {
+  switch (estimate) {
+    case dpq::v1::ESTIMATE_LOWER_BOUND:
+      return "; estimates a lower bound: may undercount";
+    case dpq::v1::ESTIMATE_UPPER_BOUND:
+      return "; estimates an upper bound: may overcount up to 2x";
+    default:
+      return "";
+  }
+}
+
 std::string MethodName(dpq::v1::SelectionMethod method) {
   switch (method) {
+    case dpq::v1::SELECTION_METHOD_GEM:
+      return "gem";
     case dpq::v1::SELECTION_METHOD_OPTIMIZED:
       return "optimized";
     case dpq::v1::SELECTION_METHOD_HIERARCHICAL:
@@ -372,6 +411,8 @@ std::string DatasetInfoJson(const dpq::v1::DatasetInfo& info) {
   w.Add("kind", KindName(info.kind()));
   if (info.kind() == dpq::v1::DATASET_KIND_GRAPH) {
     w.Add("node_count", static_cast<uint64_t>(info.node_count()));
+  } else {
+    w.Add("exact_repair", info.exact_repair());
   }
   w.AddRaw("cube_dimensions",
            JsonArrayOf(
@@ -425,6 +466,7 @@ std::string MeasureResultJson(const dpq::v1::MeasureResult& r) {
   }
   w.Add("bound95", static_cast<int64_t>(r.bound95()));
   w.Add("method", r.method());
+  w.Add("estimates", EstimateCode(r.estimate()));
   return w.Finish();
 }
 
@@ -538,6 +580,11 @@ std::string DescribeText(const dpq::v1::DescribeDatasetResponse& resp,
                                        : std::string("not public"),
                   "\n");
   absl::StrAppend(&out, "measures:         ", MeasuresList(d, ", "), "\n");
+  absl::StrAppend(&out, "I_R released as:  ",
+                  d.exact_repair()
+                      ? "the exact minimum repair (owner's exact_repair)"
+                      : "a lower bound (cover_bound: LP relaxation)",
+                  "\n");
   absl::StrAppend(&out, "columns:\n");
   TextTable columns({"  NAME", "TYPE"});
   for (const dpq::v1::Column& c : d.columns()) {
@@ -613,12 +660,15 @@ std::string MeasureText(absl::string_view dataset_id,
     }
     w.Add("bound95", static_cast<int64_t>(r.bound95()));
     w.Add("method", r.method());
+    w.Add("estimates", EstimateCode(r.estimate()));
     w.Add("request_id", resp.request_id());
     w.Add("replayed", resp.replayed());
     return Line(w);
   }
-  std::string out = absl::StrCat(MeasureLabel(r.measure()), " ~ ", r.value(),
-                                 " \u00b1 ", r.bound95(), " (95%)");
+  std::string out =
+      absl::StrCat(MeasureLabel(r.measure()), " ~ ", r.value(), " \u00b1 ",
+                   r.bound95(), " (95% noise", EstimateCaveat(r.estimate()),
+                   ")");
   if (r.measure() != dpq::v1::MEASURE_R) {
     absl::StrAppend(&out, ", theta ", r.theta());
   }
@@ -643,11 +693,11 @@ std::string ReportText(absl::string_view dataset_id,
     w.Add("replayed", resp.replayed());
     return Line(w);
   }
-  TextTable table(
-      {"MEASURE", "VALUE", "\u00b195%", "THETA", "EPSILON", "METHOD"});
+  TextTable table({"MEASURE", "VALUE", "\u00b195%", "ESTIMATES", "THETA",
+                   "EPSILON", "METHOD"});
   for (const dpq::v1::MeasureResult& r : resp.results()) {
     table.AddRow({MeasureLabel(r.measure()), absl::StrCat(r.value()),
-                  absl::StrCat(r.bound95()),
+                  absl::StrCat(r.bound95()), EstimateLabel(r.estimate()),
                   r.measure() == dpq::v1::MEASURE_R ? std::string("-")
                                                     : absl::StrCat(r.theta()),
                   FormatReal(r.epsilon()), OrDash(r.method())});

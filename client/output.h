@@ -41,8 +41,16 @@ std::string MeasureCode(dpq::v1::Measure measure);
 // "I_MI (conflicting pairs)", "I_P (tuples in conflicts)",
 // "I_R (minimal repair deletions)".
 std::string MeasureLabel(dpq::v1::Measure measure);
-// "optimized", "hierarchical", "basic", "baseline" ("" when unspecified).
+// "gem", "optimized", "hierarchical", "basic", "baseline" ("" when
+// unspecified).
 std::string MethodName(dpq::v1::SelectionMethod method);
+
+// What a result estimates: "exact" / "lower_bound" / "upper_bound" (JSON),
+// "exact" / "lower bound" / "upper bound" (tables), and the caveat printed
+// after the noise bound ("" for exact values).
+std::string EstimateCode(dpq::v1::Estimate estimate);
+std::string EstimateLabel(dpq::v1::Estimate estimate);
+std::string EstimateCaveat(dpq::v1::Estimate estimate);
 // "int64", "double", "string", "inferred".
 std::string ColumnTypeName(dpq::v1::ColumnType type);
 // "RESERVED", "COMMITTED", "REFUNDED", "UNSPECIFIED".

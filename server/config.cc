@@ -72,6 +72,8 @@ absl::Status ApplySetting(absl::string_view key, absl::string_view value,
     return ParseInteger(key, value, &options->graph_threads);
   } else if (key == "graph_build_workers") {
     return ParseInteger(key, value, &options->graph_build_workers);
+  } else if (key == "exact_repair_seconds") {
+    return ParseInteger(key, value, &options->exact_repair_seconds);
   } else if (key == "max_heavy_jobs") {
     return ParseInteger(key, value, &options->max_heavy_jobs);
   } else if (key == "drain_seconds") {
@@ -81,7 +83,8 @@ absl::Status ApplySetting(absl::string_view key, absl::string_view value,
         "Unknown setting '", key,
         "'; known: listen, data_dir, tls_cert, tls_key, client_ca, insecure, "
         "max_message_bytes, max_upload_bytes, max_rows, graph_threads, "
-        "graph_build_workers, max_heavy_jobs, drain_seconds."));
+        "graph_build_workers, exact_repair_seconds, max_heavy_jobs, "
+        "drain_seconds."));
   }
   return absl::OkStatus();
 }
@@ -219,6 +222,8 @@ std::string Usage() {
       "  --graph-threads N        threads per conflict graph (0 = cores)\n"
       "  --graph-build-workers N  conflict graphs rebuilt at once in the "
       "background after a start (1-16, default 1)\n"
+      "  --exact-repair-seconds N time to prove an exact_repair registration's "
+      "minimum cover (1-3600, default 60)\n"
       "  --max-heavy-jobs N       tree trainings and node selections run at "
       "once (1-64, default 2)\n"
       "  --drain-seconds N        grace period on SIGTERM (default 30)\n"

@@ -130,6 +130,11 @@ absl::Status ValidateOptions(const Options& options) {
         "graph_threads must be >= 0 (0 = one per core), but is ",
         options.graph_threads, "."));
   }
+  if (options.exact_repair_seconds < 1 || options.exact_repair_seconds > 3600) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "exact_repair_seconds must be in [1, 3600], but is ",
+        options.exact_repair_seconds, "."));
+  }
   if (options.graph_build_workers < 1 || options.graph_build_workers > 16) {
     return absl::InvalidArgumentError(absl::StrCat(
         "graph_build_workers must be in [1, 16], but is ",
@@ -220,6 +225,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
   registry_options.graph_threads = options.graph_threads;
   registry_options.graph_build_workers =
       static_cast<int>(options.graph_build_workers);
+  registry_options.exact_repair_time_limit =
+      absl::Seconds(options.exact_repair_seconds);
   ASSIGN_OR_RETURN(server->registry_,
                    registry::DatasetRegistry::Open(registry_options));
 

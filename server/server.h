@@ -67,6 +67,9 @@ struct Options {
   int graph_threads = 0;
   // Conflict graphs built at once by the background workers (1..16).
   int64_t graph_build_workers = 1;
+  // Time a registration with exact_repair may spend proving the exact
+  // minimum cover (1..3600 s); beyond it the registration fails.
+  int64_t exact_repair_seconds = 60;
   // TrainDecisionTree / SelectInfluentialNodes computations at once
   // (1..64); more are refused with UNAVAILABLE before any budget is
   // reserved.

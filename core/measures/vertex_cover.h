@@ -98,6 +98,22 @@ uint64_t GreedyVertexCoverSize(const graph::Graph& g);
 absl::StatusOr<VertexCoverResult> MinimumVertexCover(
     const graph::Graph& g, const VertexCoverLimits& limits = {});
 
+// The I_R lower bound of the cover_bound method: ceil(LP relaxation),
+// i.e. ceil(VertexCoverLpDoubled / 2). At most I_R (an integer >= LP), and
+// 1-Lipschitz under adding or removing a node: the LP moves by at most 1
+// (a new node gets x_v = 1; an optimum restricted to the other nodes is
+// feasible without the node), so the doubled LP moves by at most 2 and its
+// halved ceiling by at most 1. Checked on every graph up to 7 nodes
+// (tests/core/private/flow_extensions_test.cc). O(m sqrt(n)).
+uint64_t CoverLowerBound(const graph::Graph& g);
+
+// The exact minimum vertex cover for an owner who asked for it (the
+// `exact_repair` option): MinimumVertexCover within `limits`, or
+// kFailedPrecondition saying which limit stopped the proof and what the
+// bounds were (the owner's message; never shown to a buyer).
+absl::StatusOr<uint64_t> ExactRepairOrExplain(
+    const graph::Graph& g, const VertexCoverLimits& limits = {});
+
 }  // namespace dpq::core::measures
 
 #endif  // DPQ_CORE_MEASURES_VERTEX_COVER_H_

@@ -11,6 +11,8 @@
 #include "core/dp/discrete_laplace.h"
 #include "core/dp/epsilon.h"
 #include "core/graph/edge_addition.h"
+#include "core/measures/vertex_cover.h"
+#include "core/private/gem_release.h"
 #include "core/private/noisy_count.h"
 #include "core/private/private_vertex_cover.h"
 #include "core/private/projection_quality.h"
@@ -23,17 +25,67 @@ namespace {
 
 using measures::Measure;
 
-absl::StatusOr<PrivateMeasureResult> ReleaseRepair(dp::SecureUrbg& urbg,
-                                                   const graph::Graph& g,
-                                                   double epsilon) {
-  ASSIGN_OR_RETURN(const NoisyCount noisy,
-                   PrivateVertexCoverSize(urbg, g, epsilon));
+absl::StatusOr<PrivateMeasureResult> ReleaseRepair(
+    dp::SecureUrbg& urbg, const graph::Graph& g,
+    const PrivateMeasureRequest& request) {
   PrivateMeasureResult out;
+  out.method = std::string(RepairMethodName(request.repair_method));
+  out.estimate = EstimateOf(request.repair_method);
+  out.epsilon_release = request.epsilon;
+  out.epsilon_spent = request.epsilon;
+  NoisyCount noisy;
+  switch (request.repair_method) {
+    case RepairMethod::kVertexCover: {
+      ASSIGN_OR_RETURN(noisy, PrivateVertexCoverSize(urbg, g, request.epsilon));
+      break;
+    }
+    case RepairMethod::kCoverBound: {
+      // Sensitivity 1: measures::CoverLowerBound explains and tests why.
+      const int64_t bound =
+          static_cast<int64_t>(measures::CoverLowerBound(g));
+      ASSIGN_OR_RETURN(noisy,
+                       ReleaseNoisyCount(urbg, bound, 1.0, request.epsilon));
+      break;
+    }
+    case RepairMethod::kExact: {
+      // The minimum vertex cover moves by at most 1 per node (add the new
+      // node to a cover; a cover minus the removed node covers the rest).
+      if (!request.exact_repair.has_value()) {
+        return absl::InvalidArgumentError(
+            "Method 'exact' for I_R is available only on datasets whose "
+            "owner registered them with exact_repair; use cover_bound.");
+      }
+      ASSIGN_OR_RETURN(noisy,
+                       ReleaseNoisyCount(
+                           urbg, static_cast<int64_t>(*request.exact_repair),
+                           1.0, request.epsilon));
+      break;
+    }
+  }
   out.value = noisy.value;
   out.bound95 = noisy.bound95;
-  out.epsilon_release = epsilon;
-  out.epsilon_spent = epsilon;
-  out.method = std::string(kVertexCoverMethodName);
+  return out;
+}
+
+absl::StatusOr<PrivateMeasureResult> ReleaseGem(
+    dp::SecureUrbg& urbg, const graph::Graph& g,
+    const PrivateMeasureRequest& request,
+    absl::Span<const uint32_t> candidates) {
+  ASSIGN_OR_RETURN(const GemRelease gem,
+                   ReleaseWithGem(urbg, g, request.measure, candidates,
+                                  request.epsilon, request.degree_bounds));
+  PrivateMeasureResult out;
+  out.method = std::string(SelectionMethodName(SelectionMethod::kGem));
+  out.estimate = Estimate::kLowerBound;
+  out.epsilon_spent = request.epsilon;
+  out.epsilon_degree_bound = gem.epsilon_degree_bound;
+  out.epsilon_selection = gem.epsilon_selection;
+  out.epsilon_release = gem.epsilon_release;
+  out.noisy_degree_bound = gem.noisy_degree_bound;
+  out.theta = gem.theta;
+  out.value = gem.value;
+  out.bound95 = gem.bound95;
+  out.num_candidates = gem.num_candidates;
   return out;
 }
 
@@ -50,18 +102,21 @@ absl::Status CheckReleaseScale(Measure measure, uint32_t theta,
 
 absl::StatusOr<SelectionMethod> ParseSelectionMethod(absl::string_view text) {
   const std::string t = absl::AsciiStrToLower(text);
+  if (t == "gem") return SelectionMethod::kGem;
   if (t == "optimized") return SelectionMethod::kOptimized;
   if (t == "hierarchical") return SelectionMethod::kHierarchical;
   if (t == "basic") return SelectionMethod::kBasic;
   if (t == "baseline") return SelectionMethod::kBaseline;
   return absl::InvalidArgumentError(
-      absl::StrCat("Unknown threshold selection method '", text,
-                   "'; expected one of optimized, hierarchical, basic, "
-                   "baseline."));
+      absl::StrCat("Unknown method '", text,
+                   "' for I_MI or I_P; expected one of gem (the default), "
+                   "optimized, hierarchical, basic, baseline."));
 }
 
 absl::string_view SelectionMethodName(SelectionMethod method) {
   switch (method) {
+    case SelectionMethod::kGem:
+      return "gem";
     case SelectionMethod::kOptimized:
       return "optimized";
     case SelectionMethod::kHierarchical:
@@ -72,6 +127,57 @@ absl::string_view SelectionMethodName(SelectionMethod method) {
       return "baseline";
   }
   return "?";
+}
+
+absl::StatusOr<RepairMethod> ParseRepairMethod(absl::string_view text) {
+  const std::string t = absl::AsciiStrToLower(text);
+  if (t == "cover_bound") return RepairMethod::kCoverBound;
+  if (t == "exact") return RepairMethod::kExact;
+  if (t == "vertex_cover") return RepairMethod::kVertexCover;
+  return absl::InvalidArgumentError(
+      absl::StrCat("Unknown method '", text,
+                   "' for I_R; expected one of cover_bound (the default), "
+                   "exact, vertex_cover."));
+}
+
+absl::string_view RepairMethodName(RepairMethod method) {
+  switch (method) {
+    case RepairMethod::kCoverBound:
+      return "cover_bound";
+    case RepairMethod::kExact:
+      return "exact";
+    case RepairMethod::kVertexCover:
+      return kVertexCoverMethodName;
+  }
+  return "?";
+}
+
+absl::string_view EstimateName(Estimate estimate) {
+  switch (estimate) {
+    case Estimate::kExact:
+      return "exact";
+    case Estimate::kLowerBound:
+      return "lower_bound";
+    case Estimate::kUpperBound:
+      return "upper_bound";
+  }
+  return "?";
+}
+
+// Every I_MI / I_P method releases a truncated statistic (the projection or
+// the flow extension), which never exceeds the measure.
+Estimate EstimateOf(SelectionMethod) { return Estimate::kLowerBound; }
+
+Estimate EstimateOf(RepairMethod method) {
+  switch (method) {
+    case RepairMethod::kCoverBound:
+      return Estimate::kLowerBound;
+    case RepairMethod::kExact:
+      return Estimate::kExact;
+    case RepairMethod::kVertexCover:
+      return Estimate::kUpperBound;
+  }
+  return Estimate::kLowerBound;
 }
 
 absl::Status CheckMeasureReleasable(Measure measure) {
@@ -102,9 +208,9 @@ absl::StatusOr<PrivateMeasureResult> ComputePrivateMeasure(
   const Measure measure = request.measure;
   RETURN_IF_ERROR(CheckMeasureReleasable(measure));
   RETURN_IF_ERROR(dp::ValidateEpsilon(request.epsilon));
-  // Algorithm 5 needs neither N nor Theta nor a selection method.
+  // No I_R method needs N, Theta or a selection method.
   if (measure == Measure::kRepair) {
-    return ReleaseRepair(urbg, g, request.epsilon);
+    return ReleaseRepair(urbg, g, request);
   }
 
   ASSIGN_OR_RETURN(const uint32_t max_rows,
@@ -128,6 +234,9 @@ absl::StatusOr<PrivateMeasureResult> ComputePrivateMeasure(
                        NormalizeThetaCandidates(*request.candidates, max_rows));
     } else {
       candidates = DefaultThetaCandidates(max_rows);
+    }
+    if (request.method == SelectionMethod::kGem) {
+      return ReleaseGem(urbg, g, request, candidates);
     }
     out.num_candidates = candidates.size();
     // The two parts sum to at most epsilon exactly (design 5.6).
@@ -177,6 +286,7 @@ absl::StatusOr<PrivateMeasureResult> ComputePrivateMeasure(
         break;
       }
       case SelectionMethod::kBaseline:
+      case SelectionMethod::kGem:
         break;  // handled above
     }
     out.theta = selection.theta;

@@ -1,10 +1,14 @@
 // DP inconsistency measures on a conflict graph: the entry point of
-// core/private (paper Sections 3-5; design.md section 5).
+// core/private (paper Sections 3-5; design.md section 5;
+// lipschitz-extensions-and-gem.md).
 //
-//  - I_MI and I_P: Algorithm 2 (edge-addition projection with the stable
-//    order, then discrete Laplace noise), with the threshold theta chosen by
-//    one of the SelectionMethods, or baseline 1 (theta = N).
-//  - I_R: Algorithm 5 (DP size of the stable-order greedy vertex cover).
+//  - I_MI and I_P: by default the flow Lipschitz extension with theta
+//    chosen by the generalized exponential mechanism (gem_release.h); the
+//    paper's Algorithm 2 (edge-addition projection, theta by one of its
+//    selection methods, or baseline 1 with theta = N) stays selectable.
+//  - I_R: by default the LP lower bound on the minimum vertex cover
+//    (sensitivity 1), or the owner's exact minimum cover (sensitivity 1),
+//    or the paper's Algorithm 5 (DP size of the stable-order greedy cover).
 //  - I_D and I_MC: refused (paper Section 3).
 //
 // Wherever the paper uses |V|, we use N = public_max_rows (design 5.2).
@@ -29,16 +33,44 @@ namespace dpq::core::private_measures {
 
 // How Algorithm 2 picks theta (paper Section 6, "Algorithm variations").
 enum class SelectionMethod {
-  kOptimized,     // full Algorithm 4: degree bound + two-step EM (default)
+  kGem,           // flow extension + generalized EM (default; not the paper's)
+  kOptimized,     // full Algorithm 4: degree bound + two-step EM
   kHierarchical,  // Algorithm 4 without lines 1-5: two-step EM
   kBasic,         // Algorithm 3: one EM
   kBaseline,      // baseline 1: theta = N, all of epsilon on the release
 };
 
-// "optimized", "hierarchical", "basic", "baseline" (case-insensitive).
-// kInvalidArgument listing them otherwise.
+// "gem", "optimized", "hierarchical", "basic", "baseline"
+// (case-insensitive). kInvalidArgument listing them otherwise.
 absl::StatusOr<SelectionMethod> ParseSelectionMethod(absl::string_view text);
 absl::string_view SelectionMethodName(SelectionMethod method);
+
+// How I_R is released.
+enum class RepairMethod {
+  // ceil(LP relaxation of minimum vertex cover) + discrete Laplace(1/eps):
+  // a lower bound of I_R with sensitivity 1 (default).
+  kCoverBound,
+  // The exact minimum cover, computed by the owner at registration
+  // (PrivateMeasureRequest::exact_repair) + discrete Laplace(1/eps).
+  kExact,
+  // The paper's Algorithm 5: the stable greedy 2-approximation, noise 2/eps.
+  kVertexCover,
+};
+
+// "cover_bound", "exact", "vertex_cover" (case-insensitive).
+absl::StatusOr<RepairMethod> ParseRepairMethod(absl::string_view text);
+absl::string_view RepairMethodName(RepairMethod method);
+
+// What a released value estimates (before its noise).
+enum class Estimate {
+  kExact,       // the measure itself
+  kLowerBound,  // a lower bound of it (never above the measure)
+  kUpperBound,  // an upper bound of it (Algorithm 5's 2-approximation)
+};
+absl::string_view EstimateName(Estimate estimate);
+// The estimate of each method (a public property, never of the data).
+Estimate EstimateOf(SelectionMethod method);
+Estimate EstimateOf(RepairMethod method);
 
 // Algorithm 2's budget split, as in the paper's experiments: eps1 = 0.4 eps
 // for selecting theta (including Algorithm 4's eps0), eps2 = 0.6 eps for the
@@ -50,8 +82,13 @@ inline constexpr absl::string_view kVertexCoverMethodName = "vertex_cover";
 
 struct PrivateMeasureRequest {
   measures::Measure measure = measures::Measure::kMinimalInconsistency;
-  // Ignored for I_R.
-  SelectionMethod method = SelectionMethod::kOptimized;
+  // For I_MI and I_P.
+  SelectionMethod method = SelectionMethod::kGem;
+  // For I_R.
+  RepairMethod repair_method = RepairMethod::kCoverBound;
+  // The exact minimum vertex cover of the graph, computed at registration
+  // when the owner asked for it (needed by RepairMethod::kExact only).
+  std::optional<uint64_t> exact_repair;
   // Total budget of the request, validated by dp::ValidateEpsilon.
   double epsilon = 0;
   // N, the public upper bound on the row count (design 5.2); must be >= the
@@ -61,8 +98,8 @@ struct PrivateMeasureRequest {
   // NormalizeThetaCandidates. Ignored by kBaseline and I_R.
   std::optional<std::vector<uint64_t>> candidates;
   // ComputeDegreeBounds for the dataset and the DCs the graph was built
-  // from; used by kOptimized only. Empty = no bound (optimized then runs as
-  // hierarchical).
+  // from; used by kOptimized (empty: it runs as hierarchical) and kGem (to
+  // prune its candidates when every DC is keyed; empty: no pruning).
   std::vector<DcDegreeBound> degree_bounds;
 };
 
@@ -83,8 +120,11 @@ struct PrivateMeasureResult {
   std::optional<uint32_t> noisy_degree_bound;
   // theta1* of the two-step EM (hierarchical, optimized).
   std::optional<uint32_t> first_step_theta;
-  // "optimized", "hierarchical", "basic", "baseline" or "vertex_cover".
+  // "gem", "optimized", "hierarchical", "basic", "baseline",
+  // "cover_bound", "exact" or "vertex_cover".
   std::string method;
+  // What `value` estimates before its noise.
+  Estimate estimate = Estimate::kLowerBound;
   size_t num_candidates = 0;  // |Theta| after deduplication (0 for I_R)
 };
 
@@ -100,9 +140,11 @@ absl::Status CheckMeasureReleasable(measures::Measure measure);
 // result.epsilon_spent = request.epsilon, provided n <= N and the DCs are
 // public.
 // Errors (all before any noise is drawn): kInvalidArgument for a refused
-// measure, a bad epsilon, N outside [1, 2^32 - 1], bad candidates;
-// kFailedPrecondition if g has more than N nodes.
-// Cost: I_MI/I_P O(|Theta| (n + m)); I_R O(n + m).
+// measure, a bad epsilon, N outside [1, 2^32 - 1], bad candidates, or
+// RepairMethod::kExact without exact_repair; kFailedPrecondition if g has
+// more than N nodes.
+// Cost: gem one max-flow sweep per component (flow_extensions.h); the
+// paper's methods O(|Theta| (n + m)); I_R O(m sqrt(n)).
 absl::StatusOr<PrivateMeasureResult> ComputePrivateMeasure(
     dp::SecureUrbg& urbg, const graph::Graph& g,
     const PrivateMeasureRequest& request);

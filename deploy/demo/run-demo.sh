@@ -101,10 +101,33 @@ dpq datasets
 dpq describe hospital
 
 step "Buyer alice: I_MI (conflicting pairs) at epsilon 1 (charged 2: the public exact cuboid makes every non-cube release cost k_Q = 2 times its epsilon)"
-dpq measure hospital --measure mi --epsilon 1
+measure_text=$(dpq measure hospital --measure mi --epsilon 1)
+printf '%s\n' "$measure_text"
 
 step "Buyer alice: quality report (I_MI, I_P, I_R) for epsilon 0.9 in total (charged 1.8)"
-dpq report hospital --epsilon 0.9
+report_text=$(dpq report hospital --epsilon 0.9)
+printf '%s\n' "$report_text"
+
+step "Owner's check (never shown to buyers): the exact values from dpq-measure --exact next to alice's DP answers"
+# The owner runs dpq-measure on her own copy of the rows. gem and
+# cover_bound estimate lower bounds (they may undercount, never
+# overcount); the +- is the 95% bound of the noise alone.
+exact_of() {
+  "$bin/dpq-measure" --data deploy/demo/hospital.csv \
+    --constraints deploy/demo/hospital.dc --schema deploy/demo/hospital.schema \
+    --measure "$1" --exact | sed -n 's/.*"value":\([0-9]*\).*/\1/p'
+}
+report_value() {  # the VALUE column of the report row of measure $1
+  printf '%s\n' "$report_text" | sed -n -E "s/^$1 \([^)]*\) +(-?[0-9]+) .*/\1/p"
+}
+measure_value=$(printf '%s\n' "$measure_text" | sed -n -E 's/^I_MI \([^)]*\) ~ (-?[0-9]+) .*/\1/p')
+printf '%-6s %14s %18s %24s\n' MEASURE "EXACT (owner)" "alice, eps 1" "alice's report, eps 0.3"
+for m in MI P R; do
+  exact=$(exact_of "$(printf '%s' "$m" | tr 'A-Z' 'a-z')")
+  [[ -n "$exact" ]] || fail "dpq-measure --exact printed no value for $m"
+  single="-"; [[ $m == MI ]] && single=$measure_value
+  printf '%-6s %14s %18s %24s\n' "I_$m" "$exact" "$single" "$(report_value "I_$m")"
+done
 
 step "Buyer alice: DP count marginals, consistent with the public exact EmergencyService counts, for epsilon 0.5 (charged 0.5)"
 dpq cuboids hospital --dims Condition,EmergencyService --dims HospitalOwner --epsilon 0.5

@@ -1,119 +1,120 @@
-set terminal png size 1500,520 font 'DejaVuSans,8'
+set terminal pngcairo size 1500,800 font 'DejaVu Sans,8'
 set output 'fig5.png'
 set termoption noenhanced
-set key font ',7' samplen 2
+set key font ',7' samplen 3
 set grid
 set xtics rotate by 30 right
 set format y '%g'
 $stock_P << EOD
-38 326.553 0.0394737 211.532 62.7053 0.157895
-86 125.583 0.0174419 96.0093 36.7523 0.0488372
-122 101.911 0.00737705 30.891 22.4516 0.0467213
-166 41.4542 0.0150602 41.8114 2.57771 0.0186747
-192 63.2297 0.0140625 16.6729 11.4984 0.0265625
+38 193.671 0.0315789 113.911 113.239 0.192105 0.0973684
+86 145.835 0.027907 80.2081 20.5837 0.0674419 0.151163
+122 80.4213 0.0196721 38.882 52.5295 0.0344262 0.0311475
+166 68.7355 0.0126506 26.95 17.0614 0.0198795 0.0126506
+192 58.8036 0.00989583 37.0349 5.49635 0.065625 0.0291667
 EOD
 $tax_P << EOD
-6316 1.56279 0.0268524 1.25101 0.507616 0.821786
-8376 0.541082 0.0527818 0.807569 0.639351 0.565413
-9428 0.998377 0.0642554 0.650191 0.583655 0.641663
-9797 0.934868 0.0210473 0.873584 0.740635 0.469899
-9934 0.975126 0.0236461 0.782192 0.494302 0.58188
+6316 2.00066 0.102834 0.789772 0.569174 0.818224 0.154892
+8376 1.16341 0.036533 1.3483 0.694866 0.773233 0.0428964
+9428 0.79265 0.0588248 0.448695 0.539616 0.456544 0.0342809
+9797 1.26717 0.0417475 1.12053 0.499643 0.434286 0.0437889
+9934 1.09452 0.0382827 0.253382 0.571814 0.668975 0.0450171
 EOD
 $hospital_P << EOD
-444 1.90968 0.130856 1.09437 0.906081 0.798874
-690 1.89145 0.148116 1.1958 0.901159 0.762174
-820 1.51183 0.0830488 1.15805 0.777195 0.676585
-886 0.554966 0.0404063 1.6991 0.759368 0.699436
-936 1.02062 0.0685897 0.579594 0.64359 0.611111
+444 2.58536 0.293694 0.947523 0.588288 0.901126 0.614189
+690 1.67754 0.124203 1.12058 0.736667 0.753333 0.562029
+820 1.20707 0.0439024 0.438293 0.736951 0.728415 0.306341
+886 1.1754 0.135666 0.542099 0.686569 0.76535 0.213544
+936 1.16506 0.151389 1.08098 0.754487 0.638889 0.182692
 EOD
 $flights_P << EOD
-1214 1.88278 0.0892916 0.415074 0.400659 0.303871
-1436 1.40348 0.0268106 2.05996 0.320543 0.311699
-1759 1.30887 0.0305287 1.58397 0.417851 0.323309
-1891 2.13458 0.0738234 0.687203 0.61285 0.400952
-2044 0.764677 0.041047 0.543151 0.355675 0.522945
+1214 2.76524 0.0560132 0.321499 0.367133 0.279077 0.165568
+1436 1.91999 0.0412256 0.637117 0.230153 0.325139 0.219777
+1759 1.94059 0.040307 0.665435 0.348039 0.460034 0.199261
+1891 1.27753 0.0680063 0.765574 0.38752 0.381861 0.17028
+2044 1.11986 0.0989726 1.13571 0.669178 0.379256 0.230871
 EOD
 $adult_P << EOD
-9996 1.09393 1.15634 0.912035 0.938856 0.734924
-10000 0.63806 1.46005 0.93306 0.72788 0.49498
-10000 1.3645 1.41171 0.70935 0.84567 0.65505
-10000 1.68 0.57749 0.90782 1.10344 0.82069
-10000 0.98315 1.17307 1.01897 0.66124 0.61904
+9996 1.1248 0.47431 1.06993 0.891777 0.780242 0.581733
+10000 0.89079 0.73399 1.55595 0.87797 0.78964 0.12822
+10000 1.21168 0.62635 0.84487 0.6394 0.79287 0.08048
+10000 1.18055 0.54305 0.92507 0.82079 0.61876 0.06355
+10000 1.21466 0.49846 1.32327 0.86117 0.81571 0.0203
 EOD
 $stock_MI << EOD
-19 406.768 0.0736842 209.795 173.147 0.0947368
-43 146.698 0.00697674 137.721 11.2209 0.0395349
-61 157.567 0.0180328 72.4262 18.1443 0.0278689
-83 58.5699 0.00963855 112.805 11.7386 0.0289157
-96 96.8125 0.0104167 72.9646 0.533333 0.0354167
+19 440.868 0.0368421 233.779 196.153 0.7 0.163158
+43 254.365 0.0116279 57.8233 3.5 0.353488 0.027907
+61 98.9705 0.00983607 110.115 21.0197 0.052459 0.0409836
+83 151.506 0.00963855 35.9265 18.2819 0.0301205 0.039759
+96 108.984 0.0125 57.5802 0.626042 0.0427083 0.460417
 EOD
 $tax_MI << EOD
-10056 0.771659 0.0303003 0.418775 0.562888 0.607409
-19922 0.458212 0.0278386 0.219642 0.445417 0.46155
-30538 0.265292 0.0192121 0.3749 0.287075 0.254162
-41976 0.317384 0.00968411 0.233812 0.556478 0.161273
-52621 0.209148 0.00836548 0.322913 0.0998024 0.0836035
+10056 0.849712 0.0499602 0.957647 0.520207 0.318874 0.136456
+19922 0.648062 0.00575243 0.282873 0.532452 0.195548 0.106415
+30538 0.209582 0.00832733 0.0804277 0.243791 0.124376 0.0576397
+41976 0.446817 0.0106632 0.41154 0.524914 0.175522 0.0882933
+52621 0.114728 0.00729747 0.158513 0.406756 0.0397332 0.0369092
 EOD
 $hospital_MI << EOD
-586 1.2901 0.100683 0.990273 0.864846 0.752901
-1155 1.18926 0.0414719 0.738442 0.957835 0.709437
-1734 0.461303 0.0390427 0.4609 0.884948 0.750865
-2230 0.458206 0.0275336 0.486009 0.681883 0.44583
-2733 0.37468 0.0357849 0.607062 0.462788 0.447347
+586 1.73686 0.0901024 0.702901 1.68635 0.919283 0.95
+1155 0.804242 0.0692641 0.83342 0.730909 0.824675 0.371775
+1734 0.582872 0.0604383 0.730681 0.617935 0.778547 0.377163
+2230 0.702735 0.0186547 0.420538 0.688206 0.717265 0.257758
+2733 0.24592 0.0562752 0.567069 0.346725 0.296268 0.228028
 EOD
 $flights_MI << EOD
-17694 0.112886 0.0022663 0.197282 0.538544 0.0873234
-18186 0.15281 0.00517981 0.273568 0.482151 0.00814913
-18753 0.12615 0.00404735 0.31331 0.40409 0.134576
-19288 0.0740823 0.00413729 0.204873 0.337287 0.030029
-19779 0.0902118 0.00446433 0.0412255 0.346342 0.0459882
+17694 0.102159 0.00634678 0.36071 0.457918 0.102351 0.0445236
+18186 0.0603596 0.00239195 0.153932 0.302485 0.106675 0.041334
+18753 0.124663 0.00427132 0.31091 0.110702 0.104687 0.0615635
+19288 0.151493 0.00387806 0.125508 0.360914 0.00794795 0.0114527
+19779 0.105567 0.00818039 0.369331 0.205728 0.00620355 0.0429294
 EOD
 $adult_MI << EOD
-118869 0.0987549 0.0719759 0.155834 0.495988 0.471935
-247786 0.0356751 0.0296292 0.0788911 0.371925 0.458856
-398757 0.016651 0.0151345 0.0630422 0.248367 0.247258
-509966 0.0315615 0.0139176 0.0426209 0.130737 0.249796
-616987 0.0161321 0.0139888 0.0466007 0.110728 0.154143
+118869 0.0926078 0.0564798 0.340385 0.504826 0.616898 0.668243
+247786 0.0210189 0.027031 0.174487 0.228365 0.330749 0.176658
+398757 0.0209694 0.0202075 0.0966787 0.194264 0.2088 0.171945
+509966 0.0275914 0.0209849 0.100258 0.19169 0.264996 0.212495
+616987 0.0185372 0.0145815 0.0586032 0.0850749 0.269435 0.125226
 EOD
-set multiplot layout 2,5 title 'Figure 5: relative error of the theta strategies, RNoise 0.01, eps 1 (log y)'
+set key below maxrows 3
+set multiplot layout 2,5 title 'Figure 5: relative error of the theta strategies and gem, RNoise 0.01, eps 1 (log y)'
 set title 'stock: I_P' noenhanced
 set xlabel 'true value'
 set logscale y
-plot $stock_P u 1:2 w lp pt 4 ps 0.5 t 'baseline1', $stock_P u 1:3 w lp pt 5 ps 0.5 t 'baseline2', $stock_P u 1:4 w lp pt 6 ps 0.5 t 'basic', $stock_P u 1:5 w lp pt 7 ps 0.5 t 'hierarchical', $stock_P u 1:6 w lp pt 8 ps 0.5 t 'optimized'
+plot $stock_P u 1:2 w lp pt 4 ps 0.5 dt 1 lw 1 lc rgb '#8c564b' t 'baseline1 (paper)', $stock_P u 1:3 w lp pt 6 ps 0.5 dt 1 lw 1 lc rgb '#7f7f7f' t 'baseline2 (paper)', $stock_P u 1:4 w lp pt 8 ps 0.5 dt 1 lw 1 lc rgb '#bcbd22' t 'basic (paper)', $stock_P u 1:5 w lp pt 10 ps 0.5 dt 1 lw 1 lc rgb '#17becf' t 'hierarchical (paper)', $stock_P u 1:6 w lp pt 7 ps 0.5 dt 1 lw 1 lc rgb '#1f77b4' t 'optimized (paper)', $stock_P u 1:7 w lp pt 9 ps 0.5 dt 2 lw 2 lc rgb '#d62728' t 'gem (dpq default)'
 set title 'tax: I_P' noenhanced
 set xlabel 'true value'
 set logscale y
-plot $tax_P u 1:2 w lp pt 4 ps 0.5 t 'baseline1', $tax_P u 1:3 w lp pt 5 ps 0.5 t 'baseline2', $tax_P u 1:4 w lp pt 6 ps 0.5 t 'basic', $tax_P u 1:5 w lp pt 7 ps 0.5 t 'hierarchical', $tax_P u 1:6 w lp pt 8 ps 0.5 t 'optimized'
+plot $tax_P u 1:2 w lp pt 4 ps 0.5 dt 1 lw 1 lc rgb '#8c564b' t 'baseline1 (paper)', $tax_P u 1:3 w lp pt 6 ps 0.5 dt 1 lw 1 lc rgb '#7f7f7f' t 'baseline2 (paper)', $tax_P u 1:4 w lp pt 8 ps 0.5 dt 1 lw 1 lc rgb '#bcbd22' t 'basic (paper)', $tax_P u 1:5 w lp pt 10 ps 0.5 dt 1 lw 1 lc rgb '#17becf' t 'hierarchical (paper)', $tax_P u 1:6 w lp pt 7 ps 0.5 dt 1 lw 1 lc rgb '#1f77b4' t 'optimized (paper)', $tax_P u 1:7 w lp pt 9 ps 0.5 dt 2 lw 2 lc rgb '#d62728' t 'gem (dpq default)'
 set title 'hospital: I_P' noenhanced
 set xlabel 'true value'
 set logscale y
-plot $hospital_P u 1:2 w lp pt 4 ps 0.5 t 'baseline1', $hospital_P u 1:3 w lp pt 5 ps 0.5 t 'baseline2', $hospital_P u 1:4 w lp pt 6 ps 0.5 t 'basic', $hospital_P u 1:5 w lp pt 7 ps 0.5 t 'hierarchical', $hospital_P u 1:6 w lp pt 8 ps 0.5 t 'optimized'
+plot $hospital_P u 1:2 w lp pt 4 ps 0.5 dt 1 lw 1 lc rgb '#8c564b' t 'baseline1 (paper)', $hospital_P u 1:3 w lp pt 6 ps 0.5 dt 1 lw 1 lc rgb '#7f7f7f' t 'baseline2 (paper)', $hospital_P u 1:4 w lp pt 8 ps 0.5 dt 1 lw 1 lc rgb '#bcbd22' t 'basic (paper)', $hospital_P u 1:5 w lp pt 10 ps 0.5 dt 1 lw 1 lc rgb '#17becf' t 'hierarchical (paper)', $hospital_P u 1:6 w lp pt 7 ps 0.5 dt 1 lw 1 lc rgb '#1f77b4' t 'optimized (paper)', $hospital_P u 1:7 w lp pt 9 ps 0.5 dt 2 lw 2 lc rgb '#d62728' t 'gem (dpq default)'
 set title 'flights: I_P' noenhanced
 set xlabel 'true value'
 set logscale y
-plot $flights_P u 1:2 w lp pt 4 ps 0.5 t 'baseline1', $flights_P u 1:3 w lp pt 5 ps 0.5 t 'baseline2', $flights_P u 1:4 w lp pt 6 ps 0.5 t 'basic', $flights_P u 1:5 w lp pt 7 ps 0.5 t 'hierarchical', $flights_P u 1:6 w lp pt 8 ps 0.5 t 'optimized'
+plot $flights_P u 1:2 w lp pt 4 ps 0.5 dt 1 lw 1 lc rgb '#8c564b' t 'baseline1 (paper)', $flights_P u 1:3 w lp pt 6 ps 0.5 dt 1 lw 1 lc rgb '#7f7f7f' t 'baseline2 (paper)', $flights_P u 1:4 w lp pt 8 ps 0.5 dt 1 lw 1 lc rgb '#bcbd22' t 'basic (paper)', $flights_P u 1:5 w lp pt 10 ps 0.5 dt 1 lw 1 lc rgb '#17becf' t 'hierarchical (paper)', $flights_P u 1:6 w lp pt 7 ps 0.5 dt 1 lw 1 lc rgb '#1f77b4' t 'optimized (paper)', $flights_P u 1:7 w lp pt 9 ps 0.5 dt 2 lw 2 lc rgb '#d62728' t 'gem (dpq default)'
 set title 'adult: I_P' noenhanced
 set xlabel 'true value'
 set logscale y
-plot $adult_P u 1:2 w lp pt 4 ps 0.5 t 'baseline1', $adult_P u 1:3 w lp pt 5 ps 0.5 t 'baseline2', $adult_P u 1:4 w lp pt 6 ps 0.5 t 'basic', $adult_P u 1:5 w lp pt 7 ps 0.5 t 'hierarchical', $adult_P u 1:6 w lp pt 8 ps 0.5 t 'optimized'
+plot $adult_P u 1:2 w lp pt 4 ps 0.5 dt 1 lw 1 lc rgb '#8c564b' t 'baseline1 (paper)', $adult_P u 1:3 w lp pt 6 ps 0.5 dt 1 lw 1 lc rgb '#7f7f7f' t 'baseline2 (paper)', $adult_P u 1:4 w lp pt 8 ps 0.5 dt 1 lw 1 lc rgb '#bcbd22' t 'basic (paper)', $adult_P u 1:5 w lp pt 10 ps 0.5 dt 1 lw 1 lc rgb '#17becf' t 'hierarchical (paper)', $adult_P u 1:6 w lp pt 7 ps 0.5 dt 1 lw 1 lc rgb '#1f77b4' t 'optimized (paper)', $adult_P u 1:7 w lp pt 9 ps 0.5 dt 2 lw 2 lc rgb '#d62728' t 'gem (dpq default)'
 set title 'stock: I_MI' noenhanced
 set xlabel 'true value'
 set logscale y
-plot $stock_MI u 1:2 w lp pt 4 ps 0.5 t 'baseline1', $stock_MI u 1:3 w lp pt 5 ps 0.5 t 'baseline2', $stock_MI u 1:4 w lp pt 6 ps 0.5 t 'basic', $stock_MI u 1:5 w lp pt 7 ps 0.5 t 'hierarchical', $stock_MI u 1:6 w lp pt 8 ps 0.5 t 'optimized'
+plot $stock_MI u 1:2 w lp pt 4 ps 0.5 dt 1 lw 1 lc rgb '#8c564b' t 'baseline1 (paper)', $stock_MI u 1:3 w lp pt 6 ps 0.5 dt 1 lw 1 lc rgb '#7f7f7f' t 'baseline2 (paper)', $stock_MI u 1:4 w lp pt 8 ps 0.5 dt 1 lw 1 lc rgb '#bcbd22' t 'basic (paper)', $stock_MI u 1:5 w lp pt 10 ps 0.5 dt 1 lw 1 lc rgb '#17becf' t 'hierarchical (paper)', $stock_MI u 1:6 w lp pt 7 ps 0.5 dt 1 lw 1 lc rgb '#1f77b4' t 'optimized (paper)', $stock_MI u 1:7 w lp pt 9 ps 0.5 dt 2 lw 2 lc rgb '#d62728' t 'gem (dpq default)'
 set title 'tax: I_MI' noenhanced
 set xlabel 'true value'
 set logscale y
-plot $tax_MI u 1:2 w lp pt 4 ps 0.5 t 'baseline1', $tax_MI u 1:3 w lp pt 5 ps 0.5 t 'baseline2', $tax_MI u 1:4 w lp pt 6 ps 0.5 t 'basic', $tax_MI u 1:5 w lp pt 7 ps 0.5 t 'hierarchical', $tax_MI u 1:6 w lp pt 8 ps 0.5 t 'optimized'
+plot $tax_MI u 1:2 w lp pt 4 ps 0.5 dt 1 lw 1 lc rgb '#8c564b' t 'baseline1 (paper)', $tax_MI u 1:3 w lp pt 6 ps 0.5 dt 1 lw 1 lc rgb '#7f7f7f' t 'baseline2 (paper)', $tax_MI u 1:4 w lp pt 8 ps 0.5 dt 1 lw 1 lc rgb '#bcbd22' t 'basic (paper)', $tax_MI u 1:5 w lp pt 10 ps 0.5 dt 1 lw 1 lc rgb '#17becf' t 'hierarchical (paper)', $tax_MI u 1:6 w lp pt 7 ps 0.5 dt 1 lw 1 lc rgb '#1f77b4' t 'optimized (paper)', $tax_MI u 1:7 w lp pt 9 ps 0.5 dt 2 lw 2 lc rgb '#d62728' t 'gem (dpq default)'
 set title 'hospital: I_MI' noenhanced
 set xlabel 'true value'
 set logscale y
-plot $hospital_MI u 1:2 w lp pt 4 ps 0.5 t 'baseline1', $hospital_MI u 1:3 w lp pt 5 ps 0.5 t 'baseline2', $hospital_MI u 1:4 w lp pt 6 ps 0.5 t 'basic', $hospital_MI u 1:5 w lp pt 7 ps 0.5 t 'hierarchical', $hospital_MI u 1:6 w lp pt 8 ps 0.5 t 'optimized'
+plot $hospital_MI u 1:2 w lp pt 4 ps 0.5 dt 1 lw 1 lc rgb '#8c564b' t 'baseline1 (paper)', $hospital_MI u 1:3 w lp pt 6 ps 0.5 dt 1 lw 1 lc rgb '#7f7f7f' t 'baseline2 (paper)', $hospital_MI u 1:4 w lp pt 8 ps 0.5 dt 1 lw 1 lc rgb '#bcbd22' t 'basic (paper)', $hospital_MI u 1:5 w lp pt 10 ps 0.5 dt 1 lw 1 lc rgb '#17becf' t 'hierarchical (paper)', $hospital_MI u 1:6 w lp pt 7 ps 0.5 dt 1 lw 1 lc rgb '#1f77b4' t 'optimized (paper)', $hospital_MI u 1:7 w lp pt 9 ps 0.5 dt 2 lw 2 lc rgb '#d62728' t 'gem (dpq default)'
 set title 'flights: I_MI' noenhanced
 set xlabel 'true value'
 set logscale y
-plot $flights_MI u 1:2 w lp pt 4 ps 0.5 t 'baseline1', $flights_MI u 1:3 w lp pt 5 ps 0.5 t 'baseline2', $flights_MI u 1:4 w lp pt 6 ps 0.5 t 'basic', $flights_MI u 1:5 w lp pt 7 ps 0.5 t 'hierarchical', $flights_MI u 1:6 w lp pt 8 ps 0.5 t 'optimized'
+plot $flights_MI u 1:2 w lp pt 4 ps 0.5 dt 1 lw 1 lc rgb '#8c564b' t 'baseline1 (paper)', $flights_MI u 1:3 w lp pt 6 ps 0.5 dt 1 lw 1 lc rgb '#7f7f7f' t 'baseline2 (paper)', $flights_MI u 1:4 w lp pt 8 ps 0.5 dt 1 lw 1 lc rgb '#bcbd22' t 'basic (paper)', $flights_MI u 1:5 w lp pt 10 ps 0.5 dt 1 lw 1 lc rgb '#17becf' t 'hierarchical (paper)', $flights_MI u 1:6 w lp pt 7 ps 0.5 dt 1 lw 1 lc rgb '#1f77b4' t 'optimized (paper)', $flights_MI u 1:7 w lp pt 9 ps 0.5 dt 2 lw 2 lc rgb '#d62728' t 'gem (dpq default)'
 set title 'adult: I_MI' noenhanced
 set xlabel 'true value'
 set logscale y
-plot $adult_MI u 1:2 w lp pt 4 ps 0.5 t 'baseline1', $adult_MI u 1:3 w lp pt 5 ps 0.5 t 'baseline2', $adult_MI u 1:4 w lp pt 6 ps 0.5 t 'basic', $adult_MI u 1:5 w lp pt 7 ps 0.5 t 'hierarchical', $adult_MI u 1:6 w lp pt 8 ps 0.5 t 'optimized'
+plot $adult_MI u 1:2 w lp pt 4 ps 0.5 dt 1 lw 1 lc rgb '#8c564b' t 'baseline1 (paper)', $adult_MI u 1:3 w lp pt 6 ps 0.5 dt 1 lw 1 lc rgb '#7f7f7f' t 'baseline2 (paper)', $adult_MI u 1:4 w lp pt 8 ps 0.5 dt 1 lw 1 lc rgb '#bcbd22' t 'basic (paper)', $adult_MI u 1:5 w lp pt 10 ps 0.5 dt 1 lw 1 lc rgb '#17becf' t 'hierarchical (paper)', $adult_MI u 1:6 w lp pt 7 ps 0.5 dt 1 lw 1 lc rgb '#1f77b4' t 'optimized (paper)', $adult_MI u 1:7 w lp pt 9 ps 0.5 dt 2 lw 2 lc rgb '#d62728' t 'gem (dpq default)'
 unset multiplot

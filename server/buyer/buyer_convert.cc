@@ -44,6 +44,8 @@ absl::StatusOr<pm::SelectionMethod> MethodFromProto(
     v1::SelectionMethod method) {
   switch (method) {
     case v1::SELECTION_METHOD_UNSPECIFIED:
+    case v1::SELECTION_METHOD_GEM:
+      return pm::SelectionMethod::kGem;
     case v1::SELECTION_METHOD_OPTIMIZED:
       return pm::SelectionMethod::kOptimized;
     case v1::SELECTION_METHOD_HIERARCHICAL:
@@ -54,10 +56,47 @@ absl::StatusOr<pm::SelectionMethod> MethodFromProto(
       return pm::SelectionMethod::kBaseline;
     default:
       return absl::InvalidArgumentError(absl::StrCat(
-          "method must be a SelectionMethod (OPTIMIZED, HIERARCHICAL, BASIC "
-          "or BASELINE), but is ",
+          "method must be a SelectionMethod (GEM, OPTIMIZED, HIERARCHICAL, "
+          "BASIC or BASELINE), but is ",
           static_cast<int>(method), "."));
   }
+}
+
+absl::StatusOr<pm::RepairMethod> RepairMethodFromProto(
+    v1::RepairMethod method, bool exact_repair_registered) {
+  switch (method) {
+    case v1::REPAIR_METHOD_UNSPECIFIED:
+      return exact_repair_registered ? pm::RepairMethod::kExact
+                                     : pm::RepairMethod::kCoverBound;
+    case v1::REPAIR_METHOD_COVER_BOUND:
+      return pm::RepairMethod::kCoverBound;
+    case v1::REPAIR_METHOD_EXACT:
+      if (!exact_repair_registered) {
+        return absl::InvalidArgumentError(
+            "repair_method EXACT needs a dataset registered with "
+            "exact_repair (see DatasetInfo.exact_repair); use COVER_BOUND.");
+      }
+      return pm::RepairMethod::kExact;
+    case v1::REPAIR_METHOD_VERTEX_COVER:
+      return pm::RepairMethod::kVertexCover;
+    default:
+      return absl::InvalidArgumentError(absl::StrCat(
+          "repair_method must be a RepairMethod (COVER_BOUND, EXACT or "
+          "VERTEX_COVER), but is ",
+          static_cast<int>(method), "."));
+  }
+}
+
+v1::Estimate EstimateToProto(pm::Estimate estimate) {
+  switch (estimate) {
+    case pm::Estimate::kExact:
+      return v1::ESTIMATE_EXACT;
+    case pm::Estimate::kLowerBound:
+      return v1::ESTIMATE_LOWER_BOUND;
+    case pm::Estimate::kUpperBound:
+      return v1::ESTIMATE_UPPER_BOUND;
+  }
+  return v1::ESTIMATE_UNSPECIFIED;
 }
 
 v1::MeasureResult ToMeasureResult(v1::Measure measure,
@@ -69,6 +108,7 @@ v1::MeasureResult ToMeasureResult(v1::Measure measure,
   out.set_theta(result.theta.value_or(0));
   out.set_bound95(result.bound95);
   out.set_method(result.method);
+  out.set_estimate(EstimateToProto(result.estimate));
   return out;
 }
 

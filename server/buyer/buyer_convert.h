@@ -23,13 +23,19 @@ absl::StatusOr<core::measures::Measure> MeasureFromProto(v1::Measure measure);
 // for the others (I_D, I_MC are never released).
 v1::Measure MeasureToProto(core::measures::Measure measure);
 
-// SELECTION_METHOD_UNSPECIFIED -> kOptimized (the documented default).
+// SELECTION_METHOD_UNSPECIFIED -> kGem (the documented default).
 // kInvalidArgument naming `method` for an unknown value.
 absl::StatusOr<core::private_measures::SelectionMethod> MethodFromProto(
     v1::SelectionMethod method);
 
+// REPAIR_METHOD_UNSPECIFIED -> kExact if the owner registered the dataset
+// with exact_repair, else kCoverBound. kInvalidArgument for an unknown
+// value, or EXACT on a dataset without exact_repair (both public).
+absl::StatusOr<core::private_measures::RepairMethod> RepairMethodFromProto(
+    v1::RepairMethod method, bool exact_repair_registered);
+
 // The released part of a core result: value, epsilon, theta (0 if none),
-// bound95 and method. Nothing private: every field is DP output or public.
+// bound95, method and what the value estimates. Nothing private: every field is DP output or public.
 v1::MeasureResult ToMeasureResult(
     v1::Measure measure,
     const core::private_measures::PrivateMeasureResult& result);

@@ -1,5 +1,6 @@
 #include "server/buyer/buyer_service_impl.h"
 
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <utility>
@@ -34,19 +35,55 @@ absl::StatusOr<std::shared_ptr<const registry::LoadedDataset>> GetDataset(
   return registry.Get(dataset_id);
 }
 
+// How one call releases its measures: the method for I_MI and I_P, the
+// one for I_R (both resolved from the request and the manifest: public).
+struct Methods {
+  pm::SelectionMethod selection = pm::SelectionMethod::kGem;
+  pm::RepairMethod repair = pm::RepairMethod::kCoverBound;
+
+  // The name recorded in the request's identity and the ledger.
+  std::string NameFor(Measure measure) const {
+    return std::string(measure == Measure::kRepair
+                           ? pm::RepairMethodName(repair)
+                           : pm::SelectionMethodName(selection));
+  }
+};
+
+// Resolves the methods of the measures a call releases (`measures`): only
+// those, so a field that does not apply (repair_method for MI, method for
+// R) is ignored as the proto says.
+absl::StatusOr<Methods> ResolveMethods(v1::SelectionMethod selection,
+                                       v1::RepairMethod repair,
+                                       const registry::LoadedDataset& d,
+                                       std::initializer_list<Measure> measures) {
+  Methods out;
+  for (const Measure m : measures) {
+    if (m == Measure::kRepair) {
+      ASSIGN_OR_RETURN(
+          out.repair, RepairMethodFromProto(repair, d.manifest.exact_repair()));
+    } else {
+      ASSIGN_OR_RETURN(out.selection, MethodFromProto(selection));
+    }
+  }
+  return out;
+}
+
 // One release of `measure` on the dataset's cached graph.
 absl::StatusOr<v1::MeasureResult> Release(const registry::ConflictGraphData& g,
                                           const registry::LoadedDataset& d,
                                           Measure measure,
-                                          pm::SelectionMethod method,
+                                          const Methods& methods,
                                           double epsilon,
                                           core::dp::SecureUrbg& urbg) {
   pm::PrivateMeasureRequest request;
   request.measure = measure;
-  request.method = method;
+  request.method = methods.selection;
+  request.repair_method = methods.repair;
+  request.exact_repair = d.exact_repair;
   request.epsilon = epsilon;
   request.public_max_rows = d.manifest.public_max_rows();
-  if (method == pm::SelectionMethod::kOptimized) {
+  if (methods.selection == pm::SelectionMethod::kOptimized ||
+      methods.selection == pm::SelectionMethod::kGem) {
     request.degree_bounds = g.degree_bounds;
   }
   ASSIGN_OR_RETURN(pm::PrivateMeasureResult result,
@@ -259,19 +296,17 @@ absl::Status BuyerServiceImpl::MeasureInconsistencyImpl(
     v1::MeasureInconsistencyResponse* response, const CallContext& call) const {
   RETURN_IF_ERROR(RequireCaller(caller));
   ASSIGN_OR_RETURN(const Measure measure, MeasureFromProto(request.measure()));
-  ASSIGN_OR_RETURN(const pm::SelectionMethod method,
-                   MethodFromProto(request.method()));
   ASSIGN_OR_RETURN(
       const ReleaseStart start,
       StartRelease(*registry_, caller, request.dataset_id(),
                    request.request_id(), request.epsilon(),
                    registry::kMeasureInconsistency));
   const registry::LoadedDataset& d = *start.dataset;
-  // I_R ignores the method: it is not part of the request's identity.
-  const std::string method_name =
-      measure == Measure::kRepair
-          ? std::string(pm::kVertexCoverMethodName)
-          : std::string(pm::SelectionMethodName(method));
+  ASSIGN_OR_RETURN(
+      const Methods methods,
+      ResolveMethods(request.method(), request.repair_method(), d, {measure}));
+  // Only the method that applies to the measure is part of the identity.
+  const std::string method_name = methods.NameFor(measure);
   const std::string measure_name(core::measures::MeasureName(measure));
   const core::ledger::ReserveRequest reserve = ReserveFor(
       caller, start, registry::kMeasureInconsistency,
@@ -293,7 +328,7 @@ absl::Status BuyerServiceImpl::MeasureInconsistencyImpl(
         const std::unique_ptr<core::dp::SecureUrbg> urbg = NewUrbg();
         ASSIGN_OR_RETURN(
             *answer->mutable_result(),
-            Release(*graph, d, measure, method, start.epsilon, *urbg));
+            Release(*graph, d, measure, methods, start.epsilon, *urbg));
         return absl::OkStatus();
       },
       response);
@@ -303,8 +338,6 @@ absl::Status BuyerServiceImpl::QualityReportImpl(
     const auth::Principal& caller, const v1::QualityReportRequest& request,
     v1::QualityReportResponse* response, const CallContext& call) const {
   RETURN_IF_ERROR(RequireCaller(caller));
-  ASSIGN_OR_RETURN(const pm::SelectionMethod method,
-                   MethodFromProto(request.method()));
   ASSIGN_OR_RETURN(const ReleaseStart start,
                    StartRelease(*registry_, caller, request.dataset_id(),
                                 request.request_id(), request.epsilon(),
@@ -313,7 +346,13 @@ absl::Status BuyerServiceImpl::QualityReportImpl(
   // Three parts that sum to at most epsilon exactly (design 5.6); each is
   // at least a third of the public floor 1e-6.
   const double part = core::dp::EqualPart(start.epsilon, 3);
-  const std::string method_name(pm::SelectionMethodName(method));
+  ASSIGN_OR_RETURN(
+      const Methods methods,
+      ResolveMethods(request.method(), request.repair_method(), d,
+                     {Measure::kMinimalInconsistency, Measure::kRepair}));
+  const std::string method_name =
+      absl::StrCat(methods.NameFor(Measure::kMinimalInconsistency), ",",
+                   methods.NameFor(Measure::kRepair));
   const core::ledger::ReserveRequest reserve = ReserveFor(
       caller, start, registry::kQualityReport,
       {{"dataset", request.dataset_id()},
@@ -333,7 +372,7 @@ absl::Status BuyerServiceImpl::QualityReportImpl(
                                       Measure::kProblematic,
                                       Measure::kRepair}) {
           ASSIGN_OR_RETURN(*answer->add_results(),
-                           Release(*graph, d, measure, method, part, *urbg));
+                           Release(*graph, d, measure, methods, part, *urbg));
         }
         return absl::OkStatus();
       },

@@ -62,6 +62,8 @@ absl::Status ValidateGraphManifest(const v1::DatasetManifest& manifest) {
     field = "cube_dimensions";
   } else if (manifest.public_cuboids_size() > 0) {
     field = "public_cuboids";
+  } else if (manifest.exact_repair()) {
+    field = "exact_repair";
   }
   if (field != nullptr) {
     return absl::InvalidArgumentError(absl::StrCat(

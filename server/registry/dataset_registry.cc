@@ -22,6 +22,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
+#include "core/measures/vertex_cover.h"
 #include "core/table/mapped_file.h"
 #include "core/util/status_macros.h"
 #include "google/protobuf/util/json_util.h"
@@ -179,9 +180,12 @@ struct VersionState {
   // Edges of the conflict graph built at registration (tables; absent in
   // files written by an older server).
   std::optional<uint64_t> edges;
+  // The exact minimum cover computed at registration (exact_repair).
+  std::optional<uint64_t> exact_repair;
 };
 
-// state.txt: "version <n>\nregistered_at <RFC 3339>\n[edges <m>\n]".
+// state.txt: "version <n>\nregistered_at <RFC 3339>\n[edges <m>\n]
+// [exact_repair <r>\n]".
 std::string FormatState(const LoadedDataset& d, std::optional<uint64_t> edges) {
   std::string text = absl::StrCat(
       "version ", d.version, "\nregistered_at ",
@@ -189,6 +193,9 @@ std::string FormatState(const LoadedDataset& d, std::optional<uint64_t> edges) {
                        absl::UTCTimeZone()),
       "\n");
   if (edges.has_value()) absl::StrAppend(&text, "edges ", *edges, "\n");
+  if (d.exact_repair.has_value()) {
+    absl::StrAppend(&text, "exact_repair ", *d.exact_repair, "\n");
+  }
   return text;
 }
 
@@ -207,13 +214,14 @@ absl::Status ParseState(absl::string_view text, const fs::path& path,
       std::string error;
       have_time =
           absl::ParseTime(absl::RFC3339_full, kv.second, registered_at, &error);
-    } else if (kv.first == "edges") {
-      uint64_t edges = 0;
-      if (!absl::SimpleAtoi(kv.second, &edges)) {
-        return absl::DataLossError(absl::StrCat(
-            "'", path.string(), "' has a malformed 'edges' line."));
+    } else if (kv.first == "edges" || kv.first == "exact_repair") {
+      uint64_t number = 0;
+      if (!absl::SimpleAtoi(kv.second, &number)) {
+        return absl::DataLossError(absl::StrCat("'", path.string(),
+                                                "' has a malformed '",
+                                                kv.first, "' line."));
       }
-      state->edges = edges;
+      (kv.first == "edges" ? state->edges : state->exact_repair) = number;
     }
   }
   if (!have_version || !have_time) {
@@ -453,6 +461,11 @@ absl::Status DatasetRegistry::LoadFromDisk(const std::string& dir_path) {
                                 &migrated));
   d->version = state.version;
   d->registered_at = state.registered_at;
+  if (d->manifest.exact_repair() && !state.exact_repair.has_value()) {
+    return absl::DataLossError(absl::StrCat(
+        kStateFile, " lacks the exact_repair value its manifest asks for."));
+  }
+  d->exact_repair = state.exact_repair;
   d->notes.clear();  // registration notes were the owner's, back then
   if (migrated) {
     // Written by an older server: freeze what it inferred from these rows
@@ -536,6 +549,19 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
                                  s.message()));
     }
     edges = graph->graph.graph.num_edges();
+    if (d->manifest.exact_repair()) {
+      // The owner's choice, decided here where only the owner sees a
+      // failure (a buyer never sees a data-dependent fallback).
+      core::measures::VertexCoverLimits limits;
+      limits.deadline = absl::Now() + options_.exact_repair_time_limit;
+      absl::StatusOr<uint64_t> cover =
+          core::measures::ExactRepairOrExplain(graph->graph.graph, limits);
+      if (!cover.ok()) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "exact_repair: ", cover.status().message()));
+      }
+      d->exact_repair = *cover;
+    }
     d->conflict_graph->TryStart();
     d->conflict_graph->SetReady(*std::move(graph));
   }

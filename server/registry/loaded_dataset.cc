@@ -81,6 +81,7 @@ v1::DatasetInfo LoadedDataset::PublicInfo() const {
     info.add_supported_releases(kSelectInfluentialNodes);
     return info;
   }
+  info.set_exact_repair(manifest.exact_repair());
   for (const core::table::ColumnSpec& spec : table.schema().columns()) {
     v1::Column* column = info.add_columns();
     column->set_name(spec.name);

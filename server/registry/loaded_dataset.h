@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,10 @@ struct LoadedDataset {
   // The manifest's public exact cuboids with their exact counts (public by
   // the owner's declaration), in manifest order.
   std::vector<core::cube::Cuboid> public_cuboids;
+  // The exact minimum vertex cover (I_R) of the conflict graph, computed at
+  // registration when the manifest sets exact_repair (then never empty)
+  // and kept in state.txt. Private: released only with noise.
+  std::optional<uint64_t> exact_repair;
   // The conflict graph; never null for tables. Ready once registration
   // returns; rebuilt in the background after a server start.
   std::shared_ptr<ConflictGraphSlot> conflict_graph;

@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 
+#include "absl/time/time.h"
 #include "core/graph/conflict_graph_builder.h"
 
 namespace dpq::server::registry {
@@ -23,6 +24,9 @@ struct RegistryOptions {
   // How many conflict graphs may be rebuilt at once in the background
   // after a server start.
   int graph_build_workers = 1;
+  // Longest a registration with exact_repair may spend proving the exact
+  // minimum cover; past it the registration fails (the owner's error).
+  absl::Duration exact_repair_time_limit = absl::Seconds(60);
   // Tests only: runs on the worker before each background conflict-graph
   // build (to hold a build back and observe requests waiting for it).
   std::function<void(const std::string& dataset_id)> before_graph_build;

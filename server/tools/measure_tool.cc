@@ -101,6 +101,19 @@ void AddExactResult(const core::measures::ExactResult& r, JsonObjectWriter& j) {
   }
 }
 
+// Sets request.method (I_MI, I_P) or request.repair_method (I_R) from
+// `text`; empty keeps the defaults.
+absl::Status ParseMethod(const std::string& text, Measure measure,
+                         pm::PrivateMeasureRequest& request) {
+  if (text.empty()) return absl::OkStatus();
+  if (measure == Measure::kRepair) {
+    ASSIGN_OR_RETURN(request.repair_method, pm::ParseRepairMethod(text));
+  } else {
+    ASSIGN_OR_RETURN(request.method, pm::ParseSelectionMethod(text));
+  }
+  return absl::OkStatus();
+}
+
 // A DP release and the N it was computed with.
 struct PrivateRun {
   pm::PrivateMeasureResult result;
@@ -113,7 +126,7 @@ absl::StatusOr<PrivateRun> RunPrivate(const MeasureToolOptions& o,
   pm::PrivateMeasureRequest request;
   request.measure = measure;
   request.epsilon = *o.epsilon;
-  ASSIGN_OR_RETURN(request.method, pm::ParseSelectionMethod(o.method));
+  RETURN_IF_ERROR(ParseMethod(o.method, measure, request));
   if (o.public_max_rows.has_value()) {
     request.public_max_rows = *o.public_max_rows;
   } else {
@@ -124,9 +137,16 @@ absl::StatusOr<PrivateRun> RunPrivate(const MeasureToolOptions& o,
         ") as N, which treats it as public. Pass the public bound for real "
         "releases."));
   }
-  if (request.method == pm::SelectionMethod::kOptimized) {
+  if (measure != Measure::kRepair &&
+      (request.method == pm::SelectionMethod::kOptimized ||
+       request.method == pm::SelectionMethod::kGem)) {
     ASSIGN_OR_RETURN(request.degree_bounds,
                      pm::ComputeDegreeBounds(d.table, d.dcs));
+  }
+  if (measure == Measure::kRepair &&
+      request.repair_method == pm::RepairMethod::kExact) {
+    ASSIGN_OR_RETURN(request.exact_repair,
+                     core::measures::ExactRepairOrExplain(d.graph.graph));
   }
   std::unique_ptr<core::dp::SecureUrbg> urbg;
   if (o.seed.has_value()) {
@@ -153,6 +173,7 @@ void AddPrivateDetails(const PrivateRun& run, bool seeded,
   }
   j.Add("bound95", r.bound95);
   j.Add("method", r.method);
+  j.Add("estimates", pm::EstimateName(r.estimate));
   j.Add("public_max_rows", run.public_max_rows);
   j.Add("epsilon_degree_bound", r.epsilon_degree_bound);
   j.Add("epsilon_selection", r.epsilon_selection);
@@ -207,7 +228,8 @@ absl::StatusOr<std::string> RunMeasureTool(const MeasureToolOptions& o,
     // Refuse before reading the data: these do not depend on it.
     RETURN_IF_ERROR(pm::CheckMeasureReleasable(measure));
     RETURN_IF_ERROR(core::dp::ValidateRequestEpsilon(*o.epsilon));
-    RETURN_IF_ERROR(pm::ParseSelectionMethod(o.method).status());
+    pm::PrivateMeasureRequest probe;
+    RETURN_IF_ERROR(ParseMethod(o.method, measure, probe));
   }
   ASSIGN_OR_RETURN(LoadedDataset d, LoadDataset(o, warnings));
 

@@ -26,7 +26,10 @@ struct MeasureToolOptions {
   std::string measure;              // mi | p | r | d | mc
   bool exact = false;               // exactly one of exact / epsilon
   std::optional<double> epsilon;
-  std::string method = "optimized";  // DP only
+  // DP only. Empty: the measure's default (gem for mi and p, cover_bound
+  // for r). "exact" for r computes the exact minimum cover first (as the
+  // service does at registration) and fails if it cannot be proven.
+  std::string method;
   std::optional<uint64_t> public_max_rows;
   std::optional<uint64_t> seed;     // reproducible noise (owners only)
   bool stats = false;

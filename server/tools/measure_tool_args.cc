@@ -100,14 +100,17 @@ std::string MeasureToolUsage() {
   return "usage: dpq-measure --data F.csv --constraints F.dc [--schema F]\n"
          "         --measure mi|p|r|d|mc\n"
          "         (--exact | --epsilon E "
-         "[--method optimized|hierarchical|basic|baseline]\n"
+         "[--method M]\n"
          "                    [--public-max-rows N] [--seed S])\n"
          "         [--stats] [--threads T]\n"
          "       dpq-measure --print-schema --data F.csv\n"
          "  --schema F declares every column (`name: int64|double|string`); "
          "without it\n"
          "  every column is text. --print-schema prints inferred types to "
-         "review.\n";
+         "review.\n"
+         "  --method: mi, p: gem (default) | optimized | hierarchical | basic "
+         "| baseline;\n"
+         "            r: cover_bound (default) | exact | vertex_cover.\n";
 }
 
 absl::StatusOr<MeasureToolOptions> ParseMeasureToolArgs(

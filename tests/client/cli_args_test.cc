@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -213,11 +214,14 @@ TEST(ParseBuyerTest, MeasureDefaultsAndEveryMeasureAndMethod) {
   ASSERT_TRUE(inv.ok());
   EXPECT_EQ(inv->measure, dpq::v1::MEASURE_R);
   EXPECT_EQ(inv->method, dpq::v1::SELECTION_METHOD_UNSPECIFIED);
+  EXPECT_EQ(inv->repair_method, dpq::v1::REPAIR_METHOD_UNSPECIFIED);
   EXPECT_EQ(inv->request_id, "");
   EXPECT_EQ(
       Parse({"measure", "h", "--measure", "p", "--epsilon", "1"})->measure,
       dpq::v1::MEASURE_P);
   const std::map<std::string, dpq::v1::SelectionMethod> methods = {
+      {"gem", dpq::v1::SELECTION_METHOD_GEM},
+      {"GEM", dpq::v1::SELECTION_METHOD_GEM},
       {"optimized", dpq::v1::SELECTION_METHOD_OPTIMIZED},
       {"hierarchical", dpq::v1::SELECTION_METHOD_HIERARCHICAL},
       {"basic", dpq::v1::SELECTION_METHOD_BASIC},
@@ -229,6 +233,62 @@ TEST(ParseBuyerTest, MeasureDefaultsAndEveryMeasureAndMethod) {
               method)
         << name;
   }
+}
+
+// --method of --measure r names a method of I_R: it sets repair_method and
+// leaves method alone (and the order of the flags does not matter).
+TEST(ParseBuyerTest, MeasureRTakesTheRepairMethods) {
+  const std::map<std::string, dpq::v1::RepairMethod> methods = {
+      {"cover_bound", dpq::v1::REPAIR_METHOD_COVER_BOUND},
+      {"exact", dpq::v1::REPAIR_METHOD_EXACT},
+      {"Exact", dpq::v1::REPAIR_METHOD_EXACT},
+      {"vertex_cover", dpq::v1::REPAIR_METHOD_VERTEX_COVER}};
+  for (const auto& [name, method] : methods) {
+    SCOPED_TRACE(name);
+    absl::StatusOr<Invocation> inv = Parse(
+        {"measure", "h", "--measure", "r", "--epsilon", "1", "--method", name});
+    ASSERT_TRUE(inv.ok()) << inv.status();
+    EXPECT_EQ(inv->repair_method, method);
+    EXPECT_EQ(inv->method, dpq::v1::SELECTION_METHOD_UNSPECIFIED);
+    inv = Parse(
+        {"measure", "h", "--method", name, "--epsilon", "1", "--measure", "R"});
+    ASSERT_TRUE(inv.ok()) << inv.status();
+    EXPECT_EQ(inv->repair_method, method);
+  }
+  // And the other way round: mi / p never set repair_method.
+  absl::StatusOr<Invocation> inv = Parse(
+      {"measure", "h", "--measure", "p", "--epsilon", "1", "--method", "gem"});
+  ASSERT_TRUE(inv.ok()) << inv.status();
+  EXPECT_EQ(inv->repair_method, dpq::v1::REPAIR_METHOD_UNSPECIFIED);
+}
+
+TEST(ParseBuyerTest, MethodOfTheOtherMeasureIsAUsageError) {
+  for (const char* repair : {"cover_bound", "exact", "vertex_cover"}) {
+    for (const char* measure : {"mi", "p"}) {
+      ExpectUsageError({"measure", "h", "--measure", measure, "--epsilon", "1",
+                        "--method", repair},
+                       absl::StrCat("--method for mi and p must be one of gem, "
+                                    "optimized, hierarchical, basic, "
+                                    "baseline; got '",
+                                    repair, "'"));
+    }
+  }
+  for (const char* selection : {"gem", "optimized", "baseline"}) {
+    ExpectUsageError({"measure", "h", "--measure", "r", "--epsilon", "1",
+                      "--method", selection},
+                     absl::StrCat("the method for r must be one of "
+                                  "cover_bound, exact, vertex_cover; got '",
+                                  selection, "'"));
+  }
+  // measure has no --repair-method: --method does it.
+  ExpectUsageError({"measure", "h", "--measure", "r", "--epsilon", "1",
+                    "--repair-method", "exact"},
+                   "Unknown flag '--repair-method' for 'dpq measure'");
+  // A usage error exits 2 before any RPC: see cli_test.cc.
+  EXPECT_THAT(
+      Parse({"measure", "h", "--measure", "mi", "--epsilon", "1", "--method",
+             "cover_bound"}),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("'cover_bound'")));
 }
 
 TEST(ParseBuyerTest, MeasureErrors) {
@@ -248,8 +308,12 @@ TEST(ParseBuyerTest, MeasureErrors) {
                    "--epsilon expects a finite number");
   ExpectUsageError({"measure", "h", "--measure", "mi", "--epsilon", "1",
                     "--method", "magic"},
-                   "--method must be one of optimized, hierarchical, basic, "
-                   "baseline; got 'magic'");
+                   "--method for mi and p must be one of gem, optimized, "
+                   "hierarchical, basic, baseline; got 'magic'");
+  ExpectUsageError(
+      {"measure", "h", "--measure", "r", "--epsilon", "1", "--method", "magic"},
+      "the method for r must be one of cover_bound, exact, "
+      "vertex_cover; got 'magic'");
   ExpectUsageError(
       {"measure", "h", "--measure", "mi", "--epsilon", "1", "--request-id="},
       "--request-id must have 1-128 characters");
@@ -280,11 +344,38 @@ TEST(ParseBuyerTest, Report) {
   EXPECT_EQ(inv->dataset_id, "tax");
   EXPECT_DOUBLE_EQ(inv->epsilon, 3);
   EXPECT_EQ(inv->method, dpq::v1::SELECTION_METHOD_BASIC);
+  EXPECT_EQ(inv->repair_method, dpq::v1::REPAIR_METHOD_UNSPECIFIED);
   EXPECT_EQ(inv->request_id, "q");
   ExpectUsageError({"report", "tax"}, "dpq report: --epsilon is required");
   ExpectUsageError({"report", "--epsilon", "1"}, "dpq report expects ID");
   ExpectUsageError({"report", "tax", "--epsilon", "1", "--measure", "mi"},
                    "Unknown flag '--measure' for 'dpq report'");
+}
+
+TEST(ParseBuyerTest, ReportRepairMethod) {
+  absl::StatusOr<Invocation> inv = Parse(
+      {"report", "tax", "--epsilon", "3", "--repair-method", "vertex_cover"});
+  ASSERT_TRUE(inv.ok()) << inv.status();
+  EXPECT_EQ(inv->repair_method, dpq::v1::REPAIR_METHOD_VERTEX_COVER);
+  EXPECT_EQ(inv->method, dpq::v1::SELECTION_METHOD_UNSPECIFIED);
+  inv = Parse({"report", "tax", "--epsilon", "3", "--method", "gem",
+               "--repair-method=EXACT"});
+  ASSERT_TRUE(inv.ok()) << inv.status();
+  EXPECT_EQ(inv->method, dpq::v1::SELECTION_METHOD_GEM);
+  EXPECT_EQ(inv->repair_method, dpq::v1::REPAIR_METHOD_EXACT);
+  inv = Parse(
+      {"report", "tax", "--epsilon", "3", "--repair-method", "cover_bound"});
+  ASSERT_TRUE(inv.ok()) << inv.status();
+  EXPECT_EQ(inv->repair_method, dpq::v1::REPAIR_METHOD_COVER_BOUND);
+  // report's --method is the method of I_MI and I_P only.
+  ExpectUsageError({"report", "tax", "--epsilon", "3", "--method", "exact"},
+                   "--method for mi and p must be one of");
+  ExpectUsageError(
+      {"report", "tax", "--epsilon", "3", "--repair-method", "basic"},
+      "the method for r must be one of cover_bound, exact, vertex_cover; got "
+      "'basic'");
+  ExpectUsageError({"report", "tax", "--epsilon", "3", "--repair-method"},
+                   "--repair-method needs a value");
 }
 
 TEST(ParseBuyerTest, DoubleDashEndsFlags) {
@@ -314,6 +405,28 @@ TEST(ParseAdminTest, RegisterWithEveryFlag) {
   EXPECT_TRUE(up.row_count_public);
   EXPECT_EQ(up.schema_path, "h.schema");
   EXPECT_THAT(up.null_values, ElementsAre("NA", "?"));
+}
+
+TEST(ParseAdminTest, ExactRepairIsATableFlag) {
+  for (const std::string sub : {"register", "replace"}) {
+    SCOPED_TRACE(sub);
+    absl::StatusOr<Invocation> inv =
+        Parse({"admin", sub, "tax", "--data", "t.csv", "--constraints", "t.dc",
+               "--public-max-rows", "5", "--exact-repair"});
+    ASSERT_TRUE(inv.ok()) << inv.status();
+    EXPECT_TRUE(inv->upload.exact_repair);
+    inv = Parse({"admin", sub, "tax", "--data", "t.csv", "--constraints",
+                 "t.dc", "--public-max-rows", "5"});
+    ASSERT_TRUE(inv.ok()) << inv.status();
+    EXPECT_FALSE(inv->upload.exact_repair);
+    ExpectUsageError({"admin", sub, "g", "--kind", "graph", "--data", "e.csv",
+                      "--node-count", "4", "--exact-repair"},
+                     "--exact-repair applies to tables only, not to --kind "
+                     "graph");
+    ExpectUsageError({"admin", sub, "tax", "--data", "t.csv", "--constraints",
+                      "t.dc", "--public-max-rows", "5", "--exact-repair=yes"},
+                     "--exact-repair takes no value");
+  }
 }
 
 TEST(ParseAdminTest, RegisterFromServerPath) {

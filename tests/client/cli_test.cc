@@ -33,6 +33,7 @@ using ::testing::DoAll;
 using ::testing::HasSubstr;
 using ::testing::Invoke;
 using ::testing::IsEmpty;
+using ::testing::Not;
 using ::testing::Return;
 using ::testing::SaveArg;
 using ::testing::SetArgPointee;
@@ -53,6 +54,22 @@ std::string MissingPath(const std::string& name) {
   return (std::filesystem::path(::testing::TempDir()) /
           ("cli_test_missing_" + name))
       .string();
+}
+
+// A strict mock upload stream that records every message into `sink` and
+// finishes with OK.
+template <typename Request>
+grpc::testing::MockClientWriter<Request>* RecordingWriter(
+    std::vector<Request>* sink) {
+  auto* writer = new StrictMock<grpc::testing::MockClientWriter<Request>>();
+  EXPECT_CALL(*writer, Write(_, _))
+      .WillRepeatedly(Invoke([sink](const Request& m, grpc::WriteOptions) {
+        sink->push_back(m);
+        return true;
+      }));
+  EXPECT_CALL(*writer, WritesDone()).WillOnce(Return(true));
+  EXPECT_CALL(*writer, Finish()).WillOnce(Return(grpc::Status::OK));
+  return writer;
 }
 
 class CliTest : public ::testing::Test {
@@ -106,7 +123,8 @@ v1::MeasureInconsistencyResponse CannedMeasure(const std::string& request_id) {
   r->set_epsilon(1);
   r->set_theta(100);
   r->set_bound95(499);
-  r->set_method("optimized");
+  r->set_method("gem");
+  r->set_estimate(v1::ESTIMATE_LOWER_BOUND);
   resp.set_epsilon_charged(1);
   resp.set_remaining_budget(2);
   resp.set_request_id(request_id);
@@ -326,10 +344,11 @@ TEST_F(CliTest, MeasureSendsEverythingAndPrintsJson) {
   EXPECT_DOUBLE_EQ(sent.epsilon(), 1);
   EXPECT_EQ(sent.method(), v1::SELECTION_METHOD_BASIC);
   EXPECT_EQ(sent.request_id(), "r-9");
+  EXPECT_EQ(sent.repair_method(), v1::REPAIR_METHOD_UNSPECIFIED);
   EXPECT_EQ(out(), R"({"dataset":"hospital","measure":"MI","value":11295,)"
                    R"("epsilon_charged":1,"remaining_budget":2,"theta":100,)"
-                   R"("bound95":499,"method":"optimized","request_id":"r-9",)"
-                   R"("replayed":false})"
+                   R"("bound95":499,"method":"gem","estimates":"lower_bound",)"
+                   R"("request_id":"r-9","replayed":false})"
                    "\n");
   EXPECT_THAT(err(), IsEmpty());
 }
@@ -345,10 +364,61 @@ TEST_F(CliTest, MeasureWithoutRequestIdGeneratesAndPrintsOne) {
   EXPECT_EQ(sent.request_id(), "dpq-generated");
   EXPECT_EQ(sent.measure(), v1::MEASURE_P);
   EXPECT_EQ(sent.method(), v1::SELECTION_METHOD_UNSPECIFIED);
+  EXPECT_EQ(sent.repair_method(), v1::REPAIR_METHOD_UNSPECIFIED);
   EXPECT_EQ(out(),
-            "I_MI (conflicting pairs) ~ 11295 \u00b1 499 (95%), theta 100, "
-            "method optimized; charged epsilon 1, remaining 2\n"
+            "I_MI (conflicting pairs) ~ 11295 \u00b1 499 (95% noise; "
+            "estimates a lower bound: may undercount), theta 100, "
+            "method gem; charged epsilon 1, remaining 2\n"
             "request id: dpq-generated\n");
+}
+
+TEST_F(CliTest, MeasureRSendsTheRepairMethodAndPrintsAnExactValue) {
+  v1::MeasureInconsistencyRequest sent;
+  v1::MeasureInconsistencyResponse resp = CannedMeasure("r-e");
+  v1::MeasureResult* r = resp.mutable_result();
+  r->set_measure(v1::MEASURE_R);
+  r->set_value(412);
+  r->set_theta(0);
+  r->set_bound95(3);
+  r->set_method("exact");
+  r->set_estimate(v1::ESTIMATE_EXACT);
+  EXPECT_CALL(*buyer_, MeasureInconsistency(_, _, _))
+      .Times(2)
+      .WillRepeatedly(DoAll(SaveArg<1>(&sent), SetArgPointee<2>(resp),
+                            Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"measure", "hospital", "--measure", "r", "--epsilon", "1",
+                 "--method", "exact", "--request-id", "r-e"}),
+            kExitOk)
+      << err();
+  EXPECT_EQ(sent.measure(), v1::MEASURE_R);
+  EXPECT_EQ(sent.repair_method(), v1::REPAIR_METHOD_EXACT);
+  EXPECT_EQ(sent.method(), v1::SELECTION_METHOD_UNSPECIFIED);
+  EXPECT_EQ(out(),
+            "I_R (minimal repair deletions) ~ 412 \u00b1 3 (95% noise), "
+            "method exact; charged epsilon 1, remaining 2\n"
+            "request id: r-e\n");
+  EXPECT_THAT(out(), Not(HasSubstr("undercount")));
+  EXPECT_EQ(Run({"--json", "measure", "hospital", "--measure", "r", "--epsilon",
+                 "1", "--method", "vertex_cover"}),
+            kExitOk);
+  EXPECT_EQ(sent.repair_method(), v1::REPAIR_METHOD_VERTEX_COVER);
+  EXPECT_THAT(out(), HasSubstr(R"("method":"exact","estimates":"exact")"));
+}
+
+TEST_F(CliTest, MethodOfTheOtherMeasureExits2WithoutAnRpc) {
+  EXPECT_EQ(Run({"measure", "hospital", "--measure", "mi", "--epsilon", "1",
+                 "--method", "cover_bound"}),
+            kExitUsage);
+  EXPECT_THAT(out(), IsEmpty());
+  EXPECT_THAT(err(), HasSubstr("--method for mi and p must be one of gem, "
+                               "optimized, hierarchical, basic, baseline; got "
+                               "'cover_bound'"));
+  EXPECT_EQ(Run({"measure", "hospital", "--measure", "r", "--epsilon", "1",
+                 "--method", "gem"}),
+            kExitUsage);
+  EXPECT_THAT(err(), HasSubstr("the method for r must be one of cover_bound, "
+                               "exact, vertex_cover; got 'gem'"));
+  EXPECT_EQ(connects_, 0);
 }
 
 TEST_F(CliTest, ReportSendsEverythingAndPrintsJson) {
@@ -373,9 +443,40 @@ TEST_F(CliTest, ReportSendsEverythingAndPrintsJson) {
   EXPECT_EQ(sent.dataset_id(), "tax");
   EXPECT_DOUBLE_EQ(sent.epsilon(), 3);
   EXPECT_EQ(sent.method(), v1::SELECTION_METHOD_BASELINE);
+  EXPECT_EQ(sent.repair_method(), v1::REPAIR_METHOD_UNSPECIFIED);
   EXPECT_EQ(sent.request_id(), "dpq-generated");
   EXPECT_EQ(out(), ReportText("tax", resp, true));
   EXPECT_THAT(out(), HasSubstr(R"("epsilon_charged":3,"remaining_budget":0)"));
+}
+
+TEST_F(CliTest, ReportSendsTheRepairMethodAndShowsEstimates) {
+  v1::QualityReportRequest sent;
+  v1::QualityReportResponse resp;
+  for (v1::Measure m : {v1::MEASURE_MI, v1::MEASURE_P, v1::MEASURE_R}) {
+    v1::MeasureResult* r = resp.add_results();
+    r->set_measure(m);
+    r->set_value(10);
+    r->set_epsilon(1);
+    r->set_bound95(3);
+    r->set_method(m == v1::MEASURE_R ? "vertex_cover" : "gem");
+    r->set_estimate(m == v1::MEASURE_R ? v1::ESTIMATE_UPPER_BOUND
+                                       : v1::ESTIMATE_LOWER_BOUND);
+  }
+  resp.set_epsilon_charged(3);
+  resp.set_request_id("q");
+  EXPECT_CALL(*buyer_, QualityReport(_, _, _))
+      .WillOnce(DoAll(SaveArg<1>(&sent), SetArgPointee<2>(resp),
+                      Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"report", "tax", "--epsilon", "3", "--repair-method",
+                 "vertex_cover", "--request-id", "q"}),
+            kExitOk)
+      << err();
+  EXPECT_EQ(sent.repair_method(), v1::REPAIR_METHOD_VERTEX_COVER);
+  EXPECT_EQ(sent.method(), v1::SELECTION_METHOD_UNSPECIFIED);
+  EXPECT_EQ(out(), ReportText("tax", resp, false));
+  EXPECT_THAT(out(), HasSubstr("ESTIMATES"));
+  EXPECT_THAT(out(), HasSubstr("upper bound"));
+  EXPECT_THAT(out(), HasSubstr("lower bound"));
 }
 
 // --- Error mapping ---------------------------------------------------------
@@ -599,6 +700,7 @@ TEST_F(CliTest, RegisterStreamsHeaderThenChunksInOrder) {
   EXPECT_EQ(m.constraints(), "zip -> city\n");
   EXPECT_EQ(m.public_max_rows(), 1000u);
   EXPECT_TRUE(m.row_count_public());
+  EXPECT_FALSE(m.exact_repair());
   ASSERT_EQ(m.null_values_size(), 1);
   EXPECT_EQ(m.null_values(0), "NA");
   ASSERT_EQ(m.column_types_size(), 2);
@@ -627,16 +729,7 @@ TEST_F(CliTest, RegisterStreamsHeaderThenChunksInOrder) {
 TEST_F(CliTest, RegisterWithServerPathSendsOnlyTheHeader) {
   const std::string dc = TempFile("t.dc", "A -> B\n");
   std::vector<v1::RegisterDatasetRequest> messages;
-  auto* writer = new StrictMock<
-      grpc::testing::MockClientWriter<v1::RegisterDatasetRequest>>();
-  EXPECT_CALL(*writer, Write(_, _))
-      .WillRepeatedly(Invoke(
-          [&messages](const v1::RegisterDatasetRequest& m, grpc::WriteOptions) {
-            messages.push_back(m);
-            return true;
-          }));
-  EXPECT_CALL(*writer, WritesDone()).WillOnce(Return(true));
-  EXPECT_CALL(*writer, Finish()).WillOnce(Return(grpc::Status::OK));
+  auto* writer = RecordingWriter(&messages);
   EXPECT_CALL(*admin_, RegisterDatasetRaw(_, _)).WillOnce(Return(writer));
   EXPECT_EQ(Run({"admin", "register", "tax", "--server-path", "/srv/tax.csv",
                  "--constraints", dc, "--public-max-rows", "5"}),
@@ -670,16 +763,7 @@ TEST_F(CliTest, ReplaceUsesReplaceDataset) {
   const std::string data = TempFile("r.csv", "a\n1\n");
   const std::string dc = TempFile("r.dc", "a -> a\n");
   std::vector<v1::ReplaceDatasetRequest> messages;
-  auto* writer = new StrictMock<
-      grpc::testing::MockClientWriter<v1::ReplaceDatasetRequest>>();
-  EXPECT_CALL(*writer, Write(_, _))
-      .WillRepeatedly(Invoke(
-          [&messages](const v1::ReplaceDatasetRequest& m, grpc::WriteOptions) {
-            messages.push_back(m);
-            return true;
-          }));
-  EXPECT_CALL(*writer, WritesDone()).WillOnce(Return(true));
-  EXPECT_CALL(*writer, Finish()).WillOnce(Return(grpc::Status::OK));
+  auto* writer = RecordingWriter(&messages);
   EXPECT_CALL(*admin_, ReplaceDatasetRaw(_, _)).WillOnce(Return(writer));
   EXPECT_EQ(Run({"admin", "replace", "r", "--data", data, "--constraints", dc,
                  "--public-max-rows", "9"}),
@@ -930,16 +1014,7 @@ TEST_F(CliTest, RegisterSendsCubeDeclarationsInTheManifest) {
   const std::string data = TempFile("cube.csv", "Sex,Age\nF,31\n");
   const std::string dc = TempFile("cube.dc", "Sex -> Age\n");
   std::vector<v1::RegisterDatasetRequest> messages;
-  auto* writer = new StrictMock<
-      grpc::testing::MockClientWriter<v1::RegisterDatasetRequest>>();
-  EXPECT_CALL(*writer, Write(_, _))
-      .WillRepeatedly(Invoke(
-          [&messages](const v1::RegisterDatasetRequest& m, grpc::WriteOptions) {
-            messages.push_back(m);
-            return true;
-          }));
-  EXPECT_CALL(*writer, WritesDone()).WillOnce(Return(true));
-  EXPECT_CALL(*writer, Finish()).WillOnce(Return(grpc::Status::OK));
+  auto* writer = RecordingWriter(&messages);
   EXPECT_CALL(*admin_, RegisterDatasetRaw(_, _)).WillOnce(Return(writer));
   EXPECT_EQ(Run({"admin", "register", "cube", "--data", data, "--constraints",
                  dc, "--public-max-rows", "10", "--cube-dimension", "Sex=F|M",
@@ -962,20 +1037,44 @@ TEST_F(CliTest, RegisterSendsCubeDeclarationsInTheManifest) {
               ::testing::ElementsAre("Sex", "Age"));
 }
 
+TEST_F(CliTest, RegisterAndReplaceSendExactRepair) {
+  const std::string data = TempFile("x.csv", "a,b\n1,2\n1,3\n");
+  const std::string dc = TempFile("x.dc", "a -> b\n");
+  std::vector<v1::RegisterDatasetRequest> registered;
+  auto* writer = RecordingWriter(&registered);
+  EXPECT_CALL(*admin_, RegisterDatasetRaw(_, _)).WillOnce(Return(writer));
+  EXPECT_EQ(Run({"admin", "register", "x", "--data", data, "--constraints", dc,
+                 "--public-max-rows", "9", "--infer-types", "--exact-repair"}),
+            kExitOk)
+      << err();
+  ASSERT_GE(registered.size(), 1u);
+  EXPECT_TRUE(registered[0].header().manifest().exact_repair());
+
+  std::vector<v1::ReplaceDatasetRequest> replaced;
+  auto* replace_writer = RecordingWriter(&replaced);
+  EXPECT_CALL(*admin_, ReplaceDatasetRaw(_, _))
+      .WillOnce(Return(replace_writer));
+  EXPECT_EQ(Run({"admin", "replace", "x", "--data", data, "--constraints", dc,
+                 "--public-max-rows", "9", "--infer-types"}),
+            kExitOk)
+      << err();
+  ASSERT_GE(replaced.size(), 1u);
+  EXPECT_FALSE(replaced[0].header().manifest().exact_repair());
+
+  // Graphs have no I_R: refused locally, nothing is sent.
+  const int connects = connects_;
+  EXPECT_EQ(Run({"admin", "register", "g", "--kind", "graph", "--data", data,
+                 "--node-count", "4", "--exact-repair"}),
+            kExitUsage);
+  EXPECT_THAT(err(), HasSubstr("--exact-repair applies to tables only"));
+  EXPECT_EQ(connects_, connects);
+}
+
 TEST_F(CliTest, RegisterGraphSendsKindNodesAndNoConstraints) {
   const std::string edges = TempFile("edges.csv", "source,target\n1,2\n2,3\n");
   const std::string nodes = TempFile("nodes.txt", "1\r\n2\n\n3\n4\n");
   std::vector<v1::RegisterDatasetRequest> messages;
-  auto* writer = new StrictMock<
-      grpc::testing::MockClientWriter<v1::RegisterDatasetRequest>>();
-  EXPECT_CALL(*writer, Write(_, _))
-      .WillRepeatedly(Invoke(
-          [&messages](const v1::RegisterDatasetRequest& m, grpc::WriteOptions) {
-            messages.push_back(m);
-            return true;
-          }));
-  EXPECT_CALL(*writer, WritesDone()).WillOnce(Return(true));
-  EXPECT_CALL(*writer, Finish()).WillOnce(Return(grpc::Status::OK));
+  auto* writer = RecordingWriter(&messages);
   EXPECT_CALL(*admin_, RegisterDatasetRaw(_, _)).WillOnce(Return(writer));
   EXPECT_EQ(Run({"admin", "register", "g", "--kind", "graph", "--data", edges,
                  "--nodes", nodes}),

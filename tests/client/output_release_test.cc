@@ -173,7 +173,8 @@ TEST(DescribeCubeTest, JsonHasKindDimensionsCuboidsAndReleases) {
   EXPECT_THAT(
       json,
       HasSubstr(
-          R"j("kind":"table","cube_dimensions":[{"column":"Sex","labels":["F","M"]},)j"
+          R"j("kind":"table","exact_repair":false,)j"
+          R"j("cube_dimensions":[{"column":"Sex","labels":["F","M"]},)j"
           R"j({"column":"Age","labels":["[0,30)","[30,100]","other"]}],)j"
           R"j("public_cuboids":[{"dimensions":["Sex"],"cells":[)j"
           R"j({"values":{"Sex":"F"},"count":400},{"values":{"Sex":"M"},"count":600}]}],)j"

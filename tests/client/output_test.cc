@@ -10,6 +10,7 @@ namespace dpq::client {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 template <typename T>
 T FromText(const std::string& text) {
@@ -62,6 +63,7 @@ TEST(NamesTest, MeasuresMethodsTypesStates) {
   EXPECT_EQ(MeasureCode(dpq::v1::MEASURE_R), "R");
   EXPECT_EQ(MeasureLabel(dpq::v1::MEASURE_MI), "I_MI (conflicting pairs)");
   EXPECT_EQ(MethodName(dpq::v1::SELECTION_METHOD_BASELINE), "baseline");
+  EXPECT_EQ(MethodName(dpq::v1::SELECTION_METHOD_GEM), "gem");
   EXPECT_EQ(MethodName(dpq::v1::SELECTION_METHOD_UNSPECIFIED), "");
   EXPECT_EQ(ColumnTypeName(dpq::v1::COLUMN_TYPE_DOUBLE), "double");
   EXPECT_EQ(LedgerStateName(dpq::v1::LEDGER_ENTRY_STATE_REFUNDED), "REFUNDED");
@@ -74,7 +76,8 @@ const char kMeasureMi[] = R"pb(
     epsilon: 1
     theta: 100
     bound95: 499
-    method: "optimized"
+    method: "gem"
+    estimate: ESTIMATE_LOWER_BOUND
   }
   epsilon_charged: 1
   remaining_budget: 2
@@ -84,8 +87,9 @@ const char kMeasureMi[] = R"pb(
 TEST(MeasureTextTest, HumanSentence) {
   const auto resp = FromText<dpq::v1::MeasureInconsistencyResponse>(kMeasureMi);
   EXPECT_EQ(MeasureText("hospital", resp, false),
-            "I_MI (conflicting pairs) ~ 11295 \u00b1 499 (95%), theta 100, "
-            "method optimized; charged epsilon 1, remaining 2\n"
+            "I_MI (conflicting pairs) ~ 11295 \u00b1 499 (95% noise; "
+            "estimates a lower bound: may undercount), theta 100, "
+            "method gem; charged epsilon 1, remaining 2\n"
             "request id: r-1\n");
 }
 
@@ -94,9 +98,70 @@ TEST(MeasureTextTest, Json) {
   EXPECT_EQ(MeasureText("hospital", resp, true),
             R"({"dataset":"hospital","measure":"MI","value":11295,)"
             R"("epsilon_charged":1,"remaining_budget":2,"theta":100,)"
-            R"("bound95":499,"method":"optimized","request_id":"r-1",)"
-            R"("replayed":false})"
+            R"("bound95":499,"method":"gem","estimates":"lower_bound",)"
+            R"("request_id":"r-1","replayed":false})"
             "\n");
+}
+
+// An exact estimate gets no caveat: the noise is all the error.
+TEST(MeasureTextTest, ExactRepairHasNoCaveat) {
+  const auto resp = FromText<dpq::v1::MeasureInconsistencyResponse>(R"pb(
+    result {
+      measure: MEASURE_R
+      value: 41
+      epsilon: 1
+      bound95: 3
+      method: "exact"
+      estimate: ESTIMATE_EXACT
+    }
+    epsilon_charged: 1
+    remaining_budget: 0
+    request_id: "x"
+  )pb");
+  const std::string human = MeasureText("tax", resp, false);
+  EXPECT_EQ(human,
+            "I_R (minimal repair deletions) ~ 41 \u00b1 3 (95% noise), method "
+            "exact; charged epsilon 1, remaining 0\n"
+            "request id: x\n");
+  EXPECT_THAT(human, Not(HasSubstr("undercount")));
+  EXPECT_THAT(MeasureText("tax", resp, true),
+              HasSubstr(R"("method":"exact","estimates":"exact",)"));
+  // cover_bound on the same measure: a lower bound, said so.
+  auto bound = resp;
+  bound.mutable_result()->set_method("cover_bound");
+  bound.mutable_result()->set_estimate(dpq::v1::ESTIMATE_LOWER_BOUND);
+  EXPECT_THAT(MeasureText("tax", bound, false),
+              HasSubstr("(95% noise; estimates a lower bound: may "
+                        "undercount), method cover_bound;"));
+  EXPECT_THAT(MeasureText("tax", bound, true),
+              HasSubstr(R"("estimates":"lower_bound")"));
+}
+
+// A server from before the estimate field sends none: nothing is claimed.
+TEST(MeasureTextTest, MissingEstimateClaimsNothing) {
+  auto resp = FromText<dpq::v1::MeasureInconsistencyResponse>(kMeasureMi);
+  resp.mutable_result()->clear_estimate();
+  EXPECT_THAT(MeasureText("hospital", resp, false),
+              HasSubstr("\u00b1 499 (95% noise), theta 100"));
+  EXPECT_THAT(MeasureText("hospital", resp, true),
+              HasSubstr(R"("estimates":"unspecified")"));
+}
+
+TEST(EstimateNamesTest, CodeLabelAndCaveat) {
+  EXPECT_EQ(EstimateCode(dpq::v1::ESTIMATE_EXACT), "exact");
+  EXPECT_EQ(EstimateCode(dpq::v1::ESTIMATE_LOWER_BOUND), "lower_bound");
+  EXPECT_EQ(EstimateCode(dpq::v1::ESTIMATE_UPPER_BOUND), "upper_bound");
+  EXPECT_EQ(EstimateCode(dpq::v1::ESTIMATE_UNSPECIFIED), "unspecified");
+  EXPECT_EQ(EstimateLabel(dpq::v1::ESTIMATE_EXACT), "exact");
+  EXPECT_EQ(EstimateLabel(dpq::v1::ESTIMATE_LOWER_BOUND), "lower bound");
+  EXPECT_EQ(EstimateLabel(dpq::v1::ESTIMATE_UPPER_BOUND), "upper bound");
+  EXPECT_EQ(EstimateLabel(dpq::v1::ESTIMATE_UNSPECIFIED), "-");
+  EXPECT_EQ(EstimateCaveat(dpq::v1::ESTIMATE_EXACT), "");
+  EXPECT_EQ(EstimateCaveat(dpq::v1::ESTIMATE_UNSPECIFIED), "");
+  EXPECT_THAT(EstimateCaveat(dpq::v1::ESTIMATE_LOWER_BOUND),
+              HasSubstr("may undercount"));
+  EXPECT_THAT(EstimateCaveat(dpq::v1::ESTIMATE_UPPER_BOUND),
+              HasSubstr("may overcount"));
 }
 
 TEST(MeasureTextTest, RHasNoThetaAndReplayIsExplained) {
@@ -107,6 +172,7 @@ TEST(MeasureTextTest, RHasNoThetaAndReplayIsExplained) {
       epsilon: 0.5
       bound95: 12
       method: "vertex_cover"
+      estimate: ESTIMATE_UPPER_BOUND
     }
     epsilon_charged: 0
     remaining_budget: 0.25
@@ -115,15 +181,16 @@ TEST(MeasureTextTest, RHasNoThetaAndReplayIsExplained) {
   )pb");
   const std::string human = MeasureText("tax", resp, false);
   EXPECT_EQ(human,
-            "I_R (minimal repair deletions) ~ -3 \u00b1 12 (95%), method "
+            "I_R (minimal repair deletions) ~ -3 \u00b1 12 (95% noise; "
+            "estimates an upper bound: may overcount up to 2x), method "
             "vertex_cover; charged epsilon 0 (recorded answer of an earlier "
             "call), remaining 0.25\n"
             "request id: again\n");
   EXPECT_EQ(MeasureText("tax", resp, true),
             R"({"dataset":"tax","measure":"R","value":-3,)"
             R"("epsilon_charged":0,"remaining_budget":0.25,"theta":null,)"
-            R"("bound95":12,"method":"vertex_cover","request_id":"again",)"
-            R"("replayed":true})"
+            R"("bound95":12,"method":"vertex_cover","estimates":"upper_bound",)"
+            R"("request_id":"again","replayed":true})"
             "\n");
 }
 
@@ -134,7 +201,8 @@ const char kReport[] = R"pb(
     epsilon: 0.333333333333333
     theta: 7
     bound95: 40
-    method: "optimized"
+    method: "gem"
+    estimate: ESTIMATE_LOWER_BOUND
   }
   results {
     measure: MEASURE_P
@@ -142,14 +210,16 @@ const char kReport[] = R"pb(
     epsilon: 0.333333333333333
     theta: 7
     bound95: 20
-    method: "optimized"
+    method: "gem"
+    estimate: ESTIMATE_LOWER_BOUND
   }
   results {
     measure: MEASURE_R
     value: 30
     epsilon: 0.333333333333333
     bound95: 9
-    method: "vertex_cover"
+    method: "exact"
+    estimate: ESTIMATE_EXACT
   }
   epsilon_charged: 1
   remaining_budget: 0
@@ -161,14 +231,14 @@ TEST(ReportTextTest, HumanTable) {
   EXPECT_EQ(
       ReportText("h", resp, false),
       "Quality report for h:\n"
-      "MEASURE                         VALUE  \u00b195%  THETA  EPSILON   "
-      "METHOD\n"
-      "I_MI (conflicting pairs)        100    40    7      0.333333  "
-      "optimized\n"
-      "I_P (tuples in conflicts)       50     20    7      0.333333  "
-      "optimized\n"
-      "I_R (minimal repair deletions)  30     9     -      0.333333  "
-      "vertex_cover\n"
+      "MEASURE                         VALUE  \u00b195%  ESTIMATES    THETA  "
+      "EPSILON   METHOD\n"
+      "I_MI (conflicting pairs)        100    40    lower bound  7      "
+      "0.333333  gem\n"
+      "I_P (tuples in conflicts)       50     20    lower bound  7      "
+      "0.333333  gem\n"
+      "I_R (minimal repair deletions)  30     9     exact        -      "
+      "0.333333  exact\n"
       "charged epsilon 1, remaining 0\n"
       "request id: rep\n");
 }
@@ -178,9 +248,9 @@ TEST(ReportTextTest, Json) {
   EXPECT_EQ(
       ReportText("h", resp, true),
       R"({"dataset":"h","results":[)"
-      R"({"measure":"MI","value":100,"epsilon":0.333333333333333,"theta":7,"bound95":40,"method":"optimized"},)"
-      R"({"measure":"P","value":50,"epsilon":0.333333333333333,"theta":7,"bound95":20,"method":"optimized"},)"
-      R"({"measure":"R","value":30,"epsilon":0.333333333333333,"theta":null,"bound95":9,"method":"vertex_cover"}],)"
+      R"({"measure":"MI","value":100,"epsilon":0.333333333333333,"theta":7,"bound95":40,"method":"gem","estimates":"lower_bound"},)"
+      R"({"measure":"P","value":50,"epsilon":0.333333333333333,"theta":7,"bound95":20,"method":"gem","estimates":"lower_bound"},)"
+      R"({"measure":"R","value":30,"epsilon":0.333333333333333,"theta":null,"bound95":9,"method":"exact","estimates":"exact"}],)"
       R"("epsilon_charged":1,"remaining_budget":0,"request_id":"rep","replayed":false})"
       "\n");
 }
@@ -229,6 +299,7 @@ TEST(DatasetsTextTest, JsonEscapesAndUsesNullForPrivateRowCount) {
       R"j("neighbouring":"one row added or removed (unbounded DP)",)j"
       R"("charge_multiplier":0,)"
       R"("registered_at":"2024-05-01T12:00:00Z","kind":"table",)"
+      R"("exact_repair":false,)"
       R"("cube_dimensions":[],"public_cuboids":[],"supported_releases":[]}]})"
       "\n");
   EXPECT_EQ(DatasetsText(dpq::v1::ListDatasetsResponse(), true),
@@ -244,10 +315,27 @@ TEST(DescribeTextTest, HumanListsSchemaAndConstraints) {
                               "2024-05-01T12:00:00Z)\n"));
   EXPECT_THAT(text, HasSubstr("public max rows:  1000\n"));
   EXPECT_THAT(text, HasSubstr("row count:        not public\n"));
-  EXPECT_THAT(text, HasSubstr("measures:         MI, P, R\n"));
+  EXPECT_THAT(text, HasSubstr("measures:         MI, P, R\n"
+                              "I_R released as:  a lower bound (cover_bound: "
+                              "LP relaxation)\n"));
   EXPECT_THAT(text, HasSubstr("  NAME  TYPE\n  zip   int64\n  city  string\n"));
   EXPECT_THAT(text, HasSubstr("constraints:\n  1. zip -> city\n"));
   EXPECT_EQ(DescribeText(resp, true), DatasetInfoJson(resp.dataset()) + "\n");
+}
+
+TEST(DescribeTextTest, ExactRepairIsShownInTextAndJson) {
+  dpq::v1::DescribeDatasetResponse resp;
+  *resp.mutable_dataset() = FromText<dpq::v1::DatasetInfo>(kInfo);
+  resp.mutable_dataset()->set_exact_repair(true);
+  EXPECT_THAT(DescribeText(resp, false),
+              HasSubstr("I_R released as:  the exact minimum repair (owner's "
+                        "exact_repair)\n"));
+  EXPECT_THAT(DescribeText(resp, true),
+              HasSubstr(R"("kind":"table","exact_repair":true,)"));
+  // A graph has no I_R: neither the line nor the JSON field.
+  resp.mutable_dataset()->set_kind(dpq::v1::DATASET_KIND_GRAPH);
+  EXPECT_THAT(DescribeText(resp, false), Not(HasSubstr("I_R released as")));
+  EXPECT_THAT(DescribeText(resp, true), Not(HasSubstr("exact_repair")));
 }
 
 const char kBudget[] = R"pb(

@@ -105,6 +105,9 @@ TEST_F(CliTest, BuyerSessionWithTablesAndJson) {
   EXPECT_THAT(r.out, HasSubstr("EQ(t1.HospitalName,t2.HospitalName)"));
   EXPECT_THAT(r.out, Not(HasSubstr(kHospitalCellValue)));
 
+  EXPECT_THAT(r.out, HasSubstr("I_R released as:  a lower bound "
+                               "(cover_bound: LP relaxation)\n"));
+
   r = Dpq({"--json", "measure", "hospital", "--measure", "mi", "--epsilon", "1",
            "--request-id", "cli-1"},
           token);
@@ -112,6 +115,8 @@ TEST_F(CliTest, BuyerSessionWithTablesAndJson) {
   const std::string value = JsonField(r.out, "value").value_or("?");
   EXPECT_DOUBLE_EQ(JsonNumber(r.out, "epsilon_charged"), 1);
   EXPECT_DOUBLE_EQ(JsonNumber(r.out, "remaining_budget"), 1);
+  EXPECT_EQ(JsonField(r.out, "method").value_or(""), "gem") << r.out;
+  EXPECT_EQ(JsonField(r.out, "estimates").value_or(""), "lower_bound") << r.out;
 
   // The same request id again: the recorded answer, free.
   r = Dpq({"--json", "measure", "hospital", "--measure", "mi", "--epsilon", "1",
@@ -122,17 +127,34 @@ TEST_F(CliTest, BuyerSessionWithTablesAndJson) {
   EXPECT_DOUBLE_EQ(JsonNumber(r.out, "epsilon_charged"), 0);
   EXPECT_EQ(JsonField(r.out, "replayed").value_or(""), "true") << r.out;
 
+  // --method of r names an I_R method; a method of mi / p is a usage error,
+  // and exact needs a dataset registered with --exact-repair (nothing is
+  // charged for either refusal).
   r = Dpq({"measure", "hospital", "--measure", "r", "--epsilon", "0.25",
            "--method", "basic"},
           token);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  r = Dpq({"measure", "hospital", "--measure", "r", "--epsilon", "0.25",
+           "--method", "exact"},
+          token);
+  ExpectOneErrorLine(r, "INVALID_ARGUMENT");
+  EXPECT_THAT(r.err, HasSubstr("exact_repair"));
+  r = Dpq({"measure", "hospital", "--measure", "r", "--epsilon", "0.25",
+           "--method", "vertex_cover"},
+          token);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("0.25"));
+  EXPECT_THAT(r.out, HasSubstr("estimates an upper bound"));
+  EXPECT_THAT(r.out, HasSubstr("method vertex_cover"));
 
   r = Dpq({"--json", "report", "hospital", "--epsilon", "0.6"}, token);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_DOUBLE_EQ(JsonNumber(r.out, "epsilon_charged"), 0.6);
   EXPECT_NEAR(JsonNumber(r.out, "remaining_budget"), 0.15, 1e-9);
   EXPECT_TRUE(JsonField(r.out, "value").has_value()) << r.out;
+  EXPECT_THAT(r.out, HasSubstr(R"("method":"gem","estimates":"lower_bound")"));
+  EXPECT_THAT(r.out,
+              HasSubstr(R"("method":"cover_bound","estimates":"lower_bound")"));
 
   r = Dpq({"budget", "hospital"}, token);
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -146,6 +168,89 @@ TEST_F(CliTest, BuyerSessionWithTablesAndJson) {
   r = Dpq({"measure", "hospital", "--measure", "r", "--epsilon", "1"}, token);
   ExpectOneErrorLine(r, "RESOURCE_EXHAUSTED");
   EXPECT_THAT(r.err, HasSubstr("0.15"));
+}
+
+// An owner registers a table with --exact-repair: buyers see it in
+// describe, I_R is released from the exact cover by default (K6 plus an
+// isolated row: I_R = 5, where cover_bound would give 3), and the stored
+// cover survives a server restart.
+TEST_F(CliTest, ExactRepairDatasetReleasesTheExactCoverAcrossARestart) {
+  const std::string csv = dir_.Sub("clique.csv");
+  WriteFileOrDie(csv,
+                 "Zip,City\n10,a\n10,b\n10,c\n10,d\n10,e\n10,f\n"
+                 "20,g\n");
+  const std::string dc = dir_.Sub("clique.dc");
+  WriteFileOrDie(dc, "Zip -> City\n");
+  CommandResult r =
+      Dpq({"admin", "register", "clique", "--data", csv, "--constraints", dc,
+           "--public-max-rows", "10", "--infer-types", "--exact-repair"},
+          admin_token_);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::string token = NewBuyer("erin", "1");
+  r = Dpq({"admin", "grant", "erin", "clique", "10000"}, admin_token_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+
+  r = Dpq({"describe", "clique"}, token);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("I_R released as:  the exact minimum repair"));
+  r = Dpq({"--json", "describe", "clique"}, token);
+  EXPECT_EQ(JsonField(r.out, "exact_repair").value_or(""), "true") << r.out;
+
+  // At epsilon 1000 the noise (scale 1e-3) is 0 but with probability
+  // about 1e-434.
+  r = Dpq(
+      {"--json", "measure", "clique", "--measure", "r", "--epsilon", "1000"},
+      token);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(JsonField(r.out, "method").value_or(""), "exact") << r.out;
+  EXPECT_EQ(JsonField(r.out, "estimates").value_or(""), "exact") << r.out;
+  EXPECT_NEAR(JsonNumber(r.out, "value"), 5, 1) << r.out;
+  r = Dpq({"measure", "clique", "--measure", "r", "--epsilon", "1000",
+           "--method", "cover_bound"},
+          token);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("may undercount"));
+  EXPECT_THAT(r.out, HasSubstr("method cover_bound"));
+
+  ASSERT_EQ(StopServer(), 0) << server_->Log();
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  r = Dpq({"--json", "measure", "clique", "--measure", "r", "--epsilon", "1000",
+           "--method", "exact"},
+          token);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(JsonField(r.out, "estimates").value_or(""), "exact") << r.out;
+  EXPECT_NEAR(JsonNumber(r.out, "value"), 5, 1) << r.out;
+  r = Dpq({"--json", "report", "clique", "--epsilon", "3000"}, token);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr(R"("method":"exact","estimates":"exact")"));
+
+  // The refusals: graphs locally, unprovable covers by the server.
+  r = Dpq({"admin", "register", "g", "--kind", "graph", "--data", csv,
+           "--node-count", "4", "--exact-repair"},
+          admin_token_);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  // 700 triangles chained by edges: one component of 2100 rows, above the
+  // solver's max_component_nodes (2048), with LP bound 1050 < 1400 <= I_R.
+  std::string chain = "A,B,C,D\n";
+  for (int i = 0; i < 2100; ++i) {
+    int c = 1'000'000 + i;
+    if (i % 3 == 2 && i + 1 < 2100) c = i / 3;
+    if (i % 3 == 0 && i > 0) c = i / 3 - 1;
+    absl::StrAppend(&chain, i / 3, ",", i, ",", c, ",", i, "\n");
+  }
+  const std::string chain_csv = dir_.Sub("chain.csv");
+  WriteFileOrDie(chain_csv, chain);
+  const std::string chain_dc = dir_.Sub("chain.dc");
+  WriteFileOrDie(chain_dc, "A -> B\nC -> D\n");
+  r = Dpq({"admin", "register", "chain", "--data", chain_csv, "--constraints",
+           chain_dc, "--public-max-rows", "5000", "--infer-types",
+           "--exact-repair"},
+          admin_token_);
+  ExpectOneErrorLine(r, "FAILED_PRECONDITION");
+  EXPECT_THAT(r.err, HasSubstr("exact_repair: "));
+  EXPECT_THAT(r.err, HasSubstr("max_component_nodes"));
+  r = Dpq({"describe", "chain"}, token);
+  ExpectOneErrorLine(r, "NOT_FOUND");
 }
 
 TEST_F(CliTest, ErrorsAreOneLineWithExitStatusOne) {

@@ -197,11 +197,13 @@ TEST_F(ServiceTest, MeasureChargesAndReportsTheRelease) {
   EXPECT_DOUBLE_EQ(mi.remaining_budget(), 2);
   EXPECT_GT(mi.result().theta(), 0u);
   EXPECT_GT(mi.result().bound95(), 0);
-  EXPECT_EQ(mi.result().method(), "optimized");
+  EXPECT_EQ(mi.result().method(), "gem");  // the default
+  EXPECT_EQ(mi.result().estimate(), v1::ESTIMATE_LOWER_BOUND);
   EXPECT_EQ(mi.request_id(), "m-1");
   EXPECT_FALSE(mi.replayed());
   // The DP estimate is near the truth (11313); the bound is a 95% bound on
-  // the noise only, so allow a wide margin plus the projection bias.
+  // the noise only, so allow a wide margin plus the truncation bias (the
+  // value estimates a lower bound).
   EXPECT_LT(
       std::abs(mi.result().value() - static_cast<int64_t>(kHospitalEdges)),
       20 * mi.result().bound95() + 12000);
@@ -213,7 +215,10 @@ TEST_F(ServiceTest, MeasureChargesAndReportsTheRelease) {
       GrpcOk());
   EXPECT_EQ(r.result().measure(), v1::MEASURE_R);
   EXPECT_EQ(r.result().theta(), 0u);
-  EXPECT_EQ(r.result().method(), "vertex_cover");
+  // The default for a dataset without exact_repair: the LP lower bound.
+  EXPECT_EQ(r.result().method(), "cover_bound");
+  EXPECT_EQ(r.result().estimate(), v1::ESTIMATE_LOWER_BOUND);
+  EXPECT_GT(r.result().bound95(), 0);
   EXPECT_DOUBLE_EQ(r.remaining_budget(), 1.5);
 
   // Without a request id the server picks one (and records it).
@@ -221,6 +226,8 @@ TEST_F(ServiceTest, MeasureChargesAndReportsTheRelease) {
   ASSERT_THAT(client_->Measure(*token, "hospital", v1::MEASURE_P, 0.5, "", &p),
               GrpcOk());
   EXPECT_EQ(p.result().measure(), v1::MEASURE_P);
+  EXPECT_EQ(p.result().method(), "gem");
+  EXPECT_EQ(p.result().estimate(), v1::ESTIMATE_LOWER_BOUND);
   EXPECT_FALSE(p.request_id().empty());
 
   absl::StatusOr<v1::Budget> budget = client_->Budget(*token, "hospital");

@@ -45,6 +45,7 @@ TEST(ConfigTest, ConfigTextSetsEveryKey) {
       "max_rows = 77\n"
       "graph_threads = 3\n"
       "graph_build_workers = 2\n"
+      "exact_repair_seconds = 120\n"
       "max_heavy_jobs = 5\n"
       "drain_seconds = 9\n",
       "dpq.conf", &options));
@@ -59,6 +60,7 @@ TEST(ConfigTest, ConfigTextSetsEveryKey) {
   EXPECT_EQ(options.max_rows, 77u);
   EXPECT_EQ(options.graph_threads, 3);
   EXPECT_EQ(options.graph_build_workers, 2);
+  EXPECT_EQ(options.exact_repair_seconds, 120);
   EXPECT_EQ(options.max_heavy_jobs, 5);
   EXPECT_EQ(options.drain_seconds, 9);
 }
@@ -73,6 +75,11 @@ TEST(ConfigTest, BackgroundWorkersAndHeavyJobsAreBounded) {
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("graph_build_workers must be in [1, 16]")));
   options.graph_build_workers = 1;
+  options.exact_repair_seconds = 0;
+  EXPECT_THAT(ValidateOptions(options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("exact_repair_seconds must be in [1, 3600]")));
+  options.exact_repair_seconds = 60;
   options.max_heavy_jobs = 65;
   EXPECT_THAT(ValidateOptions(options),
               StatusIs(absl::StatusCode::kInvalidArgument,

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/status_matchers.h"
@@ -20,6 +21,7 @@ namespace dpq::server::tools {
 namespace {
 
 using ::dpq::testing::StatusIs;
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
@@ -97,9 +99,112 @@ TEST_F(MeasureToolTest, PrivateRunReportsEpsilonThetaAndBound) {
   EXPECT_THAT(*out, HasSubstr(",\"rows\":4,\"edges\":3,\"graph_seconds\":"));
   EXPECT_THAT(*out, HasSubstr("\"epsilon\":1,\"theta\":"));
   EXPECT_THAT(*out, HasSubstr("\"bound95\":"));
-  EXPECT_THAT(*out, HasSubstr("\"method\":\"optimized\""));
-  EXPECT_THAT(*out, HasSubstr("\"public_max_rows\":10"));
+  // gem is the default for mi; its value is a lower bound.
+  EXPECT_THAT(*out, HasSubstr("\"method\":\"gem\",\"estimates\":"
+                              "\"lower_bound\",\"public_max_rows\":10"));
   EXPECT_TRUE(warnings_.empty());
+}
+
+TEST_F(MeasureToolTest, NamedMethodOfMiAndPIsUsed) {
+  for (const char* measure : {"mi", "p"}) {
+    for (const char* method :
+         {"gem", "optimized", "hierarchical", "basic", "baseline"}) {
+      MeasureToolOptions o = Private(measure, 1.0);
+      o.method = method;
+      auto out = RunMeasureTool(o, &warnings_);
+      ASSERT_OK(out);
+      EXPECT_THAT(*out, HasSubstr(absl::StrCat("\"method\":\"", method,
+                                               "\",\"estimates\":"
+                                               "\"lower_bound\"")))
+          << measure;
+    }
+  }
+}
+
+// K4: four rows of Ottawa with four countries. I_R = 3, while the LP bound
+// of cover_bound is 2.
+constexpr char kCliqueCsv[] =
+    "Capital,Country\nOttawa,A\nOttawa,B\nOttawa,C\nOttawa,D\n";
+
+TEST_F(MeasureToolTest, RepairDefaultsToCoverBoundALowerBound) {
+  MeasureToolOptions o = Private("r", 1e6);
+  o.data_path = Write("clique.csv", kCliqueCsv);
+  auto out = RunMeasureTool(o, &warnings_);
+  ASSERT_OK(out);
+  // At epsilon 1e6 the noise is 0 (but with negligible probability).
+  EXPECT_THAT(*out, StartsWith("{\"measure\":\"R\",\"exact\":false,"
+                               "\"value\":2,"));
+  EXPECT_THAT(*out, HasSubstr("\"theta\":null,\"bound95\":0,"
+                              "\"method\":\"cover_bound\","
+                              "\"estimates\":\"lower_bound\""));
+}
+
+TEST_F(MeasureToolTest, RepairMethodExactComputesTheCoverFirst) {
+  MeasureToolOptions o = Private("r", 1e6);
+  o.data_path = Write("clique.csv", kCliqueCsv);
+  o.method = "exact";
+  auto out = RunMeasureTool(o, &warnings_);
+  ASSERT_OK(out);
+  EXPECT_THAT(*out, StartsWith("{\"measure\":\"R\",\"exact\":false,"
+                               "\"value\":3,"));
+  EXPECT_THAT(*out, HasSubstr("\"method\":\"exact\","
+                              "\"estimates\":\"exact\""));
+  // And on Figure 1 (I_R = 1), at a usual epsilon.
+  o = Private("r", 1.0);
+  o.method = "EXACT";
+  out = RunMeasureTool(o, &warnings_);
+  ASSERT_OK(out);
+  EXPECT_THAT(*out, HasSubstr("\"method\":\"exact\","
+                              "\"estimates\":\"exact\""));
+  // Algorithm 5 estimates an upper bound.
+  o.method = "vertex_cover";
+  out = RunMeasureTool(o, &warnings_);
+  ASSERT_OK(out);
+  EXPECT_THAT(*out, HasSubstr("\"method\":\"vertex_cover\","
+                              "\"estimates\":\"upper_bound\""));
+}
+
+// 700 triangles chained by edges: one component of 2100 nodes, above the
+// exact solver's default max_component_nodes, with LP bound < greedy.
+TEST_F(MeasureToolTest, RepairMethodExactFailsWhenTheCoverCannotBeProven) {
+  std::string csv = "A,B,C,D\n";
+  const int n = 2100;
+  for (int i = 0; i < n; ++i) {
+    int c = 1'000'000 + i;
+    if (i % 3 == 2 && i + 1 < n) c = i / 3;
+    if (i % 3 == 0 && i > 0) c = i / 3 - 1;
+    absl::StrAppend(&csv, i / 3, ",", i, ",", c, ",", i, "\n");
+  }
+  MeasureToolOptions o = Private("r", 1.0);
+  o.data_path = Write("chain.csv", csv);
+  o.constraints_path = Write("chain.dc", "A -> B\nC -> D\n");
+  o.schema_path =
+      Write("chain.schema", "A: int64\nB: int64\nC: int64\nD: int64\n");
+  o.public_max_rows = 5000;
+  o.method = "exact";
+  EXPECT_THAT(RunMeasureTool(o, &warnings_),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       AllOf(HasSubstr("could not be proven"),
+                             HasSubstr("max_component_nodes"))));
+  o.method = "";  // cover_bound needs no proof
+  EXPECT_OK(RunMeasureTool(o, &warnings_));
+}
+
+TEST_F(MeasureToolTest, MethodOfTheOtherMeasureIsRefusedBeforeLoading) {
+  MeasureToolOptions o = Private("mi", 1.0);
+  o.data_path = "/nonexistent.csv";
+  o.method = "cover_bound";
+  EXPECT_THAT(
+      RunMeasureTool(o, &warnings_),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               AllOf(HasSubstr("'cover_bound'"), HasSubstr("I_MI or I_P"))));
+  o = Private("r", 1.0);
+  o.data_path = "/nonexistent.csv";
+  o.method = "gem";
+  EXPECT_THAT(RunMeasureTool(o, &warnings_),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("'gem'"), HasSubstr("I_R"),
+                             HasSubstr("cover_bound"))));
 }
 
 TEST_F(MeasureToolTest, SameSeedGivesSameAnswerDifferentSeedUsuallyNot) {
@@ -113,7 +218,8 @@ TEST_F(MeasureToolTest, SameSeedGivesSameAnswerDifferentSeedUsuallyNot) {
            s.substr(s.find(",", s.find("\"graph_seconds\"")));
   };
   EXPECT_EQ(strip_times(*a), strip_times(*b));
-  // Over 20 seeds the noisy vertex cover size (scale 4) takes several values.
+  // Over 20 seeds the noisy cover bound (the default for r; noise scale
+  // 1 / 0.5 = 2) takes several values.
   std::set<std::string> distinct;
   for (uint64_t seed = 1; seed <= 20; ++seed) {
     o.seed = seed;
@@ -242,6 +348,17 @@ TEST(MeasureToolArgsTest, ParsesBothFlagForms) {
   EXPECT_EQ(o->constraints_path, "c.dc");
   EXPECT_EQ(*o->epsilon, 0.5);
   EXPECT_EQ(o->method, "basic");
+  // No --method: the measure's default, decided by RunMeasureTool.
+  auto r =
+      ParseMeasureToolArgs({"dpq-measure", "--data", "d.csv", "--constraints",
+                            "c.dc", "--measure", "r", "--epsilon", "1"});
+  ASSERT_OK(r);
+  EXPECT_EQ(r->method, "");
+  r = ParseMeasureToolArgs({"dpq-measure", "--data", "d.csv", "--constraints",
+                            "c.dc", "--measure", "r", "--epsilon", "1",
+                            "--method", "exact"});
+  ASSERT_OK(r);
+  EXPECT_EQ(r->method, "exact");
   EXPECT_EQ(*o->public_max_rows, 100u);
   EXPECT_EQ(*o->seed, 7u);
   EXPECT_TRUE(o->stats);
@@ -320,6 +437,25 @@ TEST(MeasureToolBinaryTest, DemoDataGivesOneJsonLine) {
                               "\"value\":"));
   EXPECT_THAT(out, HasSubstr(",\"rows\":1000,\"edges\":11313,"));
   EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+}
+
+TEST_F(MeasureToolTest, BinaryTakesTheMethodOfR) {
+  const std::string common = "--data " + data_ + " --constraints " + dc_ +
+                             " --schema " + schema_ +
+                             " --measure r --epsilon 1 --public-max-rows 10 "
+                             "--seed 3";
+  int code = -1;
+  std::string out = RunBinary(common + " --method exact", &code);
+  EXPECT_EQ(code, 0) << out;
+  EXPECT_THAT(out, HasSubstr("\"method\":\"exact\",\"estimates\":"
+                             "\"exact\""));
+  out = RunBinary(common, &code);
+  EXPECT_EQ(code, 0) << out;
+  EXPECT_THAT(out, HasSubstr("\"method\":\"cover_bound\",\"estimates\":"
+                             "\"lower_bound\""));
+  out = RunBinary(common + " --method optimized", &code);
+  EXPECT_NE(code, 0);
+  EXPECT_THAT(out, HasSubstr("'optimized' for I_R"));
 }
 
 }  // namespace

@@ -1,7 +1,11 @@
 // dpq-experiments: reproduces the experiments of Section 6 of "Computing
 // Inconsistency Measures Under Differential Privacy" with dpq's core and
-// writes results.csv plus one gnuplot PNG per figure. See
-// docs/experiments.md; the full run is tests/bench/experiments/run-all.sh.
+// writes results.csv plus one gnuplot PNG per figure; "accuracy" writes
+// accuracy.csv and prints its Markdown table, "gem-tune" writes
+// gem-tune.csv and prints its ranking. See docs/experiments.md; the full
+// run is tests/bench/experiments/run-all.sh.
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -15,6 +19,7 @@
 #include "tests/bench/experiments/experiment_data.h"
 #include "tests/bench/experiments/experiment_runner.h"
 #include "tests/bench/experiments/figure_plots.h"
+#include "tests/bench/experiments/gem_tuning.h"
 #include "tests/bench/generators/cell_table.h"
 #include "tests/bench/generators/cli_flags.h"
 
@@ -23,11 +28,12 @@ namespace {
 
 constexpr char kUsage[] =
     "usage: dpq-experiments --out-dir DIR [--figures "
-    "fig3,fig4,fig5,grid,fig7]\n"
+    "fig3,fig4,fig5,grid,fig7,accuracy,gem-tune]\n"
     "         [--datasets stock,tax,hospital,flights,adult] [--runs 10]\n"
     "         [--epsilons 0.1,0.2,0.5,1,2,3,5] [--noises "
     "rnoise-0.005,rnoise-0.01,conoise-200,dirty]\n"
     "         [--checkpoints 5] [--rows 10000] [--seed 1] [--n-factor 1]\n"
+    "         [--accuracy-epsilon 1]\n"
     "         [--vc-seconds 10] [--runtime-sizes 100,1000,10000,50000]\n"
     "         [--data-dir shared/data] [--plot 1]\n";
 
@@ -55,7 +61,8 @@ absl::Status Run(int argc, char** argv) {
       CliFlags::Parse(argc, argv,
                       {"out-dir", "figures", "datasets", "runs", "epsilons",
                        "noises", "checkpoints", "rows", "seed", "n-factor",
-                       "vc-seconds", "runtime-sizes", "data-dir", "plot"}));
+                       "vc-seconds", "runtime-sizes", "data-dir", "plot",
+                       "accuracy-epsilon"}));
   if (flags.Has("help")) {
     std::fputs(kUsage, stdout);
     return absl::OkStatus();
@@ -82,6 +89,8 @@ absl::Status Run(int argc, char** argv) {
   ASSIGN_OR_RETURN(o.rows, flags.GetUint("rows", 10'000));
   ASSIGN_OR_RETURN(o.seed, flags.GetUint("seed", 1));
   ASSIGN_OR_RETURN(o.n_factor, flags.GetDouble("n-factor", 1.0));
+  ASSIGN_OR_RETURN(o.accuracy_epsilon,
+                   flags.GetDouble("accuracy-epsilon", 1.0));
   ASSIGN_OR_RETURN(o.vertex_cover_seconds, flags.GetDouble("vc-seconds", 10));
   ASSIGN_OR_RETURN(uint64_t plot, flags.GetUint("plot", 1));
   if (!(o.n_factor >= 1)) {
@@ -94,12 +103,52 @@ absl::Status Run(int argc, char** argv) {
                                mkdir_error.message());
   }
   o.progress = &std::cerr;
-  ASSIGN_OR_RETURN(std::vector<ResultRow> rows, RunExperiments(o));
-  RETURN_IF_ERROR(
-      generators::WriteTextFile(ResultsCsv(rows), out_dir + "/results.csv"));
-  RETURN_IF_ERROR(WritePlots(rows, o.datasets, out_dir, plot != 0));
-  std::fprintf(stderr, "wrote %zu rows to %s/results.csv\n", rows.size(),
-               out_dir.c_str());
+  const auto wants = [&](const std::string& figure) {
+    return std::find(o.figures.begin(), o.figures.end(), figure) !=
+           o.figures.end();
+  };
+  const auto seconds_since = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t)
+        .count();
+  };
+  auto start = std::chrono::steady_clock::now();
+  ASSIGN_OR_RETURN(std::vector<ResultRow> all_rows, RunExperiments(o));
+  std::vector<ResultRow> rows, accuracy;
+  for (ResultRow& r : all_rows) {
+    (r.figure == "accuracy" ? accuracy : rows).push_back(std::move(r));
+  }
+  // results.csv only when a paper figure was asked for, so that
+  // "--figures accuracy" does not replace the paper's results.
+  if (!rows.empty()) {
+    RETURN_IF_ERROR(
+        generators::WriteTextFile(ResultsCsv(rows), out_dir + "/results.csv"));
+    RETURN_IF_ERROR(WritePlots(rows, o.datasets, out_dir, plot != 0));
+    std::fprintf(stderr, "wrote %zu rows to %s/results.csv\n", rows.size(),
+                 out_dir.c_str());
+  }
+  if (wants("accuracy")) {
+    RETURN_IF_ERROR(generators::WriteTextFile(ResultsCsv(accuracy),
+                                              out_dir + "/accuracy.csv"));
+    std::fputs(AccuracyMarkdown(accuracy).c_str(), stdout);
+    std::fprintf(stderr, "wrote %zu rows to %s/accuracy.csv\n", accuracy.size(),
+                 out_dir.c_str());
+  }
+  std::fprintf(stderr, "figures other than gem-tune: %.1f s\n",
+               seconds_since(start));
+  if (wants("gem-tune")) {
+    start = std::chrono::steady_clock::now();
+    ASSIGN_OR_RETURN(GemTuneResult tune,
+                     RunGemTuning(o, DefaultGemTuneGrid(), /*epsilon=*/1.0));
+    RETURN_IF_ERROR(
+        generators::WriteTextFile(GemTuneCsv(tune), out_dir + "/gem-tune.csv"));
+    if (wants("accuracy")) std::fputs("\n", stdout);
+    std::fputs(GemTuneTable(tune).c_str(), stdout);
+    std::fputs("\n", stdout);
+    std::fputs(GemTuneProfiles(tune).c_str(), stdout);
+    std::fprintf(stderr,
+                 "gem-tune: %zu settings, %.1f s; wrote %s/gem-tune.csv\n",
+                 tune.settings.size(), seconds_since(start), out_dir.c_str());
+  }
   return absl::OkStatus();
 }
 

@@ -12,10 +12,16 @@
 
 namespace dpq::bench::experiments {
 
-// Writes `<out_dir>/<figure>.gp` for every figure with rows (fig6 comes from
-// the grid's rnoise-0.005 rows) and, if `render`, runs gnuplot on each to
-// make `<figure>.png`. Returns the script paths' error if one cannot be
-// written, kInternal if gnuplot fails.
+// The legend of `method` in every figure: "gem (dpq default)",
+// "cover_bound (dpq default)", "exact (dpq default with exact_repair)", and
+// "<name> (paper)" for the paper's methods (optimized, vertex_cover, ...).
+std::string MethodLegend(const std::string& method);
+
+// Writes `<out_dir>/<figure>.gp` for every figure with rows (fig6 comes
+// from the grid's rnoise-0.005 rows; every figure draws dpq's default
+// methods next to the paper's, see FigureMethods in experiment_runner.h)
+// and, if `render`, runs gnuplot on each to make `<figure>.png`. Returns the
+// script paths' error if one cannot be written, kInternal if gnuplot fails.
 absl::Status WritePlots(const std::vector<ResultRow>& rows,
                         const std::vector<std::string>& datasets,
                         const std::string& out_dir, bool render);

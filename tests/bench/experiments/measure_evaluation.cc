@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <map>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
@@ -51,6 +52,7 @@ absl::StatusOr<GraphCase> BuildGraphCase(
   if (cover.exact.has_value()) {
     c.i_r = static_cast<double>(*cover.exact);
     c.i_r_reference = "exact";
+    c.exact_repair = *cover.exact;
   } else {
     c.i_r = cover.lp_value();
     c.i_r_reference = "lp";
@@ -71,22 +73,43 @@ std::string MethodName(Method method) {
       return "hierarchical";
     case Method::kOptimized:
       return "optimized";
+    case Method::kGem:
+      return "gem";
     case Method::kVertexCover:
       return "vertex_cover";
+    case Method::kCoverBound:
+      return "cover_bound";
+    case Method::kExact:
+      return "exact";
   }
   return "";
 }
 
 absl::StatusOr<Method> ParseMethod(const std::string& name) {
-  for (Method m :
-       {Method::kBaseline1, Method::kBaseline2, Method::kBasic,
-        Method::kHierarchical, Method::kOptimized, Method::kVertexCover}) {
+  for (Method m : {Method::kBaseline1, Method::kBaseline2, Method::kBasic,
+                   Method::kHierarchical, Method::kOptimized, Method::kGem,
+                   Method::kVertexCover, Method::kCoverBound, Method::kExact}) {
     if (MethodName(m) == name) return m;
   }
   return absl::InvalidArgumentError(absl::StrCat(
       "Unknown method '", name,
-      "'; use baseline1, baseline2, basic, hierarchical, optimized or "
-      "vertex_cover."));
+      "'; use baseline1, baseline2, basic, hierarchical, optimized, gem, "
+      "vertex_cover, cover_bound or exact."));
+}
+
+bool IsRepairMethod(Method method) {
+  return method == Method::kVertexCover || method == Method::kCoverBound ||
+         method == Method::kExact;
+}
+
+double Median(std::vector<double> xs) {
+  if (xs.empty()) return std::numeric_limits<double>::quiet_NaN();
+  for (double x : xs) {
+    if (std::isnan(x)) return x;
+  }
+  std::sort(xs.begin(), xs.end());
+  const size_t mid = xs.size() / 2;
+  return xs.size() % 2 == 1 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
 }
 
 namespace {
@@ -94,6 +117,7 @@ namespace {
 struct OneRelease {
   double value = 0;
   double theta = 0;
+  pm::Estimate estimate = pm::Estimate::kLowerBound;
 };
 
 // Baseline 2 of Section 6.1: theta* = d_max. Edge addition with theta =
@@ -110,13 +134,14 @@ absl::StatusOr<OneRelease> BaselineTwo(core::dp::SecureUrbg& urbg,
       pm::NoisyCount noisy,
       pm::ReleaseNoisyCount(urbg, static_cast<int64_t>(mi ? c.i_mi : c.i_p),
                             mi ? theta : theta + 1, epsilon));
-  return OneRelease{static_cast<double>(noisy.value), theta};
+  return OneRelease{static_cast<double>(noisy.value), theta,
+                    pm::Estimate::kExact};
 }
 
 absl::StatusOr<OneRelease> Release(core::dp::SecureUrbg& urbg,
                                    const GraphCase& c, Measure measure,
                                    Method method, double epsilon) {
-  if ((method == Method::kVertexCover) != (measure == Measure::kRepair)) {
+  if (IsRepairMethod(method) != (measure == Measure::kRepair)) {
     return absl::InvalidArgumentError(
         absl::StrCat("Method ", MethodName(method), " does not apply to I_",
                      core::measures::MeasureName(measure), "."));
@@ -129,6 +154,8 @@ absl::StatusOr<OneRelease> Release(core::dp::SecureUrbg& urbg,
   request.public_max_rows = c.public_max_rows;
   request.candidates = c.candidates;
   request.degree_bounds = c.degree_bounds;
+  // Every method is set explicitly: the core's defaults (gem, cover_bound)
+  // are not the paper's.
   switch (method) {
     case Method::kBaseline1:
       request.method = pm::SelectionMethod::kBaseline;
@@ -139,15 +166,39 @@ absl::StatusOr<OneRelease> Release(core::dp::SecureUrbg& urbg,
     case Method::kHierarchical:
       request.method = pm::SelectionMethod::kHierarchical;
       break;
-    default:
+    case Method::kOptimized:
       request.method = pm::SelectionMethod::kOptimized;
       break;
+    case Method::kGem:
+      // The service's default Theta (request.candidates unset).
+      request.method = pm::SelectionMethod::kGem;
+      request.candidates.reset();
+      break;
+    case Method::kVertexCover:
+      request.repair_method = pm::RepairMethod::kVertexCover;
+      break;
+    case Method::kCoverBound:
+      request.repair_method = pm::RepairMethod::kCoverBound;
+      break;
+    case Method::kExact:
+      if (!c.exact_repair.has_value()) {
+        return absl::FailedPreconditionError(
+            "Method exact needs the proved minimum vertex cover, but the "
+            "search did not finish on this graph (reference lp); raise "
+            "--vc-seconds.");
+      }
+      request.repair_method = pm::RepairMethod::kExact;
+      request.exact_repair = c.exact_repair;
+      break;
+    case Method::kBaseline2:
+      break;  // handled above
   }
   ASSIGN_OR_RETURN(pm::PrivateMeasureResult result,
                    pm::ComputePrivateMeasure(urbg, c.graph, request));
   return OneRelease{
       static_cast<double>(result.value),
-      result.theta.has_value() ? static_cast<double>(*result.theta) : 0.0};
+      result.theta.has_value() ? static_cast<double>(*result.theta) : 0.0,
+      result.estimate};
 }
 
 double TrueValue(const GraphCase& c, Measure measure) {
@@ -183,6 +234,7 @@ absl::StatusOr<RunStats> EvaluateMethod(core::dp::SecureUrbg& urbg,
   std::vector<double> values, errors, greedy_errors;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   double theta_sum = 0, seconds = 0;
+  std::map<uint32_t, size_t> theta_counts;
   for (size_t r = 0; r < runs; ++r) {
     const auto start = std::chrono::steady_clock::now();
     ASSIGN_OR_RETURN(OneRelease one,
@@ -190,10 +242,14 @@ absl::StatusOr<RunStats> EvaluateMethod(core::dp::SecureUrbg& urbg,
     const double took =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
-    if (r == 0) stats.first_seconds = took;
+    if (r == 0) {
+      stats.first_seconds = took;
+      stats.estimate = std::string(pm::EstimateName(one.estimate));
+    }
     seconds += took;
     values.push_back(one.value);
     theta_sum += one.theta;
+    ++theta_counts[static_cast<uint32_t>(one.theta)];
     errors.push_back(stats.true_value > 0
                          ? std::abs(stats.true_value - one.value) /
                                stats.true_value
@@ -205,6 +261,14 @@ absl::StatusOr<RunStats> EvaluateMethod(core::dp::SecureUrbg& urbg,
   }
   MeanStd(values, stats.private_mean, stats.private_std);
   MeanStd(errors, stats.error_mean, stats.error_std);
+  stats.error_median = Median(errors);
+  size_t mode_count = 0;
+  for (const auto& [theta, count] : theta_counts) {  // ascending theta
+    if (count > mode_count) {
+      stats.theta_mode = theta;
+      mode_count = count;
+    }
+  }
   MeanStd(greedy_errors, stats.greedy_error_mean, stats.greedy_error_std);
   stats.theta_mean = theta_sum / static_cast<double>(runs);
   stats.seconds_mean = seconds / static_cast<double>(runs);

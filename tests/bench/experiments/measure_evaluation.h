@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,9 @@ struct GraphCase {
   // finished within its limits ("exact"), else the LP lower bound ("lp").
   double i_r = 0;
   std::string i_r_reference;
+  // The proved minimum vertex cover (set iff i_r_reference is "exact"): the
+  // owner's `exact_repair` that RepairMethod::kExact releases.
+  std::optional<uint64_t> exact_repair;
   // The non-private stable-order greedy cover that Algorithm 5 perturbs (a
   // 2-approximation): the paper's own I_R reference is an approximation
   // too ("the linear approximation algorithm from Livshits et al.").
@@ -51,42 +55,66 @@ absl::StatusOr<GraphCase> BuildGraphCase(
     absl::Span<const core::constraints::DenialConstraint> dcs, double n_factor,
     double vertex_cover_seconds);
 
-// The methods of Section 6.1 "Algorithm variations" and Algorithm 5.
+// The methods of Section 6.1 "Algorithm variations" and Algorithm 5, and
+// dpq's own defaults (core/private/private_measures.h).
 enum class Method {
   kBaseline1,     // theta = N (SelectionMethod::kBaseline)
   kBaseline2,     // theta = true max degree, non-private (harness only)
   kBasic,         // basic EM (Algorithm 3)
   kHierarchical,  // two-step EM
   kOptimized,     // upper bound + two-step EM (Algorithm 4)
-  kVertexCover,   // I_R: Algorithm 5
+  // Flow Lipschitz extension + generalized EM (SelectionMethod::kGem) over
+  // the service's default Theta, DefaultThetaCandidates(N) (the paper's
+  // methods above use PaperThetaCandidates).
+  kGem,
+  kVertexCover,  // I_R: Algorithm 5 (RepairMethod::kVertexCover)
+  kCoverBound,   // I_R: ceil(LP) + discrete Laplace(1/eps)
+  kExact,        // I_R: proved minimum cover + discrete Laplace(1/eps)
 };
 
-// "baseline1", "baseline2", "basic", "hierarchical", "optimized",
-// "vertex_cover".
+// "baseline1", "baseline2", "basic", "hierarchical", "optimized", "gem",
+// "vertex_cover", "cover_bound", "exact".
 std::string MethodName(Method method);
+// The inverse of MethodName; kInvalidArgument listing the names otherwise.
 absl::StatusOr<Method> ParseMethod(const std::string& name);
+// True for the I_R methods (vertex_cover, cover_bound, exact); the others
+// release I_MI and I_P.
+bool IsRepairMethod(Method method);
 
 struct RunStats {
   size_t runs = 0;
   double true_value = 0;
   double private_mean = 0, private_std = 0;
   double error_mean = 0, error_std = 0;  // relative error; NaN if true = 0
+  double error_median = 0;  // of the `runs` relative errors (NaN if true = 0)
   // I_R only (NaN otherwise): the relative error against i_r_greedy,
   // i.e. the DP noise alone without the approximation factor.
   double greedy_error_mean = 0, greedy_error_std = 0;
-  double theta_mean = 0;    // 0 for I_R
+  double theta_mean = 0;  // 0 for I_R
+  // The theta chosen most often (the smallest on ties); 0 for I_R.
+  uint32_t theta_mode = 0;
+  // What the released value estimates before its noise:
+  // core EstimateName ("exact", "lower_bound", "upper_bound"); baseline 2
+  // (theta = d_max keeps every edge) is "exact".
+  std::string estimate;
   double seconds_mean = 0;  // per release
   // The first release alone: on a freshly built graph this includes the
   // projections that later releases find in the graph's memo.
   double first_seconds = 0;
 };
 
+// The median of `xs` (the mean of the two middle values for an even size);
+// NaN if `xs` is empty or holds a NaN. O(n log n).
+double Median(std::vector<double> xs);
+
 // Releases `measure` with `method` `runs` times at `epsilon`, drawing noise
 // from `urbg`, and summarises the relative errors (population std).
 // Baseline 2 projects at theta = d_max (which keeps every edge) and spends
 // all of epsilon on the release, with I_MI's sensitivity theta and I_P's
 // theta + 1 (design.md 5.5). kInvalidArgument for a method/measure pair
-// that does not exist (vertex_cover is I_R only, and I_R has no other).
+// that does not exist (the I_R methods release I_R only, and I_R has no
+// other), kFailedPrecondition for `exact` on a graph without
+// exact_repair.
 absl::StatusOr<RunStats> EvaluateMethod(core::dp::SecureUrbg& urbg,
                                         const GraphCase& graph_case,
                                         core::measures::Measure measure,

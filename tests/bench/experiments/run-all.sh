@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Full reproduction of Section 6 of "Computing Inconsistency Measures Under
 # Differential Privacy" with dpq's core (docs/experiments.md):
-# Figures 3, 4, 5, 6 (from the epsilon x method grid) and 7, 10 runs each.
+# Figures 3, 4, 5, 6 (from the epsilon x method grid) and 7, 10 runs each,
+# the paper's methods next to dpq's defaults (gem, cover_bound, exact; see
+# FigureMethods in experiment_runner.h).
 #
 #   tests/bench/experiments/run-all.sh [BUILD_DIR] [OUT_DIR]
 #

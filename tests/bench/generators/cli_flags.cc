@@ -12,7 +12,9 @@ absl::StatusOr<CliFlags> CliFlags::Parse(int argc, char** argv,
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
-      flags.values_["help"] = "1";
+      // insert_or_assign with a std::string: assigning the literal trips
+      // GCC 12's -Wrestrict false positive at -O3 (Release builds).
+      flags.values_.insert_or_assign("help", std::string("1"));
       continue;
     }
     if (!absl::StartsWith(arg, "--")) {

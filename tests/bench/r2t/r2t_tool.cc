@@ -15,6 +15,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "core/constraints/dc_parser.h"
@@ -33,7 +35,9 @@ namespace {
 
 namespace pm = core::private_measures;
 
-// Odd constant separating dpq's noise stream from R2T's for one --seed.
+// Odd constant separating dpq's noise stream from R2T's for one --seed;
+// the k-th dpq method uses (k + 1) times it, so that the first method's
+// draws do not depend on which others run.
 constexpr uint64_t kDpqSeedOffset = 0x9E3779B97F4A7C15ull;
 
 absl::Status Invalid(absl::string_view flag, absl::string_view what,
@@ -57,7 +61,16 @@ absl::Status ApplyFlag(const std::string& name, const std::string& value,
   } else if (name == "--solver") {
     o->solver = value;
   } else if (name == "--method") {
-    o->method = value;
+    o->methods = absl::StrSplit(value, ',', absl::SkipEmpty());
+    if (o->methods.empty()) return Invalid(name, "a method list", value);
+    for (const std::string& method : o->methods) {
+      if (!pm::ParseSelectionMethod(method).ok()) {
+        return Invalid(name,
+                       "methods among gem, optimized, hierarchical, basic, "
+                       "baseline",
+                       value);
+      }
+    }
   } else if (name == "--thresholds") {
     if (value != "cover" && value != "authors") {
       return Invalid(name, "'cover' or 'authors'", value);
@@ -151,8 +164,8 @@ std::string R2tToolUsage() {
   return "Usage: dpq-r2t --data X.csv --dcs Y.dc [--epsilon 1] [--runs 10]\n"
          "         [--seed S] [--public-max-rows N] [--beta 0.1] [--base 2]\n"
          "         [--solver flow|glpk] [--thresholds cover|authors]\n"
-         "         [--method optimized|hierarchical|"
-         "basic|baseline]\n"
+         "         [--method optimized,gem (comma-separated: gem, optimized,\n"
+         "          hierarchical, basic, baseline; the first fills dpq_*)]\n"
          "         [--csv out.csv] [--label NAME] [--threads T]\n"
          "Compares the R2T baseline (Dong et al., SIGMOD 2022) with dpq's\n"
          "private I_MI. N defaults to the row count (treated as public).\n"
@@ -191,8 +204,15 @@ absl::StatusOr<R2tToolOptions> ParseR2tToolArgs(
 
 absl::Status RunR2tTool(const R2tToolOptions& o, std::ostream& out) {
   ASSIGN_OR_RETURN(const LpSolver solver, ParseLpSolver(o.solver));
-  ASSIGN_OR_RETURN(const pm::SelectionMethod method,
-                   pm::ParseSelectionMethod(o.method));
+  if (o.methods.empty()) {
+    return absl::InvalidArgumentError("--method needs at least one method.");
+  }
+  std::vector<pm::SelectionMethod> methods;
+  for (const std::string& name : o.methods) {
+    ASSIGN_OR_RETURN(const pm::SelectionMethod method,
+                     pm::ParseSelectionMethod(name));
+    methods.push_back(method);
+  }
   ASSIGN_OR_RETURN(Loaded d, Load(o));
   const core::graph::Graph& g = d.graph.graph;
   const uint64_t n_public = o.public_max_rows.value_or(d.table.num_rows());
@@ -219,45 +239,75 @@ absl::Status RunR2tTool(const R2tToolOptions& o, std::ostream& out) {
                    ComputeTruncatedCurve(g, r2t_options));
   PrintCurve(curve, out);
 
-  pm::PrivateMeasureRequest request;
-  request.measure = core::measures::Measure::kMinimalInconsistency;
-  request.method = method;
-  request.epsilon = o.epsilon;
-  request.public_max_rows = n_public;
-  if (method == pm::SelectionMethod::kOptimized) {
-    ASSIGN_OR_RETURN(request.degree_bounds,
-                     pm::ComputeDegreeBounds(d.table, d.dcs));
+  // One request and one noise stream per dpq method. The degree bounds
+  // serve optimized (Algorithm 4's bound) and gem (pruning its candidates
+  // when every DC is keyed), as in the service.
+  ASSIGN_OR_RETURN(const std::vector<pm::DcDegreeBound> degree_bounds,
+                   pm::ComputeDegreeBounds(d.table, d.dcs));
+  std::vector<pm::PrivateMeasureRequest> requests(methods.size());
+  std::vector<std::unique_ptr<core::dp::SecureUrbg>> dpq_urbgs;
+  for (size_t k = 0; k < methods.size(); ++k) {
+    pm::PrivateMeasureRequest& request = requests[k];
+    request.measure = core::measures::Measure::kMinimalInconsistency;
+    request.method = methods[k];
+    request.epsilon = o.epsilon;
+    request.public_max_rows = n_public;
+    if (methods[k] == pm::SelectionMethod::kOptimized ||
+        methods[k] == pm::SelectionMethod::kGem) {
+      request.degree_bounds = degree_bounds;
+    }
+    dpq_urbgs.push_back(MakeUrbg(o.seed, (k + 1) * kDpqSeedOffset));
   }
 
   std::unique_ptr<core::dp::SecureUrbg> r2t_urbg = MakeUrbg(o.seed, 0);
-  std::unique_ptr<core::dp::SecureUrbg> dpq_urbg =
-      MakeUrbg(o.seed, kDpqSeedOffset);
-  std::vector<double> r2t_est, r2t_err, dpq_est, dpq_err;
-  double dpq_seconds = 0;
-  out << absl::StrFormat("%4s %12s %14s %10s %12s %10s %8s\n", "run", "true",
-                         "r2t", "r2t_err", "dpq", "dpq_err", "theta");
+  std::vector<double> r2t_est, r2t_err;
+  // Per dpq method: estimates, errors, total seconds.
+  std::vector<std::vector<double>> dpq_est(methods.size()),
+      dpq_err(methods.size());
+  std::vector<double> dpq_seconds(methods.size(), 0);
+  std::string header =
+      absl::StrFormat("%4s %12s %14s %10s", "run", "true", "r2t", "r2t_err");
+  for (const std::string& name : o.methods) {
+    absl::StrAppendFormat(&header, " %12s %10s %8s", name,
+                          absl::StrCat(name.substr(0, 6), "_err"), "theta");
+  }
+  out << header << "\n";
   for (int run = 0; run < o.runs; ++run) {
     ASSIGN_OR_RETURN(const R2tResult r,
                      RaceToTheTop(*r2t_urbg, curve, r2t_options));
-    const absl::Time start = absl::Now();
-    ASSIGN_OR_RETURN(const pm::PrivateMeasureResult p,
-                     pm::ComputePrivateMeasure(*dpq_urbg, g, request));
-    dpq_seconds += absl::ToDoubleSeconds(absl::Now() - start);
     r2t_est.push_back(r.estimate);
     r2t_err.push_back(RelativeError(truth, r.estimate));
-    dpq_est.push_back(static_cast<double>(p.value));
-    dpq_err.push_back(RelativeError(truth, dpq_est.back()));
-    out << absl::StrFormat("%4d %12.0f %14.2f %10.4f %12d %10.4f %8d\n", run,
-                           truth, r.estimate, r2t_err.back(), p.value,
-                           dpq_err.back(), p.theta.value_or(0));
+    std::string line = absl::StrFormat("%4d %12.0f %14.2f %10.4f", run, truth,
+                                       r.estimate, r2t_err.back());
+    for (size_t k = 0; k < methods.size(); ++k) {
+      const absl::Time start = absl::Now();
+      ASSIGN_OR_RETURN(const pm::PrivateMeasureResult p,
+                       pm::ComputePrivateMeasure(*dpq_urbgs[k], g,
+                                                 requests[k]));
+      dpq_seconds[k] += absl::ToDoubleSeconds(absl::Now() - start);
+      dpq_est[k].push_back(static_cast<double>(p.value));
+      dpq_err[k].push_back(RelativeError(truth, dpq_est[k].back()));
+      absl::StrAppendFormat(&line, " %12d %10.4f %8d", p.value,
+                            dpq_err[k].back(), p.theta.value_or(0));
+    }
+    out << line << "\n";
   }
-  const MeanStd re = Summarize(r2t_err), de = Summarize(dpq_err);
-  out << absl::StrFormat(
-      "mean rel. error: R2T %.4f +- %.4f   dpq (%s) %.4f +- %.4f\n", re.mean,
-      re.std, o.method, de.mean, de.std);
-  out << absl::StrFormat(
-      "time: R2T LPs %.3f s once (+ noise per run), dpq %.4f s per run\n",
-      curve.seconds, dpq_seconds / o.runs);
+  const MeanStd re = Summarize(r2t_err);
+  std::string means =
+      absl::StrFormat("mean rel. error: R2T %.4f +- %.4f", re.mean, re.std);
+  for (size_t k = 0; k < methods.size(); ++k) {
+    const MeanStd de = Summarize(dpq_err[k]);
+    absl::StrAppendFormat(&means, "   dpq (%s) %.4f +- %.4f", o.methods[k],
+                          de.mean, de.std);
+  }
+  out << means << "\n";
+  std::string times = absl::StrFormat(
+      "time: R2T LPs %.3f s once (+ noise per run)", curve.seconds);
+  for (size_t k = 0; k < methods.size(); ++k) {
+    absl::StrAppendFormat(&times, ", dpq (%s) %.4f s per run", o.methods[k],
+                          dpq_seconds[k] / o.runs);
+  }
+  out << times << "\n";
 
   if (!o.csv_path.has_value()) return absl::OkStatus();
   std::ofstream csv(*o.csv_path);
@@ -265,25 +315,48 @@ absl::Status RunR2tTool(const R2tToolOptions& o, std::ostream& out) {
     return absl::NotFoundError(
         absl::StrCat("Cannot write '", *o.csv_path, "'."));
   }
+  // Columns 1-12 as before this tool compared several methods (the first
+  // method in dpq_*); then three per further method.
   csv << "dataset,run,rows,n_public,epsilon,true_imi,r2t_estimate,"
          "r2t_rel_error,dpq_estimate,dpq_rel_error,r2t_lp_seconds,"
-         "dpq_seconds\n";
-  for (int run = 0; run < o.runs; ++run) {
-    csv << absl::StrFormat("%s,%d,%d,%d,%g,%.0f,%.6f,%.6f,%.0f,%.6f,%.6f,%.6f\n",
-                           o.label, run, d.table.num_rows(), n_public,
-                           o.epsilon, truth, r2t_est[run], r2t_err[run],
-                           dpq_est[run], dpq_err[run], curve.seconds,
-                           dpq_seconds / o.runs);
+         "dpq_seconds";
+  for (size_t k = 1; k < methods.size(); ++k) {
+    const std::string& name = o.methods[k];
+    csv << absl::StrFormat(",dpq_%s_estimate,dpq_%s_rel_error,dpq_%s_seconds",
+                           name, name, name);
   }
-  const MeanStd r2 = Summarize(r2t_est), dq = Summarize(dpq_est);
-  csv << absl::StrFormat("%s,mean,%d,%d,%g,%.0f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n",
-                         o.label, d.table.num_rows(), n_public, o.epsilon,
-                         truth, r2.mean, re.mean, dq.mean, de.mean,
-                         curve.seconds, dpq_seconds / o.runs);
-  csv << absl::StrFormat("%s,std,%d,%d,%g,%.0f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n",
-                         o.label, d.table.num_rows(), n_public, o.epsilon,
-                         truth, r2.std, re.std, dq.std, de.std, curve.seconds,
-                         dpq_seconds / o.runs);
+  csv << "\n";
+  // One CSV line: the R2T and first-method cells, then the other methods'.
+  auto write_line = [&](const std::string& run, double r2t_value,
+                        double r2t_error,
+                        const std::vector<std::pair<double, double>>& dpq) {
+    csv << absl::StrFormat("%s,%s,%d,%d,%g,%.0f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f",
+                           o.label, run, d.table.num_rows(), n_public,
+                           o.epsilon, truth, r2t_value, r2t_error,
+                           dpq[0].first, dpq[0].second, curve.seconds,
+                           dpq_seconds[0] / o.runs);
+    for (size_t k = 1; k < methods.size(); ++k) {
+      csv << absl::StrFormat(",%.6f,%.6f,%.6f", dpq[k].first, dpq[k].second,
+                             dpq_seconds[k] / o.runs);
+    }
+    csv << "\n";
+  };
+  for (int run = 0; run < o.runs; ++run) {
+    std::vector<std::pair<double, double>> dpq;
+    for (size_t k = 0; k < methods.size(); ++k) {
+      dpq.emplace_back(dpq_est[k][run], dpq_err[k][run]);
+    }
+    write_line(absl::StrCat(run), r2t_est[run], r2t_err[run], dpq);
+  }
+  const MeanStd r2 = Summarize(r2t_est);
+  std::vector<std::pair<double, double>> dpq_mean, dpq_std;
+  for (size_t k = 0; k < methods.size(); ++k) {
+    const MeanStd est = Summarize(dpq_est[k]), err = Summarize(dpq_err[k]);
+    dpq_mean.emplace_back(est.mean, err.mean);
+    dpq_std.emplace_back(est.std, err.std);
+  }
+  write_line("mean", r2.mean, re.mean, dpq_mean);
+  write_line("std", r2.std, re.std, dpq_std);
   if (!csv) {
     return absl::DataLossError(
         absl::StrCat("Writing '", *o.csv_path, "' failed."));

@@ -1,8 +1,9 @@
 // dpq-r2t: Table 1 of inconsistency-measures-under-dp.txt on one dataset.
 // Loads a CSV and its DCs, builds the conflict graph, and for `runs` runs
 // prints the true I_MI, the R2T baseline's estimate (r2t.h) and dpq's own
-// private I_MI (core/private ComputePrivateMeasure) with their relative
-// errors |I - M| / I, then the mean and standard deviation. A benchmark for
+// private I_MI (core/private ComputePrivateMeasure, one or more methods)
+// with their relative errors |I - M| / I, then the mean and standard
+// deviation. A benchmark for
 // data owners and the paper reproduction: it reads the raw rows.
 #ifndef DPQ_TESTS_BENCH_R2T_R2T_TOOL_H_
 #define DPQ_TESTS_BENCH_R2T_R2T_TOOL_H_
@@ -29,7 +30,13 @@ struct R2tToolOptions {
   double base = 2;
   std::string solver = "flow";
   bool authors_thresholds = false;  // ThresholdRule::kAuthorsCode
-  std::string method = "optimized";  // dpq's theta selection
+  // dpq's I_MI methods (core ParseSelectionMethod names), each released
+  // once per run with its own noise stream: the first fills the CSV's
+  // dpq_* columns (the paper's `optimized` by default, as Table 1 always
+  // had), every further one appends dpq_<name>_estimate,
+  // dpq_<name>_rel_error and dpq_<name>_seconds (by default `gem`, dpq's
+  // default). --method takes a comma-separated list.
+  std::vector<std::string> methods = {"optimized", "gem"};
   std::optional<std::string> csv_path;
   std::string label;  // dataset name in the CSV; default the data path
   int threads = 0;

@@ -1,5 +1,6 @@
 #include "tests/bench/r2t/r2t_tool.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -33,6 +34,15 @@ TEST(R2tToolTest, ParsesFlagsAndRejectsUnknownOnes) {
   EXPECT_EQ(o->runs, 3);
   EXPECT_EQ(o->seed, 7u);
   EXPECT_TRUE(o->authors_thresholds);
+  // Table 1's dpq columns: the paper's method, then dpq's default.
+  EXPECT_THAT(o->methods, ::testing::ElementsAre("optimized", "gem"));
+  auto gem_only = ParseR2tToolArgs(
+      {"dpq-r2t", "--data", "x", "--dcs", "y", "--method", "gem,basic"});
+  ASSERT_TRUE(gem_only.ok()) << gem_only.status();
+  EXPECT_THAT(gem_only->methods, ::testing::ElementsAre("gem", "basic"));
+  EXPECT_FALSE(ParseR2tToolArgs({"dpq-r2t", "--data", "x", "--dcs", "y",
+                                 "--method", "optimized,frobnicate"})
+                   .ok());
   EXPECT_FALSE(ParseR2tToolArgs({"dpq-r2t", "--data", "x", "--dcs", "y",
                                  "--frobnicate", "1"})
                    .ok());
@@ -58,10 +68,20 @@ TEST(R2tToolTest, RunsEndToEndOnATinyTable) {
   ASSERT_TRUE(RunR2tTool(*o, out).ok());
   EXPECT_THAT(out.str(), HasSubstr("I_MI = 3 edges"));
   EXPECT_THAT(out.str(), HasSubstr("mean rel. error"));
+  EXPECT_THAT(out.str(), HasSubstr("dpq (optimized)"));
+  EXPECT_THAT(out.str(), HasSubstr("dpq (gem)"));
   std::ifstream in(csv);
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   ASSERT_EQ(lines.size(), 5u);  // header, 2 runs, mean, std
+  // The first 12 columns as before (optimized in dpq_*), then gem's three.
+  EXPECT_THAT(lines[0],
+              HasSubstr("dpq_estimate,dpq_rel_error,r2t_lp_seconds,"
+                        "dpq_seconds,dpq_gem_estimate,dpq_gem_rel_error,"
+                        "dpq_gem_seconds"));
+  for (const std::string& line : lines) {
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 14) << line;
+  }
   EXPECT_THAT(lines[1], HasSubstr("tiny,0,6,6,1,3,"));
   EXPECT_THAT(lines[3], HasSubstr("tiny,mean,"));
   std::remove(data.c_str());

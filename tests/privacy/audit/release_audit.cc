@@ -119,13 +119,15 @@ absl::Status RunOnPair(const v1::DatasetManifest& manifest,
 // ---- Releases ---------------------------------------------------------------
 
 Release Measure(v1::Measure measure, v1::SelectionMethod method,
-                double epsilon) {
+                double epsilon,
+                v1::RepairMethod repair = v1::REPAIR_METHOD_UNSPECIFIED) {
   return [=](Harness& h, const std::string& dataset)
              -> absl::StatusOr<Observation> {
     v1::MeasureInconsistencyRequest request;
     request.set_dataset_id(dataset);
     request.set_measure(measure);
     request.set_method(method);
+    request.set_repair_method(repair);
     request.set_epsilon(epsilon);
     request.set_request_id(h.NextRequestId());
     v1::MeasureInconsistencyResponse response;
@@ -472,6 +474,7 @@ std::vector<AuditCase> AllAuditCases() {
   using v1::MEASURE_R;
   std::vector<AuditCase> cases;
   const std::vector<std::pair<v1::SelectionMethod, const char*>> methods = {
+      {v1::SELECTION_METHOD_GEM, "gem"},
       {v1::SELECTION_METHOD_OPTIMIZED, "optimized"},
       {v1::SELECTION_METHOD_HIERARCHICAL, "hierarchical"},
       {v1::SELECTION_METHOD_BASIC, "basic"},
@@ -486,11 +489,21 @@ std::vector<AuditCase> AllAuditCases() {
           1, HubPair(), Measure(measure, method, 1)));
     }
   }
-  cases.push_back(ServiceCase("MeasureInconsistency R vertex_cover: hub row",
-                              1, HubPair(),
-                              Measure(MEASURE_R, v1::SELECTION_METHOD_OPTIMIZED,
-                                      1)));
-  // The other worst cases, with the default method.
+  cases.push_back(ServiceCase(
+      "MeasureInconsistency R vertex_cover: hub row", 1, HubPair(),
+      Measure(MEASURE_R, v1::SELECTION_METHOD_UNSPECIFIED, 1,
+              v1::REPAIR_METHOD_VERTEX_COVER)));
+  cases.push_back(ServiceCase(
+      "MeasureInconsistency R cover_bound: hub row", 1, HubPair(),
+      Measure(MEASURE_R, v1::SELECTION_METHOD_UNSPECIFIED, 1,
+              v1::REPAIR_METHOD_COVER_BOUND)));
+  TablePair exact_hub = HubPair();
+  exact_hub.manifest.set_exact_repair(true);
+  cases.push_back(ServiceCase(
+      "MeasureInconsistency R exact (exact_repair): hub row", 1, exact_hub,
+      Measure(MEASURE_R, v1::SELECTION_METHOD_UNSPECIFIED, 1,
+              v1::REPAIR_METHOD_EXACT)));
+  // The other worst cases, with the default methods.
   const std::vector<std::pair<const char*, TablePair>> pairs = {
       {"theta-moving row", ThetaPair()},
       {"type-flip cell (declared text)", TypeFlipPair(false)},
@@ -502,7 +515,7 @@ std::vector<AuditCase> AllAuditCases() {
           std::pair{MEASURE_R, "R"}}) {
       cases.push_back(ServiceCase(
           absl::StrCat("MeasureInconsistency ", label, ": ", pair_name), 1,
-          pair, Measure(measure, v1::SELECTION_METHOD_OPTIMIZED, 1)));
+          pair, Measure(measure, v1::SELECTION_METHOD_UNSPECIFIED, 1)));
     }
   }
   cases.push_back(
@@ -515,7 +528,8 @@ std::vector<AuditCase> AllAuditCases() {
   cases.push_back(ServiceCase(
       "MeasureInconsistency MI with public [Sex]: induced neighbours "
       "(charged k_Q = 2)",
-      2, InducedPair(), Measure(MEASURE_MI, v1::SELECTION_METHOD_OPTIMIZED, 1)));
+      2, InducedPair(),
+      Measure(MEASURE_MI, v1::SELECTION_METHOD_UNSPECIFIED, 1)));
   cases.push_back(ServiceCase("TrainDecisionTree (+ accuracy): added row", 2,
                               TreePair(), Tree(1, 1)));
   cases.back().quick_samples = 1500;  // a GA run per release

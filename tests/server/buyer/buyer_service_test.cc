@@ -44,6 +44,11 @@ using ::testing::StartsWith;
 constexpr char kHospital[] = "hospital";
 constexpr char kSmall[] = "small";
 constexpr char kSmallCsv[] = "Zip,City\n10,a\n10,b\n20,c\n";
+// Registered with exact_repair: K6 (six rows of zip 10, six cities) plus an
+// isolated row. I_R = 5; cover_bound releases ceil(LP) = 3.
+constexpr char kExact[] = "exact";
+constexpr char kExactCsv[] =
+    "Zip,City\n10,a\n10,b\n10,c\n10,d\n10,e\n10,f\n20,g\n";
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -109,8 +114,10 @@ class BuyerServiceTest : public ::testing::Test {
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     // A test that failed half-way may have left the small dataset behind.
-    if (registry_->Contains(kSmall)) {
-      ASSERT_OK(registry_->Delete(kSmall));
+    for (const char* id : {kSmall, kExact}) {
+      if (registry_->Contains(id)) {
+        ASSERT_OK(registry_->Delete(id));
+      }
     }
     absl::StatusOr<std::unique_ptr<core::ledger::SqliteLedgerStore>> ledger =
         core::ledger::SqliteLedgerStore::Open((dir_ / "ledger.db").string());
@@ -122,6 +129,17 @@ class BuyerServiceTest : public ::testing::Test {
     service_.reset();
     ledger_.reset();
     fs::remove_all(dir_);
+  }
+
+  // Registers kExact with exact_repair (removed again by the next SetUp).
+  void RegisterExactRepairDataset() {
+    v1::DatasetManifest m;
+    m.set_dataset_id(kExact);
+    m.set_public_max_rows(10);
+    m.set_infer_column_types(true);
+    m.set_constraints("Zip -> City");
+    m.set_exact_repair(true);
+    ASSERT_THAT(registry_->Register(m, kExactCsv), IsOk());
   }
 
   void Grant(const std::string& buyer, double epsilon,
@@ -232,14 +250,15 @@ TEST_F(BuyerServiceTest, MeasureChargesTheBuyerAndReportsTheRest) {
   EXPECT_GE(r.theta(), 1u);
   EXPECT_LE(r.theta(), 2000u);
   EXPECT_GT(r.bound95(), 0);
-  EXPECT_EQ(r.method(), "optimized");
+  EXPECT_EQ(r.method(), "gem");  // the default
+  EXPECT_EQ(r.estimate(), v1::ESTIMATE_LOWER_BOUND);
 
   EXPECT_THAT(Remaining("alice"), DoubleNear(0.75, 1e-12));
   const std::vector<LedgerEntry> entries = Entries("alice");
   ASSERT_THAT(entries, SizeIs(1));
   EXPECT_EQ(entries[0].state, EntryState::kCommitted);
   EXPECT_EQ(entries[0].request_id, "r1");
-  EXPECT_EQ(entries[0].operation, "MeasureInconsistency MI optimized");
+  EXPECT_EQ(entries[0].operation, "MeasureInconsistency MI gem");
   EXPECT_EQ(entries[0].neighbouring, registry::kTupleNeighbouring);
   EXPECT_DOUBLE_EQ(entries[0].epsilon, 0.25);
   // The recorded answer is the released one.
@@ -251,32 +270,200 @@ TEST_F(BuyerServiceTest, MeasureChargesTheBuyerAndReportsTheRest) {
 TEST_F(BuyerServiceTest, EveryMeasureAndMethodReleases) {
   Grant("alice", 10.0);
   int n = 0;
+  struct SelectionCase {
+    v1::SelectionMethod method;
+    std::string name;
+  };
+  const SelectionCase selections[] = {
+      {v1::SELECTION_METHOD_UNSPECIFIED, "gem"},
+      {v1::SELECTION_METHOD_GEM, "gem"},
+      {v1::SELECTION_METHOD_OPTIMIZED, "optimized"},
+      {v1::SELECTION_METHOD_HIERARCHICAL, "hierarchical"},
+      {v1::SELECTION_METHOD_BASIC, "basic"},
+      {v1::SELECTION_METHOD_BASELINE, "baseline"}};
   for (v1::Measure measure : {v1::MEASURE_MI, v1::MEASURE_P}) {
-    for (v1::SelectionMethod method :
-         {v1::SELECTION_METHOD_UNSPECIFIED, v1::SELECTION_METHOD_OPTIMIZED,
-          v1::SELECTION_METHOD_HIERARCHICAL, v1::SELECTION_METHOD_BASIC,
-          v1::SELECTION_METHOD_BASELINE}) {
+    for (const SelectionCase& c : selections) {
+      SCOPED_TRACE(absl::StrCat(v1::Measure_Name(measure), " ", c.name));
       v1::MeasureInconsistencyRequest request =
           MeasureRequest(measure, 0.5, absl::StrCat("m", ++n));
-      request.set_method(method);
+      request.set_method(c.method);
       v1::MeasureInconsistencyResponse response;
       ASSERT_OK(service_->MeasureInconsistencyImpl(Buyer("alice"), request,
                                                    &response));
-      EXPECT_EQ(response.result().measure(), measure);
-      EXPECT_GE(response.result().theta(), 1u);
-      if (method == v1::SELECTION_METHOD_BASELINE) {
-        EXPECT_EQ(response.result().method(), "baseline");
-        EXPECT_EQ(response.result().theta(), 2000u);  // theta = N
+      const v1::MeasureResult& r = response.result();
+      EXPECT_EQ(r.measure(), measure);
+      EXPECT_EQ(r.method(), c.name);
+      EXPECT_EQ(r.estimate(), v1::ESTIMATE_LOWER_BOUND);
+      EXPECT_GE(r.theta(), 1u);
+      EXPECT_LE(r.theta(), 2000u);
+      EXPECT_GT(r.bound95(), 0);
+      if (c.method == v1::SELECTION_METHOD_BASELINE) {
+        EXPECT_EQ(r.theta(), 2000u);  // theta = N
       }
     }
   }
-  v1::MeasureInconsistencyResponse response;
+  // I_R on a dataset without exact_repair: cover_bound (the default) and
+  // vertex_cover.
+  struct RepairCase {
+    v1::RepairMethod method;
+    std::string name;
+    v1::Estimate estimate;
+  };
+  for (const RepairCase& c :
+       {RepairCase{v1::REPAIR_METHOD_UNSPECIFIED, "cover_bound",
+                   v1::ESTIMATE_LOWER_BOUND},
+        RepairCase{v1::REPAIR_METHOD_COVER_BOUND, "cover_bound",
+                   v1::ESTIMATE_LOWER_BOUND},
+        RepairCase{v1::REPAIR_METHOD_VERTEX_COVER, "vertex_cover",
+                   v1::ESTIMATE_UPPER_BOUND}}) {
+    SCOPED_TRACE(c.name);
+    v1::MeasureInconsistencyRequest request =
+        MeasureRequest(v1::MEASURE_R, 0.5, absl::StrCat("r", ++n));
+    request.set_repair_method(c.method);
+    v1::MeasureInconsistencyResponse response;
+    ASSERT_OK(
+        service_->MeasureInconsistencyImpl(Buyer("alice"), request, &response));
+    EXPECT_EQ(response.result().measure(), v1::MEASURE_R);
+    EXPECT_EQ(response.result().method(), c.name);
+    EXPECT_EQ(response.result().estimate(), c.estimate);
+    EXPECT_EQ(response.result().theta(), 0u);
+    EXPECT_GT(response.result().bound95(), 0);
+  }
+  EXPECT_THAT(Remaining("alice"), DoubleNear(10.0 - 15 * 0.5, 1e-9));
+
+  // Every repair method on a dataset registered with exact_repair, where
+  // the default is exact.
+  RegisterExactRepairDataset();
+  Grant("alice", 10.0, kExact);
+  for (const RepairCase& c :
+       {RepairCase{v1::REPAIR_METHOD_UNSPECIFIED, "exact", v1::ESTIMATE_EXACT},
+        RepairCase{v1::REPAIR_METHOD_EXACT, "exact", v1::ESTIMATE_EXACT},
+        RepairCase{v1::REPAIR_METHOD_COVER_BOUND, "cover_bound",
+                   v1::ESTIMATE_LOWER_BOUND},
+        RepairCase{v1::REPAIR_METHOD_VERTEX_COVER, "vertex_cover",
+                   v1::ESTIMATE_UPPER_BOUND}}) {
+    SCOPED_TRACE(absl::StrCat("exact_repair dataset: ", c.name));
+    v1::MeasureInconsistencyRequest request =
+        MeasureRequest(v1::MEASURE_R, 0.5, absl::StrCat("x", ++n), kExact);
+    request.set_repair_method(c.method);
+    v1::MeasureInconsistencyResponse response;
+    ASSERT_OK(
+        service_->MeasureInconsistencyImpl(Buyer("alice"), request, &response));
+    EXPECT_EQ(response.result().method(), c.name);
+    EXPECT_EQ(response.result().estimate(), c.estimate);
+  }
+  // MI and P ignore repair_method there too.
+  for (v1::Measure measure : {v1::MEASURE_MI, v1::MEASURE_P}) {
+    v1::MeasureInconsistencyRequest request =
+        MeasureRequest(measure, 0.5, absl::StrCat("x", ++n), kExact);
+    request.set_repair_method(v1::REPAIR_METHOD_EXACT);
+    v1::MeasureInconsistencyResponse response;
+    ASSERT_OK(
+        service_->MeasureInconsistencyImpl(Buyer("alice"), request, &response));
+    EXPECT_EQ(response.result().method(), "gem");
+    EXPECT_EQ(response.result().estimate(), v1::ESTIMATE_LOWER_BOUND);
+  }
+  EXPECT_THAT(Remaining("alice", kExact), DoubleNear(10.0 - 6 * 0.5, 1e-9));
+}
+
+// The owner's exact cover is what a release of I_R estimates: at epsilon
+// 1e6 the noise is 0 (but with probability below 1e-400000; within 1 to be
+// safe), so the value is I_R = 5, not cover_bound's 3.
+TEST_F(BuyerServiceTest, ExactRepairDatasetReleasesTheExactCover) {
+  RegisterExactRepairDataset();
+  v1::DescribeDatasetRequest describe;
+  describe.set_dataset_id(kExact);
+  v1::DescribeDatasetResponse described;
+  ASSERT_OK(
+      service_->DescribeDatasetImpl(Buyer("alice"), describe, &described));
+  EXPECT_TRUE(described.dataset().exact_repair());
+  describe.set_dataset_id(kHospital);
+  ASSERT_OK(
+      service_->DescribeDatasetImpl(Buyer("alice"), describe, &described));
+  EXPECT_FALSE(described.dataset().exact_repair());
+
+  // Grants are at most 1e6 each; two buy the two releases below.
+  Grant("alice", 1e6, kExact);
+  Grant("alice", 1e6, kExact);
+  v1::MeasureInconsistencyResponse exact;
   ASSERT_OK(service_->MeasureInconsistencyImpl(
-      Buyer("alice"), MeasureRequest(v1::MEASURE_R, 0.5, "r"), &response));
-  EXPECT_EQ(response.result().measure(), v1::MEASURE_R);
-  EXPECT_EQ(response.result().method(), "vertex_cover");
-  EXPECT_EQ(response.result().theta(), 0u);
-  EXPECT_THAT(Remaining("alice"), DoubleNear(10.0 - 11 * 0.5, 1e-9));
+      Buyer("alice"), MeasureRequest(v1::MEASURE_R, 1e6, "e1", kExact),
+      &exact));
+  EXPECT_EQ(exact.result().method(), "exact");
+  EXPECT_EQ(exact.result().estimate(), v1::ESTIMATE_EXACT);
+  EXPECT_NEAR(exact.result().value(), 5, 1);
+  EXPECT_EQ(exact.result().bound95(), 0);
+
+  v1::MeasureInconsistencyRequest bound =
+      MeasureRequest(v1::MEASURE_R, 1e6, "e2", kExact);
+  bound.set_repair_method(v1::REPAIR_METHOD_COVER_BOUND);
+  v1::MeasureInconsistencyResponse lower;
+  ASSERT_OK(service_->MeasureInconsistencyImpl(Buyer("alice"), bound, &lower));
+  EXPECT_EQ(lower.result().method(), "cover_bound");
+  EXPECT_NEAR(lower.result().value(), 3, 1);
+
+  // UNSPECIFIED resolved to "exact": the identity and the ledger say so,
+  // and naming EXACT with the same request id replays the answer.
+  v1::MeasureInconsistencyRequest named =
+      MeasureRequest(v1::MEASURE_R, 1e6, "e1", kExact);
+  named.set_repair_method(v1::REPAIR_METHOD_EXACT);
+  v1::MeasureInconsistencyResponse replay;
+  ASSERT_OK(service_->MeasureInconsistencyImpl(Buyer("alice"), named, &replay));
+  EXPECT_TRUE(replay.replayed());
+  EXPECT_EQ(replay.result().SerializeAsString(),
+            exact.result().SerializeAsString());
+  // ... while another repair method under that id is another request.
+  named.set_repair_method(v1::REPAIR_METHOD_VERTEX_COVER);
+  EXPECT_THAT(
+      service_->MeasureInconsistencyImpl(Buyer("alice"), named, &replay),
+      StatusIs(absl::StatusCode::kAlreadyExists, HasSubstr("e1")));
+  const std::vector<LedgerEntry> entries = Entries("alice");
+  ASSERT_THAT(entries, SizeIs(2));
+  std::vector<std::string> operations;
+  for (const LedgerEntry& e : entries) operations.push_back(e.operation);
+  EXPECT_THAT(operations,
+              ::testing::UnorderedElementsAre("MeasureInconsistency R exact",
+                                              "MeasureInconsistency R "
+                                              "cover_bound"));
+  EXPECT_THAT(Remaining("alice", kExact), DoubleNear(0, 1e-3));
+}
+
+TEST_F(BuyerServiceTest, ExactRepairMethodNeedsAnExactRepairDataset) {
+  Grant("alice", 1.0);
+  v1::MeasureInconsistencyRequest request =
+      MeasureRequest(v1::MEASURE_R, 0.5, "no-exact");
+  request.set_repair_method(v1::REPAIR_METHOD_EXACT);
+  v1::MeasureInconsistencyResponse response;
+  EXPECT_THAT(
+      service_->MeasureInconsistencyImpl(Buyer("alice"), request, &response),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               AllOf(HasSubstr("EXACT"), HasSubstr("exact_repair"),
+                     HasSubstr("COVER_BOUND"))));
+  EXPECT_FALSE(response.has_result());
+  // The same for a quality report, whose I_R would use it.
+  v1::QualityReportRequest report;
+  report.set_dataset_id(kHospital);
+  report.set_epsilon(0.9);
+  report.set_request_id("no-exact-report");
+  report.set_repair_method(v1::REPAIR_METHOD_EXACT);
+  v1::QualityReportResponse report_response;
+  EXPECT_THAT(
+      service_->QualityReportImpl(Buyer("alice"), report, &report_response),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("exact_repair")));
+  // An unknown repair method is refused the same way.
+  request.set_repair_method(static_cast<v1::RepairMethod>(9));
+  EXPECT_THAT(
+      service_->MeasureInconsistencyImpl(Buyer("alice"), request, &response),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("repair_method must be a RepairMethod")));
+  // Nothing charged, nothing recorded: the id is still free.
+  EXPECT_THAT(Entries("alice"), SizeIs(0));
+  EXPECT_THAT(Remaining("alice"), DoubleEq(1.0));
+  request.set_repair_method(v1::REPAIR_METHOD_COVER_BOUND);
+  ASSERT_OK(
+      service_->MeasureInconsistencyImpl(Buyer("alice"), request, &response));
+  EXPECT_FALSE(response.replayed());
+  EXPECT_EQ(response.result().method(), "cover_bound");
 }
 
 TEST_F(BuyerServiceTest, OverBudgetIsResourceExhaustedAndChargesNothing) {
@@ -368,6 +555,24 @@ TEST_F(BuyerServiceTest, MethodIsIgnoredForRepairSoRetriesStillReplay) {
       service_->MeasureInconsistencyImpl(Buyer("alice"), request, &again));
   EXPECT_TRUE(again.replayed());
   EXPECT_EQ(again.result().value(), first.result().value());
+}
+
+TEST_F(BuyerServiceTest, RepairMethodIsIgnoredForMiSoRetriesStillReplay) {
+  Grant("alice", 1.0);
+  v1::MeasureInconsistencyRequest request =
+      MeasureRequest(v1::MEASURE_MI, 0.2, "mi-id");
+  v1::MeasureInconsistencyResponse first;
+  ASSERT_OK(
+      service_->MeasureInconsistencyImpl(Buyer("alice"), request, &first));
+  request.set_repair_method(v1::REPAIR_METHOD_VERTEX_COVER);
+  request.set_method(v1::SELECTION_METHOD_GEM);  // = the default
+  v1::MeasureInconsistencyResponse again;
+  ASSERT_OK(
+      service_->MeasureInconsistencyImpl(Buyer("alice"), request, &again));
+  EXPECT_TRUE(again.replayed());
+  EXPECT_EQ(again.result().SerializeAsString(),
+            first.result().SerializeAsString());
+  EXPECT_THAT(Remaining("alice"), DoubleNear(0.8, 1e-12));
 }
 
 TEST_F(BuyerServiceTest, ReusedIdWithOtherParametersIsAlreadyExists) {
@@ -626,14 +831,18 @@ TEST_F(BuyerServiceTest, QualityReportIsOneChargeSplitInThree) {
     sum += r.epsilon();
   }
   EXPECT_LE(sum, 0.9);
-  EXPECT_EQ(response.results(0).method(), "optimized");
-  EXPECT_EQ(response.results(2).method(), "vertex_cover");
+  EXPECT_EQ(response.results(0).method(), "gem");
+  EXPECT_EQ(response.results(1).method(), "gem");
+  EXPECT_EQ(response.results(2).method(), "cover_bound");
+  for (const v1::MeasureResult& r : response.results()) {
+    EXPECT_EQ(r.estimate(), v1::ESTIMATE_LOWER_BOUND);
+  }
   EXPECT_DOUBLE_EQ(response.epsilon_charged(), 0.9);
   EXPECT_THAT(response.remaining_budget(), DoubleNear(0.1, 1e-12));
   EXPECT_EQ(response.request_id(), "report-1");
   std::vector<LedgerEntry> entries = Entries("alice");
   ASSERT_THAT(entries, SizeIs(1));
-  EXPECT_EQ(entries[0].operation, "QualityReport MI,P,R optimized");
+  EXPECT_EQ(entries[0].operation, "QualityReport MI,P,R gem,cover_bound");
   EXPECT_DOUBLE_EQ(entries[0].epsilon, 0.9);
 
   v1::QualityReportResponse again;
@@ -649,6 +858,50 @@ TEST_F(BuyerServiceTest, QualityReportIsOneChargeSplitInThree) {
   EXPECT_THAT(service_->QualityReportImpl(Buyer("alice"), request, &again),
               StatusIs(absl::StatusCode::kResourceExhausted,
                        HasSubstr("remaining 0.1")));
+}
+
+TEST_F(BuyerServiceTest, QualityReportNamesBothMethods) {
+  Grant("alice", 3.0);
+  v1::QualityReportRequest request;
+  request.set_dataset_id(kHospital);
+  request.set_epsilon(0.9);
+  request.set_request_id("report-basic");
+  request.set_method(v1::SELECTION_METHOD_BASIC);
+  request.set_repair_method(v1::REPAIR_METHOD_VERTEX_COVER);
+  v1::QualityReportResponse response;
+  ASSERT_OK(service_->QualityReportImpl(Buyer("alice"), request, &response));
+  ASSERT_THAT(response.results(), SizeIs(3));
+  EXPECT_EQ(response.results(0).method(), "basic");
+  EXPECT_EQ(response.results(1).method(), "basic");
+  EXPECT_EQ(response.results(2).method(), "vertex_cover");
+  EXPECT_EQ(response.results(2).estimate(), v1::ESTIMATE_UPPER_BOUND);
+  ASSERT_THAT(Entries("alice"), SizeIs(1));
+  EXPECT_EQ(Entries("alice")[0].operation,
+            "QualityReport MI,P,R basic,vertex_cover");
+  // The repair method is part of the identity.
+  request.set_repair_method(v1::REPAIR_METHOD_COVER_BOUND);
+  EXPECT_THAT(
+      service_->QualityReportImpl(Buyer("alice"), request, &response),
+      StatusIs(absl::StatusCode::kAlreadyExists, HasSubstr("report-basic")));
+
+  // On an exact_repair dataset the default I_R method is exact.
+  RegisterExactRepairDataset();
+  Grant("alice", 1.0, kExact);
+  v1::QualityReportRequest exact;
+  exact.set_dataset_id(kExact);
+  exact.set_epsilon(0.9);
+  exact.set_request_id("report-exact");
+  ASSERT_OK(service_->QualityReportImpl(Buyer("alice"), exact, &response));
+  ASSERT_THAT(response.results(), SizeIs(3));
+  EXPECT_EQ(response.results(0).method(), "gem");
+  EXPECT_EQ(response.results(2).method(), "exact");
+  EXPECT_EQ(response.results(2).estimate(), v1::ESTIMATE_EXACT);
+  LedgerFilter filter;
+  filter.dataset_id = kExact;
+  ASSERT_OK_AND_ASSIGN(const std::vector<LedgerEntry> entries,
+                       ledger_->ListEntries(filter));
+  ASSERT_THAT(entries, SizeIs(1));
+  EXPECT_EQ(entries[0].operation, "QualityReport MI,P,R gem,exact");
 }
 
 TEST_F(BuyerServiceTest, QualityReportValidatesItsArguments) {
@@ -782,10 +1035,63 @@ TEST(BuyerConvertTest, MeasuresAndMethods) {
             v1::MEASURE_UNSPECIFIED);
   EXPECT_THAT(MethodFromProto(v1::SELECTION_METHOD_UNSPECIFIED),
               dpq::testing::IsOkAndHolds(
+                  core::private_measures::SelectionMethod::kGem));
+  EXPECT_THAT(MethodFromProto(v1::SELECTION_METHOD_GEM),
+              dpq::testing::IsOkAndHolds(
+                  core::private_measures::SelectionMethod::kGem));
+  EXPECT_THAT(MethodFromProto(v1::SELECTION_METHOD_OPTIMIZED),
+              dpq::testing::IsOkAndHolds(
                   core::private_measures::SelectionMethod::kOptimized));
+  EXPECT_THAT(MethodFromProto(static_cast<v1::SelectionMethod>(6)),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("GEM, OPTIMIZED")));
   EXPECT_THAT(MethodFromProto(v1::SELECTION_METHOD_BASELINE),
               dpq::testing::IsOkAndHolds(
                   core::private_measures::SelectionMethod::kBaseline));
+}
+
+TEST(BuyerConvertTest, RepairMethodsDependOnExactRepair) {
+  namespace pm = core::private_measures;
+  using ::dpq::testing::IsOkAndHolds;
+  EXPECT_THAT(RepairMethodFromProto(v1::REPAIR_METHOD_UNSPECIFIED, false),
+              IsOkAndHolds(pm::RepairMethod::kCoverBound));
+  EXPECT_THAT(RepairMethodFromProto(v1::REPAIR_METHOD_UNSPECIFIED, true),
+              IsOkAndHolds(pm::RepairMethod::kExact));
+  for (bool registered : {false, true}) {
+    EXPECT_THAT(
+        RepairMethodFromProto(v1::REPAIR_METHOD_COVER_BOUND, registered),
+        IsOkAndHolds(pm::RepairMethod::kCoverBound));
+    EXPECT_THAT(
+        RepairMethodFromProto(v1::REPAIR_METHOD_VERTEX_COVER, registered),
+        IsOkAndHolds(pm::RepairMethod::kVertexCover));
+    EXPECT_THAT(
+        RepairMethodFromProto(static_cast<v1::RepairMethod>(4), registered),
+        StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("but is 4")));
+  }
+  EXPECT_THAT(RepairMethodFromProto(v1::REPAIR_METHOD_EXACT, true),
+              IsOkAndHolds(pm::RepairMethod::kExact));
+  EXPECT_THAT(
+      RepairMethodFromProto(v1::REPAIR_METHOD_EXACT, false),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("exact_repair")));
+}
+
+TEST(BuyerConvertTest, MeasureResultCarriesTheEstimate) {
+  namespace pm = core::private_measures;
+  pm::PrivateMeasureResult result;
+  result.value = 7;
+  result.bound95 = 2;
+  result.method = "exact";
+  result.estimate = pm::Estimate::kExact;
+  v1::MeasureResult r = ToMeasureResult(v1::MEASURE_R, result);
+  EXPECT_EQ(r.estimate(), v1::ESTIMATE_EXACT);
+  EXPECT_EQ(r.method(), "exact");
+  EXPECT_EQ(r.theta(), 0u);
+  result.estimate = pm::Estimate::kLowerBound;
+  EXPECT_EQ(ToMeasureResult(v1::MEASURE_R, result).estimate(),
+            v1::ESTIMATE_LOWER_BOUND);
+  result.estimate = pm::Estimate::kUpperBound;
+  EXPECT_EQ(ToMeasureResult(v1::MEASURE_R, result).estimate(),
+            v1::ESTIMATE_UPPER_BOUND);
 }
 
 }  // namespace

@@ -235,6 +235,13 @@ TEST_F(DatasetKindsTest, GraphManifestRefusesTableFields) {
   EXPECT_THAT(registry->Register(m, kEdges),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("public_cuboids")));
+  // I_R is a measure of tables: a graph has no repair to compute.
+  m = GraphManifest();
+  m.set_exact_repair(true);
+  EXPECT_THAT(
+      registry->Register(m, kEdges),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("exact_repair")));
+  EXPECT_FALSE(registry->Contains("net"));
 }
 
 TEST_F(DatasetKindsTest, MalformedOrEmptyEdgeListsAreRefused) {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <random>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -27,8 +28,10 @@ namespace {
 namespace fs = std::filesystem;
 using ::dpq::testing::IsOk;
 using ::dpq::testing::StatusIs;
+using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // 4 rows; the FD Zip -> City is violated by rows 0-1 and 0-2 and 1-2? Rows
 // 0, 1, 2 share zip 10 with cities a, a, b: edges {0,2}, {1,2}.
@@ -473,6 +476,153 @@ TEST_F(DatasetRegistryTest, OpenRejectsAStrayDirectory) {
   EXPECT_THAT(
       DatasetRegistry::Open(options_),
       StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("bad name")));
+}
+
+// ---- exact_repair -----------------------------------------------------------
+
+// K6 (six rows of zip 10 with six cities) plus an isolated row: I_R = 5,
+// while the LP bound of cover_bound is 3.
+constexpr char kCliqueCsv[] =
+    "Zip,City\n10,a\n10,b\n10,c\n10,d\n10,e\n10,f\n20,g\n";
+
+v1::DatasetManifest ExactRepairManifest(const std::string& id = "clique") {
+  v1::DatasetManifest m;
+  m.set_dataset_id(id);
+  m.set_constraints("Zip -> City");
+  m.set_public_max_rows(10);
+  m.set_infer_column_types(true);
+  m.set_exact_repair(true);
+  return m;
+}
+
+// A chain of 700 triangles, consecutive ones joined by an edge: one
+// component of 2100 nodes (above the default max_component_nodes = 2048)
+// without degree-1 nodes, not complete multipartite, whose LP bound (1050)
+// is below the greedy cover (>= 1400, two per triangle). So the default
+// solver has bounds only. Rows 3k..3k+2 share A (FD A -> B, B distinct:
+// the triangles); rows 3k+2 and 3k+3 share C (FD C -> D: the links).
+std::string TriangleChainCsv(int triangles) {
+  std::string csv = "A,B,C,D\n";
+  const int n = 3 * triangles;
+  for (int i = 0; i < n; ++i) {
+    int c = 1'000'000 + i;  // unique: no link
+    if (i % 3 == 2 && i + 1 < n) c = i / 3;
+    if (i % 3 == 0 && i > 0) c = i / 3 - 1;
+    absl::StrAppend(&csv, i / 3, ",", i, ",", c, ",", i, "\n");
+  }
+  return csv;
+}
+
+TEST_F(DatasetRegistryTest, ExactRepairIsComputedAtRegistrationAndStored) {
+  auto registry = OpenRegistry();
+  ASSERT_OK_AND_ASSIGN(auto d,
+                       registry->Register(ExactRepairManifest(), kCliqueCsv));
+  ASSERT_TRUE(d->exact_repair.has_value());
+  EXPECT_EQ(*d->exact_repair, 5u);
+  EXPECT_TRUE(d->manifest.exact_repair());
+  EXPECT_TRUE(d->PublicInfo().exact_repair());
+  EXPECT_THAT(ReadFile(dir_ / "datasets" / "clique" / "state.txt"),
+              HasSubstr("\nexact_repair 5\n"));
+  // Without the option nothing is computed, stored or shown.
+  ASSERT_OK_AND_ASSIGN(auto plain, registry->Register(Manifest(), kCsv));
+  EXPECT_FALSE(plain->exact_repair.has_value());
+  EXPECT_FALSE(plain->PublicInfo().exact_repair());
+  EXPECT_THAT(ReadFile(dir_ / "datasets" / "zips" / "state.txt"),
+              Not(HasSubstr("exact_repair")));
+}
+
+TEST_F(DatasetRegistryTest, ExactRepairSurvivesARestartAndFollowsReplace) {
+  {
+    auto registry = OpenRegistry();
+    ASSERT_THAT(registry->Register(ExactRepairManifest(), kCliqueCsv), IsOk());
+    // A replacement recomputes it: K3 plus a K2 group now, I_R = 2 + 1.
+    ASSERT_OK_AND_ASSIGN(
+        auto d, registry->Replace(ExactRepairManifest(),
+                                  "Zip,City\n10,a\n10,b\n10,c\n20,x\n20,y\n"));
+    ASSERT_TRUE(d->exact_repair.has_value());
+    EXPECT_EQ(*d->exact_repair, 3u);
+  }
+  {
+    auto registry = OpenRegistry();
+    ASSERT_OK_AND_ASSIGN(auto d, registry->Get("clique"));
+    EXPECT_EQ(d->version, 2u);
+    ASSERT_TRUE(d->exact_repair.has_value());
+    EXPECT_EQ(*d->exact_repair, 3u);  // read back, not recomputed
+    EXPECT_TRUE(d->PublicInfo().exact_repair());
+    // Replacing without the option drops it.
+    v1::DatasetManifest plain = ExactRepairManifest();
+    plain.set_exact_repair(false);
+    ASSERT_OK_AND_ASSIGN(auto replaced, registry->Replace(plain, kCliqueCsv));
+    EXPECT_FALSE(replaced->exact_repair.has_value());
+    EXPECT_FALSE(replaced->PublicInfo().exact_repair());
+  }
+  auto registry = OpenRegistry();
+  ASSERT_OK_AND_ASSIGN(auto d, registry->Get("clique"));
+  EXPECT_FALSE(d->exact_repair.has_value());
+}
+
+TEST_F(DatasetRegistryTest, StateWithoutTheExactRepairItsManifestAsksIsLost) {
+  {
+    auto registry = OpenRegistry();
+    ASSERT_THAT(registry->Register(ExactRepairManifest(), kCliqueCsv), IsOk());
+  }
+  const fs::path state = dir_ / "datasets" / "clique" / "state.txt";
+  std::string text = ReadFile(state);
+  const size_t at = text.find("exact_repair ");
+  ASSERT_NE(at, std::string::npos);
+  WriteFile(state, text.substr(0, at));
+  EXPECT_THAT(DatasetRegistry::Open(options_),
+              StatusIs(absl::StatusCode::kDataLoss,
+                       AllOf(HasSubstr("Cannot load dataset 'clique'"),
+                             HasSubstr("exact_repair"))));
+  WriteFile(state, text.substr(0, at) + "exact_repair five\n");
+  EXPECT_THAT(DatasetRegistry::Open(options_),
+              StatusIs(absl::StatusCode::kDataLoss,
+                       HasSubstr("malformed 'exact_repair' line")));
+}
+
+TEST_F(DatasetRegistryTest, UnprovableExactRepairFailsTheRegistration) {
+  auto registry = OpenRegistry();
+  v1::DatasetManifest m = ExactRepairManifest("chain");
+  m.set_constraints("A -> B\nC -> D\n");
+  m.set_public_max_rows(5000);
+  const std::string csv = TriangleChainCsv(700);
+  const absl::Time start = absl::Now();
+  EXPECT_THAT(registry->Register(m, csv),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       AllOf(HasSubstr("exact_repair: "),
+                             HasSubstr("max_component_nodes"),
+                             HasSubstr("<= I_R <="))));
+  EXPECT_LT(absl::Now() - start, absl::Seconds(5));
+  EXPECT_FALSE(registry->Contains("chain"));
+  EXPECT_FALSE(fs::exists(dir_ / "datasets" / "chain"));
+  // The same rows register without the option (buyers get cover_bound).
+  m.set_exact_repair(false);
+  ASSERT_OK_AND_ASSIGN(auto d, registry->Register(m, csv));
+  EXPECT_FALSE(d->exact_repair.has_value());
+  EXPECT_EQ(d->Stats().edges(), 3u * 700 + 699);
+}
+
+// Two FDs over random keys: a conflict graph the exact solver must search
+// (300 rows take about 2 minutes without a limit).
+TEST_F(DatasetRegistryTest, ExactRepairStopsAtItsTimeLimit) {
+  options_.exact_repair_time_limit = absl::Milliseconds(1);
+  auto registry = OpenRegistry();
+  std::mt19937 rng(17);
+  std::string csv = "A,B,C,D\n";
+  for (int i = 0; i < 300; ++i) {
+    absl::StrAppend(&csv, rng() % 30, ",", rng() % 3, ",", rng() % 30, ",",
+                    rng() % 3, "\n");
+  }
+  v1::DatasetManifest m = ExactRepairManifest("random");
+  m.set_constraints("A -> B\nC -> D\n");
+  m.set_public_max_rows(1000);
+  const absl::Time start = absl::Now();
+  EXPECT_THAT(registry->Register(m, csv),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("exact_repair: ")));
+  EXPECT_LT(absl::Now() - start, absl::Seconds(5));
+  EXPECT_FALSE(registry->Contains("random"));
 }
 
 // ---- Validation -------------------------------------------------------------

@@ -1,0 +1,233 @@
+#include "core/private/flow_extensions.h"
+
+#include <algorithm>
+#include <atomic>
+#include <optional>
+#include <cstdint>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "core/graph/max_flow.h"
+#include "core/measures/graph_components.h"
+#include "core/private/theta_candidates.h"
+#include "core/util/status_macros.h"
+
+namespace dpq::core::private_measures {
+namespace {
+
+using graph::Graph;
+using graph::NodeId;
+using measures::Measure;
+using measures::internal::Components;
+
+// Graphs with more edges than this spread their components over two
+// threads (below it, starting threads costs more than it saves).
+constexpr uint64_t kParallelEdges = 200'000;
+
+// Evaluates one component's flows over the theta sweep; reuses its solver
+// and index buffer across the components it is given.
+class ComponentSweep {
+ public:
+  ComponentSweep(const Graph& g, Measure measure,
+                 absl::Span<const uint32_t> thetas)
+      : g_(g),
+        measure_(measure),
+        thetas_(thetas),
+        local_(g.num_nodes(), 0),
+        totals_(thetas.size(), 0) {}
+
+  void Add(absl::Span<const NodeId> nodes) {
+    uint32_t max_degree = 0;
+    uint64_t doubled_edges = 0;
+    for (NodeId v : nodes) {
+      max_degree = std::max(max_degree, g_.degree(v));
+      doubled_edges += g_.degree(v);
+    }
+    if (max_degree == 0) return;  // an isolated node counts for nothing
+    // Property (b): exact at and above the largest degree.
+    const int64_t exact = measure_ == Measure::kMinimalInconsistency
+                              ? static_cast<int64_t>(doubled_edges)
+                              : static_cast<int64_t>(nodes.size());
+    size_t first_exact = 0;
+    while (first_exact < thetas_.size() && thetas_[first_exact] < max_degree) {
+      ++first_exact;
+    }
+    for (size_t i = first_exact; i < thetas_.size(); ++i) totals_[i] += exact;
+    if (first_exact > 0) Sweep(nodes, first_exact);
+  }
+
+  const std::vector<int64_t>& totals() const { return totals_; }
+
+ private:
+  // Flows for thetas_[0 .. count-1] on one component.
+  void Sweep(absl::Span<const NodeId> nodes, size_t count) {
+    const uint32_t k = static_cast<uint32_t>(nodes.size());
+    for (uint32_t i = 0; i < k; ++i) local_[nodes[i]] = i;
+    const uint32_t s = 2 * k, t = 2 * k + 1;
+    flow_.Reset(2 * k + 2);
+    // Arc ids: source arcs are 0..k-1, sink arcs k..2k-1.
+    const bool mi = measure_ == Measure::kMinimalInconsistency;
+    for (uint32_t i = 0; i < k; ++i) {
+      flow_.AddArc(s, i, Cap(nodes[i], thetas_[0]));
+    }
+    for (uint32_t i = 0; i < k; ++i) {
+      flow_.AddArc(k + i, t, mi ? Cap(nodes[i], thetas_[0]) : 1);
+    }
+    for (uint32_t i = 0; i < k; ++i) {
+      for (NodeId w : g_.neighbors(nodes[i])) {
+        flow_.AddArc(i, k + local_[w], 1);
+      }
+    }
+    flow_.Finalize();
+    for (size_t j = 0; j < count; ++j) {
+      if (j > 0) {
+        for (uint32_t i = 0; i < k; ++i) {
+          const int64_t grow =
+              Cap(nodes[i], thetas_[j]) - Cap(nodes[i], thetas_[j - 1]);
+          if (grow == 0) continue;
+          flow_.IncreaseCapacity(i, grow);
+          if (mi) flow_.IncreaseCapacity(k + i, grow);
+        }
+      }
+      totals_[j] += flow_.Run(s, t);
+    }
+  }
+
+  // min(theta, degree): the same flows as capacity theta (a left copy
+  // cannot send, nor a right copy receive, more than its degree), with
+  // smaller numbers.
+  int64_t Cap(NodeId v, uint32_t theta) const {
+    return std::min<int64_t>(theta, g_.degree(v));
+  }
+
+  const Graph& g_;
+  const Measure measure_;
+  const absl::Span<const uint32_t> thetas_;
+  std::vector<uint32_t> local_;
+  std::vector<int64_t> totals_;
+  graph::MaxFlow<int64_t> flow_;
+};
+
+// Sum of maxflow over all components, per theta.
+std::vector<int64_t> TotalFlows(const Graph& g, Measure measure,
+                                absl::Span<const uint32_t> thetas) {
+  const Components components = Components::Find(g);
+  // Largest components first, so two workers finish close together.
+  std::vector<uint32_t> order(components.size());
+  for (uint32_t c = 0; c < components.size(); ++c) order[c] = c;
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return components.nodes(a).size() > components.nodes(b).size();
+  });
+  const unsigned workers = g.num_edges() > kParallelEdges ? 2 : 1;
+  std::atomic<size_t> next{0};
+  std::vector<std::vector<int64_t>> partial(workers);
+  auto work = [&](unsigned w) {
+    ComponentSweep sweep(g, measure, thetas);
+    for (size_t i = next++; i < order.size(); i = next++) {
+      sweep.Add(components.nodes(order[i]));
+    }
+    partial[w] = sweep.totals();
+  };
+  std::vector<std::thread> threads;
+  for (unsigned w = 1; w < workers; ++w) threads.emplace_back(work, w);
+  work(0);
+  for (std::thread& th : threads) th.join();
+  std::vector<int64_t> totals(thetas.size(), 0);
+  for (const std::vector<int64_t>& p : partial) {
+    for (size_t i = 0; i < totals.size(); ++i) totals[i] += p[i];
+  }
+  return totals;
+}
+
+int MeasureTag(Measure measure) { return static_cast<int>(measure); }
+
+// Fills values[i] for every memoized thetas[i]; returns the thetas that
+// are not memoized (ascending).
+std::vector<uint32_t> LookUp(const Graph& g, Measure measure,
+                             absl::Span<const uint32_t> thetas,
+                             std::vector<std::optional<int64_t>>& values) {
+  values.assign(thetas.size(), std::nullopt);
+  std::vector<uint32_t> missing;
+  graph::internal::GraphMemo* memo = g.memo();
+  if (memo == nullptr) return {thetas.begin(), thetas.end()};
+  absl::MutexLock lock(&memo->mu);
+  for (size_t i = 0; i < thetas.size(); ++i) {
+    auto it = memo->flow_extension.find({MeasureTag(measure), thetas[i]});
+    if (it == memo->flow_extension.end()) {
+      missing.push_back(thetas[i]);
+    } else {
+      values[i] = it->second;
+    }
+  }
+  return missing;
+}
+
+void Remember(const Graph& g, Measure measure,
+              absl::Span<const uint32_t> thetas,
+              absl::Span<const int64_t> values) {
+  graph::internal::GraphMemo* memo = g.memo();
+  if (memo == nullptr) return;
+  absl::MutexLock lock(&memo->mu);
+  for (size_t i = 0; i < thetas.size(); ++i) {
+    if (memo->flow_extension.size() >= graph::internal::GraphMemo::kMaxEntries) {
+      return;
+    }
+    memo->flow_extension.try_emplace({MeasureTag(measure), thetas[i]},
+                                     values[i]);
+  }
+}
+
+absl::Status CheckFlowMeasure(Measure measure) {
+  if (measure == Measure::kMinimalInconsistency ||
+      measure == Measure::kProblematic) {
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("The flow extensions release I_MI and I_P only, not ",
+                   measures::MeasureName(measure), "."));
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<int64_t>> FlowExtensionValues(
+    const Graph& g, Measure measure, absl::Span<const uint32_t> thetas) {
+  RETURN_IF_ERROR(CheckFlowMeasure(measure));
+  RETURN_IF_ERROR(CheckSortedCandidates(thetas));
+  // Only the thetas not memoized are computed (one sweep over them): a
+  // release whose candidates end with a fresh noisy degree bound pays for
+  // that one value, not for the whole grid again.
+  std::vector<std::optional<int64_t>> known;
+  const std::vector<uint32_t> missing = LookUp(g, measure, thetas, known);
+  if (!missing.empty()) {
+    std::vector<int64_t> computed = TotalFlows(g, measure, missing);
+    if (measure == Measure::kMinimalInconsistency) {
+      for (int64_t& v : computed) v /= 2;  // floor: flows are >= 0
+    }
+    Remember(g, measure, missing, computed);
+    size_t next = 0;
+    for (size_t i = 0; i < thetas.size(); ++i) {
+      if (!known[i].has_value()) known[i] = computed[next++];
+    }
+  }
+  std::vector<int64_t> values;
+  values.reserve(thetas.size());
+  for (const std::optional<int64_t>& v : known) values.push_back(*v);
+  return values;
+}
+
+absl::StatusOr<int64_t> FlowExtensionSensitivity(Measure measure,
+                                                 uint32_t theta) {
+  RETURN_IF_ERROR(CheckFlowMeasure(measure));
+  if (theta == 0) {
+    return absl::InvalidArgumentError("Theta must be at least 1.");
+  }
+  return measure == Measure::kMinimalInconsistency
+             ? static_cast<int64_t>(theta)
+             : static_cast<int64_t>(theta) + 1;
+}
+
+}  // namespace dpq::core::private_measures
