@@ -13,7 +13,7 @@
 namespace dpq::core::dp {
 namespace {
 
-constexpr int64_t kMaxAbsValue = int64_t{1} << 61;
+constexpr int64_t kMaxAbsValue = kGemMaxValue;
 
 absl::Status ValidateCandidates(const GemCandidates& c, double t) {
   if (c.values.empty()) {

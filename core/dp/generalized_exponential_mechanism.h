@@ -55,6 +55,10 @@ struct GemCandidates {
   absl::Span<const double> costs;
 };
 
+// Largest |value| accepted (callers clamp to it: min(v, C) keeps the
+// sensitivity, and refusing a value would be an error that depends on
+// the data).
+inline constexpr int64_t kGemMaxValue = int64_t{1} << 61;
 // Declared sensitivity of the normalised score (1 plus rounding room).
 inline constexpr double kGemScoreSensitivity = 1.001;
 // Largest normalised score used (scores above are capped).

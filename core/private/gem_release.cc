@@ -1,5 +1,6 @@
 #include "core/private/gem_release.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -75,8 +76,12 @@ absl::StatusOr<GemRelease> ReleaseWithGem(dp::SecureUrbg& urbg,
     costs.push_back(params.noise_cost * static_cast<double>(delta) /
                     out.epsilon_release);
   }
-  ASSIGN_OR_RETURN(const std::vector<int64_t> values,
+  ASSIGN_OR_RETURN(std::vector<int64_t> values,
                    FlowExtensionValues(g, measure, thetas));
+  // GEM refuses values above 2^61; clamping (1-Lipschitz, so the
+  // sensitivities stand) keeps that refusal from depending on the data.
+  // Unreachable in practice: f_theta <= n theta.
+  for (int64_t& v : values) v = std::min(v, dp::kGemMaxValue);
   ASSIGN_OR_RETURN(const size_t chosen,
                    dp::SampleGeneralizedExponentialMechanism(
                        urbg, {values, sensitivities, costs},
