@@ -72,6 +72,24 @@ grpc::testing::MockClientWriter<Request>* RecordingWriter(
   return writer;
 }
 
+// A report answer with MI, P and R (value 10, epsilon 1, bound 3); with
+// methods: gem / vertex_cover and their estimates.
+v1::QualityReportResponse ThreeResults(bool with_methods) {
+  v1::QualityReportResponse resp;
+  for (v1::Measure m : {v1::MEASURE_MI, v1::MEASURE_P, v1::MEASURE_R}) {
+    v1::MeasureResult* r = resp.add_results();
+    r->set_measure(m);
+    r->set_value(10);
+    r->set_epsilon(1);
+    r->set_bound95(3);
+    if (!with_methods) continue;
+    r->set_method(m == v1::MEASURE_R ? "vertex_cover" : "gem");
+    r->set_estimate(m == v1::MEASURE_R ? v1::ESTIMATE_UPPER_BOUND
+                                       : v1::ESTIMATE_LOWER_BOUND);
+  }
+  return resp;
+}
+
 class CliTest : public ::testing::Test {
  protected:
   CliTest()
@@ -423,14 +441,7 @@ TEST_F(CliTest, MethodOfTheOtherMeasureExits2WithoutAnRpc) {
 
 TEST_F(CliTest, ReportSendsEverythingAndPrintsJson) {
   v1::QualityReportRequest sent;
-  v1::QualityReportResponse resp;
-  for (v1::Measure m : {v1::MEASURE_MI, v1::MEASURE_P, v1::MEASURE_R}) {
-    v1::MeasureResult* r = resp.add_results();
-    r->set_measure(m);
-    r->set_value(10);
-    r->set_epsilon(1);
-    r->set_bound95(3);
-  }
+  v1::QualityReportResponse resp = ThreeResults(/*with_methods=*/false);
   resp.set_epsilon_charged(3);
   resp.set_remaining_budget(0);
   resp.set_request_id("dpq-generated");
@@ -451,17 +462,7 @@ TEST_F(CliTest, ReportSendsEverythingAndPrintsJson) {
 
 TEST_F(CliTest, ReportSendsTheRepairMethodAndShowsEstimates) {
   v1::QualityReportRequest sent;
-  v1::QualityReportResponse resp;
-  for (v1::Measure m : {v1::MEASURE_MI, v1::MEASURE_P, v1::MEASURE_R}) {
-    v1::MeasureResult* r = resp.add_results();
-    r->set_measure(m);
-    r->set_value(10);
-    r->set_epsilon(1);
-    r->set_bound95(3);
-    r->set_method(m == v1::MEASURE_R ? "vertex_cover" : "gem");
-    r->set_estimate(m == v1::MEASURE_R ? v1::ESTIMATE_UPPER_BOUND
-                                       : v1::ESTIMATE_LOWER_BOUND);
-  }
+  v1::QualityReportResponse resp = ThreeResults(/*with_methods=*/true);
   resp.set_epsilon_charged(3);
   resp.set_request_id("q");
   EXPECT_CALL(*buyer_, QualityReport(_, _, _))
