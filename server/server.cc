@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <vector>
 #include <chrono>
 #include <climits>
 #include <cstdio>
@@ -29,6 +30,7 @@
 #include "server/auth/token_auth_processor.h"
 #include "server/buyer/buyer_service_impl.h"
 #include "server/registry/dataset_registry.h"
+#include "server/text_repair_interceptor.h"
 
 namespace dpq::server {
 namespace {
@@ -269,6 +271,11 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
                               kMaxPollers);
   builder.RegisterService(server->buyer_service_.get());
   builder.RegisterService(server->admin_service_.get());
+  std::vector<
+      std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
+      interceptors;
+  interceptors.push_back(MakeTextRepairInterceptorFactory());
+  builder.experimental().SetInterceptorCreators(std::move(interceptors));
   server->server_ = builder.BuildAndStart();
   if (server->server_ == nullptr || server->port_ == 0) {
     if (server->server_ != nullptr) {

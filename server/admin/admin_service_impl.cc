@@ -58,9 +58,15 @@ absl::StatusOr<Upload> ReadUpload(grpc::ServerContext& context,
   Request message;
   if (!reader.Read(&message)) {
     RETURN_IF_ERROR(CheckCancelled(context));
+    // gRPC reports a first message that does not parse (a `string` field
+    // of the manifest with invalid UTF-8, e.g. a Latin-1 constraints file)
+    // exactly like an empty stream, so the message names both.
     return absl::InvalidArgumentError(
-        "The upload stream is empty: its first message must carry the "
-        "`header` (manifest and optional server_path).");
+        "No upload header arrived: the stream was empty, or its first "
+        "message could not be parsed. The first message must carry the "
+        "`header` (manifest and optional server_path), and every text in "
+        "the manifest (constraints, description, column names, labels) "
+        "must be valid UTF-8.");
   }
   if (!message.has_header()) {
     return absl::InvalidArgumentError(

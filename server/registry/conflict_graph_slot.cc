@@ -65,10 +65,13 @@ absl::StatusOr<const ConflictGraphData*> ConflictGraphSlot::Wait(
     case State::kReady:
       return &*data_;
     case State::kFailed:
-      return absl::FailedPreconditionError(absl::StrCat(
-          "The dataset's conflict graph could not be built (", error_.message(),
-          "); it answers no inconsistency measures until an admin replaces "
-          "it."));
+      // The cause (e.g. an edge count above max_edges) depends on the rows:
+      // it goes to the admins (DatasetStats.graph_error), never to buyers
+      // (security finding 9).
+      return absl::FailedPreconditionError(
+          "The dataset's conflict graph could not be built; it answers no "
+          "inconsistency measures until an admin replaces it (admins see "
+          "the cause in `dpq admin datasets`).");
     default:
       return error_;
   }

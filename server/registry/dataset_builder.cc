@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,8 +20,11 @@
 #include "core/cube/generic_sensitivity.h"
 #include "core/private/degree_bound.h"
 #include "core/selection/nodes/edge_list.h"
+#include "core/table/csv_encoding.h"
 #include "core/table/csv_reader.h"
+#include "core/util/text_check.h"
 #include "core/util/status_macros.h"
+#include "server/proto_text.h"
 #include "server/registry/column_types.h"
 #include "server/registry/dataset_id.h"
 
@@ -536,7 +540,47 @@ absl::Status BuildGraph(const RegistryOptions& options,
   return absl::OkStatus();
 }
 
+// ---- Published text ----------------------------------------------------------
+
+// Everything a buyer can read about the version (DatasetInfo, and a graph's
+// node labels, which SelectInfluentialNodes returns) is printable UTF-8:
+// no control characters, which would let owner text forge lines or move
+// the cursor on a buyer's terminal (security finding 7). Checked at
+// registration, where the owner can fix it; the CSV is UTF-8 already.
+absl::Status CheckPublishedText(const LoadedDataset& d) {
+  if (std::optional<UnprintableText> bad = FindUnprintableText(d.PublicInfo())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Buyers would read text that is not printable: DatasetInfo.",
+        bad->path, ", ", bad->problem,
+        ". The description, column names, constraint lines and cube "
+        "labels are shown to buyers and must be UTF-8 without control "
+        "characters (no tabs, line breaks or escape sequences)."));
+  }
+  for (size_t i = 0; i < d.edge_graph.labels.size(); ++i) {
+    const std::string& label = d.edge_graph.labels[i];
+    if (std::optional<core::util::ControlCharacter> c =
+            core::util::FindControlCharacter(label)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Node label ", i + 1, ": character ",
+          core::util::PositionOf(label, c->offset).character,
+          " is the control character ",
+          core::util::CodePointName(c->code_point),
+          "; node labels are shown to buyers and must be printable."));
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
+
+absl::Status CheckTextContract(const LoadedDataset& dataset,
+                               absl::string_view csv_text) {
+  absl::Status utf8 = core::table::CheckCsvIsUtf8(csv_text);
+  if (!utf8.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("csv: ", utf8.message()));
+  }
+  return CheckPublishedText(dataset);
+}
 
 absl::Status ValidateManifest(const v1::DatasetManifest& manifest) {
   RETURN_IF_ERROR(ValidateId(manifest.dataset_id(), "dataset_id"));
@@ -566,6 +610,16 @@ absl::StatusOr<std::shared_ptr<LoadedDataset>> BuildDataset(
         context.previous->is_graph() ? "graph" : "table",
         "; a replacement must keep its kind (and privacy unit)."));
   }
+  // A stored version was accepted by an earlier server, before the text
+  // contract: it loads as it is (responses are repaired on the way out,
+  // and the registry logs it), so that one old dataset cannot stop a start.
+  if (!context.stored) {
+    absl::Status utf8 = core::table::CheckCsvIsUtf8(csv_text);
+    if (!utf8.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("csv: ", utf8.message()));
+    }
+  }
   if (d->is_graph()) {
     RETURN_IF_ERROR(
         BuildGraph(options, manifest, csv_text, context, d.get(), migrated));
@@ -573,6 +627,7 @@ absl::StatusOr<std::shared_ptr<LoadedDataset>> BuildDataset(
     RETURN_IF_ERROR(
         BuildTable(options, manifest, csv_text, context, d.get(), migrated));
   }
+  if (!context.stored) RETURN_IF_ERROR(CheckPublishedText(*d));
   return d;
 }
 

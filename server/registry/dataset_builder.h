@@ -44,6 +44,14 @@ struct BuildContext {
 // kInvalidArgument naming the field.
 absl::Status ValidateManifest(const v1::DatasetManifest& manifest);
 
+// The text contract of a new version (docs/security.md, "Text"): the CSV is
+// UTF-8, and everything buyers read about it (DatasetInfo, node labels) is
+// printable, without control characters. BuildDataset enforces it for new
+// versions; a stored one that predates it is only reported by the caller.
+// kInvalidArgument naming line and column, or the field.
+absl::Status CheckTextContract(const LoadedDataset& dataset,
+                               absl::string_view csv_text);
+
 // Parses and validates one version from its CSV bytes. The returned
 // dataset's manifest is the one to store (frozen); its conflict graph slot
 // is pending (see BuildConflictGraphData). kInvalidArgument naming the

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -461,6 +462,15 @@ absl::Status DatasetRegistry::LoadFromDisk(const std::string& dir_path) {
                                 &migrated));
   d->version = state.version;
   d->registered_at = state.registered_at;
+  // Registered before the text contract: served as it is, with invalid
+  // UTF-8 repaired in every response; the operator is told which to fix.
+  if (absl::Status text = CheckTextContract(*d, csv.view()); !text.ok()) {
+    std::fprintf(stderr,
+                 "dpq-server: warning: dataset '%s' breaks the text contract "
+                 "(%s); responses show U+FFFD for invalid bytes. Replace it "
+                 "with UTF-8, printable data.\n",
+                 id.c_str(), std::string(text.message()).c_str());
+  }
   if (d->manifest.exact_repair() && !state.exact_repair.has_value()) {
     return absl::DataLossError(absl::StrCat(
         kStateFile, " lacks the exact_repair value its manifest asks for."));
