@@ -15,6 +15,7 @@
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "server/registry/conflict_graph_slot.h"
 #include "server/registry/dataset_registry.h"
 #include "server/registry/graph_build_queue.h"
 #include "tests/testing/status_matchers.h"
@@ -234,6 +235,31 @@ TEST(GraphBuildQueueTest, RunsJobsInOrderAndDropsTheRestOnDestruction) {
     release.join();
   }
   EXPECT_EQ(ran.size() + static_cast<size_t>(dropped), 4u);
+}
+
+}  // namespace
+}  // namespace dpq::server::registry
+
+namespace dpq::server::registry {
+namespace {
+
+// Security finding 9: a failed build's cause (an edge count above
+// max_edges, say) depends on the rows; buyers waiting on the slot get a
+// message without it, admins keep it (ConflictGraphSlot::error, shown in
+// DatasetStats.graph_error).
+TEST(ConflictGraphSlotTest, BuyersNeverSeeTheDataDependentCause) {
+  ConflictGraphSlot slot;
+  ASSERT_TRUE(slot.TryStart());
+  slot.SetFailed(absl::ResourceExhaustedError(
+      "the conflict graph has more than 12345 edges (max_edges)"));
+  const absl::StatusOr<const ConflictGraphData*> waited =
+      slot.Wait(absl::InfiniteFuture(), nullptr);
+  EXPECT_THAT(waited.status(),
+              ::dpq::testing::StatusIs(absl::StatusCode::kFailedPrecondition,
+                                       HasSubstr("could not be built")));
+  EXPECT_THAT(waited.status().message(),
+              ::testing::Not(HasSubstr("12345")));
+  EXPECT_THAT(slot.error().message(), HasSubstr("12345"));
 }
 
 }  // namespace
