@@ -9,17 +9,21 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "client/grpc_status.h"
 #include "client/output.h"
 #include "client/request_id.h"
+#include "client/terminal_text.h"
+#include "client/tls_files.h"
+#include "client/token.h"
+#include "client/utf8.h"
 #include "core/table/schema.h"
 #include "core/util/status_macros.h"
 #include "grpcpp/client_context.h"
-#include "grpcpp/support/sync_stream.h"
+#include "grpcpp/completion_queue.h"
+#include "grpcpp/support/async_stream.h"
 
 namespace dpq::client {
 namespace {
@@ -66,18 +70,22 @@ v1::ColumnType ToProtoType(core::table::ColumnType type) {
   return v1::COLUMN_TYPE_UNSPECIFIED;
 }
 
-// The token from --token-file: its first line, trimmed.
+// The token from --token-file: the whole file, one trailing newline dropped
+// (see CleanToken).
 absl::StatusOr<std::string> ReadTokenFile(const std::string& path) {
-  ASSIGN_OR_RETURN(std::string text,
+  ASSIGN_OR_RETURN(const std::string text,
                    ReadSmallFile(path, "--token-file", /*max_bytes=*/4096));
-  const size_t newline = text.find('\n');
-  if (newline != std::string::npos) text.resize(newline);
-  std::string token(absl::StripAsciiWhitespace(text));
-  if (token.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--token-file '", path, "' holds no token."));
-  }
-  return token;
+  return CleanToken(text, absl::StrCat("--token-file '", path, "'"));
+}
+
+// A local text file whose contents go into a proto `string` field: it must
+// be UTF-8 (see client/utf8.h).
+absl::StatusOr<std::string> ReadTextFile(
+    const std::string& path, const std::string& flag,
+    size_t max_bytes = size_t{16} << 20) {
+  ASSIGN_OR_RETURN(std::string text, ReadSmallFile(path, flag, max_bytes));
+  RETURN_IF_ERROR(CheckUtf8File(flag, path, text));
+  return text;
 }
 
 // Builds the manifest header and opens the CSV.
@@ -103,8 +111,8 @@ absl::Status PrepareUpload(const Invocation& inv, const CliEnv& env,
   m->set_node_count(up.node_count);
   if (!up.nodes_path.empty()) {
     ASSIGN_OR_RETURN(const std::string text,
-                     ReadSmallFile(up.nodes_path, "--nodes",
-                                   /*max_bytes=*/size_t{64} << 20));
+                     ReadTextFile(up.nodes_path, "--nodes",
+                                  /*max_bytes=*/size_t{64} << 20));
     // One label per line; a CR of CRLF and empty lines are dropped.
     for (absl::string_view line : absl::StrSplit(text, '\n')) {
       absl::ConsumeSuffix(&line, "\r");
@@ -113,12 +121,12 @@ absl::Status PrepareUpload(const Invocation& inv, const CliEnv& env,
   }
   if (!up.constraints_path.empty()) {
     ASSIGN_OR_RETURN(std::string constraints,
-                     ReadSmallFile(up.constraints_path, "--constraints"));
+                     ReadTextFile(up.constraints_path, "--constraints"));
     m->set_constraints(std::move(constraints));
   }
   if (!up.schema_path.empty()) {
     ASSIGN_OR_RETURN(const std::string text,
-                     ReadSmallFile(up.schema_path, "--schema"));
+                     ReadTextFile(up.schema_path, "--schema"));
     absl::StatusOr<core::table::SchemaOverrides> schema =
         core::table::ParseSchemaOverrides(text);
     if (!schema.ok()) {
@@ -160,13 +168,14 @@ absl::StatusOr<Prepared> Prepare(const Invocation& inv, const CliEnv& env,
     }
   }
   if (!g.ca_file.empty()) {
-    ASSIGN_OR_RETURN(c.root_certs_pem, ReadSmallFile(g.ca_file, "--ca"));
+    ASSIGN_OR_RETURN(c.root_certs_pem, ReadCaFile(g.ca_file));
   }
   if (!g.client_cert_file.empty()) {
-    ASSIGN_OR_RETURN(c.client_cert_pem,
-                     ReadSmallFile(g.client_cert_file, "--client-cert"));
-    ASSIGN_OR_RETURN(c.client_key_pem,
-                     ReadSmallFile(g.client_key_file, "--client-key"));
+    ASSIGN_OR_RETURN(const ClientCertificate cert,
+                     ReadClientCertificate(g.client_cert_file,
+                                           g.client_key_file));
+    c.client_cert_pem = cert.chain_pem;
+    c.client_key_pem = cert.key_pem;
   }
   p.call.timeout = g.timeout.value_or(
       absl::Seconds(IsUpload(inv.command) ? kDefaultUploadTimeoutSeconds
@@ -175,7 +184,8 @@ absl::StatusOr<Prepared> Prepare(const Invocation& inv, const CliEnv& env,
     p.call.plaintext_token = c.token;
     if (!c.token.empty() && !IsLoopbackTarget(c.target)) {
       err << "dpq: warning: sending the bearer token in plaintext to "
-          << c.target << " (--insecure); anyone on the path can read it.\n";
+          << TerminalSafe(c.target)
+          << " (--insecure); anyone on the path can read it.\n";
     }
   }
   if (IsUpload(inv.command)) RETURN_IF_ERROR(PrepareUpload(inv, env, &p));
@@ -196,21 +206,49 @@ absl::Status MissingStub(absl::string_view service) {
       absl::StrCat("No ", service, " stub: the connection is incomplete."));
 }
 
-// Streams the header and the CSV chunks of an upload. `start` opens the
-// client-streaming call.
-template <typename Request, typename Response, typename Start>
-absl::Status Upload(Start start, const Prepared& p, FileChunker* csv,
-                    Response* response) {
+// Waits for the one operation in flight on `cq`; its `ok`.
+bool Await(grpc::CompletionQueue& cq) {
+  void* tag = nullptr;
+  bool ok = false;
+  return cq.Next(&tag, &ok) && ok;
+}
+
+// What a reply that does not parse means: the server did what it was asked
+// (its status is OK) but sent an answer this dpq cannot read, e.g. a text
+// field that is not valid UTF-8.
+absl::Status UnreadableAnswer(absl::string_view rpc) {
+  return absl::InternalError(absl::StrCat(
+      "The server reports that ", rpc,
+      " succeeded, but its answer could not be parsed (for example, a text "
+      "field that is not valid UTF-8), so dpq cannot show it."));
+}
+
+// Streams the header and the CSV chunks of an upload. `prepare` prepares
+// the client-streaming call (PrepareAsyncRegisterDataset or
+// PrepareAsyncReplaceDataset). The asynchronous API, because the
+// synchronous ClientWriter::Finish aborts the process when the server's
+// reply does not parse; here that is an error like any other.
+template <typename Request, typename Response, typename PrepareCall>
+absl::Status Upload(PrepareCall prepare, absl::string_view rpc,
+                    const Prepared& p, FileChunker* csv, Response* response) {
   grpc::ClientContext context;
   PrepareContext(p.call, &context);
-  std::unique_ptr<grpc::ClientWriterInterface<Request>> writer =
-      start(&context, response);
+  grpc::CompletionQueue cq;
+  std::unique_ptr<grpc::ClientAsyncWriterInterface<Request>> writer =
+      prepare(&context, response, &cq);
   if (writer == nullptr) {
     return absl::InternalError("The upload stream could not be opened.");
   }
-  Request first;
-  *first.mutable_header() = p.upload_header;
-  bool open = writer->Write(first);
+  // One operation at a time, so one tag serves them all.
+  void* const tag = &context;
+  writer->StartCall(tag);
+  bool open = Await(cq);
+  if (open) {
+    Request first;
+    *first.mutable_header() = p.upload_header;
+    writer->Write(first, tag);
+    open = Await(cq);
+  }
   absl::Status local = absl::OkStatus();
   while (open && csv != nullptr) {
     absl::StatusOr<std::optional<std::string>> chunk = csv->Next();
@@ -222,11 +260,25 @@ absl::Status Upload(Start start, const Prepared& p, FileChunker* csv,
     if (!chunk->has_value()) break;
     Request next;
     next.set_csv_chunk(std::move(**chunk));
-    open = writer->Write(next);
+    writer->Write(next, tag);
+    open = Await(cq);
   }
-  if (open && local.ok()) writer->WritesDone();
-  const grpc::Status status = writer->Finish();
+  if (open && local.ok()) {
+    writer->WritesDone(tag);
+    Await(cq);
+  }
+  grpc::Status status;
+  writer->Finish(&status, tag);
+  // Finish fails only when the reply does not parse.
+  const bool parsed = Await(cq);
+  writer.reset();
+  cq.Shutdown();
+  void* ignored_tag;
+  bool ignored_ok;
+  while (cq.Next(&ignored_tag, &ignored_ok)) {
+  }
   RETURN_IF_ERROR(local);
+  if (!parsed && status.ok()) return UnreadableAnswer(rpc);
   return FromGrpcStatus(status);
 }
 
@@ -392,10 +444,12 @@ absl::StatusOr<CommandOutput> Execute(const Invocation& inv, Prepared& p,
     case Command::kAdminRegister: {
       v1::RegisterDatasetResponse resp;
       RETURN_IF_ERROR((Upload<v1::RegisterDatasetRequest>(
-          [&conn](grpc::ClientContext* ctx, v1::RegisterDatasetResponse* r) {
-            return conn.admin->RegisterDataset(ctx, r);
+          [&conn](grpc::ClientContext* ctx, v1::RegisterDatasetResponse* r,
+                  grpc::CompletionQueue* cq) {
+            return conn.admin->PrepareAsyncRegisterDataset(ctx, r, cq);
           },
-          p, p.csv.has_value() ? &*p.csv : nullptr, &resp)));
+          "RegisterDataset", p, p.csv.has_value() ? &*p.csv : nullptr,
+          &resp)));
       return CommandOutput{
           UploadText(resp.dataset(), resp.stats(), resp.notes(),
                      /*replaced=*/false, json)};
@@ -403,10 +457,12 @@ absl::StatusOr<CommandOutput> Execute(const Invocation& inv, Prepared& p,
     case Command::kAdminReplace: {
       v1::ReplaceDatasetResponse resp;
       RETURN_IF_ERROR((Upload<v1::ReplaceDatasetRequest>(
-          [&conn](grpc::ClientContext* ctx, v1::ReplaceDatasetResponse* r) {
-            return conn.admin->ReplaceDataset(ctx, r);
+          [&conn](grpc::ClientContext* ctx, v1::ReplaceDatasetResponse* r,
+                  grpc::CompletionQueue* cq) {
+            return conn.admin->PrepareAsyncReplaceDataset(ctx, r, cq);
           },
-          p, p.csv.has_value() ? &*p.csv : nullptr, &resp)));
+          "ReplaceDataset", p, p.csv.has_value() ? &*p.csv : nullptr,
+          &resp)));
       return CommandOutput{
           UploadText(resp.dataset(), resp.stats(), resp.notes(),
                      /*replaced=*/true, json)};

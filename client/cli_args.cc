@@ -16,6 +16,8 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "client/request_id.h"
+#include "client/token.h"
+#include "client/utf8.h"
 #include "core/util/status_macros.h"
 
 namespace dpq::client {
@@ -382,8 +384,10 @@ absl::Status RequireFlag(const FlagValues& flags, const std::string& name,
   return absl::OkStatus();
 }
 
+// `needs_token`: false for `dpq health`, which sends none (so a stray
+// DPQ_TOKEN cannot break a health probe).
 absl::Status ApplyGlobalFlags(const FlagValues& flags, const EnvLookup& env,
-                              GlobalOptions* g) {
+                              bool needs_token, GlobalOptions* g) {
   if (flags.Has("--server")) {
     g->server = flags.Get("--server");
   } else if (std::optional<std::string> s =
@@ -396,8 +400,12 @@ absl::Status ApplyGlobalFlags(const FlagValues& flags, const EnvLookup& env,
     return Usage("Give either --token or --token-file, not both.");
   }
   if (flags.Has("--token")) {
-    g->token = flags.Get("--token");
-    if (g->token.empty()) return Usage("--token must not be empty.");
+    if (flags.Get("--token").empty()) {
+      return Usage("--token must not be empty.");
+    }
+    if (needs_token) {
+      ASSIGN_OR_RETURN(g->token, CleanToken(flags.Get("--token"), "--token"));
+    }
   } else if (flags.Has("--token-file")) {
     g->token_file = flags.Get("--token-file");
     if (g->token_file.empty()) {
@@ -405,8 +413,8 @@ absl::Status ApplyGlobalFlags(const FlagValues& flags, const EnvLookup& env,
     }
   } else if (std::optional<std::string> t =
                  env ? env("DPQ_TOKEN") : std::nullopt;
-             t.has_value()) {
-    g->token = *t;
+             needs_token && t.has_value() && !t->empty()) {
+    ASSIGN_OR_RETURN(g->token, CleanToken(*t, "DPQ_TOKEN"));
   }
   if (flags.Has("--ca")) g->ca_file = flags.Get("--ca");
   if (flags.Has("--client-cert"))
@@ -741,6 +749,34 @@ absl::Status ApplyCommand(const CommandSpec& spec,
   return absl::OkStatus();
 }
 
+// The command flags whose values `dpq` sends in proto `string` fields (file
+// paths other than --server-path stay local and may be any bytes).
+constexpr const char* kProtoTextFlags[] = {
+    "--server-path", "--description",    "--null-value", "--cube-dimension",
+    "--public-cuboid", "--dims",         "--label",      "--positive",
+    "--features",    "--request-id",     "--buyer",      "--dataset"};
+
+// Every argument and text flag value is sent in a proto `string` field,
+// which must be UTF-8: otherwise the server cannot parse the request and
+// answers with something unrelated.
+absl::Status CheckProtoText(const CommandSpec& spec,
+                            const std::vector<std::string>& args,
+                            const FlagValues& flags) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    RETURN_IF_ERROR(CheckUtf8Value(
+        absl::StrCat("Argument ", i + 1, " of 'dpq ", CommandName(spec.command),
+                     "'"),
+        args[i]));
+  }
+  for (const char* name : kProtoTextFlags) {
+    if (!flags.Has(name)) continue;
+    for (const std::string& value : flags.values.at(name)) {
+      RETURN_IF_ERROR(CheckUtf8Value(name, value));
+    }
+  }
+  return absl::OkStatus();
+}
+
 std::string AdminUsage() {
   std::string text = "usage: dpq [global flags] admin <subcommand> ...\n";
   for (const CommandSpec& spec : Commands()) {
@@ -928,6 +964,8 @@ std::string GeneralUsage() {
       "localhost:50051)\n"
       "  --token T            bearer token (env DPQ_TOKEN)\n"
       "  --token-file F       read the bearer token from F\n"
+      "                       (one trailing newline of a token is dropped;\n"
+      "                       any other space or control byte is refused)\n"
       "  --ca F               PEM of the CA to trust (default: system roots)\n"
       "  --client-cert F --client-key F   client certificate (mTLS)\n"
       "  --tls-server-name N  expect certificate name N\n"
@@ -1038,7 +1076,10 @@ absl::StatusOr<Invocation> ParseCommandLine(
     positional.push_back(arg);
   }
 
-  RETURN_IF_ERROR(ApplyGlobalFlags(global_flags, env, &inv.global));
+  RETURN_IF_ERROR(ApplyGlobalFlags(
+      global_flags, env,
+      /*needs_token=*/spec == nullptr || spec->command != Command::kHealth,
+      &inv.global));
   inv.help = help_word || global_flags.Has("--help");
   if (spec != nullptr) inv.command = spec->command;
   if (inv.help) {
@@ -1067,6 +1108,7 @@ absl::StatusOr<Invocation> ParseCommandLine(
                             : absl::StrCat(" (it takes ", spec->args, ").")));
   }
   RETURN_IF_ERROR(ApplyCommand(*spec, positional, command_flags, &inv));
+  RETURN_IF_ERROR(CheckProtoText(*spec, positional, command_flags));
   return inv;
 }
 

@@ -55,9 +55,12 @@ inline constexpr int kDefaultUploadTimeoutSeconds = 600;
 struct GlobalOptions {
   // host:port; --server, else env DPQ_SERVER, else kDefaultServer.
   std::string server = kDefaultServer;
-  // The bearer token: --token, else env DPQ_TOKEN. Empty: none.
+  // The bearer token: --token, else env DPQ_TOKEN (checked by CleanToken:
+  // one trailing newline dropped; left empty for `dpq health`, which sends
+  // none). Empty: none.
   std::string token;
-  // --token-file: read the token from this file instead (first line).
+  // --token-file: read the token from this file instead (the whole file,
+  // checked by CleanToken when it is read).
   std::string token_file;
   // PEM of the CA to trust (--ca); empty: the system roots.
   std::string ca_file;
@@ -168,7 +171,9 @@ using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
 // message naming the offending flag, argument or value, for: an unknown
 // command or flag, a missing argument or required flag, too many arguments,
 // a flag given twice, a value for a boolean flag, a malformed number, an
-// unknown --measure/--method, or a bad flag combination. `usage_hint`, if
+// unknown --measure/--method, a bad flag combination, a token with a byte
+// outside printable ASCII (see CleanToken), or an argument or text flag
+// (sent in a proto string field) that is not valid UTF-8. `usage_hint`, if
 // not null, receives the synopsis of the command recognised so far (or the
 // general hint), for printing after the error.
 absl::StatusOr<Invocation> ParseCommandLine(

@@ -13,6 +13,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "google/protobuf/stubs/logging.h"
 #include "grpc/support/log.h"
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
@@ -150,9 +151,12 @@ void PrepareContext(const CallOptions& options, grpc::ClientContext* context) {
   }
 }
 
-void QuietGrpcCoreLogs() {
+void QuietLibraryLogs() {
   if (std::getenv("GRPC_VERBOSITY") != nullptr) return;
   gpr_set_log_function([](gpr_log_func_args* /*args*/) {});
+  google::protobuf::SetLogHandler(
+      [](google::protobuf::LogLevel /*level*/, const char* /*filename*/,
+         int /*line*/, const std::string& /*message*/) {});
 }
 
 }  // namespace dpq::client

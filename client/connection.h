@@ -76,10 +76,12 @@ bool IsLoopbackTarget(absl::string_view target);
 // ("myhost" -> "myhost:50051"); targets with a scheme are kept.
 std::string NormalizeTarget(absl::string_view server);
 
-// Drops gRPC core's own log lines (e.g. "Handshake failed ..." on stderr),
-// unless GRPC_VERBOSITY is set in the environment: `dpq` reports each
-// failure once, as its `dpq: <CODE>: <message>` line. Call once, first.
-void QuietGrpcCoreLogs();
+// Drops gRPC core's own log lines (e.g. "Handshake failed ..." on stderr)
+// and protobuf's (e.g. "String field ... contains invalid UTF-8 data" for
+// a reply that does not parse), unless GRPC_VERBOSITY is set in the
+// environment: `dpq` reports each failure once, as its
+// `dpq: <CODE>: <message>` line. Call once, first.
+void QuietLibraryLogs();
 
 }  // namespace dpq::client
 

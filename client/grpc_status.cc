@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "client/terminal_text.h"
 
 namespace dpq::client {
 namespace {
@@ -49,10 +50,23 @@ absl::StatusCode CodeOf(grpc::StatusCode code) {
   }
 }
 
+// What gRPC's blocking unary call reports when the server's status is OK
+// but its reply does not parse (grpcpp/impl/client_unary_call.h).
+constexpr char kUnparsedUnaryReply[] = "No message returned for unary request";
+
 }  // namespace
 
 absl::Status FromGrpcStatus(const grpc::Status& status) {
   if (status.ok()) return absl::OkStatus();
+  if (status.error_code() == grpc::StatusCode::UNIMPLEMENTED &&
+      status.error_message() == kUnparsedUnaryReply) {
+    // Not an unknown method: the call succeeded but its answer cannot be
+    // read, e.g. because a text field is not valid UTF-8.
+    return absl::InternalError(
+        "The server reports success, but its answer could not be parsed (for "
+        "example, a text field that is not valid UTF-8), so dpq cannot show "
+        "it.");
+  }
   return absl::Status(CodeOf(status.error_code()), status.error_message());
 }
 
@@ -64,9 +78,10 @@ std::string StatusCodeName(absl::StatusCode code) {
 std::string ErrorLine(const absl::Status& status) {
   std::string message(status.message());
   if (message.empty()) message = "(no message)";
-  // One line, whatever the server sent.
-  message =
-      absl::StrReplaceAll(message, {{"\r\n", " "}, {"\n", " "}, {"\r", " "}});
+  // One line, whatever the server sent, with no byte a terminal could act
+  // on (the message may quote owner text: see TerminalSafe).
+  message = TerminalSafe(
+      absl::StrReplaceAll(message, {{"\r\n", " "}, {"\n", " "}, {"\r", " "}}));
   return absl::StrCat("dpq: ", StatusCodeName(status.code()), ": ", message);
 }
 

@@ -11,7 +11,10 @@
 namespace dpq::client {
 
 // Same code (an explicit switch; codes gRPC may add later map to kUnknown),
-// same message. OK maps to OkStatus().
+// same message. OK maps to OkStatus(). One exception: the UNIMPLEMENTED "No
+// message returned for unary request" that gRPC's blocking unary call makes
+// up when an OK reply does not parse becomes kInternal with a message that
+// says so.
 absl::Status FromGrpcStatus(const grpc::Status& status);
 
 // The canonical upper-case name of a code, e.g. "RESOURCE_EXHAUSTED", as
@@ -19,7 +22,8 @@ absl::Status FromGrpcStatus(const grpc::Status& status);
 std::string StatusCodeName(absl::StatusCode code);
 
 // The one line `dpq` prints on stderr for a failed command (without the
-// newline): `dpq: <CODE>: <message>`.
+// newline): `dpq: <CODE>: <message>`, line breaks in the message replaced
+// by spaces and other control bytes escaped (see TerminalSafe).
 std::string ErrorLine(const absl::Status& status);
 
 }  // namespace dpq::client

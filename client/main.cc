@@ -7,7 +7,7 @@
 #include "client/connection.h"
 
 int main(int argc, char** argv) {
-  dpq::client::QuietGrpcCoreLogs();
+  dpq::client::QuietLibraryLogs();
   std::vector<std::string> args(argv + 1, argv + argc);
   return dpq::client::RunCli(args, dpq::client::DefaultCliEnv(), std::cout,
                              std::cerr);

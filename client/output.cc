@@ -14,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
+#include "client/terminal_text.h"
 #include "core/util/json_writer.h"
 
 namespace dpq::client {
@@ -24,8 +25,13 @@ using core::util::JsonQuote;
 
 std::string Line(const JsonObjectWriter& w) { return w.Finish() + "\n"; }
 
+// Every text and table output passes server-provided strings through
+// TerminalSafe (owner text must not drive the buyer's terminal or forge
+// lines). TerminalSafe is idempotent, so text escaped twice prints the same.
+std::string Safe(absl::string_view s) { return TerminalSafe(s); }
+
 std::string OrDash(absl::string_view s) {
-  return s.empty() ? "-" : std::string(s);
+  return s.empty() ? "-" : Safe(s);
 }
 
 std::string MeasuresList(const dpq::v1::DatasetInfo& info,
@@ -139,7 +145,7 @@ void AppendChargeLines(const Response& resp, std::string* out) {
 // "per_cuboid" -> "per cuboid"; "" -> "-".
 std::string Words(absl::string_view code) {
   if (code.empty()) return "-";
-  std::string text(code);
+  std::string text = Safe(code);
   std::replace(text.begin(), text.end(), '_', ' ');
   return text;
 }
@@ -147,15 +153,17 @@ std::string Words(absl::string_view code) {
 // The name of a cuboid for people: "Sex, Age", or "(total)" for the apex.
 std::string CuboidName(const dpq::v1::Cuboid& cuboid) {
   if (cuboid.dimensions().empty()) return "(total)";
-  return absl::StrJoin(cuboid.dimensions(), ", ");
+  return Safe(absl::StrJoin(cuboid.dimensions(), ", "));
 }
 
 // "sex == 'Male'" or "age <= 37.5".
 std::string TestText(const dpq::v1::DecisionTreeNode& node) {
   if (node.numeric_test()) {
-    return absl::StrCat(node.feature(), " <= ", FormatReal(node.threshold()));
+    return absl::StrCat(Safe(node.feature()), " <= ",
+                        FormatReal(node.threshold()));
   }
-  return absl::StrCat(node.feature(), " == ", JsonQuote(node.category()));
+  return absl::StrCat(Safe(node.feature()), " == ",
+                      Safe(JsonQuote(node.category())));
 }
 
 constexpr int kMaxRulesDepth = 64;
@@ -205,10 +213,14 @@ size_t DisplayWidth(absl::string_view cell) {
 }  // namespace
 
 TextTable::TextTable(std::vector<std::string> header)
-    : header_(std::move(header)) {}
+    : header_(std::move(header)) {
+  for (std::string& cell : header_) cell = Safe(cell);
+}
 
 void TextTable::AddRow(std::vector<std::string> row) {
   if (row.size() < header_.size()) row.resize(header_.size());
+  // A cell is one line: a newline in it would forge a row.
+  for (std::string& cell : row) cell = Safe(cell);
   rows_.push_back(std::move(row));
 }
 
@@ -555,7 +567,7 @@ std::string DescribeText(const dpq::v1::DescribeDatasetResponse& resp,
   const dpq::v1::DatasetInfo& d = resp.dataset();
   if (json) return DatasetInfoJson(d) + "\n";
   std::string out;
-  absl::StrAppend(&out, "dataset:          ", d.dataset_id(), "\n");
+  absl::StrAppend(&out, "dataset:          ", Safe(d.dataset_id()), "\n");
   absl::StrAppend(&out, "description:      ", OrDash(d.description()), "\n");
   absl::StrAppend(&out, "version:          ", d.version(), " (registered ",
                   FormatTimestamp(d.registered_at()), ")\n");
@@ -594,13 +606,13 @@ std::string DescribeText(const dpq::v1::DescribeDatasetResponse& resp,
   absl::StrAppend(&out, "constraints:\n");
   int n = 0;
   for (const std::string& dc : d.constraints()) {
-    absl::StrAppend(&out, "  ", ++n, ". ", dc, "\n");
+    absl::StrAppend(&out, "  ", ++n, ". ", Safe(dc), "\n");
   }
   if (n == 0) out += "  (none)\n";
   absl::StrAppend(&out, "cube dimensions:\n");
   for (const dpq::v1::CubeDimensionInfo& dim : d.cube_dimensions()) {
-    absl::StrAppend(&out, "  ", dim.column(), ": ",
-                    absl::StrJoin(dim.labels(), ", "), "\n");
+    absl::StrAppend(&out, "  ", Safe(dim.column()), ": ",
+                    Safe(absl::StrJoin(dim.labels(), ", ")), "\n");
   }
   if (d.cube_dimensions().empty()) out += "  (none)\n";
   absl::StrAppend(&out, "public exact cuboids:\n");
@@ -631,7 +643,7 @@ std::string BudgetText(const dpq::v1::GetBudgetResponse& resp,
   if (resp.budgets().empty()) {
     out = dataset_id.empty()
               ? std::string("No budget granted on any dataset.\n")
-              : absl::StrCat("No budget granted on ", dataset_id, ".\n");
+              : absl::StrCat("No budget granted on ", Safe(dataset_id), ".\n");
   } else {
     out = BudgetTable(resp.budgets(), /*with_buyer=*/false);
   }
@@ -672,7 +684,7 @@ std::string MeasureText(absl::string_view dataset_id,
   if (r.measure() != dpq::v1::MEASURE_R) {
     absl::StrAppend(&out, ", theta ", r.theta());
   }
-  if (!r.method().empty()) absl::StrAppend(&out, ", method ", r.method());
+  if (!r.method().empty()) absl::StrAppend(&out, ", method ", Safe(r.method()));
   absl::StrAppend(&out, "; ",
                   ChargeSentence(resp.epsilon_charged(),
                                  resp.remaining_budget(), resp.replayed()),
@@ -702,7 +714,8 @@ std::string ReportText(absl::string_view dataset_id,
                                                     : absl::StrCat(r.theta()),
                   FormatReal(r.epsilon()), OrDash(r.method())});
   }
-  std::string out = absl::StrCat("Quality report for ", dataset_id, ":\n");
+  std::string out =
+      absl::StrCat("Quality report for ", Safe(dataset_id), ":\n");
   out += table.Render();
   AppendChargeLines(resp, &out);
   return out;
@@ -745,7 +758,7 @@ std::string CuboidsText(absl::string_view dataset_id,
     const dpq::v1::Cuboid& c = resp.cuboids(i);
     const std::optional<double> sd = stddev(i);
     absl::StrAppend(&out, i == 0 ? "" : "\n", "Cuboid ", i + 1, " of ",
-                    dataset_id, ": ", CuboidName(c), " (noise stddev ",
+                    Safe(dataset_id), ": ", CuboidName(c), " (noise stddev ",
                     sd.has_value() ? FormatReal(*sd) : std::string("-"),
                     " per cell)\n", CuboidTable(c));
   }
@@ -788,8 +801,8 @@ std::string TreeText(absl::string_view dataset_id, absl::string_view label,
     return Line(w);
   }
   std::string out = absl::StrCat(
-      "Decision tree for ", dataset_id, " (depth ", resp.depth(),
-      "; +: ", label, " == ", JsonQuote(positive),
+      "Decision tree for ", Safe(dataset_id), " (depth ", resp.depth(),
+      "; +: ", Safe(label), " == ", Safe(JsonQuote(positive)),
       ", -: otherwise; NULL takes else):\n", OrDash(resp.tree_text()), "\n\n",
       TreeRules(resp.nodes()), "\n");
   if (resp.has_tpr() || resp.has_tnr()) {
@@ -824,7 +837,7 @@ std::string TopNodesText(absl::string_view dataset_id,
   for (const std::string& node : resp.nodes()) {
     table.AddRow({absl::StrCat(++rank), node});
   }
-  std::string out = absl::StrCat("Influential nodes of ", dataset_id,
+  std::string out = absl::StrCat("Influential nodes of ", Safe(dataset_id),
                                  " (in selection order):\n", table.Render());
   AppendChargeLines(resp, &out);
   return out;
@@ -855,18 +868,19 @@ std::string UploadText(const dpq::v1::DatasetInfo& info,
   std::string out;
   if (info.kind() == dpq::v1::DATASET_KIND_GRAPH) {
     out = absl::StrCat(
-        replaced ? "Replaced " : "Registered ", info.dataset_id(), " (version ",
+        replaced ? "Replaced " : "Registered ", Safe(info.dataset_id()),
+        " (version ",
         info.version(), "): a graph with ", stats.nodes(),
         " declared nodes and ", stats.edges(), " edges, ", stats.csv_bytes(),
         " bytes.\n");
   } else {
     const std::string head = absl::StrCat(
-        replaced ? "Replaced " : "Registered ", info.dataset_id(),
+        replaced ? "Replaced " : "Registered ", Safe(info.dataset_id()),
         " (version ", info.version(), "): ", stats.rows(), " rows, ",
         stats.csv_bytes(), " bytes");
     if (!stats.graph_error().empty()) {
       out = absl::StrCat(head, "; the conflict graph failed: ",
-                         stats.graph_error(), "\n");
+                         Safe(stats.graph_error()), "\n");
     } else {
       out = absl::StrCat(head, ", ", stats.edges(),
                          " conflicting pairs; graph built in ",
@@ -874,7 +888,7 @@ std::string UploadText(const dpq::v1::DatasetInfo& info,
     }
   }
   for (const std::string& note : notes) {
-    absl::StrAppend(&out, "Note: ", note, "\n");
+    absl::StrAppend(&out, "Note: ", Safe(note), "\n");
   }
   return out;
 }
@@ -884,7 +898,7 @@ std::string DeleteText(absl::string_view dataset_id, bool json) {
     return Line(
         JsonObjectWriter().Add("dataset", dataset_id).Add("deleted", true));
   }
-  return absl::StrCat("Deleted ", dataset_id,
+  return absl::StrCat("Deleted ", Safe(dataset_id),
                       " (its ledger entries are kept).\n");
 }
 
@@ -930,16 +944,16 @@ std::string CreateBuyerText(const dpq::v1::CreateBuyerResponse& resp,
                     .Add("buyer", resp.buyer().buyer_id())
                     .Add("token", resp.token()));
   }
-  return absl::StrCat("Created buyer ", resp.buyer().buyer_id(),
+  return absl::StrCat("Created buyer ", Safe(resp.buyer().buyer_id()),
                       ". Its token (shown only once; store it safely):\n",
-                      resp.token(), "\n");
+                      Safe(resp.token()), "\n");
 }
 
 std::string RevokeBuyerText(absl::string_view buyer_id, bool json) {
   if (json) {
     return Line(JsonObjectWriter().Add("buyer", buyer_id).Add("revoked", true));
   }
-  return absl::StrCat("Revoked buyer ", buyer_id,
+  return absl::StrCat("Revoked buyer ", Safe(buyer_id),
                       " (its ledger entries are kept).\n");
 }
 
@@ -965,7 +979,7 @@ std::string BuyersText(const dpq::v1::ListBuyersResponse& resp, bool json) {
 std::string BudgetChangeText(const dpq::v1::Budget& budget, bool json) {
   if (json) return BudgetJson(budget) + "\n";
   return absl::StrCat(
-      "Budget of ", budget.buyer_id(), " on ", budget.dataset_id(),
+      "Budget of ", Safe(budget.buyer_id()), " on ", Safe(budget.dataset_id()),
       ": granted ", FormatReal(budget.granted()), ", spent ",
       FormatReal(budget.spent()), ", reserved ", FormatReal(budget.reserved()),
       ", remaining ", FormatReal(budget.remaining()), ".\n");
@@ -975,9 +989,11 @@ std::string SetCapText(absl::string_view dataset_id, double cap, bool json) {
   if (json) {
     return Line(JsonObjectWriter().Add("dataset", dataset_id).Add("cap", cap));
   }
-  if (cap == 0) return absl::StrCat("Removed the cap on ", dataset_id, ".\n");
+  if (cap == 0) {
+    return absl::StrCat("Removed the cap on ", Safe(dataset_id), ".\n");
+  }
   return absl::StrCat("Capped the epsilon of all buyers together on ",
-                      dataset_id, " at ", FormatReal(cap), ".\n");
+                      Safe(dataset_id), " at ", FormatReal(cap), ".\n");
 }
 
 std::string LedgerText(const dpq::v1::ListLedgerResponse& resp, bool json) {

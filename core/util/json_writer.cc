@@ -8,9 +8,68 @@
 
 namespace dpq::core::util {
 
+namespace {
+
+// The length (2-4) of the well-formed UTF-8 sequence of a non-ASCII
+// character at s[pos], or 0 if none starts there (stray continuation byte,
+// truncated, overlong, surrogate, above U+10FFFF).
+size_t Utf8Length(absl::string_view s, size_t pos, char32_t* cp) {
+  const auto byte = [&s](size_t i) {
+    return static_cast<char32_t>(static_cast<unsigned char>(s[i]));
+  };
+  const char32_t lead = byte(pos);
+  size_t length;
+  char32_t min;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;
+    min = 0x80;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    min = 0x800;
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    min = 0x10000;
+  } else {
+    return 0;
+  }
+  if (pos + length > s.size()) return 0;
+  char32_t value = lead & (0x7Fu >> length);
+  for (size_t i = 1; i < length; ++i) {
+    if ((byte(pos + i) & 0xC0) != 0x80) return 0;
+    value = (value << 6) | (byte(pos + i) & 0x3F);
+  }
+  if (value < min || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF)) {
+    return 0;
+  }
+  *cp = value;
+  return length;
+}
+
+}  // namespace
+
 std::string JsonQuote(absl::string_view s) {
   std::string out = "\"";
-  for (char c : s) {
+  size_t pos = 0;
+  while (pos < s.size()) {
+    const char c = s[pos];
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u >= 0x80) {
+      char32_t cp = 0;
+      const size_t length = Utf8Length(s, pos, &cp);
+      if (length == 0) {
+        // Not UTF-8: JSON text must be Unicode, so the byte becomes U+FFFD.
+        out += "\\ufffd";
+        ++pos;
+      } else if (cp <= 0x9F) {
+        // C1 controls (e.g. U+009B, a terminal's CSI) are escaped like C0.
+        absl::StrAppendFormat(&out, "\\u%04x", static_cast<unsigned>(cp));
+        pos += length;
+      } else {
+        out.append(s.data() + pos, length);
+        pos += length;
+      }
+      continue;
+    }
     switch (c) {
       case '"':
         out += "\\\"";
@@ -28,12 +87,13 @@ std::string JsonQuote(absl::string_view s) {
         out += "\\t";
         break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          absl::StrAppendFormat(&out, "\\u%04x", static_cast<unsigned char>(c));
+        if (u < 0x20 || u == 0x7F) {
+          absl::StrAppendFormat(&out, "\\u%04x", u);
         } else {
           out += c;
         }
     }
+    ++pos;
   }
   out += '"';
   return out;

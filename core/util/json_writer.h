@@ -11,7 +11,10 @@
 namespace dpq::core::util {
 
 // Escapes `s` as a JSON string literal, including the quotes. Control
-// characters become \uXXXX; bytes >= 0x80 pass through (UTF-8 is kept).
+// characters (C0, DEL and the C1 range U+0080-U+009F) become \uXXXX, so that
+// printed JSON cannot drive a terminal; other valid UTF-8 passes through;
+// each byte that is not part of valid UTF-8 becomes \ufffd (U+FFFD), so the
+// result is always valid JSON.
 std::string JsonQuote(absl::string_view s);
 
 class JsonObjectWriter {

@@ -2,8 +2,11 @@
 // printed, and the exit status.
 #include "client/cli.h"
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -18,8 +21,11 @@
 #include "dpq/v1/buyer_service_mock.grpc.pb.h"
 #include "gmock/gmock.h"
 #include "grpc/health/v1/health_mock.grpc.pb.h"
-#include "grpcpp/test/mock_stream.h"
+#include "grpcpp/alarm.h"
+#include "grpcpp/completion_queue.h"
+#include "grpcpp/support/async_stream.h"
 #include "gtest/gtest.h"
+#include "tests/client/test_tls_identity.h"
 
 namespace dpq::client {
 namespace {
@@ -56,21 +62,103 @@ std::string MissingPath(const std::string& name) {
       .string();
 }
 
-// A strict mock upload stream that records every message into `sink` and
-// finishes with OK.
-template <typename Request>
-grpc::testing::MockClientWriter<Request>* RecordingWriter(
-    std::vector<Request>* sink) {
-  auto* writer = new StrictMock<grpc::testing::MockClientWriter<Request>>();
-  EXPECT_CALL(*writer, Write(_, _))
-      .WillRepeatedly(Invoke([sink](const Request& m, grpc::WriteOptions) {
-        sink->push_back(m);
-        return true;
-      }));
-  EXPECT_CALL(*writer, WritesDone()).WillOnce(Return(true));
-  EXPECT_CALL(*writer, Finish()).WillOnce(Return(grpc::Status::OK));
-  return writer;
+// What a FakeUpload does.
+template <typename Request, typename Response>
+struct UploadScript {
+  // Receives every message written (if set).
+  std::vector<Request>* sink = nullptr;
+  // Counts WritesDone calls (if set).
+  int* writes_done = nullptr;
+  // Writes after this many fail (ok = false), as when the server has
+  // closed the stream.
+  int accept_writes = std::numeric_limits<int>::max();
+  // The call's final status, and what fills the response.
+  grpc::Status status = grpc::Status::OK;
+  std::function<void(Response*)> respond;
+  // False: Finish completes with ok = false, as gRPC's does when the
+  // server's reply does not parse.
+  bool reply_parses = true;
+};
+
+// A fake client-streaming call on the asynchronous API `dpq` uploads with:
+// every operation completes at once through the completion queue, with
+// the `ok` the script gives it.
+template <typename Request, typename Response>
+class FakeUpload final : public grpc::ClientAsyncWriterInterface<Request> {
+ public:
+  FakeUpload(UploadScript<Request, Response> script, Response* response,
+             grpc::CompletionQueue* cq)
+      : script_(std::move(script)), response_(response), cq_(cq) {}
+
+  void StartCall(void* tag) override { Post(tag, true); }
+  void ReadInitialMetadata(void* tag) override { Post(tag, true); }
+  void Write(const Request& message, void* tag) override {
+    Write(message, grpc::WriteOptions(), tag);
+  }
+  void Write(const Request& message, grpc::WriteOptions /*options*/,
+             void* tag) override {
+    if (++writes_ > script_.accept_writes) {
+      Post(tag, false);
+      return;
+    }
+    if (script_.sink != nullptr) script_.sink->push_back(message);
+    Post(tag, true);
+  }
+  void WritesDone(void* tag) override {
+    if (script_.writes_done != nullptr) ++*script_.writes_done;
+    Post(tag, true);
+  }
+  void Finish(grpc::Status* status, void* tag) override {
+    *status = script_.status;
+    if (script_.respond) script_.respond(response_);
+    Post(tag, script_.reply_parses);
+  }
+
+ private:
+  // Completes `tag` on the queue: an alarm that fires now (ok), or one
+  // cancelled at once (not ok).
+  void Post(void* tag, bool ok) {
+    alarms_.push_back(std::make_unique<grpc::Alarm>());
+    grpc::Alarm& alarm = *alarms_.back();
+    if (ok) {
+      alarm.Set(cq_, std::chrono::system_clock::now(), tag);
+    } else {
+      alarm.Set(cq_, std::chrono::system_clock::now() + std::chrono::hours(1),
+                tag);
+      alarm.Cancel();
+    }
+  }
+
+  UploadScript<Request, Response> script_;
+  Response* response_;
+  grpc::CompletionQueue* cq_;
+  int writes_ = 0;
+  std::vector<std::unique_ptr<grpc::Alarm>> alarms_;
+};
+
+// The action for PrepareAsyncRegisterDatasetRaw/ReplaceDatasetRaw: a
+// FakeUpload following `script`.
+template <typename Request, typename Response>
+auto Upload(UploadScript<Request, Response> script) {
+  return Invoke([script](grpc::ClientContext*, Response* response,
+                         grpc::CompletionQueue* cq) {
+    return new FakeUpload<Request, Response>(script, response, cq);
+  });
 }
+
+// An upload that records every message into `sink` and finishes with OK.
+auto RecordingUpload(std::vector<v1::RegisterDatasetRequest>* sink) {
+  UploadScript<v1::RegisterDatasetRequest, v1::RegisterDatasetResponse> script;
+  script.sink = sink;
+  return Upload(script);
+}
+auto RecordingUpload(std::vector<v1::ReplaceDatasetRequest>* sink) {
+  UploadScript<v1::ReplaceDatasetRequest, v1::ReplaceDatasetResponse> script;
+  script.sink = sink;
+  return Upload(script);
+}
+using RegisterScript =
+    UploadScript<v1::RegisterDatasetRequest, v1::RegisterDatasetResponse>;
 
 // A report answer with MI, P and R (value 10, epsilon 1, bound 3); with
 // methods: gem / vertex_cover and their estimates.
@@ -194,9 +282,10 @@ TEST_F(CliTest, MissingCaFileFailsBeforeConnecting) {
 // --- Connection options ----------------------------------------------------
 
 TEST_F(CliTest, TlsIsTheDefaultAndFilesArePassedAsPem) {
-  const std::string ca = TempFile("ca.pem", "CA PEM");
-  const std::string cert = TempFile("c.pem", "CERT PEM");
-  const std::string key = TempFile("k.pem", "KEY PEM");
+  const TestIdentity id = MakeIdentity();
+  const std::string ca = TempFile("ca.pem", id.cert_pem);
+  const std::string cert = TempFile("c.pem", id.cert_pem);
+  const std::string key = TempFile("k.pem", id.key_pem);
   EXPECT_CALL(*buyer_, ListDatasets(_, _, _))
       .WillOnce(Return(grpc::Status::OK));
   EXPECT_EQ(Run({"--server", "dpq.example.com:443", "--token", "dpq_t", "--ca",
@@ -207,9 +296,9 @@ TEST_F(CliTest, TlsIsTheDefaultAndFilesArePassedAsPem) {
   EXPECT_FALSE(options_.insecure);
   EXPECT_EQ(options_.target, "dpq.example.com:443");
   EXPECT_EQ(options_.token, "dpq_t");
-  EXPECT_EQ(options_.root_certs_pem, "CA PEM");
-  EXPECT_EQ(options_.client_cert_pem, "CERT PEM");
-  EXPECT_EQ(options_.client_key_pem, "KEY PEM");
+  EXPECT_EQ(options_.root_certs_pem, id.cert_pem);
+  EXPECT_EQ(options_.client_cert_pem, id.cert_pem);
+  EXPECT_EQ(options_.client_key_pem, id.key_pem);
   EXPECT_EQ(options_.tls_server_name, "dpq.local");
   EXPECT_THAT(err(), IsEmpty());
 }
@@ -222,11 +311,70 @@ TEST_F(CliTest, TokenComesFromEnvironmentOrTokenFile) {
   EXPECT_EQ(Run({"datasets"}), kExitOk);
   EXPECT_EQ(options_.token, "dpq_env");
   EXPECT_EQ(options_.target, "envhost:50051");
-  const std::string file = TempFile("admin.token", "  dpq_file \nignored\n");
+  const std::string file = TempFile("admin.token", "dpq_file\r\n");
   EXPECT_EQ(Run({"--token-file", file, "datasets"}), kExitOk);
   EXPECT_EQ(options_.token, "dpq_file");
   EXPECT_EQ(Run({"--token-file", MissingPath("t"), "datasets"}), kExitError);
   EXPECT_THAT(err(), StartsWith("dpq: NOT_FOUND: Cannot read --token-file"));
+}
+
+TEST_F(CliTest, TokenLosesOneTrailingNewlineWhereverItComesFrom) {
+  EXPECT_CALL(*buyer_, ListDatasets(_, _, _))
+      .Times(3)
+      .WillRepeatedly(Return(grpc::Status::OK));
+  // `--token "$(cat token)"` keeps no newline, but `--token "$(cat f)"`
+  // of a CRLF file or a pasted line can.
+  EXPECT_EQ(Run({"--token", "dpq_flag\n", "datasets"}), kExitOk) << err();
+  EXPECT_EQ(options_.token, "dpq_flag");
+  env_vars_ = {{"DPQ_TOKEN", "dpq_env\r\n"}};
+  EXPECT_EQ(Run({"datasets"}), kExitOk) << err();
+  EXPECT_EQ(options_.token, "dpq_env");
+  const std::string file = TempFile("nl.token", "dpq_file\n");
+  EXPECT_EQ(Run({"--token-file", file, "datasets"}), kExitOk) << err();
+  EXPECT_EQ(options_.token, "dpq_file");
+}
+
+TEST_F(CliTest, BadTokenByteIsRefusedWithoutShowingTheToken) {
+  // StrictMock: no call may be made. Before the fix, gRPC aborted the
+  // process (exit 134) on such a metadata value.
+  EXPECT_EQ(Run({"--token", "dpq_secret\x01", "datasets"}), kExitUsage);
+  EXPECT_THAT(err(), StartsWith("dpq: --token: the token's character 11 is a "
+                                "control character"));
+  EXPECT_THAT(err(), Not(HasSubstr("secret")));
+  env_vars_ = {{"DPQ_TOKEN", "dpq_secret\xff"}};
+  EXPECT_EQ(Run({"datasets"}), kExitUsage);
+  EXPECT_THAT(err(), StartsWith("dpq: DPQ_TOKEN: the token's character 11 is "
+                                "a non-ASCII byte"));
+  EXPECT_THAT(err(), Not(HasSubstr("secret")));
+  EXPECT_THAT(err(), Not(HasSubstr("\xff")));
+  // A file whose token has spaces or a second line is refused too (it used
+  // to be trimmed and cut at the first line).
+  const std::string file = TempFile("bad.token", "  dpq_secret \nignored\n");
+  EXPECT_EQ(Run({"--token-file", file, "datasets"}), kExitError);
+  EXPECT_EQ(err(), "dpq: INVALID_ARGUMENT: --token-file '" + file +
+                       "': the token's character 1 is a space; a token is "
+                       "printable ASCII without spaces (one trailing newline "
+                       "is dropped).\n");
+  EXPECT_EQ(connects_, 0);
+}
+
+TEST_F(CliTest, HealthIgnoresABadTokenItWouldNotSend) {
+  env_vars_ = {{"DPQ_TOKEN", "dpq_\x01"}};
+  HealthCheckResponse resp;
+  resp.set_status(HealthCheckResponse::SERVING);
+  EXPECT_CALL(*health_, Check(_, _, _))
+      .WillOnce(DoAll(SetArgPointee<2>(resp), Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"health"}), kExitOk) << err();
+  EXPECT_EQ(options_.token, "");
+}
+
+TEST_F(CliTest, CaFileWithoutCertificateFailsBeforeAnyCall) {
+  const std::string ca = TempFile("garbage.pem", "garbage\n");
+  EXPECT_EQ(Run({"--ca", ca, "--token", "dpq_t", "datasets"}), kExitError);
+  EXPECT_EQ(err(), "dpq: INVALID_ARGUMENT: --ca file '" + ca +
+                       "' holds no PEM certificate (no '-----BEGIN "
+                       "CERTIFICATE-----' block).\n");
+  EXPECT_EQ(connects_, 0);
 }
 
 TEST_F(CliTest, InsecureWarnsOnlyForATokenToAnotherHost) {
@@ -659,29 +807,18 @@ TEST_F(CliTest, RegisterStreamsHeaderThenChunksInOrder) {
   const std::string schema = TempFile("h.schema", "zip: int64\ncity: string\n");
 
   StreamLog log;
-  auto* writer = new StrictMock<
-      grpc::testing::MockClientWriter<v1::RegisterDatasetRequest>>();
-  EXPECT_CALL(*writer, Write(_, _))
-      .WillRepeatedly(Invoke(
-          [&log](const v1::RegisterDatasetRequest& m, grpc::WriteOptions) {
-            log.messages.push_back(m);
-            return true;
-          }));
-  EXPECT_CALL(*writer, WritesDone()).WillOnce(Invoke([&log] {
-    ++log.writes_done;
-    return true;
-  }));
-  v1::RegisterDatasetResponse* response = nullptr;
-  EXPECT_CALL(*writer, Finish()).WillOnce(Invoke([&response] {
+  RegisterScript script;
+  script.sink = &log.messages;
+  script.writes_done = &log.writes_done;
+  script.respond = [](v1::RegisterDatasetResponse* response) {
     response->mutable_dataset()->set_dataset_id("hospital");
     response->mutable_dataset()->set_version(1);
     response->mutable_stats()->set_rows(3);
     response->mutable_stats()->set_csv_bytes(23);
     response->mutable_stats()->set_edges(1);
-    return grpc::Status::OK;
-  }));
-  EXPECT_CALL(*admin_, RegisterDatasetRaw(_, _))
-      .WillOnce(DoAll(SaveArg<1>(&response), Return(writer)));
+  };
+  EXPECT_CALL(*admin_, PrepareAsyncRegisterDatasetRaw(_, _, _))
+      .WillOnce(Upload(script));
 
   EXPECT_EQ(
       Run({"admin", "register", "hospital", "--data", data, "--constraints", dc,
@@ -730,8 +867,8 @@ TEST_F(CliTest, RegisterStreamsHeaderThenChunksInOrder) {
 TEST_F(CliTest, RegisterWithServerPathSendsOnlyTheHeader) {
   const std::string dc = TempFile("t.dc", "A -> B\n");
   std::vector<v1::RegisterDatasetRequest> messages;
-  auto* writer = RecordingWriter(&messages);
-  EXPECT_CALL(*admin_, RegisterDatasetRaw(_, _)).WillOnce(Return(writer));
+  EXPECT_CALL(*admin_, PrepareAsyncRegisterDatasetRaw(_, _, _))
+      .WillOnce(RecordingUpload(&messages));
   EXPECT_EQ(Run({"admin", "register", "tax", "--server-path", "/srv/tax.csv",
                  "--constraints", dc, "--public-max-rows", "5"}),
             kExitOk)
@@ -745,14 +882,14 @@ TEST_F(CliTest, RegisterWithServerPathSendsOnlyTheHeader) {
 TEST_F(CliTest, UploadDefaultDeadlineIsLonger) {
   const std::string dc = TempFile("d.dc", "A -> B\n");
   absl::Duration remaining;
-  auto* writer = new ::testing::NiceMock<
-      grpc::testing::MockClientWriter<v1::RegisterDatasetRequest>>();
-  ON_CALL(*writer, Write(_, _)).WillByDefault(Return(true));
-  ON_CALL(*writer, Finish()).WillByDefault(Return(grpc::Status::OK));
-  EXPECT_CALL(*admin_, RegisterDatasetRaw(_, _))
-      .WillOnce(Invoke([&](grpc::ClientContext* ctx, auto*) {
+  EXPECT_CALL(*admin_, PrepareAsyncRegisterDatasetRaw(_, _, _))
+      .WillOnce(Invoke([&](grpc::ClientContext* ctx,
+                           v1::RegisterDatasetResponse* response,
+                           grpc::CompletionQueue* cq) {
         remaining = absl::FromChrono(ctx->deadline()) - absl::Now();
-        return writer;
+        return new FakeUpload<v1::RegisterDatasetRequest,
+                              v1::RegisterDatasetResponse>(RegisterScript(),
+                                                           response, cq);
       }));
   EXPECT_EQ(Run({"admin", "register", "t", "--server-path", "/x",
                  "--constraints", dc, "--public-max-rows", "5"}),
@@ -764,8 +901,8 @@ TEST_F(CliTest, ReplaceUsesReplaceDataset) {
   const std::string data = TempFile("r.csv", "a\n1\n");
   const std::string dc = TempFile("r.dc", "a -> a\n");
   std::vector<v1::ReplaceDatasetRequest> messages;
-  auto* writer = RecordingWriter(&messages);
-  EXPECT_CALL(*admin_, ReplaceDatasetRaw(_, _)).WillOnce(Return(writer));
+  EXPECT_CALL(*admin_, PrepareAsyncReplaceDatasetRaw(_, _, _))
+      .WillOnce(RecordingUpload(&messages));
   EXPECT_EQ(Run({"admin", "replace", "r", "--data", data, "--constraints", dc,
                  "--public-max-rows", "9"}),
             kExitOk)
@@ -780,24 +917,25 @@ TEST_F(CliTest, ServerClosingTheStreamStopsTheUploadAndReportsItsError) {
   env_.upload_chunk_bytes = 2;
   const std::string data = TempFile("big.csv", "a,b\n1,2\n3,4\n");
   const std::string dc = TempFile("big.dc", "a -> b\n");
-  int writes = 0;
-  auto* writer = new StrictMock<
-      grpc::testing::MockClientWriter<v1::RegisterDatasetRequest>>();
+  std::vector<v1::RegisterDatasetRequest> messages;
+  int writes_done = 0;
+  RegisterScript script;
+  script.sink = &messages;
+  script.writes_done = &writes_done;
   // The header and one chunk go through; then the server has closed.
-  EXPECT_CALL(*writer, Write(_, _))
-      .Times(3)
-      .WillRepeatedly(
-          Invoke([&writes](const v1::RegisterDatasetRequest&,
-                           grpc::WriteOptions) { return ++writes <= 2; }));
-  EXPECT_CALL(*writer, Finish())
-      .WillOnce(Return(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                                    "Upload above the 8-byte limit")));
-  EXPECT_CALL(*admin_, RegisterDatasetRaw(_, _)).WillOnce(Return(writer));
+  script.accept_writes = 2;
+  script.status = grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                               "Upload above the 8-byte limit");
+  EXPECT_CALL(*admin_, PrepareAsyncRegisterDatasetRaw(_, _, _))
+      .WillOnce(Upload(script));
   EXPECT_EQ(Run({"admin", "register", "big", "--data", data, "--constraints",
                  dc, "--public-max-rows", "9"}),
             kExitError);
   EXPECT_EQ(err(), "dpq: RESOURCE_EXHAUSTED: Upload above the 8-byte limit\n");
   EXPECT_THAT(out(), IsEmpty());
+  // The third write failed: nothing more was written, no WritesDone.
+  EXPECT_EQ(messages.size(), 2u);
+  EXPECT_EQ(writes_done, 0);
 }
 
 TEST_F(CliTest, MissingLocalFilesFailBeforeAnyRpc) {
@@ -1015,8 +1153,8 @@ TEST_F(CliTest, RegisterSendsCubeDeclarationsInTheManifest) {
   const std::string data = TempFile("cube.csv", "Sex,Age\nF,31\n");
   const std::string dc = TempFile("cube.dc", "Sex -> Age\n");
   std::vector<v1::RegisterDatasetRequest> messages;
-  auto* writer = RecordingWriter(&messages);
-  EXPECT_CALL(*admin_, RegisterDatasetRaw(_, _)).WillOnce(Return(writer));
+  EXPECT_CALL(*admin_, PrepareAsyncRegisterDatasetRaw(_, _, _))
+      .WillOnce(RecordingUpload(&messages));
   EXPECT_EQ(Run({"admin", "register", "cube", "--data", data, "--constraints",
                  dc, "--public-max-rows", "10", "--cube-dimension", "Sex=F|M",
                  "--cube-dimension", "Age:0,30,100", "--public-cuboid", "Sex",
@@ -1042,8 +1180,8 @@ TEST_F(CliTest, RegisterAndReplaceSendExactRepair) {
   const std::string data = TempFile("x.csv", "a,b\n1,2\n1,3\n");
   const std::string dc = TempFile("x.dc", "a -> b\n");
   std::vector<v1::RegisterDatasetRequest> registered;
-  auto* writer = RecordingWriter(&registered);
-  EXPECT_CALL(*admin_, RegisterDatasetRaw(_, _)).WillOnce(Return(writer));
+  EXPECT_CALL(*admin_, PrepareAsyncRegisterDatasetRaw(_, _, _))
+      .WillOnce(RecordingUpload(&registered));
   EXPECT_EQ(Run({"admin", "register", "x", "--data", data, "--constraints", dc,
                  "--public-max-rows", "9", "--infer-types", "--exact-repair"}),
             kExitOk)
@@ -1052,9 +1190,8 @@ TEST_F(CliTest, RegisterAndReplaceSendExactRepair) {
   EXPECT_TRUE(registered[0].header().manifest().exact_repair());
 
   std::vector<v1::ReplaceDatasetRequest> replaced;
-  auto* replace_writer = RecordingWriter(&replaced);
-  EXPECT_CALL(*admin_, ReplaceDatasetRaw(_, _))
-      .WillOnce(Return(replace_writer));
+  EXPECT_CALL(*admin_, PrepareAsyncReplaceDatasetRaw(_, _, _))
+      .WillOnce(RecordingUpload(&replaced));
   EXPECT_EQ(Run({"admin", "replace", "x", "--data", data, "--constraints", dc,
                  "--public-max-rows", "9", "--infer-types"}),
             kExitOk)
@@ -1075,8 +1212,8 @@ TEST_F(CliTest, RegisterGraphSendsKindNodesAndNoConstraints) {
   const std::string edges = TempFile("edges.csv", "source,target\n1,2\n2,3\n");
   const std::string nodes = TempFile("nodes.txt", "1\r\n2\n\n3\n4\n");
   std::vector<v1::RegisterDatasetRequest> messages;
-  auto* writer = RecordingWriter(&messages);
-  EXPECT_CALL(*admin_, RegisterDatasetRaw(_, _)).WillOnce(Return(writer));
+  EXPECT_CALL(*admin_, PrepareAsyncRegisterDatasetRaw(_, _, _))
+      .WillOnce(RecordingUpload(&messages));
   EXPECT_EQ(Run({"admin", "register", "g", "--kind", "graph", "--data", edges,
                  "--nodes", nodes}),
             kExitOk)
@@ -1089,6 +1226,93 @@ TEST_F(CliTest, RegisterGraphSendsKindNodesAndNoConstraints) {
   EXPECT_EQ(m.constraints(), "");
   EXPECT_EQ(m.public_max_rows(), 0u);
   EXPECT_EQ(messages[1].csv_chunk(), "source,target\n1,2\n2,3\n");
+}
+
+TEST_F(CliTest, UnparsableUploadReplyIsAnErrorNotAnAbort) {
+  // The server registered the dataset but its reply has a string field that
+  // is not UTF-8 (a Latin-1 cube label): gRPC's ClientWriter::Finish
+  // aborted the process on it (exit 134).
+  const std::string data = TempFile("l1.csv", "a,b\n\xff\xfe,2\n1,3\n");
+  const std::string dc = TempFile("l1.dc", "a -> b\n");
+  RegisterScript script;
+  script.reply_parses = false;
+  EXPECT_CALL(*admin_, PrepareAsyncRegisterDatasetRaw(_, _, _))
+      .WillOnce(Upload(script));
+  EXPECT_EQ(Run({"admin", "register", "l1", "--data", data, "--constraints",
+                 dc, "--public-max-rows", "9", "--cube-dimension", "a"}),
+            kExitError);
+  EXPECT_EQ(err(),
+            "dpq: INTERNAL: The server reports that RegisterDataset "
+            "succeeded, but its answer could not be parsed (for example, a "
+            "text field that is not valid UTF-8), so dpq cannot show it.\n");
+  EXPECT_THAT(out(), IsEmpty());
+}
+
+TEST_F(CliTest, UploadTextFilesMustBeUtf8WithLineAndColumn) {
+  const std::string data = TempFile("u.csv", "a,b\n1,2\n");
+  const std::string dc = TempFile("u.dc", "a -> b\nb -> \xff\n");
+  // StrictMock: nothing is sent (the server used to answer "The upload
+  // stream is empty").
+  EXPECT_EQ(Run({"admin", "register", "u", "--data", data, "--constraints",
+                 dc, "--public-max-rows", "9"}),
+            kExitError);
+  EXPECT_EQ(err(), "dpq: INVALID_ARGUMENT: " + dc +
+                       ":2:6: not valid UTF-8 (byte 0xff); --constraints "
+                       "files must be UTF-8 text.\n");
+  const std::string schema = TempFile("u.schema", "a: int64\n\xe9: string\n");
+  const std::string good_dc = TempFile("u2.dc", "a -> b\n");
+  EXPECT_EQ(Run({"admin", "register", "u", "--data", data, "--constraints",
+                 good_dc, "--schema", schema, "--public-max-rows", "9"}),
+            kExitError);
+  EXPECT_THAT(err(), HasSubstr(schema + ":2:1: not valid UTF-8 (byte 0xe9)"));
+  const std::string nodes = TempFile("u.nodes", "1\n2\xff\n");
+  EXPECT_EQ(Run({"admin", "register", "g", "--kind", "graph", "--data", data,
+                 "--nodes", nodes}),
+            kExitError);
+  EXPECT_THAT(err(), HasSubstr(nodes + ":2:2: not valid UTF-8"));
+  EXPECT_EQ(connects_, 0);
+}
+
+TEST_F(CliTest, TextFlagsAndArgumentsMustBeUtf8) {
+  const std::string data = TempFile("v.csv", "a,b\n1,2\n");
+  const std::string dc = TempFile("v.dc", "a -> b\n");
+  EXPECT_EQ(Run({"admin", "register", "v", "--data", data, "--constraints",
+                 dc, "--public-max-rows", "9", "--description", "caf\xe9"}),
+            kExitUsage);
+  EXPECT_THAT(err(), StartsWith("dpq: --description is not valid UTF-8: "
+                                "byte 4 is 0xe9.\n"));
+  EXPECT_EQ(Run({"describe", "h\xff"}), kExitUsage);
+  EXPECT_THAT(err(), StartsWith("dpq: Argument 1 of 'dpq describe' is not "
+                                "valid UTF-8: byte 2 is 0xff.\n"));
+  EXPECT_EQ(Run({"cuboids", "h", "--dims", "\xff", "--epsilon", "1"}),
+            kExitUsage);
+  EXPECT_THAT(err(), HasSubstr("--dims is not valid UTF-8"));
+  EXPECT_EQ(connects_, 0);
+}
+
+TEST_F(CliTest, OwnerTextCannotForgeTableRowsOrDriveTheTerminal) {
+  v1::ListDatasetsResponse resp;
+  v1::DatasetInfo* d = resp.add_datasets();
+  d->set_dataset_id("evil");
+  d->set_version(1);
+  d->set_public_max_rows(10);
+  d->set_description("\x1b[2J\nfake  1  table  10  -  MI  honest data");
+  EXPECT_CALL(*buyer_, ListDatasets(_, _, _))
+      .WillOnce(DoAll(SetArgPointee<2>(resp), Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"--token", "dpq_t", "datasets"}), kExitOk) << err();
+  EXPECT_EQ(out(),
+            "ID    VERSION  KIND   MAX_ROWS  ROWS  MEASURES  DESCRIPTION\n"
+            "evil  1        table  10        -     -         "
+            "\\x1b[2J\\nfake  1  table  10  -  MI  honest data\n");
+}
+
+TEST_F(CliTest, ServerErrorMessagesAreEscaped) {
+  EXPECT_CALL(*buyer_, DescribeDataset(_, _, _))
+      .WillOnce(Return(grpc::Status(grpc::StatusCode::NOT_FOUND,
+                                    "No dataset '\x1b]0;owned\x07'\nfake")));
+  EXPECT_EQ(Run({"--token", "dpq_t", "describe", "x"}), kExitError);
+  EXPECT_EQ(err(),
+            "dpq: NOT_FOUND: No dataset '\\x1b]0;owned\\x07' fake\n");
 }
 
 }  // namespace

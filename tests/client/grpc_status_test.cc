@@ -13,6 +13,7 @@ namespace {
 using ::dpq::testing::IsOk;
 using ::dpq::testing::StatusIs;
 using ::testing::Eq;
+using ::testing::HasSubstr;
 
 struct CodePair {
   grpc::StatusCode grpc_code;
@@ -75,6 +76,20 @@ TEST(FromGrpcStatusTest, UnknownNumericCodeMapsToUnknown) {
               StatusIs(absl::StatusCode::kUnknown, Eq("from the future")));
 }
 
+TEST(FromGrpcStatusTest, UnparsableUnaryReplyIsNotCalledUnimplemented) {
+  // gRPC's blocking unary call turns an OK reply that does not parse (e.g.
+  // a string field with invalid UTF-8) into this UNIMPLEMENTED status.
+  EXPECT_THAT(
+      FromGrpcStatus(grpc::Status(grpc::StatusCode::UNIMPLEMENTED,
+                                  "No message returned for unary request")),
+      StatusIs(absl::StatusCode::kInternal,
+               HasSubstr("its answer could not be parsed (for example, a text "
+                         "field that is not valid UTF-8)")));
+  // A server's own UNIMPLEMENTED is kept.
+  EXPECT_THAT(FromGrpcStatus(grpc::Status(grpc::StatusCode::UNIMPLEMENTED, "")),
+              StatusIs(absl::StatusCode::kUnimplemented, Eq("")));
+}
+
 TEST(StatusCodeNameTest, NamesAreTheCanonicalUpperCaseNames) {
   for (const CodePair& pair : AllCodes()) {
     EXPECT_EQ(StatusCodeName(pair.absl_code), pair.name);
@@ -88,6 +103,14 @@ TEST(ErrorLineTest, IsOneLineWithCodeAndMessage) {
   EXPECT_EQ(ErrorLine(absl::InvalidArgumentError("line 1\nline 2\r\nline 3")),
             "dpq: INVALID_ARGUMENT: line 1 line 2 line 3");
   EXPECT_EQ(ErrorLine(absl::UnknownError("")), "dpq: UNKNOWN: (no message)");
+}
+
+TEST(ErrorLineTest, EscapesWhatATerminalWouldActOn) {
+  // Server messages may quote owner text (a dataset id, a column name).
+  EXPECT_EQ(ErrorLine(absl::NotFoundError(
+                "No column '\x1b[2J\x1b]0;x\x07' in d\xc2\x9b\xff\t")),
+            "dpq: NOT_FOUND: No column '\\x1b[2J\\x1b]0;x\\x07' in "
+            "d\\u009b\\xff\\t");
 }
 
 }  // namespace

@@ -40,6 +40,101 @@ TEST(TextTableTest, PadsShortRowsAndCountsUtf8AsOneColumn) {
             "12345  y\n");
 }
 
+TEST(TextTableTest, EscapesControlsSoACellIsOneLine) {
+  TextTable table({"ID", "DESCRIPTION"});
+  table.AddRow({"evil", "\x1b[2J\nfake row\tx\xc2\x9b\xff"});
+  table.AddRow({"Z\xc3\xbcrich", "ok"});
+  EXPECT_EQ(table.Render(),
+            "ID      DESCRIPTION\n"
+            "evil    \\x1b[2J\\nfake row\\tx\\u009b\\xff\n"
+            "Z\xc3\xbcrich  ok\n");
+}
+
+TEST(DescribeTextTest, OwnerTextIsEscapedEverywhere) {
+  const auto resp = FromText<dpq::v1::DescribeDatasetResponse>(R"pb(
+    dataset {
+      dataset_id: "d"
+      description: "line1\nconstraints:\n  1. forged"
+      columns { name: "a\033[31m" type: COLUMN_TYPE_STRING }
+      constraints: "a -> b\n  2. forged"
+      cube_dimensions { column: "a\r" labels: "x\ny" labels: "\302\233" }
+      public_cuboids {
+        dimensions: "a\t"
+        cells { values: "v\n" count: 3 }
+      }
+    }
+  )pb");
+  const std::string text = DescribeText(resp, /*json=*/false);
+  EXPECT_THAT(text, HasSubstr("description:      line1\\nconstraints:\\n  "
+                              "1. forged\n"));
+  EXPECT_THAT(text, HasSubstr("  a\\x1b[31m  string\n"));
+  EXPECT_THAT(text, HasSubstr("  1. a -> b\\n  2. forged\n"));
+  EXPECT_THAT(text, HasSubstr("  a\\r: x\\ny, \\u009b\n"));
+  EXPECT_THAT(text, HasSubstr("  1. a\\t\n"));
+  EXPECT_THAT(text, HasSubstr("v\\n"));
+  EXPECT_THAT(text, Not(HasSubstr("\x1b")));
+  EXPECT_THAT(text, Not(HasSubstr("\r")));
+  EXPECT_THAT(text, Not(HasSubstr("\t")));
+  EXPECT_THAT(text, Not(HasSubstr("\xc2\x9b")));
+  // Exactly one "constraints:" heading and one numbered constraint.
+  EXPECT_THAT(text, Not(HasSubstr("\n  2. forged")));
+  EXPECT_EQ(text.find("\nconstraints:\n"), text.rfind("\nconstraints:\n"));
+}
+
+TEST(OutputTest, NotesErrorsTreesAndTokensAreEscaped) {
+  dpq::v1::DatasetInfo info;
+  info.set_dataset_id("d\x1b");
+  dpq::v1::DatasetStats stats;
+  stats.set_graph_error("bad\nNote: forged");
+  google::protobuf::RepeatedPtrField<std::string> notes;
+  notes.Add("n\x1b[2J");
+  const std::string upload =
+      UploadText(info, stats, notes, /*replaced=*/false, /*json=*/false);
+  EXPECT_EQ(upload,
+            "Registered d\\x1b (version 0): 0 rows, 0 bytes; the conflict "
+            "graph failed: bad\\nNote: forged\n"
+            "Note: n\\x1b[2J\n");
+
+  dpq::v1::TrainDecisionTreeResponse tree;
+  tree.set_tree_text("(x\n)");
+  dpq::v1::DecisionTreeNode* root = tree.add_nodes();
+  root->set_feature("f\x1b");
+  root->set_category("c\xc2\x9b");
+  root->set_left(1);
+  root->set_right(2);
+  tree.add_nodes()->set_leaf(true);
+  tree.add_nodes()->set_leaf(true);
+  const std::string text = TreeText("d", "l\n", "p\x1b", tree, false);
+  EXPECT_THAT(text, HasSubstr("(x\\n)"));
+  EXPECT_THAT(text, HasSubstr("if f\\x1b == \"c\\u009b\":"));
+  EXPECT_THAT(text, HasSubstr("+: l\\n == \"p\\u001b\""));
+  EXPECT_THAT(text, Not(HasSubstr("\x1b")));
+
+  dpq::v1::CreateBuyerResponse created;
+  created.mutable_buyer()->set_buyer_id("b\x1b");
+  created.set_token("dpq_x\n");
+  EXPECT_THAT(CreateBuyerText(created, false), HasSubstr("b\\x1b"));
+  EXPECT_THAT(CreateBuyerText(created, false), HasSubstr("dpq_x\\n\n"));
+}
+
+TEST(OutputTest, JsonStaysValidForControlsAndInvalidUtf8) {
+  dpq::v1::ListDatasetsResponse resp;
+  dpq::v1::DatasetInfo* d = resp.add_datasets();
+  d->set_dataset_id("d");
+  d->set_description("\x1b[2J\nfake row \xff");
+  dpq::v1::CubeDimensionInfo* dim = d->add_cube_dimensions();
+  dim->set_column("a");
+  dim->add_labels("\xff\xfe");
+  const std::string json = DatasetsText(resp, /*json=*/true);
+  EXPECT_THAT(json, HasSubstr(R"("description":"\u001b[2J\nfake row \ufffd")"));
+  EXPECT_THAT(json, HasSubstr(R"("labels":["\ufffd\ufffd"])"));
+  // One line, ASCII only here: nothing a terminal or a JSON parser chokes on.
+  EXPECT_EQ(json.find('\n'), json.size() - 1);
+  for (char c : json) {
+    EXPECT_TRUE(c == '\n' || (c >= 0x20 && c < 0x7f)) << static_cast<int>(c);
+  }
+}
+
 TEST(FormatRealTest, SixSignificantDigits) {
   EXPECT_EQ(FormatReal(1), "1");
   EXPECT_EQ(FormatReal(0), "0");

@@ -34,5 +34,22 @@ TEST(JsonWriterTest, QuotesEscapeSpecialCharactersAndKeepUtf8) {
   EXPECT_EQ(JsonQuote("t1.A≠t2.A"), "\"t1.A≠t2.A\"");
 }
 
+TEST(JsonWriterTest, QuoteEscapesEscDelAndC1Controls) {
+  // Raw, these would reach the terminal of whoever prints the JSON.
+  EXPECT_EQ(JsonQuote("\x1b[2J\x7f"), "\"\\u001b[2J\\u007f\"");
+  EXPECT_EQ(JsonQuote("a\xc2\x9b" "2J\xc2\xa0"), "\"a\\u009b2J\xc2\xa0\"");
+}
+
+TEST(JsonWriterTest, QuoteReplacesInvalidUtf8SoTheJsonStaysValid) {
+  // A Latin-1 cell, a stray continuation byte, a truncated sequence, an
+  // overlong '/', a surrogate: one U+FFFD per byte that is not UTF-8.
+  EXPECT_EQ(JsonQuote("\xff\xfe,2"), "\"\\ufffd\\ufffd,2\"");
+  EXPECT_EQ(JsonQuote("a\x80"), "\"a\\ufffd\"");
+  EXPECT_EQ(JsonQuote("\xe2\x89"), "\"\\ufffd\\ufffd\"");
+  EXPECT_EQ(JsonQuote("\xc0\xaf"), "\"\\ufffd\\ufffd\"");
+  EXPECT_EQ(JsonQuote("\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\"");
+  EXPECT_EQ(JsonQuote("\xf0\x9f\x98\x80"), "\"\xf0\x9f\x98\x80\"");
+}
+
 }  // namespace
 }  // namespace dpq::core::util
