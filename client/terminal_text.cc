@@ -1,7 +1,7 @@
 #include "client/terminal_text.h"
 
 #include "absl/strings/str_format.h"
-#include "client/utf8.h"
+#include "core/util/text_check.h"
 
 namespace dpq::client {
 
@@ -11,13 +11,13 @@ std::string TerminalSafe(absl::string_view text) {
   size_t pos = 0;
   while (pos < text.size()) {
     const unsigned char c = static_cast<unsigned char>(text[pos]);
-    const size_t length = Utf8SequenceLength(text, pos);
+    const size_t length = core::util::Utf8SequenceLength(text, pos);
     if (length == 0) {
       absl::StrAppendFormat(&out, "\\x%02x", c);
       ++pos;
       continue;
     }
-    const char32_t cp = DecodeUtf8(text, pos, length);
+    const char32_t cp = core::util::DecodeUtf8(text, pos, length);
     if (cp == '\t') {
       out += "\\t";
     } else if (cp == '\n') {

@@ -6,27 +6,12 @@
 #ifndef DPQ_CLIENT_UTF8_H_
 #define DPQ_CLIENT_UTF8_H_
 
-#include <cstddef>
-#include <optional>
-
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 
 namespace dpq::client {
 
-// The length (1-4) of the well-formed UTF-8 sequence that starts at
-// text[pos], or 0 if none does (a stray continuation byte, a truncated or
-// overlong sequence, a surrogate, or a code point above U+10FFFF).
-// Precondition: pos < text.size().
-size_t Utf8SequenceLength(absl::string_view text, size_t pos);
-
-// The code point of the well-formed sequence of `length` bytes at text[pos]
-// (as returned by Utf8SequenceLength).
-char32_t DecodeUtf8(absl::string_view text, size_t pos, size_t length);
-
-// The offset of the first byte that does not start a well-formed UTF-8
-// sequence; std::nullopt if all of `text` is valid UTF-8.
-std::optional<size_t> FirstInvalidUtf8(absl::string_view text);
+// (The UTF-8 primitives themselves are core/util/text_check.h.)
 
 // OK if `value` is valid UTF-8; otherwise kInvalidArgument
 // "<what> is not valid UTF-8: byte N is 0xHH." (`what` names the flag or

@@ -5,47 +5,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "core/util/text_check.h"
 
 namespace dpq::core::util {
 
-namespace {
-
-// The length (2-4) of the well-formed UTF-8 sequence of a non-ASCII
-// character at s[pos], or 0 if none starts there (stray continuation byte,
-// truncated, overlong, surrogate, above U+10FFFF).
-size_t Utf8Length(absl::string_view s, size_t pos, char32_t* cp) {
-  const auto byte = [&s](size_t i) {
-    return static_cast<char32_t>(static_cast<unsigned char>(s[i]));
-  };
-  const char32_t lead = byte(pos);
-  size_t length;
-  char32_t min;
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-    min = 0x80;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    min = 0x800;
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    min = 0x10000;
-  } else {
-    return 0;
-  }
-  if (pos + length > s.size()) return 0;
-  char32_t value = lead & (0x7Fu >> length);
-  for (size_t i = 1; i < length; ++i) {
-    if ((byte(pos + i) & 0xC0) != 0x80) return 0;
-    value = (value << 6) | (byte(pos + i) & 0x3F);
-  }
-  if (value < min || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF)) {
-    return 0;
-  }
-  *cp = value;
-  return length;
-}
-
-}  // namespace
 
 std::string JsonQuote(absl::string_view s) {
   std::string out = "\"";
@@ -54,8 +17,8 @@ std::string JsonQuote(absl::string_view s) {
     const char c = s[pos];
     const unsigned char u = static_cast<unsigned char>(c);
     if (u >= 0x80) {
-      char32_t cp = 0;
-      const size_t length = Utf8Length(s, pos, &cp);
+      const size_t length = Utf8SequenceLength(s, pos);
+      const char32_t cp = length == 0 ? 0 : DecodeUtf8(s, pos, length);
       if (length == 0) {
         // Not UTF-8: JSON text must be Unicode, so the byte becomes U+FFFD.
         out += "\\ufffd";

@@ -7,10 +7,19 @@
 namespace dpq::core::util {
 namespace {
 
-// Length of the well-formed UTF-8 sequence starting at text[i], or 0 if it
-// is ill-formed (Unicode 15, table 3-7: the ranges of the second byte rule
-// out overlong forms, surrogates and code points above U+10FFFF).
-size_t SequenceLength(absl::string_view text, size_t i) {
+// True if the 8 bytes at p are all ASCII: the fast path for the CSV files,
+// which are mostly ASCII.
+bool EightAscii(const char* p) {
+  uint64_t word;
+  std::memcpy(&word, p, sizeof(word));
+  return (word & 0x8080808080808080ULL) == 0;
+}
+
+}  // namespace
+
+// Unicode 15, table 3-7: the ranges of the second byte rule out overlong
+// forms, surrogates and code points above U+10FFFF.
+size_t Utf8SequenceLength(absl::string_view text, size_t i) {
   const auto byte = [&](size_t k) {
     return static_cast<unsigned char>(text[i + k]);
   };
@@ -39,20 +48,16 @@ size_t SequenceLength(absl::string_view text, size_t i) {
   return length;
 }
 
-// True if the 8 bytes at p are all ASCII: the fast path for the CSV files,
-// which are mostly ASCII.
-bool EightAscii(const char* p) {
-  uint64_t word;
-  std::memcpy(&word, p, sizeof(word));
-  return (word & 0x8080808080808080ULL) == 0;
+char32_t DecodeUtf8(absl::string_view text, size_t pos, size_t length) {
+  const auto byte = [&text](size_t i) {
+    return static_cast<char32_t>(static_cast<unsigned char>(text[i]));
+  };
+  if (length == 1) return byte(pos);
+  // The lead byte keeps 7 - length payload bits; each continuation 6.
+  char32_t cp = byte(pos) & (0x7Fu >> length);
+  for (size_t i = 1; i < length; ++i) cp = (cp << 6) | (byte(pos + i) & 0x3F);
+  return cp;
 }
-
-uint32_t DecodeTwoByte(absl::string_view text, size_t i) {
-  return ((static_cast<unsigned char>(text[i]) & 0x1Fu) << 6) |
-         (static_cast<unsigned char>(text[i + 1]) & 0x3Fu);
-}
-
-}  // namespace
 
 std::optional<size_t> FindInvalidUtf8(absl::string_view text) {
   size_t i = 0;
@@ -61,7 +66,7 @@ std::optional<size_t> FindInvalidUtf8(absl::string_view text) {
       i += 8;
       continue;
     }
-    const size_t length = SequenceLength(text, i);
+    const size_t length = Utf8SequenceLength(text, i);
     if (length == 0) return i;
     i += length;
   }
@@ -73,7 +78,7 @@ std::string ReplaceInvalidUtf8(absl::string_view text) {
   out.reserve(text.size());
   size_t i = 0;
   while (i < text.size()) {
-    const size_t length = SequenceLength(text, i);
+    const size_t length = Utf8SequenceLength(text, i);
     if (length == 0) {
       out.append("\xEF\xBF\xBD");  // U+FFFD REPLACEMENT CHARACTER
       ++i;
@@ -97,7 +102,7 @@ std::optional<ControlCharacter> FindControlCharacter(absl::string_view text,
     }
     // C1 controls U+0080-U+009F are encoded C2 80 - C2 9F.
     if (c == 0xC2 && i + 1 < text.size()) {
-      const uint32_t cp = DecodeTwoByte(text, i);
+      const uint32_t cp = DecodeUtf8(text, i, 2);
       if (cp >= 0x80 && cp <= 0x9F) return ControlCharacter{i, cp};
     }
   }

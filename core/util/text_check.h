@@ -16,6 +16,16 @@
 
 namespace dpq::core::util {
 
+// The length (1-4) of the well-formed UTF-8 sequence that starts at
+// text[pos], or 0 if none does (a stray continuation byte, a truncated or
+// overlong sequence, a surrogate, or a code point above U+10FFFF).
+// Precondition: pos < text.size().
+size_t Utf8SequenceLength(absl::string_view text, size_t pos);
+
+// The code point of the well-formed sequence of `length` bytes at text[pos]
+// (as returned by Utf8SequenceLength).
+char32_t DecodeUtf8(absl::string_view text, size_t pos, size_t length);
+
 // Byte offset of the first byte of `text` that does not start a well-formed
 // UTF-8 sequence (RFC 3629: no overlong forms, no surrogates, nothing above
 // U+10FFFF; what protobuf requires of `string` fields), or nullopt.

@@ -42,6 +42,14 @@ TEST(ReplaceInvalidUtf8Test, ReplacesEachBadByteAndKeepsTheRest) {
             std::nullopt);
 }
 
+TEST(DecodeUtf8Test, DecodesEachLength) {
+  const std::string text = "A\xc2\x9b\xe2\x89\xa0\xf0\x9f\x98\x80";
+  EXPECT_EQ(DecodeUtf8(text, 0, 1), U'A');
+  EXPECT_EQ(DecodeUtf8(text, 1, 2), char32_t{0x9B});
+  EXPECT_EQ(DecodeUtf8(text, 3, 3), char32_t{0x2260});
+  EXPECT_EQ(DecodeUtf8(text, 6, 4), char32_t{0x1F600});
+}
+
 TEST(FindControlCharacterTest, FindsC0DelAndC1) {
   auto esc = FindControlCharacter("clean \x1b[2J");
   ASSERT_TRUE(esc.has_value());
