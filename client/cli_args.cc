@@ -190,6 +190,10 @@ const std::vector<CommandSpec>& Commands() {
        "[--cube-dimension SPEC]... [--public-cuboid A,B]... [--exact-repair] "
        "[--kind table|graph (--node-count N | --nodes F)]",
        "Uploads a new dataset (or has the server read --server-path).\n"
+       "      --server-path P: a file in the server's import directory "
+       "(dpq-server --import-dir DIR;\n"
+       "      off by default); P may be relative to it. Errors then give "
+       "the line and column only.\n"
        "      Every column needs a type: --schema F (`name: int64|double|"
        "string` lines), or --infer-types to infer\n"
        "      the missing ones once, now (they are frozen and public).\n"

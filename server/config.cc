@@ -54,6 +54,8 @@ absl::Status ApplySetting(absl::string_view key, absl::string_view value,
     options->listen = std::string(value);
   } else if (key == "data_dir") {
     options->data_dir = std::string(value);
+  } else if (key == "import_dir") {
+    options->import_dir = std::string(value);
   } else if (key == "tls_cert") {
     options->tls_cert = std::string(value);
   } else if (key == "tls_key") {
@@ -81,7 +83,8 @@ absl::Status ApplySetting(absl::string_view key, absl::string_view value,
   } else {
     return absl::InvalidArgumentError(absl::StrCat(
         "Unknown setting '", key,
-        "'; known: listen, data_dir, tls_cert, tls_key, client_ca, insecure, "
+        "'; known: listen, data_dir, import_dir, tls_cert, tls_key, "
+        "client_ca, insecure, "
         "max_message_bytes, max_upload_bytes, max_rows, graph_threads, "
         "graph_build_workers, exact_repair_seconds, max_heavy_jobs, "
         "drain_seconds."));
@@ -207,6 +210,9 @@ std::string Usage() {
       "SIGTERM or SIGINT drains in-flight requests and exits 0.\n"
       "\n"
       "  --data-dir DIR           datasets, ledger.db, accounts.db (required)\n"
+      "  --import-dir DIR         let admins register CSVs by --server-path "
+      "from this\n"
+      "                           directory only (default: off)\n"
       "  --listen HOST:PORT       address (default 0.0.0.0:",
       kDefaultPort,
       "; port 0 = any free)\n"

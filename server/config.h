@@ -1,6 +1,7 @@
 // dpq-server's configuration: an optional file (`--config F`) of
 // `key = value` lines with `#` comments, overridden by command-line flags.
-// Keys (flags use dashes: --data-dir): listen, data_dir, tls_cert, tls_key,
+// Keys (flags use dashes: --data-dir): listen, data_dir, import_dir,
+// tls_cert, tls_key,
 // client_ca, insecure (true/false), max_message_bytes, max_upload_bytes,
 // max_rows, graph_threads, graph_build_workers, exact_repair_seconds,
 // max_heavy_jobs, drain_seconds.

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -78,6 +79,38 @@ absl::Status MakeDataDir(const std::string& dir) {
     return absl::InvalidArgumentError(absl::StrCat(
         "data_dir '", dir, "' is not writable by this user: ",
         std::strerror(errno)));
+  }
+  return absl::OkStatus();
+}
+
+// import_dir, if set, must be an existing directory that is neither the
+// data directory nor inside it (whose files are never imported anyway).
+absl::Status CheckImportDir(const std::string& import_dir,
+                            const std::string& data_dir) {
+  if (import_dir.empty()) return absl::OkStatus();
+  char* real_import = ::realpath(import_dir.c_str(), nullptr);
+  if (real_import == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "import_dir '", import_dir, "' cannot be resolved: ",
+        std::strerror(errno), "."));
+  }
+  const std::string import_real = real_import;
+  std::free(real_import);
+  struct stat info;
+  if (::stat(import_real.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("import_dir '", import_dir, "' is not a directory."));
+  }
+  char* real_data = ::realpath(data_dir.c_str(), nullptr);
+  if (real_data != nullptr) {
+    const std::string data_real = real_data;
+    std::free(real_data);
+    if (import_real == data_real ||
+        absl::StartsWith(import_real, data_real + "/")) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "import_dir '", import_dir, "' is the data directory or inside "
+          "it, whose files are never imported: choose another directory."));
+    }
   }
   return absl::OkStatus();
 }
@@ -201,6 +234,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
 
   std::unique_ptr<Server> server(new Server());
   RETURN_IF_ERROR(MakeDataDir(options.data_dir));
+  RETURN_IF_ERROR(CheckImportDir(options.import_dir, options.data_dir));
   const std::string dir = options.data_dir;
 
   ASSIGN_OR_RETURN(server->ledger_, core::ledger::SqliteLedgerStore::Open(
@@ -222,6 +256,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
 
   registry::DatasetRegistry::Options registry_options;
   registry_options.data_dir = dir;
+  registry_options.import_dir = options.import_dir;
   registry_options.max_csv_bytes = options.max_upload_bytes;
   registry_options.max_rows = static_cast<size_t>(options.max_rows);
   registry_options.graph_threads = options.graph_threads;

@@ -49,6 +49,10 @@ struct Options {
   // Datasets, ledger.db, accounts.db and admin.token live here. Required;
   // created with mode 0700 if absent.
   std::string data_dir;
+  // AdminService uploads by server_path read only regular files inside
+  // this existing directory (never the data directory's); "" (the
+  // default) refuses them with FAILED_PRECONDITION.
+  std::string import_dir;
   // TLS: PEM server certificate chain and private key (both required
   // unless insecure_for_local_dev).
   std::string tls_cert;

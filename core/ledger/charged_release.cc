@@ -67,8 +67,9 @@ absl::StatusOr<ReleaseOutcome> RunChargedRelease(
                                " for request_id '", request.request_id,
                                "' stands: retry with the same request_id to "
                                "receive the answer without a further charge.")
-                : absl::StrCat(" (Recording the charge of ledger entry ",
-                               entry_id, " failed: ", charge.message(),
+                : absl::StrCat(" (Recording the charge of request_id '",
+                               request.request_id, "' failed: ",
+                               charge.message(),
                                "; the server charges it at its next start.)")));
   }
 

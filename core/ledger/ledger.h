@@ -56,7 +56,15 @@ enum class EntryState { kReserved, kCommitted, kCharged, kRefunded };
 
 // One charge.
 struct LedgerEntry {
+  // The store's handle (Reservation::entry_id): unique over all buyers, so
+  // it counts every buyer's entries and must never reach a buyer, not even
+  // in an error message (issue 14, item 8). Internal.
   int64_t entry_id = 0;
+  // The entry's public number: 1, 2, 3, ... over all entries of this buyer,
+  // on every dataset, in the order they were reserved. (buyer_id,
+  // buyer_seq) identifies the entry; it reveals nothing about other
+  // buyers. This is the LedgerEntry.entry_id of every response.
+  int64_t buyer_seq = 0;
   std::string buyer_id;
   std::string dataset_id;
   std::string request_id;
@@ -87,7 +95,8 @@ struct ReserveRequest {
 
 // The outcome of Reserve when it is not an error.
 struct Reservation {
-  // Set when budget was reserved: pass it to Commit or Refund.
+  // Set when budget was reserved: pass it to Commit or Refund. The store's
+  // internal handle (see LedgerEntry::entry_id): never show it to a buyer.
   std::optional<int64_t> entry_id;
   // Set instead when (buyer, request_id) was already committed with the
   // same fingerprint: the recorded answer; nothing was charged.
@@ -177,7 +186,8 @@ class LedgerStore {
   // once at start-up, before serving). Returns how many.
   virtual absl::StatusOr<int64_t> RecoverPending() = 0;
 
-  // Entries matching the filter, newest first, at most filter.limit.
+  // Entries matching the filter, newest first, at most filter.limit. Each
+  // carries its per-buyer number (LedgerEntry::buyer_seq).
   virtual absl::StatusOr<std::vector<LedgerEntry>> ListEntries(
       const LedgerFilter& filter) = 0;
 };

@@ -175,6 +175,25 @@ CREATE INDEX entries_in_flight_by_dataset ON entries (dataset_id, epsilon)
   WHERE state = 'reserved';
 )sql";
 
+// Version 3 -> 4: per-buyer entry numbers. entry_id is global, so showing
+// it to a buyer would reveal how many entries the other buyers made in
+// between (issue 14, item 8); buyers and admins see buyer_seq instead: 1,
+// 2, 3, ... over all of one buyer's entries, on every dataset, in the order
+// of entry_id. Existing entries are numbered here; new ones get
+// MAX(buyer_seq) + 1 of their buyer in the transaction that reserves them
+// (kReserveInsertSql). The unique index makes (buyer_id, buyer_seq) the
+// entry's public name and answers that MAX from the index.
+constexpr char kMigrateV3ToV4[] = R"sql(
+ALTER TABLE entries ADD COLUMN buyer_seq INTEGER NOT NULL DEFAULT 0;
+UPDATE entries SET buyer_seq = numbered.seq
+  FROM (SELECT entry_id,
+               ROW_NUMBER() OVER (PARTITION BY buyer_id ORDER BY entry_id)
+                 AS seq
+        FROM entries) AS numbered
+  WHERE entries.entry_id = numbered.entry_id;
+CREATE UNIQUE INDEX entries_by_buyer_seq ON entries (buyer_id, buyer_seq);
+)sql";
+
 // Recomputes every total from the entries (migration; O(entries), once).
 // Charged entries, answered or not, are spent.
 constexpr char kReconcileSql[] = R"sql(
@@ -220,9 +239,20 @@ UPDATE datasets SET spent = spent + ?2,
 WHERE dataset_id = ?1
 )sql";
 
+// A new entry, numbered after its buyer's last one (kMigrateV3ToV4). Runs
+// inside the reserving write transaction, so no other writer can take the
+// same number.
+constexpr char kReserveInsertSql[] = R"sql(
+INSERT INTO entries (buyer_id, dataset_id, request_id, fingerprint,
+  operation, neighbouring, epsilon, state, created_at_us, buyer_seq)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'reserved', ?8,
+  (SELECT COALESCE(MAX(buyer_seq), 0) + 1 FROM entries WHERE buyer_id = ?1))
+)sql";
+
 constexpr char kEntryColumns[] =
     "entry_id, buyer_id, dataset_id, request_id, fingerprint, operation, "
-    "neighbouring, epsilon, state, created_at_us, settled_at_us, answer";
+    "neighbouring, epsilon, state, created_at_us, settled_at_us, answer, "
+    "buyer_seq";
 
 // A number for people: 15 significant digits ("0.1", not
 // "0.09999999999999999").
@@ -454,6 +484,7 @@ absl::StatusOr<LedgerEntry> ReadEntry(const Statement& s) {
   entry.created_at = absl::FromUnixMicros(s.Int64(9));
   if (!s.IsNull(10)) entry.settled_at = absl::FromUnixMicros(s.Int64(10));
   entry.answer = s.Blob(11);
+  entry.buyer_seq = s.Int64(12);
   return entry;
 }
 
@@ -558,10 +589,14 @@ absl::Status EnsureSchema(sqlite3* db, const std::string& path) {
     RETURN_IF_ERROR(Exec(db, kMigrateV1ToV2,
                          "migrating the ledger schema from version 1 to 2"));
   }
-  RETURN_IF_ERROR(Exec(db, kMigrateV2ToV3,
-                       "migrating the ledger schema from version 2 to 3"));
-  RETURN_IF_ERROR(
-      Exec(db, kReconcileSql, "computing the ledger's budget totals"));
+  if (current < 3) {
+    RETURN_IF_ERROR(Exec(db, kMigrateV2ToV3,
+                         "migrating the ledger schema from version 2 to 3"));
+    RETURN_IF_ERROR(
+        Exec(db, kReconcileSql, "computing the ledger's budget totals"));
+  }
+  RETURN_IF_ERROR(Exec(db, kMigrateV3ToV4,
+                       "migrating the ledger schema from version 3 to 4"));
   {
     // The rebuilt tables must still satisfy every foreign key.
     ASSIGN_OR_RETURN(std::unique_ptr<Statement> check,
@@ -1049,13 +1084,8 @@ absl::StatusOr<Reservation> SqliteLedgerStore::ReserveLocked(
 
   // 4. Hold the epsilon.
   {
-    ASSIGN_OR_RETURN(
-        std::unique_ptr<Statement> s,
-        statements_->Get(
-            "INSERT INTO entries (buyer_id, dataset_id, request_id, "
-            "fingerprint, operation, neighbouring, epsilon, state, "
-            "created_at_us) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'reserved', "
-            "?8)"));
+    ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
+                     statements_->Get(kReserveInsertSql));
     RETURN_IF_ERROR(s->BindText(1, request.buyer_id));
     RETURN_IF_ERROR(s->BindText(2, request.dataset_id));
     RETURN_IF_ERROR(s->BindText(3, request.request_id));
@@ -1104,15 +1134,25 @@ absl::Status SqliteLedgerStore::UpdateTotalsLocked(
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::string> SqliteLedgerStore::EntryStateLocked(
-    int64_t entry_id) {
-  ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
-                   statements_->Get(
-                       "SELECT state FROM entries WHERE entry_id = ?1"));
+absl::StatusOr<SqliteLedgerStore::EntryStatus>
+SqliteLedgerStore::EntryStatusLocked(int64_t entry_id) {
+  ASSIGN_OR_RETURN(
+      std::unique_ptr<Statement> s,
+      statements_->Get("SELECT state, buyer_id, buyer_seq FROM entries "
+                       "WHERE entry_id = ?1"));
   RETURN_IF_ERROR(s->BindInt64(1, entry_id));
   ASSIGN_OR_RETURN(const bool row, s->Step());
-  if (!row) return std::string();
-  return s->Text(0);
+  EntryStatus status;
+  if (!row) {
+    status.name = "an unknown ledger entry";
+    return status;
+  }
+  status.state = s->Text(0);
+  // The handle entry_id is global: messages name the entry as buyers see
+  // it, since they can reach a buyer (charged_release.cc).
+  status.name = absl::StrCat("ledger entry ", s->Int64(2), " of buyer '",
+                             s->Text(1), "'");
+  return status;
 }
 
 absl::Status SqliteLedgerStore::SettleLocked(int64_t entry_id,
@@ -1140,16 +1180,15 @@ absl::Status SqliteLedgerStore::SettleLocked(int64_t entry_id,
     }
   }
   if (!settled) {
-    ASSIGN_OR_RETURN(const std::string state, EntryStateLocked(entry_id));
+    ASSIGN_OR_RETURN(const EntryStatus entry, EntryStatusLocked(entry_id));
     const std::string verb = std::string(new_state) == kRefunded
                                  ? "refund"
                                  : "charge";
     return absl::FailedPreconditionError(
-        state.empty()
-            ? absl::StrCat("Cannot ", verb, " ledger entry ", entry_id,
-                           ": there is no such entry.")
-            : absl::StrCat("Cannot ", verb, " ledger entry ", entry_id,
-                           ": it is ", state, ", not reserved."));
+        entry.state.empty()
+            ? absl::StrCat("Cannot ", verb, " ", entry.name, ".")
+            : absl::StrCat("Cannot ", verb, " ", entry.name, ": it is ",
+                           entry.state, ", not reserved."));
   }
   return UpdateTotalsLocked(
       buyer_id, dataset_id,
@@ -1192,18 +1231,17 @@ absl::Status SqliteLedgerStore::CommitLocked(int64_t entry_id,
     RETURN_IF_ERROR(s->Run());
     if (sqlite3_changes(db_) == 1) return absl::OkStatus();
   }
-  ASSIGN_OR_RETURN(const std::string state, EntryStateLocked(entry_id));
-  if (state == kCommitted) {
+  ASSIGN_OR_RETURN(const EntryStatus entry, EntryStatusLocked(entry_id));
+  if (entry.state == kCommitted) {
     return absl::AbortedError(absl::StrCat(
-        "Ledger entry ", entry_id,
+        "The ", entry.name,
         " already has an answer (a concurrent retry recorded it first)."));
   }
   return absl::FailedPreconditionError(
-      state.empty()
-          ? absl::StrCat("Cannot commit ledger entry ", entry_id,
-                         ": there is no such entry.")
-          : absl::StrCat("Cannot commit ledger entry ", entry_id, ": it is ",
-                         state, ", not reserved."));
+      entry.state.empty()
+          ? absl::StrCat("Cannot commit ", entry.name, ".")
+          : absl::StrCat("Cannot commit ", entry.name, ": it is ",
+                         entry.state, ", not reserved."));
 }
 
 absl::Status SqliteLedgerStore::Commit(int64_t entry_id,

@@ -9,7 +9,8 @@
 //   datasets(dataset_id, cap, spent, reserved)   cap 0 = none
 //   entries(entry_id, buyer_id, dataset_id, request_id, fingerprint,
 //           operation, neighbouring, epsilon, state, created_at_us,
-//           settled_at_us, answer)
+//           settled_at_us, answer, buyer_seq)
+//                                   UNIQUE (buyer_id, buyer_seq)
 // Every amount is an INTEGER number of units of 10^-12 epsilon
 // (epsilon_units.h), so sums are exact. States: reserved, committed (with
 // answer), charged (no answer yet; spent), refunded.
@@ -39,6 +40,12 @@
 // of 0.1 fit exactly, a fourth does not, and no tolerance ever lets the
 // total exceed the grant. Version 2 databases (REAL amounts) are migrated
 // at Open.
+//
+// Entry numbers: entry_id is a global AUTOINCREMENT handle (internal: it
+// would tell a buyer how many entries other buyers made); buyer_seq numbers
+// each buyer's entries 1, 2, 3, ... over every dataset, assigned in the
+// reserving transaction. Version 3 databases get buyer_seq at Open,
+// numbered by entry_id within each buyer.
 //
 // Thread-safe: one connection guarded by a mutex, with its prepared
 // statements cached; each write is one short transaction (BEGIN IMMEDIATE)
@@ -71,7 +78,7 @@ class StatementCache;  // prepared statements of one connection
 class SqliteLedgerStore final : public LedgerStore {
  public:
   // The schema version this code writes and reads.
-  static constexpr int kSchemaVersion = 3;
+  static constexpr int kSchemaVersion = 4;
   // How long a write waits for another process holding the database.
   static constexpr absl::Duration kBusyTimeout = absl::Seconds(10);
 
@@ -162,8 +169,13 @@ class SqliteLedgerStore final : public LedgerStore {
   // answer (resume); kAborted if it already has one.
   absl::Status CommitLocked(int64_t entry_id, const std::string& answer)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_mu_);
-  // The entry's state text, or "" if there is no such entry.
-  absl::StatusOr<std::string> EntryStateLocked(int64_t entry_id)
+  // An entry's state text ("" if there is no such entry) and its name for
+  // messages, by buyer and buyer_seq (never the global handle).
+  struct EntryStatus {
+    std::string state;
+    std::string name;
+  };
+  absl::StatusOr<EntryStatus> EntryStatusLocked(int64_t entry_id)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_mu_);
   absl::StatusOr<BudgetState> ReadBudgetLocked(const std::string& buyer_id,
                                                const std::string& dataset_id)

@@ -107,6 +107,12 @@ absl::Status ValidateListLimit(uint32_t limit, size_t* out) {
   return absl::OkStatus();
 }
 
+// A file read from the server's disk is never quoted in errors.
+registry::CsvSource SourceOf(const v1::DatasetUploadHeader& header) {
+  return header.server_path().empty() ? registry::CsvSource::kUpload
+                                      : registry::CsvSource::kServerPath;
+}
+
 void WriteBuyer(const auth::Account& account, v1::Buyer* out) {
   out->set_buyer_id(account.id);
   *out->mutable_created_at() = ToTimestamp(account.created_at);
@@ -233,7 +239,8 @@ absl::Status AdminServiceImpl::RegisterDatasetImpl(
   RETURN_IF_ERROR(auth::CheckAdmin(caller));
   ASSIGN_OR_RETURN(csv, UploadedCsv(header, std::move(csv)));
   ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> dataset,
-                   registry_->Register(header.manifest(), std::move(csv)));
+                   registry_->Register(header.manifest(), std::move(csv),
+                                     SourceOf(header)));
   *response->mutable_dataset() = dataset->PublicInfo();
   *response->mutable_stats() = dataset->Stats();
   for (const std::string& note : dataset->notes) response->add_notes(note);
@@ -254,7 +261,8 @@ absl::Status AdminServiceImpl::ReplaceDatasetImpl(
   RETURN_IF_ERROR(auth::CheckAdmin(caller));
   ASSIGN_OR_RETURN(csv, UploadedCsv(header, std::move(csv)));
   ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> dataset,
-                   registry_->Replace(header.manifest(), std::move(csv)));
+                   registry_->Replace(header.manifest(), std::move(csv),
+                                     SourceOf(header)));
   *response->mutable_dataset() = dataset->PublicInfo();
   *response->mutable_stats() = dataset->Stats();
   for (const std::string& note : dataset->notes) response->add_notes(note);

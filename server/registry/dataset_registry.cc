@@ -102,9 +102,13 @@ absl::Status WriteFileSynced(const fs::path& path, absl::string_view content) {
   return absl::OkStatus();
 }
 
+// `no_follow`: refuse a symbolic link as the last component (a resolved
+// server_path swapped for a link after it was checked).
 absl::StatusOr<std::string> ReadWholeFile(const fs::path& path,
-                                          uint64_t max_bytes) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+                                          uint64_t max_bytes,
+                                          bool no_follow = false) {
+  const int fd = ::open(path.c_str(),
+                        O_RDONLY | O_CLOEXEC | (no_follow ? O_NOFOLLOW : 0));
   if (fd < 0) {
     const int err = errno;
     const std::string message =
@@ -523,17 +527,20 @@ bool DatasetRegistry::Contains(const std::string& dataset_id) const {
 }
 
 absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Register(
-    const v1::DatasetManifest& manifest, std::string csv_text) {
-  return Write(manifest, std::move(csv_text), /*replace=*/false);
+    const v1::DatasetManifest& manifest, std::string csv_text,
+    CsvSource source) {
+  return Write(manifest, std::move(csv_text), /*replace=*/false, source);
 }
 
 absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Replace(
-    const v1::DatasetManifest& manifest, std::string csv_text) {
-  return Write(manifest, std::move(csv_text), /*replace=*/true);
+    const v1::DatasetManifest& manifest, std::string csv_text,
+    CsvSource source) {
+  return Write(manifest, std::move(csv_text), /*replace=*/true, source);
 }
 
 absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
-    const v1::DatasetManifest& manifest, std::string csv_text, bool replace) {
+    const v1::DatasetManifest& manifest, std::string csv_text, bool replace,
+    CsvSource source) {
   RETURN_IF_ERROR(ValidateManifest(manifest));
   const std::string& id = manifest.dataset_id();
   // Fail fast before the slow build; checked again under write_mu_.
@@ -545,8 +552,16 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
   // The slow part (parse, conflict graph) runs without any lock: other
   // writes and all reads proceed meanwhile. The graph is built now, so
   // that a failure is the owner's error, never a buyer-visible state.
-  ASSIGN_OR_RETURN(std::shared_ptr<LoadedDataset> d,
-                   BuildDataset(options_, manifest, csv_text, context));
+  absl::StatusOr<std::shared_ptr<LoadedDataset>> built =
+      BuildDataset(options_, manifest, csv_text, context);
+  if (!built.ok()) {
+    // Parse errors quote cells and header names: never those of a file
+    // read from the server's disk (issue 14, item 3).
+    return source == CsvSource::kServerPath
+               ? WithoutFileContent(built.status())
+               : built.status();
+  }
+  std::shared_ptr<LoadedDataset> d = *std::move(built);
   std::optional<uint64_t> edges;
   if (!d->is_graph()) {
     absl::StatusOr<ConflictGraphData> graph =
@@ -670,11 +685,12 @@ absl::Status DatasetRegistry::Delete(const std::string& dataset_id) {
 
 absl::StatusOr<std::string> DatasetRegistry::ReadServerFile(
     const std::string& path) const {
-  if (path.empty()) {
-    return absl::InvalidArgumentError("server_path must not be empty.");
-  }
+  ASSIGN_OR_RETURN(
+      const std::string real,
+      ResolveImportPath(path, options_.import_dir, options_.data_dir));
   absl::StatusOr<std::string> text =
-      ReadWholeFile(fs::path(path), options_.max_csv_bytes);
+      ReadWholeFile(fs::path(real), options_.max_csv_bytes,
+                    /*no_follow=*/true);
   if (!text.ok()) {
     return absl::Status(text.status().code(),
                         absl::StrCat("server_path: ", text.status().message()));

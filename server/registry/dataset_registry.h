@@ -48,6 +48,7 @@
 #include "server/registry/graph_build_queue.h"
 #include "server/registry/loaded_dataset.h"
 #include "server/registry/registry_options.h"
+#include "server/registry/server_import.h"
 
 namespace dpq::server::registry {
 
@@ -80,21 +81,25 @@ class DatasetRegistry {
   // fsync, rename) and publishes it. kAlreadyExists if the id is taken;
   // kInvalidArgument for bad input (the message names the field, line or
   // column); kResourceExhausted above the size limits (max_edges included).
+  // With source kServerPath no error quotes the CSV (server_import.h).
   absl::StatusOr<std::shared_ptr<const LoadedDataset>> Register(
-      const v1::DatasetManifest& manifest, std::string csv_text)
-      ABSL_LOCKS_EXCLUDED(mu_);
+      const v1::DatasetManifest& manifest, std::string csv_text,
+      CsvSource source = CsvSource::kUpload) ABSL_LOCKS_EXCLUDED(mu_);
   // Same checks; the id must exist (kNotFound). version = old version + 1.
   // Columns the manifest leaves untyped keep the replaced version's types;
   // the public exact cuboids and the kind must stay the same
   // (kFailedPrecondition).
   absl::StatusOr<std::shared_ptr<const LoadedDataset>> Replace(
-      const v1::DatasetManifest& manifest, std::string csv_text)
-      ABSL_LOCKS_EXCLUDED(mu_);
+      const v1::DatasetManifest& manifest, std::string csv_text,
+      CsvSource source = CsvSource::kUpload) ABSL_LOCKS_EXCLUDED(mu_);
   // Removes the files and the in-memory dataset. kNotFound if unknown.
   absl::Status Delete(const std::string& dataset_id) ABSL_LOCKS_EXCLUDED(mu_);
 
-  // Reads a CSV from a path on the server for uploads by `server_path`.
-  // kNotFound / kResourceExhausted (above max_csv_bytes).
+  // Reads a CSV from a path on the server for uploads by `server_path`:
+  // only a regular file inside options().import_dir and outside data_dir
+  // (ResolveImportPath: kFailedPrecondition while imports are off,
+  // kPermissionDenied outside, kNotFound, kInvalidArgument), at most
+  // max_csv_bytes (kResourceExhausted). Never quotes the file.
   absl::StatusOr<std::string> ReadServerFile(const std::string& path) const;
 
   // True if the dataset exists now.
@@ -118,8 +123,8 @@ class DatasetRegistry {
       ABSL_LOCKS_EXCLUDED(mu_);
   // Register (replace = false) or Replace (replace = true).
   absl::StatusOr<std::shared_ptr<const LoadedDataset>> Write(
-      const v1::DatasetManifest& manifest, std::string csv_text, bool replace)
-      ABSL_LOCKS_EXCLUDED(mu_, write_mu_);
+      const v1::DatasetManifest& manifest, std::string csv_text, bool replace,
+      CsvSource source) ABSL_LOCKS_EXCLUDED(mu_, write_mu_);
   // kNotFound if must_exist and absent, kAlreadyExists if !must_exist and
   // present.
   absl::Status CheckPresence(const std::string& id, bool must_exist) const

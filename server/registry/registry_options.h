@@ -14,6 +14,9 @@ namespace dpq::server::registry {
 
 struct RegistryOptions {
   std::string data_dir;  // datasets live in data_dir/datasets/
+  // Uploads by server_path read only regular files inside this directory
+  // (and outside data_dir); "" turns them off (server_import.h).
+  std::string import_dir;
   uint64_t max_csv_bytes = uint64_t{1} << 30;
   size_t max_rows = 10'000'000;
   int graph_threads = 0;  // 0 = all cores

@@ -176,6 +176,56 @@ TEST_F(LedgerTest, TinyDeadlineIsDeadlineExceededAndLeavesNothingReserved) {
               GrpcOk());
 }
 
+// Issue 14, item 8: entry ids were global, so a buyer's history (22, 24)
+// revealed that another buyer had committed entry 23. Two buyers
+// interleaving charges each see their own entries numbered 1, 2, 3, in
+// their history and in the admin's ledger.
+TEST_F(LedgerTest, InterleavedBuyersEachSeeEntriesOneTwoThree) {
+  const std::string ann = Buyer("ann", 10);
+  const std::string ben = Buyer("ben", 10);
+  for (int i = 1; i <= 3; ++i) {
+    for (const std::string* token : {&ann, &ben}) {
+      v1::MeasureInconsistencyResponse r;
+      ASSERT_THAT(client_->Measure(*token, "hospital", v1::MEASURE_R, 0.5,
+                                   absl::StrCat("charge-", i), &r),
+                  GrpcOk());
+    }
+  }
+  // A refused request (over budget) takes no number.
+  v1::MeasureInconsistencyResponse refused;
+  ASSERT_THAT(client_->Measure(ann, "hospital", v1::MEASURE_R, 100,
+                               "too-much", &refused),
+              GrpcIs(StatusCode::RESOURCE_EXHAUSTED, _));
+
+  auto history = [&](const std::string& token) {
+    v1::GetBudgetRequest request;
+    request.set_include_history(true);
+    v1::GetBudgetResponse response;
+    auto context = Context(token);
+    EXPECT_THAT(
+        client_->buyer(token).GetBudget(context.get(), request, &response),
+        GrpcOk());
+    std::vector<std::string> ids;
+    for (const v1::LedgerEntry& e : response.history()) {
+      ids.push_back(absl::StrCat(e.entry_id(), " ", e.request_id()));
+    }
+    return ids;
+  };
+  EXPECT_THAT(history(ann),
+              ::testing::ElementsAre("3 charge-3", "2 charge-2", "1 charge-1"));
+  EXPECT_THAT(history(ben),
+              ::testing::ElementsAre("3 charge-3", "2 charge-2", "1 charge-1"));
+
+  // The admin sees the same numbers: (buyer_id, entry_id) names an entry.
+  std::vector<std::string> all;
+  const v1::ListLedgerResponse snapshot = Snapshot();
+  for (const v1::LedgerEntry& e : snapshot.entries()) {
+    all.push_back(absl::StrCat(e.buyer_id(), "#", e.entry_id()));
+  }
+  EXPECT_THAT(all, ::testing::ElementsAre("ben#3", "ann#3", "ben#2", "ann#2",
+                                          "ben#1", "ann#1"));
+}
+
 // 32 clients (separate connections) race for a budget of 5 with epsilon 1
 // each: exactly 5 are answered.
 TEST_F(LedgerTest, ThirtyTwoClientsRacingNeverOverspend) {

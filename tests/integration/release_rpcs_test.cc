@@ -1,6 +1,7 @@
 // ReleaseCuboids, TrainDecisionTree and SelectInfluentialNodes against the
 // real dpq-server over TLS (issues 5 and 6), a graph dataset registered
 // from an edge list, and conflict graphs built in the background (issue 4).
+#include <filesystem>
 #include <set>
 #include <string>
 #include <vector>
@@ -277,6 +278,11 @@ TEST_F(ReleaseRpcsTest, GraphFromAnEdgeListAnswersInfluentialNodesOnly) {
 // the first release waits for the background build and succeeds, also
 // right after a restart.
 TEST_F(ReleaseRpcsTest, FirstReleaseWaitsForTheBackgroundGraphBuild) {
+  // Imports by server_path need an import directory (issue 14, item 3).
+  ASSERT_EQ(StopServer(), 0) << server_->Log();
+  ASSERT_NO_FATAL_FAILURE(StartServer(
+      {"--import-dir",
+       std::filesystem::path(HospitalCsvPath()).parent_path().string()}));
   v1::RegisterDatasetRequest header;
   *header.mutable_header()->mutable_manifest() = HospitalManifest("hosp");
   header.mutable_header()->set_server_path(HospitalCsvPath());

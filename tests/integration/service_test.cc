@@ -3,7 +3,9 @@
 #include <openssl/sha.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -133,6 +135,11 @@ TEST_F(ServiceTest, RegisterReportsTrueSizesToTheAdminOnly) {
 }
 
 TEST_F(ServiceTest, RegisterFromAServerPath) {
+  // Imports by server_path need an import directory (issue 14, item 3).
+  ASSERT_EQ(StopServer(), 0) << server_->Log();
+  ASSERT_NO_FATAL_FAILURE(StartServer(
+      {"--import-dir",
+       std::filesystem::path(HospitalCsvPath()).parent_path().string()}));
   v1::RegisterDatasetRequest header;
   *header.mutable_header()->mutable_manifest() = HospitalManifest("bypath");
   header.mutable_header()->set_server_path(HospitalCsvPath());
@@ -146,6 +153,94 @@ TEST_F(ServiceTest, RegisterFromAServerPath) {
   ASSERT_THAT(writer->Finish(), GrpcOk());
   EXPECT_EQ(response.stats().rows(), kHospitalRows);
   EXPECT_EQ(response.stats().edges(), kHospitalEdges);
+}
+
+// Issue 14, item 3: `dpq admin register pe --server-path /proc/self/environ`
+// printed the server's environment in the "known columns" list of a
+// constraint error; /etc/shadow and DATA_DIR/admin.token likewise. Now
+// server_path reads only regular files inside the configured import
+// directory (off by default), and its errors never quote the file.
+TEST_F(ServiceTest, ServerPathReadsOnlyTheImportDirectoryAndNeverEchoesIt) {
+  constexpr char kMarker[] = "env-secret-7f3a9c";
+  ASSERT_EQ(::setenv("DPQ_ATTACK_MARKER", kMarker, 1), 0);
+  ASSERT_EQ(StopServer(), 0) << server_->Log();
+  ASSERT_NO_FATAL_FAILURE(StartServer());  // inherits the marker
+  ::unsetenv("DPQ_ATTACK_MARKER");
+  const auto attack = [&](const std::string& server_path) {
+    return Dpq({"admin", "register", "pe", "--server-path", server_path,
+                "--constraints", HospitalDcPath(), "--public-max-rows",
+                "100000", "--infer-types"},
+               admin_token_);
+  };
+  const auto expect_nothing_echoed = [&](const CommandResult& r) {
+    EXPECT_NE(r.exit_code, 0);
+    for (const std::string* text : {&r.out, &r.err}) {
+      EXPECT_THAT(*text, Not(HasSubstr(kMarker)));
+      EXPECT_THAT(*text, Not(HasSubstr(admin_token_)));
+      EXPECT_THAT(*text, Not(HasSubstr("known columns")));
+    }
+  };
+
+  // Off by default: refused, saying how to turn imports on.
+  CommandResult r = attack("/proc/self/environ");
+  expect_nothing_echoed(r);
+  EXPECT_THAT(r.err, AllOf(HasSubstr("FAILED_PRECONDITION"),
+                           HasSubstr("--import-dir")));
+
+  // With an import directory holding the demo CSV, a symbolic link out of
+  // it and a CSV whose header is secret.
+  const std::string import_dir = dir_.Sub("import");
+  std::filesystem::create_directory(import_dir);
+  std::filesystem::copy_file(HospitalCsvPath(), import_dir + "/hospital.csv");
+  std::filesystem::create_symlink("/proc/self/environ",
+                                  import_dir + "/environ.csv");
+  std::filesystem::create_symlink(data_dir() + "/admin.token",
+                                  import_dir + "/token.csv");
+  {
+    std::ofstream secret(import_dir + "/secret.csv");
+    secret << kMarker << ",x\n1,2\n";
+  }
+  ASSERT_EQ(StopServer(), 0) << server_->Log();
+  ::setenv("DPQ_ATTACK_MARKER", kMarker, 1);
+  ASSERT_NO_FATAL_FAILURE(StartServer({"--import-dir", import_dir}));
+  ::unsetenv("DPQ_ATTACK_MARKER");
+  for (const std::string& outside :
+       {std::string("/proc/self/environ"), std::string("/etc/shadow"),
+        data_dir() + "/admin.token", std::string("environ.csv"),
+        std::string("token.csv"), std::string("../data/admin.token"),
+        import_dir + "/../data/admin.token"}) {
+    r = attack(outside);
+    expect_nothing_echoed(r);
+    EXPECT_THAT(r.err, HasSubstr("PERMISSION_DENIED")) << outside;
+  }
+  // A file inside the directory that does not parse: the line and field,
+  // never its header names.
+  r = attack("secret.csv");
+  expect_nothing_echoed(r);
+  EXPECT_THAT(r.err, AllOf(HasSubstr("INVALID_ARGUMENT"),
+                           HasSubstr("constraints"),
+                           HasSubstr("details are withheld")));
+  // The same file uploaded shows the full message (the admin has it).
+  r = Dpq({"admin", "register", "pe", "--data", import_dir + "/secret.csv",
+           "--constraints", HospitalDcPath(), "--public-max-rows", "100000",
+           "--infer-types"},
+          admin_token_);
+  EXPECT_THAT(r.err, HasSubstr("known columns"));
+
+  // A permitted import, by a path relative to the directory.
+  r = Dpq({"admin", "register", "imported", "--server-path", "hospital.csv",
+           "--constraints", HospitalDcPath(), "--public-max-rows", "100000",
+           "--schema", HospitalSchemaPath()},
+          admin_token_);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  v1::AdminListDatasetsResponse list;
+  auto context = Context(admin_token_);
+  ASSERT_THAT(
+      client_->admin(admin_token_).ListDatasets(context.get(), {}, &list),
+      GrpcOk());
+  ASSERT_THAT(list.datasets(), SizeIs(2));
+  EXPECT_EQ(list.datasets(1).dataset().dataset_id(), "imported");
+  EXPECT_EQ(list.datasets(1).stats().rows(), kHospitalRows);
 }
 
 TEST_F(ServiceTest, BuyersSeePublicMetadataOnly) {

@@ -1,6 +1,7 @@
 // AdminService over a real server on loopback (tests/testing/server_fixture.h):
 // every RPC, its auth, argument, not-found and already-exists errors, the
 // upload limits, and the audit log.
+#include <filesystem>
 #include <functional>
 #include <fstream>
 #include <memory>
@@ -45,7 +46,17 @@ absl::Status ToAbsl(const grpc::Status& status) {
 class AdminServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_OK_AND_ASSIGN(server_, TestServer::Start());
+    // server_path imports from the directory around the data directory
+    // (whose own files are still refused).
+    ASSERT_OK_AND_ASSIGN(
+        server_, TestServer::Start(dpq::testing::Transport::kInsecure,
+                                   [](server::Options& options) {
+                                     options.import_dir =
+                                         std::filesystem::path(
+                                             options.data_dir)
+                                             .parent_path()
+                                             .string();
+                                   }));
     admin_ = server_->AdminStub();
   }
 
@@ -402,6 +413,46 @@ TEST_F(AdminServiceTest, RegisterRejectsBadManifestNamingTheField) {
   EXPECT_THAT(server_->RegisterDataset("people", "", kConstraints, 100),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("CSV is empty")));
+}
+
+TEST(AdminImportDirTest, StartRefusesAMissingImportDirOrTheDataDirectory) {
+  EXPECT_THAT(TestServer::Start(dpq::testing::Transport::kInsecure,
+                                [](Options& options) {
+                                  options.import_dir = "/no/such/import/dir";
+                                })
+                  .status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("import_dir '/no/such/import/dir'")));
+  EXPECT_THAT(TestServer::Start(dpq::testing::Transport::kInsecure,
+                                [](Options& options) {
+                                  options.import_dir = options.data_dir;
+                                })
+                  .status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("is the data directory or inside it")));
+}
+
+// Without --import-dir a server_path is refused, saying how to enable it.
+TEST(AdminImportDirTest, ServerPathIsRefusedWhileImportsAreOff) {
+  ASSERT_OK_AND_ASSIGN(auto server, TestServer::Start());
+  const std::string path = server->data_dir() + "/../people.csv";
+  std::ofstream(path) << kCsv;
+  grpc::ClientContext context;
+  TestServer::Authorize(context, server->admin_token());
+  v1::RegisterDatasetResponse response;
+  auto admin = server->AdminStub();
+  auto writer = admin->RegisterDataset(&context, &response);
+  v1::RegisterDatasetRequest header;
+  header.mutable_header()->mutable_manifest()->set_dataset_id("people");
+  header.mutable_header()->mutable_manifest()->set_constraints(kConstraints);
+  header.mutable_header()->mutable_manifest()->set_public_max_rows(100);
+  header.mutable_header()->mutable_manifest()->set_infer_column_types(true);
+  header.mutable_header()->set_server_path(path);
+  ASSERT_TRUE(writer->Write(header));
+  writer->WritesDone();
+  EXPECT_THAT(ToAbsl(writer->Finish()),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("--import-dir")));
 }
 
 TEST(AdminUploadLimitTest, UploadAboveMaxUploadBytesIsResourceExhausted) {

@@ -157,6 +157,19 @@ TEST(ConfigTest, CommandLineErrorsNameTheFlag) {
                        HasSubstr("/no/such/file.conf")));
 }
 
+// Issue 14, item 3: server_path imports are off unless named.
+TEST(ConfigTest, ImportDirIsOffByDefaultAndSetByKeyOrFlag) {
+  EXPECT_EQ(Options().import_dir, "");
+  Options options;
+  ASSERT_OK(ApplyConfigText("import_dir = /srv/import\n", "dpq.conf",
+                            &options));
+  EXPECT_EQ(options.import_dir, "/srv/import");
+  ASSERT_OK_AND_ASSIGN(CommandLine line,
+                       Parse({"--import-dir", "/srv/in", "--insecure"}));
+  EXPECT_EQ(line.options.import_dir, "/srv/in");
+  EXPECT_THAT(Usage(), HasSubstr("--import-dir DIR"));
+}
+
 TEST(ConfigTest, HelpIsRecognised) {
   ASSERT_OK_AND_ASSIGN(CommandLine line, Parse({"--help"}));
   EXPECT_TRUE(line.help);

@@ -24,7 +24,8 @@ TEST(LedgerConvertTest, BudgetCarriesRemaining) {
 
 TEST(LedgerConvertTest, EntryFieldsAndStates) {
   core::ledger::LedgerEntry entry;
-  entry.entry_id = 7;
+  entry.entry_id = 23;  // the store's global handle: never shown
+  entry.buyer_seq = 7;
   entry.buyer_id = "bob";
   entry.dataset_id = "tax";
   entry.request_id = "r1";
@@ -36,7 +37,7 @@ TEST(LedgerConvertTest, EntryFieldsAndStates) {
   entry.created_at = absl::FromUnixMillis(1'700'000'000'123);
   entry.answer = "recorded";
   v1::LedgerEntry proto = ToProto(entry);
-  EXPECT_EQ(proto.entry_id(), 7);
+  EXPECT_EQ(proto.entry_id(), 7);  // the per-buyer number
   EXPECT_EQ(proto.buyer_id(), "bob");
   EXPECT_EQ(proto.dataset_id(), "tax");
   EXPECT_EQ(proto.request_id(), "r1");

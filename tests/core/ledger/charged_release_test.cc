@@ -280,7 +280,7 @@ TEST_F(ChargedReleaseTest, FailedChargeLeavesTheReservationForRecovery) {
                           return absl::InternalError("bug");
                         }),
       StatusIs(absl::StatusCode::kInternal,
-               HasSubstr("bug (Recording the charge of ledger entry")));
+               HasSubstr("bug (Recording the charge of request_id 'r1'")));
   EXPECT_EQ(ledger.refunds, 0);
   EXPECT_EQ(Budget().reserved, 0.5);
   // The next start-up charges it: the computation may have read the data.

@@ -338,6 +338,117 @@ TEST(LedgerMigrationTest, VersionOneGetsTotalsComputedFromItsEntries) {
   ASSERT_OK_AND_ASSIGN(const BudgetState reopened,
                        store->GetBudget("bob", "tax"));
   EXPECT_EQ(reopened.spent, 4);  // 2.25 migrated + 1.75 reserved (b4)
+  // Every migrated entry got its per-buyer number (version 4), and new
+  // ones follow.
+  EXPECT_EQ(Sql(path, "SELECT group_concat(buyer_id || buyer_seq, ' ') FROM "
+                      "(SELECT buyer_id, buyer_seq FROM entries "
+                      "ORDER BY entry_id)"),
+            "alice1 alice2 alice3 bob1 bob2 bob3");
+}
+
+// The version 3 schema, as version 3 of the store left it (amounts in
+// units of 10^-12, totals kept), with entries of two buyers interleaved and
+// gaps in entry_id.
+constexpr char kSchemaV3[] = R"sql(
+CREATE TABLE budgets (buyer_id TEXT NOT NULL, dataset_id TEXT NOT NULL,
+  granted INTEGER NOT NULL CHECK (granted >= 0),
+  spent INTEGER NOT NULL DEFAULT 0, reserved INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (buyer_id, dataset_id));
+CREATE TABLE datasets (dataset_id TEXT PRIMARY KEY NOT NULL,
+  cap INTEGER NOT NULL DEFAULT 0 CHECK (cap >= 0),
+  spent INTEGER NOT NULL DEFAULT 0, reserved INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE entries (
+  entry_id INTEGER PRIMARY KEY AUTOINCREMENT, buyer_id TEXT NOT NULL,
+  dataset_id TEXT NOT NULL, request_id TEXT NOT NULL,
+  fingerprint BLOB NOT NULL, operation TEXT NOT NULL,
+  neighbouring TEXT NOT NULL, epsilon INTEGER NOT NULL CHECK (epsilon > 0),
+  state TEXT NOT NULL CHECK (state IN ('reserved', 'committed', 'charged',
+                                       'refunded')),
+  created_at_us INTEGER NOT NULL, settled_at_us INTEGER, answer BLOB,
+  FOREIGN KEY (buyer_id, dataset_id)
+    REFERENCES budgets (buyer_id, dataset_id));
+CREATE UNIQUE INDEX entries_by_request ON entries (buyer_id, request_id)
+  WHERE state IN ('reserved', 'committed', 'charged');
+CREATE INDEX entries_by_buyer ON entries (buyer_id, dataset_id, entry_id);
+CREATE INDEX entries_by_dataset_id ON entries (dataset_id, entry_id);
+CREATE INDEX entries_in_flight ON entries (buyer_id, dataset_id, epsilon)
+  WHERE state = 'reserved';
+CREATE INDEX entries_in_flight_by_dataset ON entries (dataset_id, epsilon)
+  WHERE state = 'reserved';
+INSERT INTO budgets VALUES
+  ('alice', 'tax', 10000000000000, 3000000000000, 0),
+  ('alice', 'hospital', 10000000000000, 1000000000000, 0),
+  ('bob', 'tax', 10000000000000, 2000000000000, 0);
+INSERT INTO datasets VALUES ('tax', 0, 5000000000000, 0),
+  ('hospital', 0, 1000000000000, 0);
+INSERT INTO entries VALUES
+  (3, 'alice', 'tax', 'a1', 'f', 'op', 'tuple', 1000000000000, 'committed',
+   1, 2, 'x'),
+  (7, 'bob', 'tax', 'b1', 'f', 'op', 'tuple', 1000000000000, 'committed',
+   3, 4, 'y'),
+  (8, 'alice', 'hospital', 'a2', 'f', 'op', 'tuple', 1000000000000,
+   'charged', 5, 6, NULL),
+  (9, 'alice', 'tax', 'a3', 'f', 'op', 'tuple', 1000000000000, 'refunded',
+   7, 8, NULL),
+  (12, 'bob', 'tax', 'b2', 'f', 'op', 'tuple', 1000000000000, 'committed',
+   9, 10, 'z'),
+  (13, 'alice', 'tax', 'a4', 'f', 'op', 'tuple', 2000000000000, 'committed',
+   11, 12, 'w');
+PRAGMA user_version = 3;
+)sql";
+
+// Version 3 -> 4 numbers the existing entries of each buyer 1, 2, 3, ... in
+// entry_id order (issue 14, item 8), changes nothing else, and new entries
+// continue each buyer's numbering.
+TEST(LedgerMigrationTest, VersionThreeGetsPerBuyerEntryNumbers) {
+  TempDir dir;
+  const std::string path = dir.File("ledger.db");
+  ASSERT_EQ(Sql(path, kSchemaV3), "");
+  std::unique_ptr<SqliteLedgerStore> store = OpenOrDie(path);
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(Sql(path, "PRAGMA user_version"), "4");
+  EXPECT_EQ(Sql(path, kTotalsMismatchSql), "0");
+
+  auto numbers = [](const std::vector<LedgerEntry>& entries) {
+    std::vector<std::string> result;
+    for (const LedgerEntry& e : entries) {
+      result.push_back(absl::StrCat(e.buyer_id, "#", e.buyer_seq, " ",
+                                    e.request_id, " (", e.entry_id, ")"));
+    }
+    return result;
+  };
+  ASSERT_OK_AND_ASSIGN(std::vector<LedgerEntry> entries,
+                       store->ListEntries({}));
+  EXPECT_THAT(numbers(entries),
+              ::testing::ElementsAre("alice#4 a4 (13)", "bob#2 b2 (12)",
+                                     "alice#3 a3 (9)", "alice#2 a2 (8)",
+                                     "bob#1 b1 (7)", "alice#1 a1 (3)"));
+
+  // New entries continue each buyer's numbers (and the global handle).
+  ASSERT_OK_AND_ASSIGN(const Reservation bob,
+                       store->Reserve(Request("bob", "tax", "b3", 1)));
+  ASSERT_OK(store->Commit(*bob.entry_id, "v"));
+  ASSERT_OK_AND_ASSIGN(const Reservation alice,
+                       store->Reserve(Request("alice", "hospital", "a5", 1)));
+  ASSERT_OK(store->Commit(*alice.entry_id, "u"));
+  ASSERT_OK_AND_ASSIGN(entries, store->ListEntries(Filter("", "", 2)));
+  EXPECT_THAT(numbers(entries),
+              ::testing::ElementsAre("alice#5 a5 (15)", "bob#3 b3 (14)"));
+  // Migrated answers still replay.
+  ReserveRequest retry = Request("bob", "tax", "b2", 1);
+  retry.fingerprint = "f";
+  ASSERT_OK_AND_ASSIGN(const Reservation replay, store->Reserve(retry));
+  EXPECT_EQ(replay.recorded_answer, "z");
+
+  // Reopening does not migrate (or renumber) again.
+  store.reset();
+  store = OpenOrDie(path);
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(Sql(path, "SELECT group_concat(buyer_id || buyer_seq, ' ') FROM "
+                      "(SELECT buyer_id, buyer_seq FROM entries "
+                      "ORDER BY entry_id)"),
+            "alice1 bob1 alice2 alice3 bob2 alice4 bob3 alice5");
+  EXPECT_EQ(Sql(path, kTotalsMismatchSql), "0");
 }
 
 }  // namespace

@@ -325,16 +325,18 @@ TEST_F(SqliteLedgerStoreTest, OnlyAReservedEntryCanBeCommittedOrRefunded) {
                        HasSubstr("it is committed, not reserved")));
   ASSERT_OK_AND_ASSIGN(const Reservation r2, store_->Reserve(Request("r2", 1)));
   ASSERT_OK(store_->Refund(*r2.entry_id));
+  // Messages name the entry by its per-buyer number, never by the global
+  // handle (they can reach the buyer).
   EXPECT_THAT(store_->Commit(*r2.entry_id, "late"),
               StatusIs(absl::StatusCode::kFailedPrecondition,
-                       HasSubstr("it is refunded, not reserved")));
+                       Eq("Cannot commit ledger entry 2 of buyer 'alice': it "
+                          "is refunded, not reserved.")));
   EXPECT_THAT(
       store_->Refund(*r2.entry_id),
       StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("refunded")));
   EXPECT_THAT(store_->Commit(12345, "x"),
               StatusIs(absl::StatusCode::kFailedPrecondition,
-                       Eq("Cannot commit ledger entry 12345: there is no such "
-                          "entry.")));
+                       Eq("Cannot commit an unknown ledger entry.")));
   // The failed calls changed nothing.
   ASSERT_OK_AND_ASSIGN(const BudgetState budget,
                        store_->GetBudget("alice", "hospital"));
@@ -582,6 +584,62 @@ TEST_F(SqliteLedgerStoreTest, ListEntriesIsNewestFirstFilteredAndLimited) {
   EXPECT_THAT(entries, SizeIs(0));
   ASSERT_OK_AND_ASSIGN(entries, store_->ListEntries(Filter("nobody")));
   EXPECT_THAT(entries, SizeIs(0));
+}
+
+// Issue 14, item 8: the global handle counted every buyer's entries, so a
+// buyer's history (22, 24) showed that someone else made entry 23. Each
+// buyer's entries are numbered 1, 2, 3, ... on their own.
+TEST_F(SqliteLedgerStoreTest, EntriesAreNumberedPerBuyerAcrossDatasets) {
+  ASSERT_OK(store_->Grant("alice", "hospital", 10).status());
+  ASSERT_OK(store_->Grant("alice", "tax", 10).status());
+  ASSERT_OK(store_->Grant("bob", "hospital", 10).status());
+  Charge("a1", 1, "alice", "hospital");
+  Charge("b1", 1, "bob", "hospital");
+  Charge("a2", 1, "alice", "tax");
+  // A refunded reservation keeps its number; reserving its request id anew
+  // is a new entry with the next number.
+  ASSERT_OK_AND_ASSIGN(const Reservation refunded,
+                       store_->Reserve(Request("a3", 1, "alice", "hospital")));
+  ASSERT_OK(store_->Refund(*refunded.entry_id));
+  Charge("b2", 1, "bob", "hospital");
+  Charge("a3", 1, "alice", "hospital");
+  // A replayed retry is not a new entry.
+  ASSERT_OK(store_->Reserve(Request("a1", 1, "alice", "hospital")).status());
+
+  auto numbers = [](const std::vector<LedgerEntry>& entries) {
+    std::vector<std::string> result;
+    for (const LedgerEntry& e : entries) {
+      result.push_back(e.buyer_id + "#" + std::to_string(e.buyer_seq) + " " +
+                       e.request_id);
+    }
+    return result;
+  };
+  ASSERT_OK_AND_ASSIGN(std::vector<LedgerEntry> entries,
+                       store_->ListEntries(Filter("alice")));
+  EXPECT_THAT(numbers(entries), ElementsAre("alice#4 a3", "alice#3 a3",
+                                            "alice#2 a2", "alice#1 a1"));
+  ASSERT_OK_AND_ASSIGN(entries, store_->ListEntries(Filter("bob")));
+  EXPECT_THAT(numbers(entries), ElementsAre("bob#2 b2", "bob#1 b1"));
+  // Filtered by dataset, alice's numbers skip her entry on tax.
+  ASSERT_OK_AND_ASSIGN(entries,
+                       store_->ListEntries(Filter("alice", "hospital")));
+  EXPECT_THAT(numbers(entries),
+              ElementsAre("alice#4 a3", "alice#3 a3", "alice#1 a1"));
+
+  // Numbering goes on after a reopen, and within one batch.
+  Reopen();
+  const std::vector<ReserveRequest> batch = {
+      Request("b3", 1, "bob", "hospital"),
+      Request("a4", 1, "alice", "tax"),
+      Request("b4", 1, "bob", "hospital")};
+  for (const absl::StatusOr<Reservation>& r : store_->ReserveAll(batch)) {
+    ASSERT_OK(r.status());
+  }
+  ASSERT_OK_AND_ASSIGN(entries, store_->ListEntries({}));
+  EXPECT_THAT(numbers(entries),
+              ElementsAre("bob#4 b4", "alice#5 a4", "bob#3 b3", "alice#4 a3",
+                          "bob#2 b2", "alice#3 a3", "alice#2 a2", "bob#1 b1",
+                          "alice#1 a1"));
 }
 
 TEST_F(SqliteLedgerStoreTest, ListBudgetsIsSortedFilteredAndSummed) {

@@ -815,22 +815,71 @@ TEST_F(DatasetRegistryTest, OpenRejectsBadOptions) {
       StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("data_dir")));
 }
 
-TEST_F(DatasetRegistryTest, ReadServerFile) {
+TEST_F(DatasetRegistryTest, ReadServerFileIsOffWithoutAnImportDirectory) {
   auto registry = OpenRegistry();
   WriteFile(dir_ / "upload.csv", kCsv);
   EXPECT_THAT(registry->ReadServerFile((dir_ / "upload.csv").string()),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("--import-dir")));
+}
+
+TEST_F(DatasetRegistryTest, ReadServerFileReadsOnlyTheImportDirectory) {
+  const fs::path import_dir = dir_ / "import";
+  fs::create_directories(import_dir);
+  options_.data_dir = (dir_ / "data").string();
+  options_.import_dir = import_dir.string();
+  auto registry = OpenRegistry();
+  WriteFile(import_dir / "upload.csv", kCsv);
+  EXPECT_THAT(registry->ReadServerFile((import_dir / "upload.csv").string()),
               dpq::testing::IsOkAndHolds(std::string(kCsv)));
-  EXPECT_THAT(registry->ReadServerFile((dir_ / "missing.csv").string()),
+  EXPECT_THAT(registry->ReadServerFile("upload.csv"),
+              dpq::testing::IsOkAndHolds(std::string(kCsv)));
+  EXPECT_THAT(registry->ReadServerFile("missing.csv"),
               StatusIs(absl::StatusCode::kNotFound,
-                       HasSubstr("server_path: Cannot open")));
-  EXPECT_THAT(registry->ReadServerFile(dir_.string()),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("not a regular file")));
+                       HasSubstr("does not exist in the import directory")));
+  EXPECT_THAT(registry->ReadServerFile(import_dir.string()),
+              StatusIs(absl::StatusCode::kPermissionDenied,
+                       HasSubstr("outside the import directory")));
+  EXPECT_THAT(registry->ReadServerFile("../upload.csv"),
+              StatusIs(absl::StatusCode::kPermissionDenied,
+                       HasSubstr("outside the import directory")));
   options_.max_csv_bytes = 10;
   registry = OpenRegistry();
-  EXPECT_THAT(registry->ReadServerFile((dir_ / "upload.csv").string()),
+  EXPECT_THAT(registry->ReadServerFile("upload.csv"),
               StatusIs(absl::StatusCode::kResourceExhausted,
                        HasSubstr("max_csv_bytes")));
+}
+
+// A registration from a server_path file names the line and column of an
+// error but quotes none of its cells or header names; an upload does.
+TEST_F(DatasetRegistryTest, ServerPathErrorsNeverQuoteTheFile) {
+  auto registry = OpenRegistry();
+  v1::DatasetManifest manifest = Manifest();
+  v1::Column* zip = manifest.add_column_types();
+  zip->set_name("Zip");
+  zip->set_type(v1::COLUMN_TYPE_INT64);
+  const std::string bad_cell =
+      "Zip,City,Score\n10,a,1\nsecret-cell,b,2\n";
+  EXPECT_THAT(registry->Register(manifest, bad_cell),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("secret-cell")));
+  EXPECT_THAT(
+      registry->Register(manifest, bad_cell, CsvSource::kServerPath),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               AllOf(HasSubstr("csv, line 3, column 1: "),
+                     Not(HasSubstr("secret-cell")), Not(HasSubstr("Zip")))));
+  // The "known columns" of an unknown column in a constraint.
+  const std::string secret_header = "Zip,secret-header\n1,2\n";
+  manifest = Manifest();
+  EXPECT_THAT(registry->Register(manifest, secret_header),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("known columns: Zip, secret-header")));
+  EXPECT_THAT(
+      registry->Register(manifest, secret_header, CsvSource::kServerPath),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               AllOf(HasSubstr("constraints, line 3: "),
+                     Not(HasSubstr("secret-header")))));
+  EXPECT_FALSE(registry->Contains("zips"));
 }
 
 // Readers never see a half-published version: every Get returns a dataset
