@@ -49,6 +49,15 @@ struct Upload {
   std::string csv;
 };
 
+// The call's deadline as absl::Time (InfiniteFuture when it has none).
+absl::Time CallDeadline(const grpc::ServerContext& context) {
+  const auto deadline = context.deadline();
+  if (deadline == std::chrono::system_clock::time_point::max()) {
+    return absl::InfiniteFuture();
+  }
+  return absl::FromChrono(deadline);
+}
+
 // Reads a RegisterDataset/ReplaceDataset stream: the header first, then the
 // CSV chunks, at most `max_bytes` of them.
 template <typename Request>
@@ -143,7 +152,7 @@ grpc::Status AdminServiceImpl::RegisterDataset(
                      ReadUpload(*context, *reader, max_upload_bytes_));
     log.set_dataset(upload.header.manifest().dataset_id());
     return RegisterDatasetImpl(caller, upload.header, std::move(upload.csv),
-                               response);
+                               response, CallDeadline(*context));
   }();
   return log.Finish(ToGrpcStatus(status));
 }
@@ -159,7 +168,7 @@ grpc::Status AdminServiceImpl::ReplaceDataset(
                      ReadUpload(*context, *reader, max_upload_bytes_));
     log.set_dataset(upload.header.manifest().dataset_id());
     return ReplaceDatasetImpl(caller, upload.header, std::move(upload.csv),
-                              response);
+                              response, CallDeadline(*context));
   }();
   return log.Finish(ToGrpcStatus(status));
 }
@@ -235,12 +244,13 @@ absl::StatusOr<std::string> AdminServiceImpl::UploadedCsv(
 
 absl::Status AdminServiceImpl::RegisterDatasetImpl(
     const Principal& caller, const v1::DatasetUploadHeader& header,
-    std::string csv, v1::RegisterDatasetResponse* response) {
+    std::string csv, v1::RegisterDatasetResponse* response,
+    absl::Time deadline) {
   RETURN_IF_ERROR(auth::CheckAdmin(caller));
   ASSIGN_OR_RETURN(csv, UploadedCsv(header, std::move(csv)));
   ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> dataset,
                    registry_->Register(header.manifest(), std::move(csv),
-                                     SourceOf(header)));
+                                     SourceOf(header), deadline));
   *response->mutable_dataset() = dataset->PublicInfo();
   *response->mutable_stats() = dataset->Stats();
   for (const std::string& note : dataset->notes) response->add_notes(note);
@@ -257,12 +267,13 @@ absl::Status AdminServiceImpl::RegisterDatasetImpl(
 
 absl::Status AdminServiceImpl::ReplaceDatasetImpl(
     const Principal& caller, const v1::DatasetUploadHeader& header,
-    std::string csv, v1::ReplaceDatasetResponse* response) {
+    std::string csv, v1::ReplaceDatasetResponse* response,
+    absl::Time deadline) {
   RETURN_IF_ERROR(auth::CheckAdmin(caller));
   ASSIGN_OR_RETURN(csv, UploadedCsv(header, std::move(csv)));
   ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> dataset,
                    registry_->Replace(header.manifest(), std::move(csv),
-                                     SourceOf(header)));
+                                    SourceOf(header), deadline));
   *response->mutable_dataset() = dataset->PublicInfo();
   *response->mutable_stats() = dataset->Stats();
   for (const std::string& note : dataset->notes) response->add_notes(note);

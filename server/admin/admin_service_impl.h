@@ -84,16 +84,17 @@ class AdminServiceImpl final : public v1::AdminService::Service {
   // call); the response's notes say what was inferred and made public.
   // kAlreadyExists for a taken id; kResourceExhausted above
   // max_upload_bytes or the server's edge limit.
-  absl::Status RegisterDatasetImpl(const auth::Principal& caller,
-                                   const v1::DatasetUploadHeader& header,
-                                   std::string csv,
-                                   v1::RegisterDatasetResponse* response);
+  // `deadline`: the call's (registry::DatasetRegistry::Register).
+  absl::Status RegisterDatasetImpl(
+      const auth::Principal& caller, const v1::DatasetUploadHeader& header,
+      std::string csv, v1::RegisterDatasetResponse* response,
+      absl::Time deadline = absl::InfiniteFuture());
   // Same, for an existing id (kNotFound otherwise); see
   // DatasetRegistry::Replace for what a replacement must keep.
-  absl::Status ReplaceDatasetImpl(const auth::Principal& caller,
-                                  const v1::DatasetUploadHeader& header,
-                                  std::string csv,
-                                  v1::ReplaceDatasetResponse* response);
+  absl::Status ReplaceDatasetImpl(
+      const auth::Principal& caller, const v1::DatasetUploadHeader& header,
+      std::string csv, v1::ReplaceDatasetResponse* response,
+      absl::Time deadline = absl::InfiniteFuture());
   absl::Status DeleteDatasetImpl(const auth::Principal& caller,
                                  const v1::DeleteDatasetRequest& request,
                                  v1::DeleteDatasetResponse* response);

@@ -632,8 +632,10 @@ absl::StatusOr<std::shared_ptr<LoadedDataset>> BuildDataset(
 }
 
 absl::StatusOr<ConflictGraphData> BuildConflictGraphData(
-    const RegistryOptions& options, const LoadedDataset& d) {
+    const RegistryOptions& options, const LoadedDataset& d,
+    absl::Time deadline) {
   core::graph::ConflictGraphOptions graph_options;
+  graph_options.deadline = deadline;
   graph_options.num_threads = options.graph_threads;
   graph_options.max_edges = options.max_edges;
   ConflictGraphData data;

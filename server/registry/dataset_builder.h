@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "dpq/v1/dataset.pb.h"
 #include "server/registry/conflict_graph_slot.h"
 #include "server/registry/loaded_dataset.h"
@@ -65,8 +66,10 @@ absl::StatusOr<std::shared_ptr<LoadedDataset>> BuildDataset(
 // The conflict graph and degree bounds of a table version. Registration
 // runs it before the version is published, so a failure (above max_edges)
 // is the owner's error and nothing a buyer sees depends on it.
+// `deadline`: the build stops with kDeadlineExceeded once it passes.
 absl::StatusOr<ConflictGraphData> BuildConflictGraphData(
-    const RegistryOptions& options, const LoadedDataset& dataset);
+    const RegistryOptions& options, const LoadedDataset& dataset,
+    absl::Time deadline = absl::InfiniteFuture());
 
 }  // namespace dpq::server::registry
 

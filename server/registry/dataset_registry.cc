@@ -526,21 +526,37 @@ bool DatasetRegistry::Contains(const std::string& dataset_id) const {
   return datasets_.contains(dataset_id);
 }
 
+namespace {
+
+// kDeadlineExceeded once the admin's call is over: the registration stops
+// and registers nothing, instead of finishing for a caller who left.
+absl::Status CheckRegistrationDeadline(absl::Time deadline) {
+  if (absl::Now() < deadline) return absl::OkStatus();
+  return absl::DeadlineExceededError(
+      "The call's deadline passed while the conflict graph was built or the "
+      "exact repair proven; nothing was registered. Retry with a longer "
+      "deadline (dpq --timeout SECONDS).");
+}
+
+}  // namespace
+
 absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Register(
     const v1::DatasetManifest& manifest, std::string csv_text,
-    CsvSource source) {
-  return Write(manifest, std::move(csv_text), /*replace=*/false, source);
+    CsvSource source, absl::Time deadline) {
+  return Write(manifest, std::move(csv_text), /*replace=*/false, source,
+               deadline);
 }
 
 absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Replace(
     const v1::DatasetManifest& manifest, std::string csv_text,
-    CsvSource source) {
-  return Write(manifest, std::move(csv_text), /*replace=*/true, source);
+    CsvSource source, absl::Time deadline) {
+  return Write(manifest, std::move(csv_text), /*replace=*/true, source,
+               deadline);
 }
 
 absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
     const v1::DatasetManifest& manifest, std::string csv_text, bool replace,
-    CsvSource source) {
+    CsvSource source, absl::Time deadline) {
   RETURN_IF_ERROR(ValidateManifest(manifest));
   const std::string& id = manifest.dataset_id();
   // Fail fast before the slow build; checked again under write_mu_.
@@ -565,7 +581,8 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
   std::optional<uint64_t> edges;
   if (!d->is_graph()) {
     absl::StatusOr<ConflictGraphData> graph =
-        BuildConflictGraphData(options_, *d);
+        BuildConflictGraphData(options_, *d, deadline);
+    RETURN_IF_ERROR(CheckRegistrationDeadline(deadline));
     if (!graph.ok()) {
       const absl::Status& s = graph.status();
       return absl::Status(
@@ -578,9 +595,11 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
       // The owner's choice, decided here where only the owner sees a
       // failure (a buyer never sees a data-dependent fallback).
       core::measures::VertexCoverLimits limits;
-      limits.deadline = absl::Now() + options_.exact_repair_time_limit;
+      limits.deadline = std::min(
+          deadline, absl::Now() + options_.exact_repair_time_limit);
       absl::StatusOr<uint64_t> cover =
           core::measures::ExactRepairOrExplain(graph->graph.graph, limits);
+      RETURN_IF_ERROR(CheckRegistrationDeadline(deadline));
       if (!cover.ok()) {
         return absl::FailedPreconditionError(absl::StrCat(
             "exact_repair: ", cover.status().message()));

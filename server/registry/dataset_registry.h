@@ -82,16 +82,21 @@ class DatasetRegistry {
   // kInvalidArgument for bad input (the message names the field, line or
   // column); kResourceExhausted above the size limits (max_edges included).
   // With source kServerPath no error quotes the CSV (server_import.h).
+  // `deadline` is the admin's call's: the conflict graph build and the
+  // exact-repair proof stop once it passes (kDeadlineExceeded, nothing is
+  // registered), so a registration never goes on after its caller left.
   absl::StatusOr<std::shared_ptr<const LoadedDataset>> Register(
       const v1::DatasetManifest& manifest, std::string csv_text,
-      CsvSource source = CsvSource::kUpload) ABSL_LOCKS_EXCLUDED(mu_);
+      CsvSource source = CsvSource::kUpload,
+      absl::Time deadline = absl::InfiniteFuture()) ABSL_LOCKS_EXCLUDED(mu_);
   // Same checks; the id must exist (kNotFound). version = old version + 1.
   // Columns the manifest leaves untyped keep the replaced version's types;
   // the public exact cuboids and the kind must stay the same
   // (kFailedPrecondition).
   absl::StatusOr<std::shared_ptr<const LoadedDataset>> Replace(
       const v1::DatasetManifest& manifest, std::string csv_text,
-      CsvSource source = CsvSource::kUpload) ABSL_LOCKS_EXCLUDED(mu_);
+      CsvSource source = CsvSource::kUpload,
+      absl::Time deadline = absl::InfiniteFuture()) ABSL_LOCKS_EXCLUDED(mu_);
   // Removes the files and the in-memory dataset. kNotFound if unknown.
   absl::Status Delete(const std::string& dataset_id) ABSL_LOCKS_EXCLUDED(mu_);
 
@@ -124,7 +129,8 @@ class DatasetRegistry {
   // Register (replace = false) or Replace (replace = true).
   absl::StatusOr<std::shared_ptr<const LoadedDataset>> Write(
       const v1::DatasetManifest& manifest, std::string csv_text, bool replace,
-      CsvSource source) ABSL_LOCKS_EXCLUDED(mu_, write_mu_);
+      CsvSource source, absl::Time deadline)
+      ABSL_LOCKS_EXCLUDED(mu_, write_mu_);
   // kNotFound if must_exist and absent, kAlreadyExists if !must_exist and
   // present.
   absl::Status CheckPresence(const std::string& id, bool must_exist) const

@@ -131,6 +131,23 @@ TEST_F(DatasetRegistryTest, RegisterPublishesPublicInfoWithoutPrivateSizes) {
   EXPECT_EQ(got, d);
 }
 
+// A registration whose caller has left stops instead of finishing for
+// nobody (security finding 2's class: loops that run after the caller
+// left); the admin saw DEADLINE_EXCEEDED while the dataset appeared.
+TEST_F(DatasetRegistryTest, RegistrationStopsAtTheCallersDeadline) {
+  auto registry = OpenRegistry();
+  EXPECT_THAT(registry->Register(Manifest(), kCsv, CsvSource::kUpload,
+                                 absl::Now() - absl::Seconds(1)),
+              StatusIs(absl::StatusCode::kDeadlineExceeded,
+                       HasSubstr("nothing was registered")));
+  EXPECT_FALSE(registry->Contains("zips"));
+  EXPECT_FALSE(fs::exists(dir_ / "datasets" / "zips"));
+  // With time left it registers.
+  EXPECT_THAT(registry->Register(Manifest(), kCsv, CsvSource::kUpload,
+                                 absl::Now() + absl::Seconds(60)),
+              IsOk());
+}
+
 TEST_F(DatasetRegistryTest, RowCountIsShownOnlyWhenPublic) {
   auto registry = OpenRegistry();
   v1::DatasetManifest m = Manifest();
