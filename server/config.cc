@@ -78,6 +78,8 @@ absl::Status ApplySetting(absl::string_view key, absl::string_view value,
     return ParseInteger(key, value, &options->exact_repair_seconds);
   } else if (key == "max_heavy_jobs") {
     return ParseInteger(key, value, &options->max_heavy_jobs);
+  } else if (key == "max_heavy_jobs_per_buyer") {
+    return ParseInteger(key, value, &options->max_heavy_jobs_per_buyer);
   } else if (key == "drain_seconds") {
     return ParseInteger(key, value, &options->drain_seconds);
   } else {
@@ -87,7 +89,7 @@ absl::Status ApplySetting(absl::string_view key, absl::string_view value,
         "client_ca, insecure, "
         "max_message_bytes, max_upload_bytes, max_rows, graph_threads, "
         "graph_build_workers, exact_repair_seconds, max_heavy_jobs, "
-        "drain_seconds."));
+        "max_heavy_jobs_per_buyer, drain_seconds."));
   }
   return absl::OkStatus();
 }
@@ -232,6 +234,10 @@ std::string Usage() {
       "minimum cover (1-3600, default 60)\n"
       "  --max-heavy-jobs N       tree trainings and node selections run at "
       "once (1-64, default 2)\n"
+      "  --max-heavy-jobs-per-buyer N\n"
+      "                           of those, run at once by one buyer "
+      "(1 to max-heavy-jobs; default half of them, at least 1, so 1 of the "
+      "default 2: a buyer leaves a slot to the others)\n"
       "  --drain-seconds N        grace period on SIGTERM (default 30)\n"
       "  --help                   this text\n");
 }

@@ -4,7 +4,7 @@
 // tls_cert, tls_key,
 // client_ca, insecure (true/false), max_message_bytes, max_upload_bytes,
 // max_rows, graph_threads, graph_build_workers, exact_repair_seconds,
-// max_heavy_jobs, drain_seconds.
+// max_heavy_jobs, max_heavy_jobs_per_buyer, drain_seconds.
 #ifndef DPQ_SERVER_CONFIG_H_
 #define DPQ_SERVER_CONFIG_H_
 

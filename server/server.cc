@@ -180,6 +180,14 @@ absl::Status ValidateOptions(const Options& options) {
         "max_heavy_jobs must be in [1, 64], but is ", options.max_heavy_jobs,
         "."));
   }
+  // 0 = the default (buyer::DefaultMaxHeavyJobsPerBuyer).
+  if (options.max_heavy_jobs_per_buyer < 0 ||
+      options.max_heavy_jobs_per_buyer > options.max_heavy_jobs) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "max_heavy_jobs_per_buyer must be in [1, max_heavy_jobs = ",
+        options.max_heavy_jobs, "] (0 = half of max_heavy_jobs, at least 1), "
+        "but is ", options.max_heavy_jobs_per_buyer, "."));
+  }
   if (options.drain_seconds < 0) {
     return absl::InvalidArgumentError(absl::StrCat(
         "drain_seconds must be >= 0, but is ", options.drain_seconds, "."));
@@ -269,7 +277,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
 
   server->buyer_service_ = std::make_unique<buyer::BuyerServiceImpl>(
       server->registry_.get(), server->ledger_.get(),
-      static_cast<int>(options.max_heavy_jobs));
+      static_cast<int>(options.max_heavy_jobs),
+      static_cast<int>(options.max_heavy_jobs_per_buyer));
   server->admin_service_ = std::make_unique<admin::AdminServiceImpl>(
       server->registry_.get(), server->ledger_.get(), server->accounts_.get(),
       options.max_upload_bytes);

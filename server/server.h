@@ -78,6 +78,10 @@ struct Options {
   // (1..64); more are refused with UNAVAILABLE before any budget is
   // reserved.
   int64_t max_heavy_jobs = 2;
+  // Of those, how many one buyer may run at once (1..max_heavy_jobs); 0 =
+  // half of max_heavy_jobs, at least 1 (1 with the default 2, so one buyer
+  // always leaves a slot to the others; buyer::DefaultMaxHeavyJobsPerBuyer).
+  int64_t max_heavy_jobs_per_buyer = 0;
   // On shutdown (SIGTERM), how long in-flight calls may take to finish
   // before they are cancelled.
   int64_t drain_seconds = 30;

@@ -110,9 +110,8 @@ absl::StatusOr<SelectionScores> PrivAggLocalScores(
   out.sensitivity = 1;  // local dampening: EM with sensitivity 1 on D
   out.scores.resize(u_agg.size());
   for (size_t r = 0; r < u_agg.size(); ++r) {
-    if (r % 256 == 0 && util::StopRequested(stop)) {
-      return util::StoppedError();
-    }
+    // Every candidate: one may take max_steps (up to 10^5) levels.
+    if (util::StopRequested(stop)) return util::StoppedError();
     // E10: delta^agg = sum_i |w_i| delta^{u_i}, capped at E9 inside Dampen.
     const auto delta_at = [&](uint64_t t) {
       return CheckedAt(sensitivities, combined, r, t);

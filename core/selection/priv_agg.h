@@ -33,7 +33,7 @@ absl::StatusOr<SelectionScores> PrivAggGlobalScores(
 // sum_i |w_i| delta^{u_i} (E10), capped at sum_i |w_i| Delta u_i, T_max =
 // max_steps; sensitivity 1 (local dampening). Errors as the global variant,
 // plus a sensitivity function returning a negative or non-finite value;
-// kCancelled once `stop` (polled every 256 candidates) says so.
+// kCancelled once `stop` (polled before every candidate) says so.
 // O(n min(T, max_steps) m) calls of the sensitivity functions.
 absl::StatusOr<SelectionScores> PrivAggLocalScores(
     const ScoreTable& table,

@@ -102,10 +102,12 @@ std::string LoggedDataset(const std::string& dataset_id) {
 
 BuyerServiceImpl::BuyerServiceImpl(registry::DatasetRegistry* registry,
                                    core::ledger::LedgerStore* ledger,
-                                   int max_heavy_jobs, UrbgFactory urbg)
+                                   int max_heavy_jobs,
+                                   int max_heavy_jobs_per_buyer,
+                                   UrbgFactory urbg)
     : registry_(registry),
       ledger_(ledger),
-      heavy_jobs_(max_heavy_jobs),
+      heavy_jobs_(max_heavy_jobs, max_heavy_jobs_per_buyer),
       urbg_(std::move(urbg)) {}
 
 std::unique_ptr<core::dp::SecureUrbg> BuyerServiceImpl::NewUrbg() const {

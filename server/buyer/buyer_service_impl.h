@@ -57,7 +57,8 @@ inline constexpr uint32_t kMinPopulation = 2;
 inline constexpr uint32_t kMaxPopulation = 1000;
 // SelectInfluentialNodes: largest k (also at most the node count).
 inline constexpr uint32_t kMaxNodesK = 100;
-// Heavy jobs (tree training, node selection) running at once by default.
+// Heavy jobs (tree training, node selection) running at once by default;
+// per buyer, see DefaultMaxHeavyJobsPerBuyer (heavy_job_limiter.h).
 inline constexpr int kDefaultMaxHeavyJobs = 2;
 
 // Where a release draws its randomness. The server always uses OpenSSL's
@@ -69,12 +70,15 @@ class BuyerServiceImpl final : public v1::BuyerService::Service {
  public:
   // Neither pointer is owned; both must outlive the service. Thread-safe.
   // `max_heavy_jobs` (>= 1) bounds the TrainDecisionTree and
-  // SelectInfluentialNodes computations that run at once. `urbg` (tests
+  // SelectInfluentialNodes computations that run at once, and
+  // `max_heavy_jobs_per_buyer` (1..max_heavy_jobs; 0 = the default, half
+  // of them) those of one caller. `urbg` (tests
   // only; the server passes none): a generator per release instead of
   // core::dp::OpenSslUrbg.
   BuyerServiceImpl(registry::DatasetRegistry* registry,
                    core::ledger::LedgerStore* ledger,
                    int max_heavy_jobs = kDefaultMaxHeavyJobs,
+                   int max_heavy_jobs_per_buyer = 0,
                    UrbgFactory urbg = nullptr);
 
   grpc::Status ListDatasets(grpc::ServerContext* context,
@@ -182,9 +186,12 @@ class BuyerServiceImpl final : public v1::BuyerService::Service {
   // epsilon or accuracy_epsilon, a positive_class that is not a label of
   // the label dimension; kFailedPrecondition for a graph dataset or a
   // label/feature that is not a declared cube dimension (trees use only
-  // public domains); kUnavailable when max_heavy_jobs heavy jobs are running
-  // (nothing reserved). All checked before any budget is reserved. Same
-  // budget, deadline and retry rules otherwise.
+  // public domains); kUnavailable when the caller already runs
+  // max_heavy_jobs_per_buyer heavy jobs or max_heavy_jobs are running in
+  // all (nothing reserved). All checked before any budget is reserved.
+  // Same budget, deadline and retry rules otherwise; the training stops
+  // soon after the call ends (deadline or cancellation), which frees its
+  // slot.
   absl::Status TrainDecisionTreeImpl(
       const auth::Principal& caller,
       const v1::TrainDecisionTreeRequest& request,
@@ -196,7 +203,10 @@ class BuyerServiceImpl final : public v1::BuyerService::Service {
   // for k = 0 or k > min(kMaxNodesK, node count), an unknown or repeated
   // objective, weights with PARETO or not one finite weight per objective
   // with AGGREGATION, an invalid epsilon; kFailedPrecondition for a table
-  // dataset; kUnavailable when max_heavy_jobs heavy jobs are running.
+  // dataset; kUnavailable when the caller already runs
+  // max_heavy_jobs_per_buyer heavy jobs or max_heavy_jobs are running in
+  // all (nothing reserved). The score computation stops soon after the
+  // call ends, which frees its slot.
   absl::Status SelectInfluentialNodesImpl(
       const auth::Principal& caller,
       const v1::SelectInfluentialNodesRequest& request,

@@ -1,16 +1,41 @@
 #include "server/buyer/heavy_job_limiter.h"
 
+#include <algorithm>
+#include <string>
+#include <utility>
+
 #include "absl/strings/str_cat.h"
 
 namespace dpq::server::buyer {
 
-HeavyJobLimiter::Slot::~Slot() {
-  if (owner_ != nullptr) owner_->Release();
+int DefaultMaxHeavyJobsPerBuyer(int max_jobs) {
+  return std::max(1, max_jobs / 2);
 }
 
+HeavyJobLimiter::Slot::~Slot() {
+  if (owner_ != nullptr) owner_->Release(principal_);
+}
+
+HeavyJobLimiter::HeavyJobLimiter(int max_jobs, int max_jobs_per_principal)
+    : max_jobs_(std::max(1, max_jobs)),
+      max_jobs_per_principal_(std::clamp(
+          max_jobs_per_principal == 0 ? DefaultMaxHeavyJobsPerBuyer(max_jobs_)
+                                      : max_jobs_per_principal,
+          1, max_jobs_)) {}
+
 absl::StatusOr<HeavyJobLimiter::Slot> HeavyJobLimiter::TryAcquire(
-    const char* what) {
+    const char* what, const std::string& principal) {
   absl::MutexLock lock(&mu_);
+  // The caller's own limit first: its refusal depends on the caller's own
+  // running calls and the public configuration only.
+  const auto own = per_principal_.find(principal);
+  if (own != per_principal_.end() && own->second >= max_jobs_per_principal_) {
+    return absl::UnavailableError(absl::StrCat(
+        "You are already running ", own->second,
+        " heavy job(s), the limit per buyer (max_heavy_jobs_per_buyer); ", what,
+        " was not started and nothing was charged. Retry when one of them "
+        "has finished."));
+  }
   if (running_ >= max_jobs_) {
     return absl::UnavailableError(absl::StrCat(
         "The server is already running ", running_,
@@ -18,7 +43,8 @@ absl::StatusOr<HeavyJobLimiter::Slot> HeavyJobLimiter::TryAcquire(
         " was not started and nothing was charged. Retry in a moment."));
   }
   ++running_;
-  return Slot(this);
+  ++per_principal_[principal];
+  return Slot(this, principal);
 }
 
 int HeavyJobLimiter::running() const {
@@ -26,9 +52,19 @@ int HeavyJobLimiter::running() const {
   return running_;
 }
 
-void HeavyJobLimiter::Release() {
+int HeavyJobLimiter::running(const std::string& principal) const {
+  absl::MutexLock lock(&mu_);
+  const auto it = per_principal_.find(principal);
+  return it == per_principal_.end() ? 0 : it->second;
+}
+
+void HeavyJobLimiter::Release(const std::string& principal) {
   absl::MutexLock lock(&mu_);
   --running_;
+  const auto it = per_principal_.find(principal);
+  if (it != per_principal_.end() && --it->second <= 0) {
+    per_principal_.erase(it);
+  }
 }
 
 }  // namespace dpq::server::buyer

@@ -1,24 +1,40 @@
 // Bounds how many heavy releases (decision-tree training, influential-node
 // selection) run at once (design.md 6, "Limits: concurrent heavy jobs"),
 // so that a few expensive requests cannot starve the cheap ones on a
-// small machine.
+// small machine, and how many of them one principal may run at once, so
+// that one buyer cannot hold every slot and lock the others out.
 #ifndef DPQ_SERVER_BUYER_HEAVY_JOB_LIMITER_H_
 #define DPQ_SERVER_BUYER_HEAVY_JOB_LIMITER_H_
 
+#include <string>
+#include <utility>
+
 #include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 
 namespace dpq::server::buyer {
 
+// Heavy jobs one principal may run at once when the configuration does
+// not say (max_heavy_jobs_per_buyer = 0): half the slots, at least one. With
+// the default max_heavy_jobs = 2 that is 1, so a buyer always leaves a
+// slot to the others; with more slots a buyer may run several trees at
+// once but never more than half, so another buyer can still start one
+// (only several buyers together can fill the server, and every buyer is
+// an account the admin created).
+int DefaultMaxHeavyJobsPerBuyer(int max_jobs);
+
 class HeavyJobLimiter {
  public:
-  // Holds one slot until destroyed.
+  // Holds one slot until destroyed (or moved from).
   class Slot {
    public:
-    explicit Slot(HeavyJobLimiter* owner) : owner_(owner) {}
-    Slot(Slot&& other) noexcept : owner_(other.owner_) {
+    Slot(HeavyJobLimiter* owner, std::string principal)
+        : owner_(owner), principal_(std::move(principal)) {}
+    Slot(Slot&& other) noexcept
+        : owner_(other.owner_), principal_(std::move(other.principal_)) {
       other.owner_ = nullptr;
     }
     Slot(const Slot&) = delete;
@@ -28,26 +44,39 @@ class HeavyJobLimiter {
 
    private:
     HeavyJobLimiter* owner_;
+    std::string principal_;
   };
 
-  // `max_jobs` >= 1.
-  explicit HeavyJobLimiter(int max_jobs)
-      : max_jobs_(max_jobs < 1 ? 1 : max_jobs) {}
+  // `max_jobs` >= 1 in all; `max_jobs_per_principal` in [1, max_jobs] for
+  // one principal (0: DefaultMaxHeavyJobsPerBuyer(max_jobs)). Values out of
+  // range are clamped (server::BuildAndStart refuses them first).
+  explicit HeavyJobLimiter(int max_jobs, int max_jobs_per_principal = 0);
 
-  // A slot, or kUnavailable (retryable) naming the limit when `max_jobs`
-  // heavy jobs are running. Never waits: the caller has not reserved any
-  // budget yet.
-  absl::StatusOr<Slot> TryAcquire(const char* what) ABSL_LOCKS_EXCLUDED(mu_);
+  // A slot for `principal`, or kUnavailable (retryable) naming the limit:
+  // first when `principal` already runs max_jobs_per_principal heavy jobs
+  // (which depends on its own calls only), then when max_jobs heavy jobs
+  // run in all. Never waits: the caller has not reserved any budget yet,
+  // and the message says nothing was charged.
+  absl::StatusOr<Slot> TryAcquire(const char* what,
+                                  const std::string& principal)
+      ABSL_LOCKS_EXCLUDED(mu_);
 
   int max_jobs() const { return max_jobs_; }
+  int max_jobs_per_principal() const { return max_jobs_per_principal_; }
   int running() const ABSL_LOCKS_EXCLUDED(mu_);
+  // Heavy jobs `principal` runs now.
+  int running(const std::string& principal) const ABSL_LOCKS_EXCLUDED(mu_);
 
  private:
-  void Release() ABSL_LOCKS_EXCLUDED(mu_);
+  void Release(const std::string& principal) ABSL_LOCKS_EXCLUDED(mu_);
 
   const int max_jobs_;
+  const int max_jobs_per_principal_;
   mutable absl::Mutex mu_;
   int running_ ABSL_GUARDED_BY(mu_) = 0;
+  // Principals with at least one running job (entries at 0 are erased, so
+  // the map stays as small as the number of running jobs).
+  absl::flat_hash_map<std::string, int> per_principal_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace dpq::server::buyer

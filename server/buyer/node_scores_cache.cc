@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "absl/status/status.h"
+#include "absl/time/clock.h"
 
 namespace dpq::server::buyer {
 
@@ -35,10 +36,20 @@ void NodeScoresCache::EraseLocked(const std::string& key,
 }
 
 absl::StatusOr<NodeScoresCache::Scores> NodeScoresCache::AwaitLocked(
-    const std::shared_ptr<Entry>& entry, absl::Time deadline) {
+    const std::shared_ptr<Entry>& entry, absl::Time deadline,
+    const core::util::StopFn& stop) {
   const Entry* e = entry.get();
-  const bool done = mu_.AwaitWithDeadline(
-      absl::Condition(+[](const Entry* x) { return x->done; }, e), deadline);
+  const absl::Condition finished(+[](const Entry* x) { return x->done; }, e);
+  bool done = false;
+  // In slices, so that a waiter whose caller cancelled does not wait for
+  // another call's computation.
+  for (;;) {
+    const absl::Time slice =
+        stop ? std::min(deadline, absl::Now() + kStopPollInterval) : deadline;
+    done = mu_.AwaitWithDeadline(finished, slice);
+    if (done || slice >= deadline) break;
+    if (core::util::StopRequested(stop)) return core::util::StoppedError();
+  }
   if (!done) {
     return absl::DeadlineExceededError(
         "The call's deadline passed while the selection scores were being "
@@ -50,13 +61,14 @@ absl::StatusOr<NodeScoresCache::Scores> NodeScoresCache::AwaitLocked(
 
 absl::StatusOr<NodeScoresCache::Scores> NodeScoresCache::GetOrCompute(
     const std::string& key, const std::shared_ptr<const void>& owner,
-    absl::Time deadline, absl::FunctionRef<absl::StatusOr<Scores>()> compute) {
+    absl::Time deadline, absl::FunctionRef<absl::StatusOr<Scores>()> compute,
+    const core::util::StopFn& stop) {
   for (;;) {
     std::shared_ptr<Entry> entry;
     {
       absl::MutexLock lock(&mu_);
       if (std::shared_ptr<Entry> found = FindLocked(key, owner)) {
-        absl::StatusOr<Scores> awaited = AwaitLocked(found, deadline);
+        absl::StatusOr<Scores> awaited = AwaitLocked(found, deadline, stop);
         // The computing call was stopped (its caller left): this one
         // computes the scores itself.
         if (awaited.status().code() == absl::StatusCode::kCancelled &&

@@ -25,6 +25,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "core/selection/nodes/influential_nodes.h"
+#include "core/util/stop.h"
 
 namespace dpq::server::buyer {
 
@@ -44,12 +45,18 @@ class NodeScoresCache {
   // sees stale scores even if the key repeats. Concurrent calls with the
   // same key and owner compute once: the others wait for that result, up
   // to `deadline` (then kDeadlineExceeded; the computation goes on and is
-  // cached). Failed computations are passed to the waiters, not cached,
-  // except a stopped one (kCancelled: its caller left), after which a
-  // waiter computes the scores itself.
+  // cached) or until `stop` says their own caller left (polled every
+  // kStopPollInterval while waiting; then util::StoppedError), so that a
+  // waiter gives its heavy-job slot back as soon as its call is over.
+  // Failed computations are passed to the waiters, not cached, except a
+  // stopped one (kCancelled: its caller left), after which a waiter
+  // computes the scores itself.
   absl::StatusOr<Scores> GetOrCompute(
       const std::string& key, const std::shared_ptr<const void>& owner,
-      absl::Time deadline, absl::FunctionRef<absl::StatusOr<Scores>()> compute);
+      absl::Time deadline, absl::FunctionRef<absl::StatusOr<Scores>()> compute,
+      const core::util::StopFn& stop = nullptr);
+
+  static constexpr absl::Duration kStopPollInterval = absl::Milliseconds(50);
 
   // How many times `compute` has run (for tests and monitoring).
   uint64_t computations() const;
@@ -73,7 +80,8 @@ class NodeScoresCache {
   void EraseLocked(const std::string& key, const Entry* entry)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::StatusOr<Scores> AwaitLocked(const std::shared_ptr<Entry>& entry,
-                                     absl::Time deadline)
+                                     absl::Time deadline,
+                                     const core::util::StopFn& stop)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const size_t capacity_;

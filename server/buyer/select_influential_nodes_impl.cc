@@ -116,10 +116,12 @@ absl::Status BuyerServiceImpl::SelectInfluentialNodesImpl(
   nodes_request.selection.stop = [&call] { return call.Over(); };
 
   // A slot before anything is reserved (UNAVAILABLE charges nothing; it
-  // depends on the other calls running, not on the data). Held through the
-  // computation.
-  ASSIGN_OR_RETURN(HeavyJobLimiter::Slot slot,
-                   heavy_jobs_.TryAcquire("SelectInfluentialNodes"));
+  // depends on the caller's own and the other calls running, not on the
+  // data). Held through the computation, which polls call.Over() and so
+  // gives it back soon after the call ends.
+  ASSIGN_OR_RETURN(
+      HeavyJobLimiter::Slot slot,
+      heavy_jobs_.TryAcquire("SelectInfluentialNodes", caller.id));
   // The key holds everything the scores depend on; epsilon and k are not
   // among them.
   const std::string cache_key = absl::StrJoin(
@@ -137,7 +139,8 @@ absl::Status BuyerServiceImpl::SelectInfluentialNodesImpl(
                 [&]() -> absl::StatusOr<NodeScoresCache::Scores> {
                   return sel::PrepareInfluentialNodeScores(d.edge_graph,
                                                            nodes_request);
-                }));
+                },
+                nodes_request.selection.stop));
         const std::unique_ptr<core::dp::SecureUrbg> urbg = NewUrbg();
         ASSIGN_OR_RETURN(
             sel::InfluentialNodesResult result,

@@ -334,10 +334,12 @@ absl::Status BuyerServiceImpl::TrainDecisionTreeImpl(
   tree_request.public_max_rows = d.manifest.public_max_rows();
   tree_request.stop = [&call] { return call.Over(); };
 
-  // Held through the computation; refused before anything is reserved
-  // (it depends on the other calls running, not on the data).
+  // Held through the computation, which polls call.Over() and so gives it
+  // back soon after the call ends; refused before anything is reserved (it
+  // depends on the caller's own and the other calls running, not on the
+  // data).
   ASSIGN_OR_RETURN(HeavyJobLimiter::Slot slot,
-                   heavy_jobs_.TryAcquire("TrainDecisionTree"));
+                   heavy_jobs_.TryAcquire("TrainDecisionTree", caller.id));
   return internal::RunRelease<v1::TrainDecisionTreeResponse>(
       *ledger_, reserve, call,
       [&](v1::TrainDecisionTreeResponse* answer) -> absl::Status {

@@ -47,6 +47,7 @@ TEST(ConfigTest, ConfigTextSetsEveryKey) {
       "graph_build_workers = 2\n"
       "exact_repair_seconds = 120\n"
       "max_heavy_jobs = 5\n"
+      "max_heavy_jobs_per_buyer = 3\n"
       "drain_seconds = 9\n",
       "dpq.conf", &options));
   EXPECT_EQ(options.listen, "127.0.0.1:6000");
@@ -62,6 +63,7 @@ TEST(ConfigTest, ConfigTextSetsEveryKey) {
   EXPECT_EQ(options.graph_build_workers, 2);
   EXPECT_EQ(options.exact_repair_seconds, 120);
   EXPECT_EQ(options.max_heavy_jobs, 5);
+  EXPECT_EQ(options.max_heavy_jobs_per_buyer, 3);
   EXPECT_EQ(options.drain_seconds, 9);
 }
 
@@ -84,6 +86,17 @@ TEST(ConfigTest, BackgroundWorkersAndHeavyJobsAreBounded) {
   EXPECT_THAT(ValidateOptions(options),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("max_heavy_jobs must be in [1, 64]")));
+  // Per buyer: 0 (the default: half of them) up to max_heavy_jobs.
+  options.max_heavy_jobs = 4;
+  options.max_heavy_jobs_per_buyer = 4;
+  EXPECT_OK(ValidateOptions(options));
+  options.max_heavy_jobs_per_buyer = 5;
+  EXPECT_THAT(ValidateOptions(options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("max_heavy_jobs_per_buyer must be in [1, "
+                                 "max_heavy_jobs = 4]")));
+  options.max_heavy_jobs_per_buyer = -1;
+  EXPECT_FALSE(ValidateOptions(options).ok());
 }
 
 TEST(ConfigTest, TheShippedExampleConfigParses) {
@@ -175,6 +188,7 @@ TEST(ConfigTest, HelpIsRecognised) {
   EXPECT_TRUE(line.help);
   EXPECT_THAT(Usage(), HasSubstr("--data-dir"));
   EXPECT_THAT(Usage(), HasSubstr("--insecure"));
+  EXPECT_THAT(Usage(), HasSubstr("--max-heavy-jobs-per-buyer N"));
 }
 
 TEST(ValidateOptionsTest, AcceptsInsecureAndTls) {

@@ -318,7 +318,7 @@ TEST(DeployFilesTest, ConfigExampleHasKnownKeysOnly) {
       "client_ca", "insecure",      "max_message_bytes", "max_upload_bytes",
       "max_rows",  "graph_threads", "drain_seconds",
       "graph_build_workers", "exact_repair_seconds", "max_heavy_jobs",
-      "import_dir"};
+      "import_dir", "max_heavy_jobs_per_buyer"};
   const std::string text = ReadFile(kRoot / "deploy/dpq-server.conf.example");
   ASSERT_FALSE(text.empty());
   std::map<std::string, int> seen;

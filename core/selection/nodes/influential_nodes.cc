@@ -50,7 +50,9 @@ PrepareInfluentialNodeScores(const LabeledGraph& graph,
         objectives.size(), "), but ", request.selection.weights.size(),
         " were given."));
   }
-  const ScoreTable table = NodeScoreTable(graph.graph, objectives);
+  ASSIGN_OR_RETURN(
+      const ScoreTable table,
+      NodeScoreTable(graph.graph, objectives, request.selection.stop));
   const std::vector<std::unique_ptr<SensitivityFunction>> owned =
       NodeSensitivities(graph.graph, objectives);
   std::vector<const SensitivityFunction*> sensitivities;

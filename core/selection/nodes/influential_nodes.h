@@ -67,7 +67,9 @@ struct NodeSelectionScores {
 // Phase 1 of SelectInfluentialNodes: the expensive, data-dependent part
 // (local PrivPareto on a 37k-node graph takes 20+ s). request.k and
 // request.selection.epsilon are ignored. kInvalidArgument for an empty
-// graph or weights that do not match the objectives.
+// graph or weights that do not match the objectives; kCancelled once
+// request.selection.stop says so (polled while the objectives and the
+// dampened scores are computed).
 absl::StatusOr<std::shared_ptr<const NodeSelectionScores>>
 PrepareInfluentialNodeScores(const LabeledGraph& graph,
                              const InfluentialNodesRequest& request);

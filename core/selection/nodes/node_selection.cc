@@ -8,11 +8,19 @@
 #include "core/selection/dominance.h"
 #include "core/selection/egodensity_sensitivity.h"
 #include "core/selection/nodes/node_centrality.h"
+#include "core/util/status_macros.h"
 
 namespace dpq::core::selection {
 
 ScoreTable NodeScoreTable(const graph::Graph& graph,
                           const std::vector<NodeObjective>& objectives) {
+  // Without a stop function nothing can fail.
+  return *NodeScoreTable(graph, objectives, nullptr);
+}
+
+absl::StatusOr<ScoreTable> NodeScoreTable(
+    const graph::Graph& graph, const std::vector<NodeObjective>& objectives,
+    const util::StopFn& stop) {
   ScoreTable table;
   table.num_candidates = graph.num_nodes();
   table.num_objectives = objectives.size();
@@ -24,7 +32,9 @@ ScoreTable NodeScoreTable(const graph::Graph& graph,
         table.scores.push_back(graph.degree(v));
       }
     } else {
-      if (density.empty()) density = EgocentricDensities(graph);
+      if (density.empty()) {
+        ASSIGN_OR_RETURN(density, EgocentricDensities(graph, stop));
+      }
       table.scores.insert(table.scores.end(), density.begin(), density.end());
     }
   }

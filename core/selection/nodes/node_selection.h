@@ -14,12 +14,18 @@
 #include "core/selection/nodes/influential_nodes.h"
 #include "core/selection/score_table.h"
 #include "core/selection/sensitivity_function.h"
+#include "core/util/stop.h"
 
 namespace dpq::core::selection {
 
 // Candidates = vertices, one objective per entry of `objectives`.
 ScoreTable NodeScoreTable(const graph::Graph& graph,
                           const std::vector<NodeObjective>& objectives);
+// The same, polling `stop` (EgocentricDensities): kCancelled once it says
+// so.
+absl::StatusOr<ScoreTable> NodeScoreTable(
+    const graph::Graph& graph, const std::vector<NodeObjective>& objectives,
+    const util::StopFn& stop);
 
 // Edge-DP sensitivities, one per objective: degree: constant 1 (an edge
 // moves the degree of each endpoint by 1); egocentric density: the

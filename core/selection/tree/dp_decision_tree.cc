@@ -157,16 +157,20 @@ absl::StatusOr<DecisionTreeResult> TrainDpDecisionTree(
   RETURN_IF_ERROR(CheckPositiveClass(request));
   std::vector<std::string> features;
   for (const FeatureDomain& d : domains) features.push_back(d.name);
-  ASSIGN_OR_RETURN(EncodedTable data,
-                   EncodedTable::Create(table, request.label_column,
-                                        request.positive_class, features));
+  ASSIGN_OR_RETURN(
+      EncodedTable data,
+      EncodedTable::Create(table, request.label_column, request.positive_class,
+                           features, /*rows=*/{}, request.stop));
 
+  // The selections poll the training's stop function too (the local
+  // variants compute for long on a large population).
+  SelectionOptions selection = request.selection;
+  if (!selection.stop) selection.stop = request.stop;
   ASSIGN_OR_RETURN(
       std::vector<DecisionTree> trees,
       RunMoet(data, domains, request.genetic, /*output=*/1,
               request.selection.epsilon,
-              DpTreeSelector(data, request.selection, urbg), urbg,
-              request.stop));
+              DpTreeSelector(data, selection, urbg), urbg, request.stop));
   DecisionTreeResult result;
   // Post-processing of the released tree (no privacy cost): drop tests
   // the path decides and merge equal leaves. Done before the accuracy
@@ -181,7 +185,8 @@ absl::StatusOr<DecisionTreeResult> TrainDpDecisionTree(
     ASSIGN_OR_RETURN(
         const dp::DiscreteLaplace noise,
         dp::DiscreteLaplace::ForSensitivity(2.0, request.accuracy_epsilon));
-    const ConfusionCounts counts = data.Evaluate(result.tree);
+    ASSIGN_OR_RETURN(const ConfusionCounts counts,
+                     data.Evaluate(result.tree, request.stop));
     const int64_t tp = NoisyCount(counts.true_positives, noise, urbg);
     const int64_t p = NoisyCount(counts.positives, noise, urbg);
     const int64_t tn = NoisyCount(counts.true_negatives, noise, urbg);

@@ -96,7 +96,9 @@ struct DecisionTreeRequest {
   // labels): positive_class must be one of them. Whether any row has the
   // positive class is never checked (none: TPR = 0 by convention).
   std::vector<std::string> label_classes;
-  // Polled during training (RunMoet): true stops it with kCancelled.
+  // Polled throughout the training (encoding the rows, RunMoet, the DP
+  // selections when selection.stop is empty, the accuracy release): true
+  // stops it with kCancelled within a few milliseconds of work.
   util::StopFn stop;
 };
 

@@ -51,11 +51,16 @@ absl::StatusOr<std::vector<size_t>> Select(const TreeSelector& selector,
 // One round of offspring (Algorithm 1, lines 5-10): p/2 pairs of distinct
 // parents drawn from the current population, which already holds the
 // children added earlier in the round (as the artifact does).
-void Breed(const std::vector<FeatureDomain>& features,
-           const GeneticParameters& params, dp::SecureUrbg& urbg,
-           std::vector<DecisionTree>& population) {
+// Polls `stop` before every pair (a pair costs O(tree size) copies and
+// operators); a stopped round returns util::StoppedError() having drawn
+// nothing more.
+absl::Status Breed(const std::vector<FeatureDomain>& features,
+                   const GeneticParameters& params, dp::SecureUrbg& urbg,
+                   std::vector<DecisionTree>& population,
+                   const util::StopFn& stop) {
   const int max_levels = static_cast<int>(params.max_depth);
   for (uint32_t j = 0; j < params.population / 2; ++j) {
+    if (util::StopRequested(stop)) return util::StoppedError();
     const size_t n = population.size();
     const size_t i1 = urbg.UniformBelow(n);
     size_t i2 = i1;
@@ -73,6 +78,7 @@ void Breed(const std::vector<FeatureDomain>& features,
     population.push_back(std::move(a));
     population.push_back(std::move(b));
   }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -118,27 +124,23 @@ ScoreTable ScorePopulation(const EncodedTable& data,
 
 namespace {
 
-// ScorePopulation, polling `stop` every 16 trees (one tree is scored in
-// O(rows * depth)).
+// ScorePopulation, polling `stop` before every tree and every few thousand
+// rows inside it (EncodedTable::Evaluate): a stopped run ends within
+// ~10^5 node visits whatever the population, depth and row count.
 absl::StatusOr<ScoreTable> ScoreUnlessStopped(
     const EncodedTable& data, const std::vector<DecisionTree>& population,
     const util::StopFn& stop) {
   if (!stop) return ScorePopulation(data, population);
-  std::vector<DecisionTree> batch;
   ScoreTable scores;
   scores.num_candidates = population.size();
   scores.num_objectives = 2;
   scores.scores.assign(2 * population.size(), 0.0);
-  for (size_t start = 0; start < population.size(); start += 16) {
+  for (size_t r = 0; r < population.size(); ++r) {
     if (util::StopRequested(stop)) return util::StoppedError();
-    const size_t end = std::min(population.size(), start + 16);
-    batch.assign(population.begin() + static_cast<std::ptrdiff_t>(start),
-                 population.begin() + static_cast<std::ptrdiff_t>(end));
-    const ScoreTable part = ScorePopulation(data, batch);
-    for (size_t r = 0; r < batch.size(); ++r) {
-      scores.at(0, start + r) = part.at(0, r);
-      scores.at(1, start + r) = part.at(1, r);
-    }
+    ASSIGN_OR_RETURN(const ConfusionCounts counts,
+                     data.Evaluate(population[r], stop));
+    scores.at(0, r) = counts.Tpr();
+    scores.at(1, r) = counts.Tnr();
   }
   return scores;
 }
@@ -160,6 +162,7 @@ absl::StatusOr<std::vector<DecisionTree>> RunMoet(
   std::vector<DecisionTree> population;
   population.reserve(params.population + params.selected);
   for (uint32_t i = 0; i < params.population; ++i) {
+    if (util::StopRequested(stop)) return util::StoppedError();
     population.push_back(RandomTree(
         features, static_cast<int>(params.initial_depth), urbg));
   }
@@ -169,8 +172,9 @@ absl::StatusOr<std::vector<DecisionTree>> RunMoet(
     ASSIGN_OR_RETURN(std::vector<size_t> survivors,
                      Select(selector, scores, params.selected,
                             epsilon_per_call));
+    if (util::StopRequested(stop)) return util::StoppedError();
     population = Pick(population, survivors);
-    Breed(features, params, urbg, population);
+    RETURN_IF_ERROR(Breed(features, params, urbg, population, stop));
   }
   ASSIGN_OR_RETURN(const ScoreTable scores,
                    ScoreUnlessStopped(data, population, stop));

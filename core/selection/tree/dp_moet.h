@@ -62,8 +62,13 @@ ScoreTable ScorePopulation(const EncodedTable& data,
 // Runs Algorithm 1 and returns the `output` trees of the final selection
 // in selection order. `epsilon` is the total budget handed to the
 // selector in G + 1 equal shares (ignored by non-private selectors).
-// `stop` is polled before every generation and every few scored trees:
-// once it returns true, RunMoet returns core::util::StoppedError().
+// `stop` is polled before every random tree, every scored tree and every
+// few thousand rows inside it, and every bred pair (so a stopped run ends
+// within a few milliseconds of work whatever the parameters and the row
+// count): once it returns true, RunMoet returns
+// core::util::StoppedError(). The selector polls its own (DpTreeSelector:
+// options.stop). Polling draws nothing: a run that is not stopped gives
+// the same trees from the same generator.
 absl::StatusOr<std::vector<DecisionTree>> RunMoet(
     const EncodedTable& data, const std::vector<FeatureDomain>& features,
     const GeneticParameters& params, size_t output, double epsilon,

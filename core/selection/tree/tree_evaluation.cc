@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "core/util/stop.h"
 
 namespace dpq::core::selection {
 
@@ -27,7 +28,8 @@ double ConfusionCounts::Tnr() const {
 absl::StatusOr<EncodedTable> EncodedTable::Create(
     const table::Table& table, const std::string& label_column,
     const std::string& positive_class,
-    const std::vector<std::string>& features, absl::Span<const size_t> rows) {
+    const std::vector<std::string>& features, absl::Span<const size_t> rows,
+    const util::StopFn& stop) {
   const table::Schema& schema = table.schema();
   const std::optional<size_t> label = schema.FindColumn(label_column);
   if (!label.has_value()) {
@@ -58,6 +60,7 @@ absl::StatusOr<EncodedTable> EncodedTable::Create(
   }
 
   EncodedTable out;
+  util::StridedStop stopped(stop, kRowsPerStopPoll);
   absl::flat_hash_map<std::string, bool> seen;
   for (const std::string& name : names) {
     const std::optional<size_t> c = schema.FindColumn(name);
@@ -80,6 +83,7 @@ absl::StatusOr<EncodedTable> EncodedTable::Create(
     if (f.numeric) {
       f.values.reserve(row_list.size());
       for (size_t r : row_list) {
+        if (stopped.Requested()) return util::StoppedError();
         f.values.push_back(column.is_null(r)
                                ? std::numeric_limits<double>::quiet_NaN()
                                : column.numeric_at(r));
@@ -89,8 +93,11 @@ absl::StatusOr<EncodedTable> EncodedTable::Create(
       // gives sorted category texts.
       std::vector<uint32_t> ids;
       for (size_t r : row_list) {
+        if (stopped.Requested()) return util::StoppedError();
         if (!column.is_null(r)) ids.push_back(column.string_ids[r]);
       }
+      // O(rows log rows): counted as 16 units a row.
+      if (stopped.Requested(16 * ids.size())) return util::StoppedError();
       std::sort(ids.begin(), ids.end());
       ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
       absl::flat_hash_map<uint32_t, int32_t> code_of;
@@ -100,6 +107,7 @@ absl::StatusOr<EncodedTable> EncodedTable::Create(
       }
       f.codes.reserve(row_list.size());
       for (size_t r : row_list) {
+        if (stopped.Requested()) return util::StoppedError();
         f.codes.push_back(column.is_null(r) ? -1
                                             : code_of[column.string_ids[r]]);
       }
@@ -113,6 +121,7 @@ absl::StatusOr<EncodedTable> EncodedTable::Create(
   // non-private experiment runners, look at positives() themselves.
   out.positive_.reserve(row_list.size());
   for (size_t r : row_list) {
+    if (stopped.Requested()) return util::StoppedError();
     const bool positive = !table.column(*label).is_null(r) &&
                           table.CellText(*label, r) == positive_class;
     out.positive_.push_back(positive ? 1 : 0);
@@ -195,12 +204,20 @@ bool EncodedTable::Predict(const DecisionTree& tree, size_t row) const {
 }
 
 ConfusionCounts EncodedTable::Evaluate(const DecisionTree& tree) const {
+  // Without a stop function nothing can fail.
+  return *Evaluate(tree, nullptr);
+}
+
+absl::StatusOr<ConfusionCounts> EncodedTable::Evaluate(
+    const DecisionTree& tree, const util::StopFn& stop) const {
   ConfusionCounts counts;
   counts.positives = positives();
   counts.negatives = negatives();
   if (tree.nodes.empty()) return counts;
   const std::vector<CompiledNode> compiled = Compile(tree);
+  util::StridedStop stopped(stop, kRowsPerStopPoll);
   for (size_t row = 0; row < positive_.size(); ++row) {
+    if (stopped.Requested()) return util::StoppedError();
     const bool predicted = PredictCompiled(tree, compiled, row);
     if (positive_[row]) {
       counts.true_positives += predicted ? 1 : 0;

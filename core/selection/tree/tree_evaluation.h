@@ -14,6 +14,7 @@
 #include "core/selection/tree/dp_decision_tree.h"
 #include "core/selection/tree/tree_operators.h"
 #include "core/table/table.h"
+#include "core/util/stop.h"
 
 namespace dpq::core::selection {
 
@@ -35,12 +36,14 @@ class EncodedTable {
   // kInvalidArgument naming the column for an unknown label or feature
   // column, the label among the features, or no feature; never for the
   // rows' content (a positive class no row has gives positives() == 0).
-  // `rows` selects and orders the rows used (empty: all rows).
+  // `rows` selects and orders the rows used (empty: all rows). `stop` is
+  // polled every kRowsPerStopPoll rows of every column: kCancelled
+  // (util::StoppedError) once it says so.
   static absl::StatusOr<EncodedTable> Create(
       const table::Table& table, const std::string& label_column,
       const std::string& positive_class,
       const std::vector<std::string>& features,
-      absl::Span<const size_t> rows = {});
+      absl::Span<const size_t> rows = {}, const util::StopFn& stop = nullptr);
 
   size_t num_rows() const { return positive_.size(); }
   uint64_t positives() const { return positives_; }
@@ -61,6 +64,12 @@ class EncodedTable {
 
   // Confusion counts of `tree` over all rows. O(rows * depth).
   ConfusionCounts Evaluate(const DecisionTree& tree) const;
+  // The same, polling `stop` every kRowsPerStopPoll rows (a tree on a
+  // million rows must not run unchecked): kCancelled
+  // (util::StoppedError) once it says so.
+  absl::StatusOr<ConfusionCounts> Evaluate(const DecisionTree& tree,
+                                           const util::StopFn& stop) const;
+  static constexpr uint64_t kRowsPerStopPoll = 4096;
 
  private:
   struct Feature {

@@ -53,6 +53,7 @@ class Harness {
     auto counter = std::make_shared<std::atomic<uint64_t>>(0);
     h->service_ = std::make_unique<BuyerServiceImpl>(
         h->registry_.get(), h->ledger_.get(), /*max_heavy_jobs=*/4,
+        /*max_heavy_jobs_per_buyer=*/4,
         [counter, seed]() -> std::unique_ptr<core::dp::SecureUrbg> {
           // One independent stream per release.
           return std::make_unique<dpq::testing::SeededUrbg>(

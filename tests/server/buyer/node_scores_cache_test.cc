@@ -2,6 +2,7 @@
 // concurrent identical misses computed once, waiters honouring deadlines.
 #include "server/buyer/node_scores_cache.h"
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <thread>
@@ -176,6 +177,41 @@ TEST_F(NodeScoresCacheTest, AStoppedComputationLetsAWaiterCompute) {
   stopped.join();
   waiter.join();
   EXPECT_EQ(cache.computations(), 2u);
+}
+
+// A waiter whose own caller leaves (no deadline, cancelled) stops waiting
+// for another call's computation within a poll interval, so its heavy-job
+// slot is not held until that computation ends; the computation goes on.
+TEST_F(NodeScoresCacheTest, ACancelledWaiterStopsWaiting) {
+  NodeScoresCache cache;
+  absl::Notification entered, release;
+  std::thread computing([&] {
+    absl::StatusOr<Scores> s = cache.GetOrCompute(
+        "k", owner_, absl::InfiniteFuture(), [&]() -> absl::StatusOr<Scores> {
+          entered.Notify();
+          release.WaitForNotification();
+          return MakeScores(3);
+        });
+    EXPECT_THAT(s, IsOk());
+  });
+  entered.WaitForNotification();
+  std::atomic<bool> left{false};
+  std::thread waiter([&] {
+    const absl::Time start = absl::Now();
+    absl::StatusOr<Scores> s = cache.GetOrCompute(
+        "k", owner_, absl::InfiniteFuture(),
+        [&]() -> absl::StatusOr<Scores> { return MakeScores(8); },
+        [&] { return left.load(); });
+    EXPECT_THAT(s, StatusIs(absl::StatusCode::kCancelled,
+                            HasSubstr("caller left")));
+    EXPECT_LT(absl::Now() - start, absl::Seconds(5));
+  });
+  absl::SleepFor(absl::Milliseconds(30));  // the waiter is waiting
+  left = true;
+  waiter.join();  // returns while the computation is still blocked
+  release.Notify();
+  computing.join();
+  EXPECT_EQ(cache.computations(), 1u);
 }
 
 }  // namespace

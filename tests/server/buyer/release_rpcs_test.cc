@@ -24,7 +24,6 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "server/buyer/buyer_service_impl.h"
-#include "server/buyer/heavy_job_limiter.h"
 #include "server/buyer/node_scores_cache.h"
 #include "server/buyer/release_helpers.h"
 #include "server/registry/dataset_registry.h"
@@ -730,20 +729,6 @@ TEST_F(ReleaseRpcsTest, GraphDatasetAnswersNoMeasures) {
 }
 
 // ---- Shared pieces -------------------------------------------------------------
-
-TEST(HeavyJobLimiterTest, RefusesBeyondTheLimitAndFreesOnRelease) {
-  HeavyJobLimiter limiter(1);
-  {
-    ASSERT_OK_AND_ASSIGN(HeavyJobLimiter::Slot slot,
-                         limiter.TryAcquire("TrainDecisionTree"));
-    EXPECT_EQ(limiter.running(), 1);
-    EXPECT_THAT(limiter.TryAcquire("TrainDecisionTree").status(),
-                StatusIs(absl::StatusCode::kUnavailable,
-                         HasSubstr("max_heavy_jobs")));
-  }
-  EXPECT_EQ(limiter.running(), 0);
-  EXPECT_OK(limiter.TryAcquire("TrainDecisionTree").status());
-}
 
 // Recorded answers stay replayable across the upgrade: the generic
 // fingerprint reproduces the text MeasureInconsistency hashed before.

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -94,6 +95,53 @@ TEST(TrainDpDecisionTreeTest, SameSeedSameTree) {
   auto second = TrainDpDecisionTree(t, r, b);
   ASSERT_TRUE(first.ok() && second.ok());
   EXPECT_EQ(first->tree.ToText(), second->tree.ToText());
+}
+
+// Cooperative cancellation (issue 14, item 2): a stop function that never
+// fires changes nothing (every variant, same seed, same tree and noisy
+// rates), and one that fires at its n-th poll, wherever that falls (row
+// encoding, scoring, breeding, the selections, the accuracy release),
+// stops the training at that very poll.
+TEST(TrainDpDecisionTreeTest, StopPollsChangeNothingAndStopAtOnce) {
+  const table::Table t = AgeTable();
+  for (Approach approach : {Approach::kPareto, Approach::kAggregation}) {
+    for (SensitivityMode mode :
+         {SensitivityMode::kGlobal, SensitivityMode::kLocal}) {
+      DecisionTreeRequest r = Request();
+      r.selection.approach = approach;
+      r.selection.sensitivity = mode;
+      r.accuracy_epsilon = 0.5;
+      if (approach == Approach::kAggregation) r.selection.weights = {3, 2};
+      SeededUrbg a(9);
+      auto plain = TrainDpDecisionTree(t, r, a);
+      ASSERT_TRUE(plain.ok()) << plain.status();
+
+      auto polls = std::make_shared<int>(0);
+      r.stop = [polls] {
+        ++*polls;
+        return false;
+      };
+      SeededUrbg b(9);
+      auto polled = TrainDpDecisionTree(t, r, b);
+      ASSERT_TRUE(polled.ok()) << polled.status();
+      EXPECT_EQ(polled->tree.ToText(), plain->tree.ToText());
+      EXPECT_EQ(polled->tpr, plain->tpr);
+      EXPECT_EQ(polled->tnr, plain->tnr);
+      const int total = *polls;
+      EXPECT_GT(total, 2 * static_cast<int>(r.genetic.population));
+
+      for (int fire_at : {1, total / 3, total / 2, total - 1, total}) {
+        auto seen = std::make_shared<int>(0);
+        r.stop = [seen, fire_at] { return ++*seen >= fire_at; };
+        SeededUrbg c(9);
+        EXPECT_THAT(TrainDpDecisionTree(t, r, c).status(),
+                    StatusIs(absl::StatusCode::kCancelled,
+                             HasSubstr("caller left")))
+            << "fire_at " << fire_at;
+        EXPECT_EQ(*seen, fire_at) << "polled again after the stop";
+      }
+    }
+  }
 }
 
 TEST(TrainDpDecisionTreeTest, AccuracyReleaseIsChargedAndClamped) {

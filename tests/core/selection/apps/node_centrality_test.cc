@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -126,6 +127,34 @@ TEST(EgoDensitySensitivityAppsTest, PaperLemma72ViolatesA2) {
   // The corrected function passes the same check.
   EXPECT_GE(EgocentricDensitySensitivityAt(2, 1),
             EgocentricDensitySensitivityAt(3, 0));
+}
+
+// Triangle counting polls its stop function at a bounded stride of work
+// (issue 14, item 2), gives the same counts when not stopped, and ends at
+// the poll that says stop.
+TEST(NodeCentralityTest, EdgesAmongNeighboursPollsAndStops) {
+  // A dense graph: 400 vertices, every pair (u, v) with (u + v) % 3 != 0.
+  std::vector<graph::Edge> edges;
+  for (uint32_t u = 0; u < 400; ++u) {
+    for (uint32_t v = u + 1; v < 400; ++v) {
+      if ((u + v) % 3 != 0) edges.emplace_back(u, v);
+    }
+  }
+  const graph::Graph g = *graph::Graph::FromEdges(400, edges);
+  auto polls = std::make_shared<int>(0);
+  auto counted = EdgesAmongNeighbours(g, [polls] {
+    ++*polls;
+    return false;
+  });
+  ASSERT_TRUE(counted.ok()) << counted.status();
+  EXPECT_EQ(*counted, EdgesAmongNeighbours(g));
+  EXPECT_GE(*polls, 10);
+  *polls = 0;
+  EXPECT_EQ(EgocentricDensities(g, [polls] { return ++*polls >= 2; })
+                .status()
+                .code(),
+            absl::StatusCode::kCancelled);
+  EXPECT_EQ(*polls, 2);
 }
 
 }  // namespace

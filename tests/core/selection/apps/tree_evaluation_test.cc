@@ -1,5 +1,6 @@
 #include "core/selection/tree/tree_evaluation.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -112,6 +113,47 @@ TEST(EncodedTableTest, RowSubset) {
   ASSERT_TRUE(data.ok());
   EXPECT_EQ(data->num_rows(), 2u);
   EXPECT_EQ(data->positives(), 1u);
+}
+
+// A tree on many rows is not scored unchecked (issue 14, item 2): the stop
+// function is polled every kRowsPerStopPoll rows while the rows are
+// encoded and while a tree is evaluated, the counts are unchanged by
+// polling, and the evaluation ends at the poll that says stop.
+TEST(EncodedTableTest, StopIsPolledEveryFewThousandRows) {
+  constexpr int kRows = 50'000;
+  std::vector<std::pair<int, bool>> rows;
+  for (int i = 0; i < kRows; ++i) rows.emplace_back(i % 100, i % 100 < 30);
+  const table::Table t = XLabelTable(rows);
+  auto polls = std::make_shared<int>(0);
+  const util::StopFn count = [polls] {
+    ++*polls;
+    return false;
+  };
+  auto data = EncodedTable::Create(t, "label", "yes", {"x"}, {}, count);
+  ASSERT_TRUE(data.ok()) << data.status();
+  const int min_polls =
+      kRows / static_cast<int>(EncodedTable::kRowsPerStopPoll);
+  EXPECT_GE(*polls, 2 * min_polls);  // the feature column and the label
+
+  const DecisionTree stump = Stump("x", 29, true, false);
+  *polls = 0;
+  auto counts = data->Evaluate(stump, count);
+  ASSERT_TRUE(counts.ok()) << counts.status();
+  EXPECT_GE(*polls, min_polls);
+  const ConfusionCounts plain = data->Evaluate(stump);
+  EXPECT_EQ(counts->true_positives, plain.true_positives);
+  EXPECT_EQ(counts->true_negatives, plain.true_negatives);
+
+  *polls = 0;
+  const util::StopFn third = [polls] { return ++*polls >= 3; };
+  EXPECT_THAT(data->Evaluate(stump, third).status(),
+              StatusIs(absl::StatusCode::kCancelled, HasSubstr("caller left")));
+  EXPECT_EQ(*polls, 3);
+  *polls = 0;
+  EXPECT_THAT(
+      EncodedTable::Create(t, "label", "yes", {"x"}, {}, third).status(),
+      StatusIs(absl::StatusCode::kCancelled, HasSubstr("caller left")));
+  EXPECT_EQ(*polls, 3);
 }
 
 }  // namespace
