@@ -22,12 +22,8 @@ class ErrorsTest : public ServerFixture {
   void SetUp() override {
     ASSERT_NO_FATAL_FAILURE(ServerFixture::SetUp());
     ASSERT_THAT(client_->RegisterHospital(admin_token_, "hospital"), GrpcOk());
-    absl::StatusOr<std::string> token =
-        client_->CreateBuyer(admin_token_, "mallory");
-    ASSERT_TRUE(token.ok()) << token.status();
-    buyer_token_ = *token;
-    ASSERT_THAT(client_->Grant(admin_token_, "mallory", "hospital", 1.5),
-                GrpcOk());
+    buyer_token_ = NewBuyer("mallory", "hospital", 1.5);
+    ASSERT_FALSE(buyer_token_.empty());
   }
 
   grpc::Status ListDatasetsAs(const std::string& token) {

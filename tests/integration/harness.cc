@@ -510,6 +510,15 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Client::Ledger(
                                       response.entries().end());
 }
 
+std::string ServerFixture::NewBuyer(const std::string& name,
+                                    const std::string& dataset,
+                                    double epsilon) {
+  absl::StatusOr<std::string> token = client_->CreateBuyer(admin_token_, name);
+  EXPECT_TRUE(token.ok()) << token.status();
+  EXPECT_THAT(client_->Grant(admin_token_, name, dataset, epsilon), GrpcOk());
+  return token.value_or("");
+}
+
 void ServerFixture::SetUp() {
   absl::StatusOr<Certs> certs = MakeCerts(dir_.Sub("certs"));
   ASSERT_TRUE(certs.ok()) << certs.status();

@@ -239,6 +239,10 @@ class ServerFixture : public ::testing::Test {
   int StopServer();
   std::string data_dir() const { return dir_.Sub("data"); }
   std::string log_path() const { return dir_.Sub("server.log"); }
+  // A new buyer `name` with `epsilon` granted on `dataset`; its token, or
+  // "" after a test failure.
+  std::string NewBuyer(const std::string& name, const std::string& dataset,
+                       double epsilon);
   // `dpq --server ADDRESS --ca CA args...` with DPQ_TOKEN = token (unset
   // if empty).
   CommandResult Dpq(const std::vector<std::string>& args,

@@ -33,12 +33,7 @@ class LedgerTest : public ServerFixture {
 
   // A new buyer with `epsilon` granted on hospital; returns its token.
   std::string Buyer(const std::string& name, double epsilon) {
-    absl::StatusOr<std::string> token =
-        client_->CreateBuyer(admin_token_, name);
-    EXPECT_TRUE(token.ok()) << token.status();
-    EXPECT_THAT(client_->Grant(admin_token_, name, "hospital", epsilon),
-                GrpcOk());
-    return token.value_or("");
+    return NewBuyer(name, "hospital", epsilon);
   }
 
   // Restarts the server on the same data directory (after it stopped).
