@@ -86,8 +86,9 @@ bool MaxFlow<Capacity>::Positive(Capacity c) const {
 }
 
 template <typename Capacity>
-Capacity MaxFlow<Capacity>::Run(uint32_t s, uint32_t t) {
-  while (BuildLevels(s, t)) {
+Capacity MaxFlow<Capacity>::Run(uint32_t s, uint32_t t,
+                                const util::StopFn& stop) {
+  while (!util::StopRequested(stop) && BuildLevels(s, t)) {
     current_.assign(first_.begin(), first_.end() - 1);
     flow_ += BlockingFlow(s, t);
   }

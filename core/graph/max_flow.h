@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/util/stop.h"
+
 namespace dpq::core::graph {
 
 // Capacity is int64_t (exact) or double (residuals at or below 1e-9 count
@@ -40,8 +42,11 @@ class MaxFlow {
   // Augments the current flow to a maximum s-t flow and returns its value
   // (the total pushed since Finalize()). O(V^2 E) in general, O(E sqrt(V))
   // on unit networks; each call after IncreaseCapacity does only the
-  // augmentation that is still missing.
-  Capacity Run(uint32_t s, uint32_t t);
+  // augmentation that is still missing. `stop` is polled before every
+  // phase (one BFS and one blocking flow): once it says so, Run returns the
+  // flow found so far, which is then not maximum (the caller checks `stop`
+  // again and discards it).
+  Capacity Run(uint32_t s, uint32_t t, const util::StopFn& stop = {});
 
   // Flow currently on arc `id`.
   Capacity Flow(uint32_t id) const;

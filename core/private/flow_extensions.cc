@@ -33,10 +33,11 @@ constexpr uint64_t kParallelEdges = 200'000;
 class ComponentSweep {
  public:
   ComponentSweep(const Graph& g, Measure measure,
-                 absl::Span<const uint32_t> thetas)
+                 absl::Span<const uint32_t> thetas, const util::StopFn& stop)
       : g_(g),
         measure_(measure),
         thetas_(thetas),
+        stop_(stop),
         local_(g.num_nodes(), 0),
         totals_(thetas.size(), 0) {}
 
@@ -93,7 +94,9 @@ class ComponentSweep {
           if (mi) flow_.IncreaseCapacity(k + i, grow);
         }
       }
-      totals_[j] += flow_.Run(s, t);
+      totals_[j] += flow_.Run(s, t, stop_);
+      // A stopped flow is not maximum: the caller discards every total.
+      if (util::StopRequested(stop_)) return;
     }
   }
 
@@ -107,14 +110,17 @@ class ComponentSweep {
   const Graph& g_;
   const Measure measure_;
   const absl::Span<const uint32_t> thetas_;
+  const util::StopFn& stop_;
   std::vector<uint32_t> local_;
   std::vector<int64_t> totals_;
   graph::MaxFlow<int64_t> flow_;
 };
 
-// Sum of maxflow over all components, per theta.
-std::vector<int64_t> TotalFlows(const Graph& g, Measure measure,
-                                absl::Span<const uint32_t> thetas) {
+// Sum of maxflow over all components, per theta; util::StoppedError() once
+// `stop` says so (polled per component and per Dinic phase).
+absl::StatusOr<std::vector<int64_t>> TotalFlows(
+    const Graph& g, Measure measure, absl::Span<const uint32_t> thetas,
+    const util::StopFn& stop) {
   const Components components = Components::Find(g);
   // Largest components first, so two workers finish close together.
   std::vector<uint32_t> order(components.size());
@@ -126,8 +132,9 @@ std::vector<int64_t> TotalFlows(const Graph& g, Measure measure,
   std::atomic<size_t> next{0};
   std::vector<std::vector<int64_t>> partial(workers);
   auto work = [&](unsigned w) {
-    ComponentSweep sweep(g, measure, thetas);
+    ComponentSweep sweep(g, measure, thetas, stop);
     for (size_t i = next++; i < order.size(); i = next++) {
+      if (util::StopRequested(stop)) break;
       sweep.Add(components.nodes(order[i]));
     }
     partial[w] = sweep.totals();
@@ -136,6 +143,7 @@ std::vector<int64_t> TotalFlows(const Graph& g, Measure measure,
   for (unsigned w = 1; w < workers; ++w) threads.emplace_back(work, w);
   work(0);
   for (std::thread& th : threads) th.join();
+  if (util::StopRequested(stop)) return util::StoppedError();
   std::vector<int64_t> totals(thetas.size(), 0);
   for (const std::vector<int64_t>& p : partial) {
     for (size_t i = 0; i < totals.size(); ++i) totals[i] += p[i];
@@ -194,7 +202,8 @@ absl::Status CheckFlowMeasure(Measure measure) {
 }  // namespace
 
 absl::StatusOr<std::vector<int64_t>> FlowExtensionValues(
-    const Graph& g, Measure measure, absl::Span<const uint32_t> thetas) {
+    const Graph& g, Measure measure, absl::Span<const uint32_t> thetas,
+    const util::StopFn& stop) {
   RETURN_IF_ERROR(CheckFlowMeasure(measure));
   RETURN_IF_ERROR(CheckSortedCandidates(thetas));
   // Only the thetas not memoized are computed (one sweep over them): a
@@ -203,7 +212,9 @@ absl::StatusOr<std::vector<int64_t>> FlowExtensionValues(
   std::vector<std::optional<int64_t>> known;
   const std::vector<uint32_t> missing = LookUp(g, measure, thetas, known);
   if (!missing.empty()) {
-    std::vector<int64_t> computed = TotalFlows(g, measure, missing);
+    // A stopped sweep returns before Remember: no partial flow is memoized.
+    ASSIGN_OR_RETURN(std::vector<int64_t> computed,
+                     TotalFlows(g, measure, missing, stop));
     if (measure == Measure::kMinimalInconsistency) {
       for (int64_t& v : computed) v /= 2;  // floor: flows are >= 0
     }

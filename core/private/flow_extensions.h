@@ -42,6 +42,7 @@
 #include "absl/types/span.h"
 #include "core/graph/graph.h"
 #include "core/measures/measure.h"
+#include "core/util/stop.h"
 
 namespace dpq::core::private_measures {
 
@@ -52,9 +53,11 @@ namespace dpq::core::private_measures {
 // largest degree are exact by (b) and free; the others share one Dinic
 // network whose capacities grow with theta (each flow is the next one's
 // start). O(|components| + sum over flows of Dinic's O(m sqrt(n))).
+// `stop` is polled per component and per Dinic phase: once it says so the
+// result is util::StoppedError() and nothing is memoized.
 absl::StatusOr<std::vector<int64_t>> FlowExtensionValues(
     const graph::Graph& g, measures::Measure measure,
-    absl::Span<const uint32_t> thetas);
+    absl::Span<const uint32_t> thetas, const util::StopFn& stop = {});
 
 // The Lipschitz constant of (d): theta for I_MI, theta + 1 for I_P.
 // kInvalidArgument for other measures or theta == 0.

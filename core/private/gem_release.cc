@@ -16,14 +16,11 @@
 
 namespace dpq::core::private_measures {
 
-absl::StatusOr<GemRelease> ReleaseWithGem(dp::SecureUrbg& urbg,
-                                          const graph::Graph& g,
-                                          measures::Measure measure,
-                                          absl::Span<const uint32_t> candidates,
-                                          double epsilon,
-                                          absl::Span<const DcDegreeBound>
-                                              degree_bounds,
-                                          const GemParameters& params) {
+absl::StatusOr<GemRelease> ReleaseWithGem(
+    dp::SecureUrbg& urbg, const graph::Graph& g, measures::Measure measure,
+    absl::Span<const uint32_t> candidates, double epsilon,
+    absl::Span<const DcDegreeBound> degree_bounds, const GemParameters& params,
+    const util::StopFn& stop) {
   RETURN_IF_ERROR(dp::ValidateEpsilon(epsilon));
   RETURN_IF_ERROR(CheckSortedCandidates(candidates));
   GemRelease out;
@@ -77,7 +74,7 @@ absl::StatusOr<GemRelease> ReleaseWithGem(dp::SecureUrbg& urbg,
                     out.epsilon_release);
   }
   ASSIGN_OR_RETURN(std::vector<int64_t> values,
-                   FlowExtensionValues(g, measure, thetas));
+                   FlowExtensionValues(g, measure, thetas, stop));
   // GEM refuses values above 2^61; clamping (1-Lipschitz, so the
   // sensitivities stand) keeps that refusal from depending on the data.
   // Unreachable in practice: f_theta <= n theta.

@@ -35,6 +35,7 @@
 #include "core/graph/graph.h"
 #include "core/measures/measure.h"
 #include "core/private/degree_bound.h"
+#include "core/util/stop.h"
 
 namespace dpq::core::private_measures {
 
@@ -82,15 +83,13 @@ struct GemRelease {
 // bound when `degree_bounds` (ComputeDegreeBounds for the graph's DCs;
 // empty = unknown) are all keyed. epsilon-DP under node DP. kInvalidArgument for another measure, bad candidates or epsilon, or a
 // noise scale the discrete Laplace cannot represent (checked for the
-// largest candidate before any noise is drawn).
-absl::StatusOr<GemRelease> ReleaseWithGem(dp::SecureUrbg& urbg,
-                                          const graph::Graph& g,
-                                          measures::Measure measure,
-                                          absl::Span<const uint32_t> candidates,
-                                          double epsilon,
-                                          absl::Span<const DcDegreeBound>
-                                              degree_bounds = {},
-                                          const GemParameters& params = {});
+// largest candidate before any noise is drawn). util::StoppedError() once
+// `stop` says so (polled during the flow sweep, FlowExtensionValues).
+absl::StatusOr<GemRelease> ReleaseWithGem(
+    dp::SecureUrbg& urbg, const graph::Graph& g, measures::Measure measure,
+    absl::Span<const uint32_t> candidates, double epsilon,
+    absl::Span<const DcDegreeBound> degree_bounds = {},
+    const GemParameters& params = {}, const util::StopFn& stop = {});
 
 }  // namespace dpq::core::private_measures
 

@@ -73,7 +73,8 @@ absl::StatusOr<PrivateMeasureResult> ReleaseGem(
     absl::Span<const uint32_t> candidates) {
   ASSIGN_OR_RETURN(const GemRelease gem,
                    ReleaseWithGem(urbg, g, request.measure, candidates,
-                                  request.epsilon, request.degree_bounds));
+                                  request.epsilon, request.degree_bounds,
+                                  GemParameters(), request.stop));
   PrivateMeasureResult out;
   out.method = std::string(SelectionMethodName(SelectionMethod::kGem));
   out.estimate = Estimate::kLowerBound;

@@ -28,6 +28,7 @@
 #include "core/graph/graph.h"
 #include "core/measures/measure.h"
 #include "core/private/degree_bound.h"
+#include "core/util/stop.h"
 
 namespace dpq::core::private_measures {
 
@@ -101,6 +102,10 @@ struct PrivateMeasureRequest {
   // from; used by kOptimized (empty: it runs as hierarchical) and kGem (to
   // prune its candidates when every DC is keyed; empty: no pruning).
   std::vector<DcDegreeBound> degree_bounds;
+  // Polled where the time goes (gem's flow sweep): once it returns true the
+  // release stops with util::StoppedError(), releasing nothing, so a call
+  // whose client left does not go on computing (docs/security.md).
+  util::StopFn stop;
 };
 
 struct PrivateMeasureResult {

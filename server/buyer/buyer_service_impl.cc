@@ -68,14 +68,18 @@ absl::StatusOr<Methods> ResolveMethods(v1::SelectionMethod selection,
   return out;
 }
 
-// One release of `measure` on the dataset's cached graph.
+// One release of `measure` on the dataset's cached graph; stops (kCancelled)
+// once `call` is over, so that a client who left does not keep a worker on
+// a large graph's flows.
 absl::StatusOr<v1::MeasureResult> Release(const registry::ConflictGraphData& g,
                                           const registry::LoadedDataset& d,
                                           Measure measure,
                                           const Methods& methods,
                                           double epsilon,
-                                          core::dp::SecureUrbg& urbg) {
+                                          core::dp::SecureUrbg& urbg,
+                                          const CallContext& call) {
   pm::PrivateMeasureRequest request;
+  request.stop = [&call] { return call.Over(); };
   request.measure = measure;
   request.method = methods.selection;
   request.repair_method = methods.repair;
@@ -330,7 +334,7 @@ absl::Status BuyerServiceImpl::MeasureInconsistencyImpl(
         const std::unique_ptr<core::dp::SecureUrbg> urbg = NewUrbg();
         ASSIGN_OR_RETURN(
             *answer->mutable_result(),
-            Release(*graph, d, measure, methods, start.epsilon, *urbg));
+            Release(*graph, d, measure, methods, start.epsilon, *urbg, call));
         return absl::OkStatus();
       },
       response);
@@ -374,7 +378,8 @@ absl::Status BuyerServiceImpl::QualityReportImpl(
                                       Measure::kProblematic,
                                       Measure::kRepair}) {
           ASSIGN_OR_RETURN(*answer->add_results(),
-                           Release(*graph, d, measure, methods, part, *urbg));
+                           Release(*graph, d, measure, methods, part, *urbg,
+                                   call));
         }
         return absl::OkStatus();
       },

@@ -121,6 +121,33 @@ TEST(FlowExtensionTest, PartlyMemoizedThetasMatchAFreshComputation) {
   }
 }
 
+// A release whose client left stops its flow sweep (docs/security.md, the
+// sweep for loops that run after their caller left): the result is
+// kCancelled, and no partial flow is memoized, so the next call is exact.
+TEST(FlowExtensionTest, StoppedSweepMemoizesNothing) {
+  for (const testing::NamedGraph& ng : testing::RandomTestGraphs()) {
+    for (Measure m : kFlowMeasures) {
+      const std::vector<uint32_t> all = {1, 2, 3, 5, 8};
+      const std::vector<int64_t> fresh = Values(ng.graph.WithoutNode(0), m, all);
+      const Graph g = ng.graph.WithoutNode(0);
+      for (int polls_before_stop : {0, 1, 3}) {
+        int polls = 0;
+        const util::StopFn stop = [&] { return polls++ >= polls_before_stop; };
+        const auto stopped = FlowExtensionValues(g, m, all, stop);
+        // A graph without edges needs no flow, and nothing to stop.
+        if (stopped.ok()) {
+          EXPECT_EQ(*stopped, fresh) << ng.name;
+        } else {
+          EXPECT_THAT(stopped.status(),
+                      StatusIs(absl::StatusCode::kCancelled, ::testing::_))
+              << ng.name;
+        }
+      }
+      EXPECT_EQ(Values(g, m, all), fresh) << ng.name;
+    }
+  }
+}
+
 TEST(FlowExtensionTest, RefusesOtherMeasuresAndBadThetas) {
   const Graph g = testing::StarGraph(4, 0);
   EXPECT_THAT(FlowExtensionValues(g, Measure::kRepair, {1}),
