@@ -4,6 +4,7 @@
 #include <string>
 
 #include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 
@@ -42,15 +43,34 @@ const char* CodeName(grpc::StatusCode code) {
   }
 }
 
+// The codes whose cause is the server's, not the caller's: the operator
+// needs the message to act on them. Their messages come from storage and
+// system calls (a cell's error is INVALID_ARGUMENT, and no status ever
+// carries a token), escaped like the ids.
+bool LogsMessage(grpc::StatusCode code) {
+  return code == grpc::StatusCode::INTERNAL ||
+         code == grpc::StatusCode::UNKNOWN ||
+         code == grpc::StatusCode::DATA_LOSS;
+}
+
+constexpr size_t kMaxLoggedMessage = 512;
+
 }  // namespace
 
 grpc::Status RequestLog::Finish(const grpc::Status& status) {
   // One line, fixed fields, no data values: safe to ship to any log store.
+  std::string message;
+  if (LogsMessage(status.error_code())) {
+    message = absl::StrCat(
+        " message=\"",
+        absl::CEscape(status.error_message()).substr(0, kMaxLoggedMessage),
+        "\"");
+  }
   const std::string line = absl::StrFormat(
-      "%s rpc=%s principal=%s dataset=%s epsilon=%g status=%s latency_ms=%.3f\n",
+      "%s rpc=%s principal=%s dataset=%s epsilon=%g status=%s latency_ms=%.3f%s\n",
       absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", absl::Now(), absl::UTCTimeZone()),
       rpc_, Field(principal_), Field(dataset_), epsilon_, CodeName(status.error_code()),
-      absl::ToDoubleMilliseconds(absl::Now() - start_));
+      absl::ToDoubleMilliseconds(absl::Now() - start_), message);
   std::fputs(line.c_str(), stderr);
   return status;
 }

@@ -1,5 +1,7 @@
 // One log line per request (issue 3, deployment): buyer, dataset, RPC,
-// epsilon, status, latency; never data values.
+// epsilon, status, latency, and for INTERNAL, UNKNOWN and DATA_LOSS the
+// status message (escaped), whose cause only the operator can act on;
+// never data values or tokens.
 //   RequestLog log("MeasureInconsistency");
 //   log.set_principal(caller.id); log.set_dataset(id); log.set_epsilon(eps);
 //   ...
