@@ -35,7 +35,7 @@ v1::Budget ToProto(const core::ledger::BudgetState& budget) {
 v1::LedgerEntry ToProto(const core::ledger::LedgerEntry& entry) {
   v1::LedgerEntry out;
   // The per-buyer number, never the store's global handle: a buyer's
-  // history must not count other buyers' entries (issue 14, item 8).
+  // history must not count other buyers' entries (docs/security.md, item 8).
   out.set_entry_id(entry.buyer_seq);
   out.set_buyer_id(entry.buyer_id);
   out.set_dataset_id(entry.dataset_id);

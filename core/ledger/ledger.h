@@ -58,7 +58,7 @@ enum class EntryState { kReserved, kCommitted, kCharged, kRefunded };
 struct LedgerEntry {
   // The store's handle (Reservation::entry_id): unique over all buyers, so
   // it counts every buyer's entries and must never reach a buyer, not even
-  // in an error message (issue 14, item 8). Internal.
+  // in an error message (docs/security.md, item 8). Internal.
   int64_t entry_id = 0;
   // The entry's public number: 1, 2, 3, ... over all entries of this buyer,
   // on every dataset, in the order they were reserved. (buyer_id,

@@ -177,7 +177,7 @@ CREATE INDEX entries_in_flight_by_dataset ON entries (dataset_id, epsilon)
 
 // Version 3 -> 4: per-buyer entry numbers. entry_id is global, so showing
 // it to a buyer would reveal how many entries the other buyers made in
-// between (issue 14, item 8); buyers and admins see buyer_seq instead: 1,
+// between (docs/security.md, item 8); buyers and admins see buyer_seq instead: 1,
 // 2, 3, ... over all of one buyer's entries, on every dataset, in the order
 // of entry_id. Existing entries are numbered here; new ones get
 // MAX(buyer_seq) + 1 of their buyer in the transaction that reserves them

@@ -67,7 +67,7 @@ absl::StatusOr<const ConflictGraphData*> ConflictGraphSlot::Wait(
     case State::kFailed:
       // The cause (e.g. an edge count above max_edges) depends on the rows:
       // it goes to the admins (DatasetStats.graph_error), never to buyers
-      // (security finding 9).
+      // (docs/security.md, item 9).
       return absl::FailedPreconditionError(
           "The dataset's conflict graph could not be built; it answers no "
           "inconsistency measures until an admin replaces it (admins see "

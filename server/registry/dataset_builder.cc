@@ -545,7 +545,7 @@ absl::Status BuildGraph(const RegistryOptions& options,
 // Everything a buyer can read about the version (DatasetInfo, and a graph's
 // node labels, which SelectInfluentialNodes returns) is printable UTF-8:
 // no control characters, which would let owner text forge lines or move
-// the cursor on a buyer's terminal (security finding 7). Checked at
+// the cursor on a buyer's terminal (docs/security.md, item 7). Checked at
 // registration, where the owner can fix it; the CSV is UTF-8 already.
 absl::Status CheckPublishedText(const LoadedDataset& d) {
   if (std::optional<UnprintableText> bad = FindUnprintableText(d.PublicInfo())) {

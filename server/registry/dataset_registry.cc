@@ -572,7 +572,7 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
       BuildDataset(options_, manifest, csv_text, context);
   if (!built.ok()) {
     // Parse errors quote cells and header names: never those of a file
-    // read from the server's disk (issue 14, item 3).
+    // read from the server's disk (docs/security.md, item 3).
     return source == CsvSource::kServerPath
                ? WithoutFileContent(built.status())
                : built.status();

@@ -1,6 +1,6 @@
 // Server-side imports: AdminService uploads by `server_path` (the CSV is
 // read from the server's disk instead of the stream). An admin token must
-// not turn into a way to read any file the server can read (issue 14,
+// not turn into a way to read any file the server can read (docs/security.md,
 // item 3: /proc/self/environ, /etc/shadow and DATA_DIR/admin.token were
 // echoed back in error messages). So imports are off unless the operator
 // names an import directory (--import-dir, config key import_dir); a

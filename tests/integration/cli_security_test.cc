@@ -1,4 +1,4 @@
-// The `dpq` binary against the real server under hostile input (issue 14):
+// The `dpq` binary against the real server under hostile input (docs/security.md):
 // tokens with stray bytes (items 4), owner text with terminal controls
 // (item 7), a bad --ca file (item 9), and text or replies that are not
 // UTF-8 (items 1 and 9). Whatever the input or the server's answer, `dpq`

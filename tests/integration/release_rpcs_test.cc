@@ -278,7 +278,7 @@ TEST_F(ReleaseRpcsTest, GraphFromAnEdgeListAnswersInfluentialNodesOnly) {
 // the first release waits for the background build and succeeds, also
 // right after a restart.
 TEST_F(ReleaseRpcsTest, FirstReleaseWaitsForTheBackgroundGraphBuild) {
-  // Imports by server_path need an import directory (issue 14, item 3).
+  // Imports by server_path need an import directory (docs/security.md, item 3).
   ASSERT_EQ(StopServer(), 0) << server_->Log();
   ASSERT_NO_FATAL_FAILURE(StartServer(
       {"--import-dir",

@@ -135,7 +135,7 @@ TEST_F(ServiceTest, RegisterReportsTrueSizesToTheAdminOnly) {
 }
 
 TEST_F(ServiceTest, RegisterFromAServerPath) {
-  // Imports by server_path need an import directory (issue 14, item 3).
+  // Imports by server_path need an import directory (docs/security.md, item 3).
   ASSERT_EQ(StopServer(), 0) << server_->Log();
   ASSERT_NO_FATAL_FAILURE(StartServer(
       {"--import-dir",

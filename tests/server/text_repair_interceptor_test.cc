@@ -1,6 +1,6 @@
 // A dataset stored by an earlier server may hold invalid UTF-8 in a label;
 // a `string` field carrying it made the client refuse the whole response
-// (security finding 1: ListDatasets failed for every caller). The
+// (docs/security.md item 1: ListDatasets failed for every caller). The
 // interceptor repairs such responses: this test runs a real gRPC server on
 // loopback with a service that returns such text, with and without it.
 #include "server/text_repair_interceptor.h"

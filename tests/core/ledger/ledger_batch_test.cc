@@ -398,7 +398,7 @@ PRAGMA user_version = 3;
 )sql";
 
 // Version 3 -> 4 numbers the existing entries of each buyer 1, 2, 3, ... in
-// entry_id order (issue 14, item 8), changes nothing else, and new entries
+// entry_id order (docs/security.md, item 8), changes nothing else, and new entries
 // continue each buyer's numbering.
 TEST(LedgerMigrationTest, VersionThreeGetsPerBuyerEntryNumbers) {
   TempDir dir;

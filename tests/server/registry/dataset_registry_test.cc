@@ -132,7 +132,7 @@ TEST_F(DatasetRegistryTest, RegisterPublishesPublicInfoWithoutPrivateSizes) {
 }
 
 // A registration whose caller has left stops instead of finishing for
-// nobody (security finding 2's class: loops that run after the caller
+// nobody (docs/security.md item 2's class: loops that run after the caller
 // left); the admin saw DEADLINE_EXCEEDED while the dataset appeared.
 TEST_F(DatasetRegistryTest, RegistrationStopsAtTheCallersDeadline) {
   auto registry = OpenRegistry();

@@ -97,7 +97,7 @@ TEST(TrainDpDecisionTreeTest, SameSeedSameTree) {
   EXPECT_EQ(first->tree.ToText(), second->tree.ToText());
 }
 
-// Cooperative cancellation (issue 14, item 2): a stop function that never
+// Cooperative cancellation (docs/security.md, item 2): a stop function that never
 // fires changes nothing (every variant, same seed, same tree and noisy
 // rates), and one that fires at its n-th poll, wherever that falls (row
 // encoding, scoring, breeding, the selections, the accuracy release),

@@ -130,7 +130,7 @@ TEST(EgoDensitySensitivityAppsTest, PaperLemma72ViolatesA2) {
 }
 
 // Triangle counting polls its stop function at a bounded stride of work
-// (issue 14, item 2), gives the same counts when not stopped, and ends at
+// (docs/security.md, item 2), gives the same counts when not stopped, and ends at
 // the poll that says stop.
 TEST(NodeCentralityTest, EdgesAmongNeighboursPollsAndStops) {
   // A dense graph: 400 vertices, every pair (u, v) with (u + v) % 3 != 0.

@@ -115,7 +115,7 @@ TEST(EncodedTableTest, RowSubset) {
   EXPECT_EQ(data->positives(), 1u);
 }
 
-// A tree on many rows is not scored unchecked (issue 14, item 2): the stop
+// A tree on many rows is not scored unchecked (docs/security.md, item 2): the stop
 // function is polled every kRowsPerStopPoll rows while the rows are
 // encoded and while a tree is evaluated, the counts are unchanged by
 // polling, and the evaluation ends at the poll that says stop.
