@@ -61,24 +61,6 @@ int64_t CellKey(const Column& column, Domain domain, size_t row) {
   return 0;
 }
 
-bool ApplyOp(CompareOp op, int cmp) {
-  switch (op) {
-    case CompareOp::kEq:
-      return cmp == 0;
-    case CompareOp::kNe:
-      return cmp != 0;
-    case CompareOp::kLt:
-      return cmp < 0;
-    case CompareOp::kLe:
-      return cmp <= 0;
-    case CompareOp::kGt:
-      return cmp > 0;
-    case CompareOp::kGe:
-      return cmp >= 0;
-  }
-  return false;
-}
-
 template <typename T>
 int ThreeWay(T x, T y) {
   return x < y ? -1 : (y < x ? 1 : 0);
@@ -153,7 +135,8 @@ class SingleTupleCheck {
     } else {
       cmp = ThreeWay(lhs_->numeric_at(row), double_constant_);
     }
-    return ApplyOp(op_, cmp);
+    // cmp op 0 is the comparison the three-way result stands for.
+    return constraints::ApplyCompareOp(cmp, op_, 0);
   }
 
  private:
