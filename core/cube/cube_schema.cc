@@ -1,7 +1,6 @@
 // BuildCubeSchema (declared in cuboid_release.h): turns columns into
 // nominal dimensions with public, finished label lists.
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -11,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "core/cube/cuboid_release.h"
+#include "core/util/shortest_double.h"
 #include "core/util/status_macros.h"
 
 namespace dpq::core::cube {
@@ -19,11 +19,7 @@ namespace {
 using table::ColumnType;
 
 // Shortest text that parses back to `v` ("10", "0.5", "1e+20").
-std::string EdgeText(double v) {
-  char buf[64];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);
-  return ec == std::errc() ? std::string(buf, end) : absl::StrCat(v);
-}
+std::string EdgeText(double v) { return util::ShortestDouble(v); }
 
 // The catch-all label: "other" unless a real label already says so.
 std::string OtherLabel(const std::vector<std::string>& labels) {

@@ -1,14 +1,13 @@
 #include "core/dp/epsilon.h"
 
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <string>
-#include <system_error>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "core/util/shortest_double.h"
 #include "core/util/status_macros.h"
 
 namespace dpq::core::dp {
@@ -16,13 +15,7 @@ namespace {
 
 // Shortest text that parses back to `value` ("-1", "0.1", "2e+06", "nan",
 // "inf"), so a message never shows a rounded value that looks valid.
-std::string FormatValue(double value) {
-  char buffer[64];
-  const std::to_chars_result result =
-      std::to_chars(buffer, buffer + sizeof(buffer), value);
-  if (result.ec != std::errc()) return absl::StrCat(value);
-  return std::string(buffer, result.ptr);
-}
+std::string FormatValue(double value) { return util::ShortestDouble(value); }
 
 absl::Status ValidateFinitePositive(double value, absl::string_view name) {
   // `!(value > 0)` also rejects NaN, for which every comparison is false.

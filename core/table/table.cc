@@ -1,7 +1,6 @@
 #include "core/table/table.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -16,6 +15,7 @@
 #include "core/table/cell_parser.h"
 #include "core/table/schema.h"
 #include "core/table/string_interner.h"
+#include "core/util/shortest_double.h"
 #include "core/util/status_macros.h"
 
 namespace dpq::core::table {
@@ -94,12 +94,7 @@ std::string Table::CellText(size_t column, size_t row) const {
     case ColumnType::kInt64:
       return absl::StrCat(c.int64s[row]);
     case ColumnType::kDouble: {
-      // Shortest text that parses back to the same double (absl::StrCat
-      // keeps only six significant digits).
-      char buffer[32];
-      const auto result =
-          std::to_chars(buffer, buffer + sizeof(buffer), c.doubles[row]);
-      return std::string(buffer, result.ptr);
+      return util::ShortestDouble(c.doubles[row]);
     }
     case ColumnType::kString:
       return std::string(dictionary_->at(c.string_ids[row]));

@@ -1,22 +1,15 @@
 // DecisionTree::ToText and depth() (declared in dp_decision_tree.h).
-#include <charconv>
 #include <string>
-#include <system_error>
 
 #include "absl/strings/str_cat.h"
 #include "core/selection/tree/dp_decision_tree.h"
 #include "core/selection/tree/tree_operators.h"
+#include "core/util/shortest_double.h"
 
 namespace dpq::core::selection {
 namespace {
 
-std::string ShortestDouble(double value) {
-  char buffer[64];
-  const std::to_chars_result r =
-      std::to_chars(buffer, buffer + sizeof(buffer), value);
-  if (r.ec != std::errc()) return absl::StrCat(value);
-  return std::string(buffer, r.ptr);
-}
+using util::ShortestDouble;
 
 // Single-quoted, with ' and \ escaped, so the text form is unambiguous.
 std::string Quote(const std::string& text) {
