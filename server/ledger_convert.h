@@ -6,7 +6,7 @@
 #include "absl/time/time.h"
 #include "core/ledger/ledger.h"
 #include "dpq/v1/ledger.pb.h"
-#include "google/protobuf/timestamp.pb.h"
+#include "server/timestamp.h"
 
 namespace dpq::server {
 
@@ -16,10 +16,6 @@ v1::Budget ToProto(const core::ledger::BudgetState& budget);
 // All public fields of the entry (fingerprint and the recorded answer are
 // not part of the proto). settled_at is unset while the entry is reserved.
 v1::LedgerEntry ToProto(const core::ledger::LedgerEntry& entry);
-
-// Seconds and nanoseconds since the Unix epoch. absl::InfinitePast/Future
-// are clamped to the Timestamp range (0001-01-01 .. 9999-12-31).
-google::protobuf::Timestamp ToTimestamp(absl::Time time);
 
 }  // namespace dpq::server
 

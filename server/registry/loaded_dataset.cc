@@ -6,20 +6,9 @@
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/timestamp.pb.h"
 #include "server/registry/column_types.h"
+#include "server/timestamp.h"
 
 namespace dpq::server::registry {
-namespace {
-
-google::protobuf::Timestamp ToTimestampProto(absl::Time t) {
-  google::protobuf::Timestamp ts;
-  const int64_t seconds = absl::ToUnixSeconds(t);
-  ts.set_seconds(seconds);
-  ts.set_nanos(static_cast<int32_t>((t - absl::FromUnixSeconds(seconds)) /
-                                    absl::Nanoseconds(1)));
-  return ts;
-}
-
-}  // namespace
 
 absl::Status LoadedDataset::CheckAnswers(const char* rpc) const {
   const bool answers = is_graph()
@@ -75,7 +64,7 @@ v1::DatasetInfo LoadedDataset::PublicInfo() const {
   info.set_neighbouring(neighbouring);
   info.set_charge_multiplier(charge_multiplier);
   info.set_version(version);
-  *info.mutable_registered_at() = ToTimestampProto(registered_at);
+  *info.mutable_registered_at() = ToTimestamp(registered_at);
   if (is_graph()) {
     info.set_node_count(edge_graph.graph.num_nodes());  // declared
     info.add_supported_releases(kSelectInfluentialNodes);
