@@ -21,6 +21,7 @@
 #include "client/utf8.h"
 #include "core/table/schema.h"
 #include "core/util/status_macros.h"
+#include "core/util/status_prefix.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/completion_queue.h"
 #include "grpcpp/support/async_stream.h"
@@ -130,9 +131,9 @@ absl::Status PrepareUpload(const Invocation& inv, const CliEnv& env,
     absl::StatusOr<core::table::SchemaOverrides> schema =
         core::table::ParseSchemaOverrides(text);
     if (!schema.ok()) {
-      return absl::Status(schema.status().code(),
-                          absl::StrCat("--schema file '", up.schema_path,
-                                       "': ", schema.status().message()));
+      return core::util::WithPrefix(
+          absl::StrCat("--schema file '", up.schema_path, "': "),
+          schema.status());
     }
     for (const core::table::ColumnSpec& c : schema->columns) {
       v1::Column* col = m->add_column_types();

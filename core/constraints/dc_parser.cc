@@ -23,6 +23,7 @@
 #include "core/constraints/denial_constraint.h"
 #include "core/table/schema.h"
 #include "core/util/status_macros.h"
+#include "core/util/status_prefix.h"
 
 namespace dpq::core::constraints {
 namespace {
@@ -675,9 +676,8 @@ absl::StatusOr<std::vector<DenialConstraint>> ParseDenialConstraints(
     absl::StatusOr<std::vector<DenialConstraint>> dcs =
         ParseDenialConstraintLine(line, schema);
     if (!dcs.ok()) {
-      return absl::Status(
-          dcs.status().code(),
-          absl::StrCat("line ", line_number, ": ", dcs.status().message()));
+      return util::WithPrefix(absl::StrCat("line ", line_number, ": "),
+                              dcs.status());
     }
     for (DenialConstraint& dc : *dcs) {
       dc.line = line_number;
@@ -704,8 +704,7 @@ absl::StatusOr<std::vector<DenialConstraint>> ReadDenialConstraintsFile(
   absl::StatusOr<std::vector<DenialConstraint>> dcs =
       ParseDenialConstraints(contents.str(), schema);
   if (!dcs.ok()) {
-    return absl::Status(dcs.status().code(),
-                        absl::StrCat(path, ": ", dcs.status().message()));
+    return util::WithPrefix(absl::StrCat(path, ": "), dcs.status());
   }
   return dcs;
 }

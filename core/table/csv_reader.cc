@@ -20,6 +20,7 @@
 #include "core/table/string_interner.h"
 #include "core/table/table.h"
 #include "core/util/status_macros.h"
+#include "core/util/status_prefix.h"
 
 namespace dpq::core::table {
 namespace {
@@ -299,8 +300,7 @@ absl::StatusOr<Table> ReadCsvFile(const std::string& path,
   ASSIGN_OR_RETURN(const MappedFile file, MappedFile::Open(path));
   absl::StatusOr<Table> table = ReadCsv(file.view(), options);
   if (!table.ok()) {
-    return absl::Status(table.status().code(),
-                        absl::StrCat(path, ": ", table.status().message()));
+    return util::WithPrefix(absl::StrCat(path, ": "), table.status());
   }
   return table;
 }

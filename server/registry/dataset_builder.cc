@@ -22,6 +22,7 @@
 #include "core/selection/nodes/edge_list.h"
 #include "core/table/csv_encoding.h"
 #include "core/table/csv_reader.h"
+#include "core/util/status_prefix.h"
 #include "core/util/text_check.h"
 #include "core/util/status_macros.h"
 #include "server/proto_text.h"
@@ -232,7 +233,7 @@ absl::Status ReadRows(const RegistryOptions& options,
     const char* field = absl::StrContains(s.message(), "not in the CSV header")
                             ? "column_types: "
                             : "csv: ";
-    return absl::Status(s.code(), absl::StrCat(field, s.message()));
+    return core::util::WithPrefix(field, s);
   }
   d->table = *std::move(table);
 
@@ -300,9 +301,8 @@ absl::Status BuildCube(const v1::DatasetManifest& manifest,
     if (absl::StrContains(schema.status().message(), "neither a domain")) {
       hint = " (dpq admin register --cube-dimension 'COL=*' asks for that)";
     }
-    return absl::Status(schema.status().code(),
-                        absl::StrCat("cube_dimensions: ",
-                                     schema.status().message(), hint));
+    return core::util::WithPrefix("cube_dimensions: ", schema.status(),
+                                  hint);
   }
   d->cube_schema = *std::move(schema);
   // Freeze the inferred domains (labels without the "other" cell).
@@ -333,11 +333,9 @@ absl::Status BuildCube(const v1::DatasetManifest& manifest,
     absl::StatusOr<core::cube::Cuboid> exact = core::cube::ComputeExactCuboid(
         d->table, d->cube_schema, q.back());
     if (!exact.ok()) {
-      return absl::Status(
-          exact.status().code(),
-          absl::StrCat("public_cuboids[", i, "]: ", exact.status().message(),
-                       " (the cube's dimensions are the manifest's "
-                       "cube_dimensions)"));
+      return core::util::WithPrefix(
+          absl::StrCat("public_cuboids[", i, "]: "), exact.status(),
+          " (the cube's dimensions are the manifest's cube_dimensions)");
     }
     cells += exact->cells.size();
     if (cells > kMaxPublicCuboidCells) {
@@ -447,8 +445,7 @@ absl::Status BuildTable(const RegistryOptions& options,
       core::constraints::ParseDenialConstraints(manifest.constraints(),
                                                 d->table.schema());
   if (!dcs.ok()) {
-    return absl::Status(dcs.status().code(),
-                        absl::StrCat("constraints: ", dcs.status().message()));
+    return core::util::WithPrefix("constraints: ", dcs.status());
   }
   d->dcs = *std::move(dcs);
   d->constraint_lines = ConstraintLines(manifest.constraints(), d->dcs);
@@ -510,12 +507,11 @@ absl::Status BuildGraph(const RegistryOptions& options,
         absl::StartsWith(graph.status().message(), "A graph dataset")) {
       return graph.status();
     }
-    return absl::Status(
-        graph.status().code(),
-        absl::StrCat(absl::StartsWith(graph.status().message(), "Node label")
-                         ? "node_labels: "
-                         : "csv (edge list source,target): ",
-                     graph.status().message()));
+    return core::util::WithPrefix(
+        absl::StartsWith(graph.status().message(), "Node label")
+            ? "node_labels: "
+            : "csv (edge list source,target): ",
+        graph.status());
   }
   const uint64_t nodes = graph->graph.num_nodes();
   const uint64_t edges = graph->graph.num_edges();

@@ -26,6 +26,7 @@
 #include "core/measures/vertex_cover.h"
 #include "core/table/mapped_file.h"
 #include "core/util/status_macros.h"
+#include "core/util/status_prefix.h"
 #include "google/protobuf/util/json_util.h"
 
 namespace dpq::server::registry {
@@ -416,9 +417,10 @@ absl::StatusOr<std::unique_ptr<DatasetRegistry>> DatasetRegistry::Open(
   for (const std::string& id : ids) {
     absl::Status s = registry->LoadFromDisk(root / id);
     if (!s.ok()) {
-      return absl::Status(
-          s.code(), absl::StrCat("Cannot load dataset '", id, "' from '",
-                                 (root / id).string(), "': ", s.message()));
+      return core::util::WithPrefix(
+          absl::StrCat("Cannot load dataset '", id, "' from '",
+                       (root / id).string(), "': "),
+          s);
     }
   }
   return registry;
@@ -585,10 +587,9 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
     RETURN_IF_ERROR(CheckRegistrationDeadline(deadline));
     if (!graph.ok()) {
       const absl::Status& s = graph.status();
-      return absl::Status(
-          s.code(), absl::StrCat("constraints: the conflict graph of these rows "
-                                 "cannot be built: ",
-                                 s.message()));
+      return core::util::WithPrefix(
+          "constraints: the conflict graph of these rows cannot be built: ",
+          s);
     }
     edges = graph->graph.graph.num_edges();
     if (d->manifest.exact_repair()) {
@@ -711,8 +712,7 @@ absl::StatusOr<std::string> DatasetRegistry::ReadServerFile(
       ReadWholeFile(fs::path(real), options_.max_csv_bytes,
                     /*no_follow=*/true);
   if (!text.ok()) {
-    return absl::Status(text.status().code(),
-                        absl::StrCat("server_path: ", text.status().message()));
+    return core::util::WithPrefix("server_path: ", text.status());
   }
   return text;
 }

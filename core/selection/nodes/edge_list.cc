@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "core/util/status_macros.h"
+#include "core/util/status_prefix.h"
 
 namespace dpq::core::selection {
 namespace {
@@ -164,8 +165,7 @@ absl::StatusOr<LabeledGraph> ReadEdgeListCsv(const std::string& path) {
   buffer << in.rdbuf();
   absl::StatusOr<LabeledGraph> graph = ParseEdgeList(buffer.str());
   if (!graph.ok()) {
-    return absl::Status(graph.status().code(),
-                        absl::StrCat(path, ": ", graph.status().message()));
+    return util::WithPrefix(absl::StrCat(path, ": "), graph.status());
   }
   return graph;
 }
