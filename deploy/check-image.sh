@@ -25,8 +25,9 @@
 # image's Release build and test suite); it is not part of CI (.ci/run), see
 # docs/image.md for when to run it and its last recorded result.
 #
-#   deploy/check-image.sh [--rebuild-base]
+#   deploy/check-image.sh [--rebuild-base] [--fresh]
 #     --rebuild-base  re-run debootstrap and re-import the base images
+#     --fresh         build every layer again (podman build --no-cache)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,12 +41,15 @@ step() { printf '\n== %s\n' "$*"; }
 fail() { echo "check-image: FAILED: $*" >&2; exit 1; }
 
 rebuild_base=0
+cache_flag=--layers
 DPQ_TOKEN=""
-case "${1:-}" in
-  "") ;;
-  --rebuild-base) rebuild_base=1 ;;
-  *) echo "usage: $0 [--rebuild-base]" >&2; exit 2 ;;
-esac
+for arg in "$@"; do
+  case "$arg" in
+    --rebuild-base) rebuild_base=1 ;;
+    --fresh) cache_flag=--no-cache ;;
+    *) echo "usage: $0 [--rebuild-base] [--fresh]" >&2; exit 2 ;;
+  esac
+done
 [[ $(id -u) -eq 0 ]] || fail "run as root (podman build, mount and chroot need it)"
 
 started=$(date +%s)
@@ -116,7 +120,7 @@ rm -f "$CACHE/image.id"
 # The id file, not only the exit status: podman build stopped by a signal
 # may exit 0.
 if ! podman build --isolation chroot --network host --pull=never --format docker \
-       --layers --iidfile "$CACHE/image.id" -t "$IMAGE" -f Dockerfile . \
+       "$cache_flag" --iidfile "$CACHE/image.id" -t "$IMAGE" -f Dockerfile . \
        > "$CACHE/build.log" 2>&1 || [[ ! -s "$CACHE/image.id" ]]; then
   tail -n 60 "$CACHE/build.log" >&2
   fail "podman build (full log: $CACHE/build.log)"
