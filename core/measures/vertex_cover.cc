@@ -491,6 +491,44 @@ uint64_t VertexCoverLpDoubled(const Graph& g) {
       mate.begin(), mate.end(), [](NodeId m) { return m != kNoMate; }));
 }
 
+std::vector<uint8_t> HalfIntegralLpSolution(const Graph& g) {
+  const uint32_t n = g.num_nodes();
+  const std::vector<NodeId> mate_left = DoubleCoverMatching(
+      n, [&g](NodeId u) { return g.neighbors(u); }, {});
+  std::vector<NodeId> mate_right(n, kNoMate);
+  for (NodeId u = 0; u < n; ++u) {
+    if (mate_left[u] != kNoMate) mate_right[mate_left[u]] = u;
+  }
+  // Koenig: Z = the copies reached from the free left copies by
+  // alternating paths (any edge left to right, the matching back); the
+  // minimum cover of the double cover is (left copies outside Z) plus
+  // (right copies in Z), one per matching edge.
+  std::vector<uint8_t> left_in_z(n, 0), right_in_z(n, 0);
+  std::vector<NodeId> queue;
+  for (NodeId u = 0; u < n; ++u) {
+    if (mate_left[u] == kNoMate) {
+      left_in_z[u] = 1;
+      queue.push_back(u);
+    }
+  }
+  for (size_t head = 0; head < queue.size(); ++head) {
+    for (NodeId v : g.neighbors(queue[head])) {
+      if (right_in_z[v]) continue;
+      right_in_z[v] = 1;
+      const NodeId w = mate_right[v];  // v is matched: the matching is maximum
+      if (w != kNoMate && !left_in_z[w]) {
+        left_in_z[w] = 1;
+        queue.push_back(w);
+      }
+    }
+  }
+  std::vector<uint8_t> x2(n);
+  for (NodeId v = 0; v < n; ++v) {
+    x2[v] = static_cast<uint8_t>((left_in_z[v] ? 0 : 1) + (right_in_z[v] ? 1 : 0));
+  }
+  return x2;
+}
+
 uint64_t GreedyVertexCoverSize(const Graph& g) {
   Peeler peeler(g);
   uint64_t size = 0;

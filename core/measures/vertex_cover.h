@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -71,6 +72,15 @@ struct VertexCoverResult {
 // Hopcroft-Karp finds. LP >= maximum matching of g, and LP <= I_R, with
 // equality for bipartite graphs. O(m sqrt(n)) time, O(n) extra memory.
 uint64_t VertexCoverLpDoubled(const graph::Graph& g);
+
+// Twice an optimal solution of the LP relaxation: x2[v] in {0, 1, 2} for
+// x_v = 0, 1/2, 1 (the LP is half-integral), read off the maximum matching
+// of the double cover by Koenig's theorem; sum x2 = VertexCoverLpDoubled.
+// Being optimal, it has the Nemhauser-Trotter property: the nodes at 1 can
+// be matched into the nodes at 0 (else lowering a violating set of them to
+// 1/2 and raising their neighbours at 0 to 1/2 would be a cheaper
+// solution). O(m sqrt(n)).
+std::vector<uint8_t> HalfIntegralLpSolution(const graph::Graph& g);
 
 // Size of the cover built greedily by the degree-1 rule (a node of degree 1
 // puts its neighbour into the cover, which is always optimal) and otherwise

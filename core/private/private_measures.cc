@@ -11,6 +11,7 @@
 #include "core/dp/discrete_laplace.h"
 #include "core/dp/epsilon.h"
 #include "core/graph/edge_addition.h"
+#include "core/measures/clique_lp_bound.h"
 #include "core/measures/vertex_cover.h"
 #include "core/private/gem_release.h"
 #include "core/private/noisy_count.h"
@@ -40,9 +41,17 @@ absl::StatusOr<PrivateMeasureResult> ReleaseRepair(
       break;
     }
     case RepairMethod::kCoverBound: {
-      // Sensitivity 1: measures::CoverLowerBound explains and tests why.
-      const int64_t bound =
-          static_cast<int64_t>(measures::CoverLowerBound(g));
+      // Sensitivity 1: measures::CliqueLpCoverBound explains and tests why
+      // (with the FD blocks or, for a bare graph, without them).
+      uint64_t cover = 0;
+      if (request.cover_bound.has_value()) {
+        cover = *request.cover_bound;
+      } else {
+        ASSIGN_OR_RETURN(const measures::CliqueLpBound lp,
+                         measures::CliqueLpCoverBound(g, {}));
+        cover = lp.bound;
+      }
+      const int64_t bound = static_cast<int64_t>(cover);
       ASSIGN_OR_RETURN(noisy,
                        ReleaseNoisyCount(urbg, bound, 1.0, request.epsilon));
       break;

@@ -48,8 +48,11 @@ absl::string_view SelectionMethodName(SelectionMethod method);
 
 // How I_R is released.
 enum class RepairMethod {
-  // ceil(LP relaxation of minimum vertex cover) + discrete Laplace(1/eps):
-  // a lower bound of I_R with sensitivity 1 (default).
+  // A lower bound of I_R with sensitivity 1 + discrete Laplace(1/eps)
+  // (default): ceil of the LP relaxation of minimum vertex cover
+  // strengthened with the clique constraints of the FD blocks and of every
+  // triangle (ComputeCoverBound, computed once per dataset and passed in
+  // PrivateMeasureRequest::cover_bound).
   kCoverBound,
   // The exact minimum cover, computed by the owner at registration
   // (PrivateMeasureRequest::exact_repair) + discrete Laplace(1/eps).
@@ -90,6 +93,11 @@ struct PrivateMeasureRequest {
   // The exact minimum vertex cover of the graph, computed at registration
   // when the owner asked for it (needed by RepairMethod::kExact only).
   std::optional<uint64_t> exact_repair;
+  // ComputeCoverBound for the dataset's table, DCs and graph (needed by
+  // RepairMethod::kCoverBound). When empty the bound is computed from the
+  // graph alone: the same LP without the FD blocks (edges and triangles),
+  // also of sensitivity 1, but weaker on FD tables.
+  std::optional<uint64_t> cover_bound;
   // Total budget of the request, validated by dp::ValidateEpsilon.
   double epsilon = 0;
   // N, the public upper bound on the row count (design 5.2); must be >= the

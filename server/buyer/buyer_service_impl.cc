@@ -84,6 +84,7 @@ absl::StatusOr<v1::MeasureResult> Release(const registry::ConflictGraphData& g,
   request.method = methods.selection;
   request.repair_method = methods.repair;
   request.exact_repair = d.exact_repair;
+  request.cover_bound = g.cover_bound;
   request.epsilon = epsilon;
   request.public_max_rows = d.manifest.public_max_rows();
   if (methods.selection == pm::SelectionMethod::kOptimized ||

@@ -28,6 +28,10 @@ namespace dpq::server::registry {
 struct ConflictGraphData {
   core::graph::ConflictGraph graph;
   std::vector<core::private_measures::DcDegreeBound> degree_bounds;
+  // private_measures::ComputeCoverBound of the table: what cover_bound
+  // releases (with noise), computed with the graph so every release of
+  // this version reuses it.
+  uint64_t cover_bound = 0;
 };
 
 // Thread-safe. States: pending -> building -> ready | failed, or

@@ -18,6 +18,7 @@
 #include "core/constraints/dc_parser.h"
 #include "core/cube/data_cube.h"
 #include "core/cube/generic_sensitivity.h"
+#include "core/private/cover_bound.h"
 #include "core/private/degree_bound.h"
 #include "core/selection/nodes/edge_list.h"
 #include "core/table/csv_encoding.h"
@@ -639,6 +640,9 @@ absl::StatusOr<ConflictGraphData> BuildConflictGraphData(
                                    d.table, d.dcs, graph_options));
   ASSIGN_OR_RETURN(data.degree_bounds,
                    core::private_measures::ComputeDegreeBounds(d.table, d.dcs));
+  ASSIGN_OR_RETURN(data.cover_bound,
+                   core::private_measures::ComputeCoverBound(
+                       d.table, d.dcs, data.graph.graph));
   return data;
 }
 

@@ -20,6 +20,7 @@
 #include "core/graph/conflict_graph_builder.h"
 #include "core/measures/exact_measures.h"
 #include "core/measures/measure.h"
+#include "core/private/cover_bound.h"
 #include "core/private/degree_bound.h"
 #include "core/private/private_measures.h"
 #include "core/table/csv_reader.h"
@@ -142,6 +143,11 @@ absl::StatusOr<PrivateRun> RunPrivate(const MeasureToolOptions& o,
        request.method == pm::SelectionMethod::kGem)) {
     ASSIGN_OR_RETURN(request.degree_bounds,
                      pm::ComputeDegreeBounds(d.table, d.dcs));
+  }
+  if (measure == Measure::kRepair &&
+      request.repair_method == pm::RepairMethod::kCoverBound) {
+    ASSIGN_OR_RETURN(request.cover_bound,
+                     pm::ComputeCoverBound(d.table, d.dcs, d.graph.graph));
   }
   if (measure == Measure::kRepair &&
       request.repair_method == pm::RepairMethod::kExact) {

@@ -10,6 +10,7 @@
 #include "absl/time/clock.h"
 #include "core/graph/conflict_graph_builder.h"
 #include "core/measures/vertex_cover.h"
+#include "core/private/cover_bound.h"
 #include "core/private/noisy_count.h"
 #include "core/private/private_measures.h"
 #include "core/util/status_macros.h"
@@ -43,6 +44,7 @@ absl::StatusOr<GraphCase> BuildGraphCase(
              std::ceil(n_factor * static_cast<double>(table.num_rows()))));
   c.candidates = PaperThetaCandidates(c.public_max_rows);
   ASSIGN_OR_RETURN(c.degree_bounds, pm::ComputeDegreeBounds(table, dcs));
+  ASSIGN_OR_RETURN(c.cover_bound, pm::ComputeCoverBound(table, dcs, c.graph));
   c.i_mi = c.graph.num_edges();
   c.i_p = c.graph.num_non_isolated();
   core::measures::VertexCoverLimits limits;
@@ -154,6 +156,7 @@ absl::StatusOr<OneRelease> Release(core::dp::SecureUrbg& urbg,
   request.public_max_rows = c.public_max_rows;
   request.candidates = c.candidates;
   request.degree_bounds = c.degree_bounds;
+  request.cover_bound = c.cover_bound;
   // Every method is set explicitly: the core's defaults (gem, cover_bound)
   // are not the paper's.
   switch (method) {

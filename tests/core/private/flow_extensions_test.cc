@@ -15,6 +15,7 @@
 #include "core/dp/generalized_exponential_mechanism.h"
 #include "core/graph/edge_addition.h"
 #include "core/graph/graph.h"
+#include "core/measures/clique_lp_bound.h"
 #include "core/measures/exact_measures.h"
 #include "core/measures/measure.h"
 #include "core/measures/vertex_cover.h"
@@ -239,6 +240,22 @@ TEST(CoverBoundTest, LowerBoundWithSensitivityOne) {
     ASSERT_LE(std::abs(static_cast<int64_t>(*exact_with) -
                        static_cast<int64_t>(*exact_without)),
               1);
+  }
+}
+
+// The clique LP of cover_bound on a bare graph (edges and every triangle,
+// no FD blocks): monotone, sensitivity 1, between ceil(LP) and I_R.
+TEST(CoverBoundTest, TriangleLpIsMonotoneWithSensitivityOne) {
+  for (const NeighbourPair& p : AllPairs()) {
+    ASSERT_OK_AND_ASSIGN(const measures::CliqueLpBound with,
+                         measures::CliqueLpCoverBound(p.with, {}));
+    ASSERT_OK_AND_ASSIGN(const measures::CliqueLpBound without,
+                         measures::CliqueLpCoverBound(p.without, {}));
+    ASSERT_GE(with.bound, without.bound);
+    ASSERT_LE(with.bound - without.bound, 1u);
+    ASSERT_LE(with.lp_value - without.lp_value, 1.0 + 1e-9);
+    ASSERT_GE(with.bound, measures::CoverLowerBound(p.with));
+    ASSERT_LE(with.bound, *measures::ExactRepairOrExplain(p.with));
   }
 }
 

@@ -12,6 +12,7 @@
 #include "core/graph/edge_addition.h"
 #include "core/graph/graph.h"
 #include "core/graph/stable_vertex_cover.h"
+#include "core/measures/clique_lp_bound.h"
 #include "core/measures/measure.h"
 #include "core/measures/vertex_cover.h"
 #include "core/private/flow_extensions.h"
@@ -405,7 +406,9 @@ TEST(ComputePrivateMeasureTest, RepairNoiseMatchesEachMethodsSensitivity) {
 
 // cover_bound releases ceil(LP): on K_n that is ceil(n / 2), strictly below
 // I_R = n - 1 for n >= 4, so the released value is a lower bound.
-TEST(ComputePrivateMeasureTest, CoverBoundReleasesCeilOfTheLpAtLargeEpsilon) {
+// Without a table's FD blocks (a bare graph), cover_bound is the LP with
+// every triangle: on K_n, y = 1/3 everywhere, so ceil(n - n / 3).
+TEST(ComputePrivateMeasureTest, CoverBoundOnABareGraphIsTheTriangleLp) {
   for (uint32_t n : {2u, 3u, 4u, 5u, 8u}) {
     const graph::Graph g = CompleteGraph(n);
     SeededUrbg urbg(9);
@@ -414,17 +417,18 @@ TEST(ComputePrivateMeasureTest, CoverBoundReleasesCeilOfTheLpAtLargeEpsilon) {
     req.repair_method = RepairMethod::kCoverBound;
     ASSERT_OK_AND_ASSIGN(const PrivateMeasureResult r,
                          ComputePrivateMeasure(urbg, g, req));
-    EXPECT_EQ(r.value, static_cast<int64_t>((n + 1) / 2)) << "K_" << n;
-    EXPECT_EQ(r.value, static_cast<int64_t>(
+    const int64_t expected = n == 2 ? 1 : (2 * n + 2) / 3;
+    EXPECT_EQ(r.value, expected) << "K_" << n;
+    EXPECT_GE(r.value, static_cast<int64_t>(
                            (measures::VertexCoverLpDoubled(g) + 1) / 2));
     EXPECT_LE(r.value, static_cast<int64_t>(MinimumCover(g)));
-    if (n >= 4) {
+    if (n == 8) {
       EXPECT_LT(r.value, static_cast<int64_t>(MinimumCover(g)));
     }
     EXPECT_EQ(r.estimate, Estimate::kLowerBound);
     EXPECT_EQ(r.method, "cover_bound");
   }
-  // On random graphs: the value is CoverLowerBound and never above I_R.
+  // On random graphs: the triangle LP, between ceil(LP) and I_R.
   int checked = 0;
   for (const testing::NamedGraph& ng : testing::RandomTestGraphs()) {
     if (ng.graph.num_nodes() > 16) continue;  // keep the exact solver cheap
@@ -433,7 +437,10 @@ TEST(ComputePrivateMeasureTest, CoverBoundReleasesCeilOfTheLpAtLargeEpsilon) {
         Request(Measure::kRepair, SelectionMethod::kGem, 1e6, 100);
     ASSERT_OK_AND_ASSIGN(const PrivateMeasureResult r,
                          ComputePrivateMeasure(urbg, ng.graph, req));
-    EXPECT_EQ(r.value,
+    ASSERT_OK_AND_ASSIGN(const measures::CliqueLpBound lp,
+                         measures::CliqueLpCoverBound(ng.graph, {}));
+    EXPECT_EQ(r.value, static_cast<int64_t>(lp.bound)) << ng.name;
+    EXPECT_GE(r.value,
               static_cast<int64_t>(measures::CoverLowerBound(ng.graph)))
         << ng.name;
     EXPECT_LE(r.value, static_cast<int64_t>(MinimumCover(ng.graph))) << ng.name;

@@ -1,0 +1,235 @@
+#include "core/graph/fd_cliques.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "core/graph/conflict_graph_internal.h"
+
+namespace dpq::core::graph {
+namespace {
+
+using constraints::CompareOp;
+using constraints::DenialConstraint;
+using constraints::Predicate;
+using table::Column;
+using table::Table;
+
+// The DCs of one key X: the right-hand columns of its FDs, and whether a
+// key constraint (no right-hand side) conflicts every pair of a group.
+struct KeyDcs {
+  std::vector<size_t> rhs;  // sorted, unique
+  bool has_key_constraint = false;
+};
+
+// X and B if `dc` is t1.X = t2.X (at least one) plus at most one
+// t1.B != t2.B, all on the same column both sides; false otherwise.
+bool SplitFdShape(const DenialConstraint& dc, std::vector<size_t>& x,
+                  std::vector<size_t>& b) {
+  for (const Predicate& p : dc.predicates) {
+    if (!p.is_join() || p.lhs.column != p.rhs.column) return false;
+    if (p.op == CompareOp::kEq) {
+      x.push_back(p.lhs.column);
+    } else if (p.op == CompareOp::kNe) {
+      b.push_back(p.lhs.column);
+    } else {
+      return false;
+    }
+  }
+  std::sort(x.begin(), x.end());
+  x.erase(std::unique(x.begin(), x.end()), x.end());
+  std::sort(b.begin(), b.end());
+  b.erase(std::unique(b.begin(), b.end()), b.end());
+  if (x.empty() || b.size() > 1) return false;
+  // t1.A = t2.A and t1.A != t2.A: never violated, no conflicts at all.
+  return b.empty() || !std::binary_search(x.begin(), x.end(), b[0]);
+}
+
+// A cell as an int64 with the DC's equality (see EncodeDouble).
+int64_t CellKey(const Column& c, size_t row) {
+  switch (c.type) {
+    case table::ColumnType::kString:
+      return c.string_ids[row];
+    case table::ColumnType::kInt64:
+      return c.int64s[row];
+    case table::ColumnType::kDouble:
+      return internal::EncodeDouble(c.doubles[row]);
+  }
+  return 0;
+}
+
+bool AnyNull(const Table& t, const std::vector<size_t>& columns, size_t row) {
+  for (size_t c : columns) {
+    if (t.column(c).is_null(row)) return true;
+  }
+  return false;
+}
+
+// Refines per-row ids by the cells of `columns`: afterwards two member
+// rows share an id iff they shared it before and agree on every column.
+// kNone (not a member) stays. Ids are dense, numbered in row order.
+void Refine(const Table& t, const std::vector<size_t>& columns,
+            std::vector<uint32_t>& ids) {
+  for (size_t c : columns) {
+    const Column& column = t.column(c);
+    absl::flat_hash_map<std::pair<uint32_t, int64_t>, uint32_t> next;
+    for (size_t row = 0; row < ids.size(); ++row) {
+      if (ids[row] == CliqueFamily::kNone) continue;
+      ids[row] = next.try_emplace({ids[row], CellKey(column, row)},
+                                  static_cast<uint32_t>(next.size()))
+                     .first->second;
+    }
+  }
+}
+
+std::string ColumnList(const Table& t, const std::vector<size_t>& columns) {
+  std::vector<std::string> names;
+  for (size_t c : columns) names.push_back(t.schema().column(c).name);
+  return absl::StrCat("(", absl::StrJoin(names, ", "), ")");
+}
+
+// Which rows a family holds and how it splits them into parts.
+struct FamilySpec {
+  std::vector<size_t> key;
+  std::vector<size_t> part_columns;  // empty: one part per row
+  // Rows with no NULL among these are members...
+  std::vector<size_t> required;
+  // ...unless they have a NULL among these (left to the joint family).
+  std::vector<size_t> excluded_if_null;
+  std::string description;
+};
+
+CliqueFamily BuildFamily(const Table& t, const FamilySpec& spec) {
+  const size_t n = t.num_rows();
+  CliqueFamily f;
+  f.description = spec.description;
+  // Members start in group 0 and are split by the key, then (a copy) by
+  // the part columns, or one part per row.
+  std::vector<uint32_t> group(n, CliqueFamily::kNone);
+  for (size_t row = 0; row < n; ++row) {
+    const bool member =
+        !AnyNull(t, spec.required, row) &&
+        (spec.excluded_if_null.empty() || AnyNull(t, spec.excluded_if_null, row));
+    if (member) group[row] = 0;
+  }
+  Refine(t, spec.key, group);
+  std::vector<uint32_t> part = group;
+  if (spec.part_columns.empty()) {
+    for (size_t row = 0; row < n; ++row) {
+      if (part[row] != CliqueFamily::kNone) part[row] = static_cast<uint32_t>(row);
+    }
+  } else {
+    Refine(t, spec.part_columns, part);
+  }
+  // Parts per group (part ids refine group ids), then keep the groups of
+  // two or more parts, renumbering blocks and parts in row order.
+  std::vector<uint32_t> parts_in_group(n, 0);
+  std::vector<uint8_t> part_seen(n, 0);
+  for (size_t row = 0; row < n; ++row) {
+    if (group[row] == CliqueFamily::kNone || part_seen[part[row]]) continue;
+    part_seen[part[row]] = 1;
+    ++parts_in_group[group[row]];
+  }
+  f.block.assign(n, CliqueFamily::kNone);
+  f.part.assign(n, CliqueFamily::kNone);
+  std::vector<uint32_t> block_id(n, CliqueFamily::kNone);
+  std::vector<uint32_t> part_id(n, CliqueFamily::kNone);
+  for (size_t row = 0; row < n; ++row) {
+    if (group[row] == CliqueFamily::kNone || parts_in_group[group[row]] < 2) {
+      continue;
+    }
+    uint32_t& b = block_id[group[row]];
+    if (b == CliqueFamily::kNone) b = f.num_blocks++;
+    uint32_t& p = part_id[part[row]];
+    if (p == CliqueFamily::kNone) p = f.num_parts++;
+    f.block[row] = b;
+    f.part[row] = p;
+  }
+  return f;
+}
+
+std::vector<size_t> Union(std::vector<size_t> a, const std::vector<size_t>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  std::sort(a.begin(), a.end());
+  a.erase(std::unique(a.begin(), a.end()), a.end());
+  return a;
+}
+
+// The family specs of one key, as FdCliqueFamilies describes.
+std::vector<FamilySpec> SpecsOfKey(const Table& t,
+                                   const std::vector<size_t>& key,
+                                   const KeyDcs& dcs) {
+  std::vector<FamilySpec> out;
+  FamilySpec joint;
+  joint.key = key;
+  if (dcs.has_key_constraint) {
+    // Every pair of a group conflicts whatever the other columns hold.
+    joint.required = key;
+    joint.description = absl::StrCat("key ", ColumnList(t, key),
+                                     ", one part per row");
+    out.push_back(std::move(joint));
+    return out;
+  }
+  joint.part_columns = dcs.rhs;
+  joint.required = Union(key, dcs.rhs);
+  joint.description = absl::StrCat("key ", ColumnList(t, key), ", parts ",
+                                   ColumnList(t, dcs.rhs));
+  out.push_back(std::move(joint));
+  if (dcs.rhs.size() < 2) return out;
+  for (size_t b : dcs.rhs) {
+    FamilySpec single;
+    single.key = key;
+    single.part_columns = {b};
+    single.required = Union(key, {b});
+    for (size_t other : dcs.rhs) {
+      if (other != b) single.excluded_if_null.push_back(other);
+    }
+    single.description =
+        absl::StrCat("key ", ColumnList(t, key), ", parts ",
+                     ColumnList(t, {b}), " (rows with a NULL elsewhere)");
+    out.push_back(std::move(single));
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<CliqueFamily>> FdCliqueFamilies(
+    const Table& table, absl::Span<const DenialConstraint> dcs) {
+  std::map<std::vector<size_t>, KeyDcs> keys;  // ordered: canonical output
+  for (const DenialConstraint& dc : dcs) {
+    std::vector<size_t> x, b;
+    if (!SplitFdShape(dc, x, b)) continue;
+    for (size_t c : x) {
+      if (c >= table.num_columns()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "DC '", dc.text, "' reads column ", c, " of a table with ",
+            table.num_columns(), " columns."));
+      }
+    }
+    if (!b.empty() && b[0] >= table.num_columns()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "DC '", dc.text, "' reads column ", b[0], " of a table with ",
+          table.num_columns(), " columns."));
+    }
+    KeyDcs& k = keys[x];
+    if (b.empty()) {
+      k.has_key_constraint = true;
+    } else {
+      k.rhs = Union(k.rhs, b);
+    }
+  }
+  std::vector<CliqueFamily> out;
+  for (const auto& [key, key_dcs] : keys) {
+    for (const FamilySpec& spec : SpecsOfKey(table, key, key_dcs)) {
+      CliqueFamily f = BuildFamily(table, spec);
+      if (f.num_blocks > 0) out.push_back(std::move(f));
+    }
+  }
+  return out;
+}
+
+}  // namespace dpq::core::graph

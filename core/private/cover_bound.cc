@@ -1,0 +1,20 @@
+#include "core/private/cover_bound.h"
+
+#include "core/graph/fd_cliques.h"
+#include "core/measures/clique_lp_bound.h"
+#include "core/util/status_macros.h"
+
+namespace dpq::core::private_measures {
+
+absl::StatusOr<uint64_t> ComputeCoverBound(
+    const table::Table& table,
+    absl::Span<const constraints::DenialConstraint> dcs,
+    const graph::Graph& g) {
+  ASSIGN_OR_RETURN(const std::vector<graph::CliqueFamily> families,
+                   graph::FdCliqueFamilies(table, dcs));
+  ASSIGN_OR_RETURN(const measures::CliqueLpBound bound,
+                   measures::CliqueLpCoverBound(g, families));
+  return bound.bound;
+}
+
+}  // namespace dpq::core::private_measures

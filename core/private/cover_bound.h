@@ -1,0 +1,30 @@
+// The value the cover_bound repair method releases (with discrete Laplace
+// noise of scale 1/epsilon): a lower bound on I_R of sensitivity 1,
+// computed once per dataset.
+#ifndef DPQ_CORE_PRIVATE_COVER_BOUND_H_
+#define DPQ_CORE_PRIVATE_COVER_BOUND_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "core/constraints/denial_constraint.h"
+#include "core/graph/graph.h"
+#include "core/table/table.h"
+
+namespace dpq::core::private_measures {
+
+// ceil of the clique LP of measures::CliqueLpCoverBound over the FD blocks
+// of graph::FdCliqueFamilies(table, dcs) and every triangle of `g`, the
+// conflict graph of `table` under `dcs` (sensitivity 1: the proof is in
+// core/measures/clique_lp_bound.h). At least ceil(plain LP relaxation), at
+// most I_R. Errors: those of the two functions.
+absl::StatusOr<uint64_t> ComputeCoverBound(
+    const table::Table& table,
+    absl::Span<const constraints::DenialConstraint> dcs,
+    const graph::Graph& g);
+
+}  // namespace dpq::core::private_measures
+
+#endif  // DPQ_CORE_PRIVATE_COVER_BOUND_H_

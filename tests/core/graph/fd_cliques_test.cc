@@ -1,0 +1,235 @@
+// The FD clique families (core/graph/fd_cliques.h) and the cover_bound they
+// feed (core/measures/clique_lp_bound.h), on tables: every cross-part pair
+// of a block is a conflict, and the bound has sensitivity 1 under removing
+// any row of random tables.
+#include "core/graph/fd_cliques.h"
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/constraints/dc_parser.h"
+#include "core/graph/conflict_graph_builder.h"
+#include "core/measures/clique_lp_bound.h"
+#include "core/measures/vertex_cover.h"
+#include "core/table/table.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
+
+namespace dpq::core::graph {
+namespace {
+
+using constraints::DenialConstraint;
+using table::ColumnSpec;
+using table::ColumnType;
+using table::Schema;
+using table::Table;
+using Cells = std::vector<std::vector<std::optional<std::string>>>;
+
+Table MakeTable(const std::vector<std::string>& columns, const Cells& rows) {
+  std::vector<ColumnSpec> specs;
+  for (const std::string& c : columns) specs.push_back({c, ColumnType::kString});
+  absl::StatusOr<Schema> schema = Schema::Create(specs);
+  EXPECT_TRUE(schema.ok()) << schema.status();
+  absl::StatusOr<Table> table = Table::FromCells(*schema, rows);
+  EXPECT_TRUE(table.ok()) << table.status();
+  return *std::move(table);
+}
+
+std::vector<DenialConstraint> Parse(const std::string& text, const Table& t) {
+  absl::StatusOr<std::vector<DenialConstraint>> dcs =
+      constraints::ParseDenialConstraints(text, t.schema());
+  EXPECT_TRUE(dcs.ok()) << dcs.status();
+  return dcs.ok() ? *std::move(dcs) : std::vector<DenialConstraint>{};
+}
+
+Graph ConflictGraphOf(const Table& t, const std::vector<DenialConstraint>& dcs) {
+  absl::StatusOr<ConflictGraph> g = BuildConflictGraph(t, dcs, {});
+  EXPECT_TRUE(g.ok()) << g.status();
+  return std::move(g->graph);
+}
+
+bool Adjacent(const Graph& g, NodeId u, NodeId v) {
+  const auto n = g.neighbors(u);
+  return std::binary_search(n.begin(), n.end(), v);
+}
+
+// Every pair of rows a family puts in one block and different parts is an
+// edge of the conflict graph: the families only state true cliques.
+void ExpectBlocksAreCliques(const Table& t,
+                            const std::vector<DenialConstraint>& dcs) {
+  const Graph g = ConflictGraphOf(t, dcs);
+  ASSERT_OK_AND_ASSIGN(const std::vector<CliqueFamily> families,
+                       FdCliqueFamilies(t, dcs));
+  for (const CliqueFamily& f : families) {
+    for (NodeId u = 0; u < t.num_rows(); ++u) {
+      for (NodeId v = u + 1; v < t.num_rows(); ++v) {
+        if (f.block[u] != CliqueFamily::kNone && f.block[u] == f.block[v] &&
+            f.part[u] != f.part[v]) {
+          ASSERT_TRUE(Adjacent(g, u, v))
+              << f.description << ": rows " << u << " and " << v;
+        }
+      }
+    }
+  }
+}
+
+TEST(FdCliqueFamiliesTest, FdsWithOneKeyShareAFamilyPartedByTheirTuple) {
+  const Table t = MakeTable({"zip", "city", "state", "name"},
+                            {{"1", "a", "x", "p"},
+                             {"1", "a", "y", "q"},
+                             {"1", "b", "x", "r"},
+                             {"1", "a", "x", "s"},
+                             {"2", "c", "z", "t"},
+                             {"3", std::nullopt, "z", "u"},
+                             {"3", "d", "w", "v"},
+                             {"3", std::nullopt, "q", "o"}});
+  const auto dcs = Parse(
+      "not(t1.zip=t2.zip&t1.city!=t2.city)\n"
+      "not(t1.zip=t2.zip&t1.state!=t2.state)\n"
+      "not(t1.state=t2.state&t1.zip>t2.zip)\n",  // not FD-shaped: no family
+      t);
+  ASSERT_OK_AND_ASSIGN(const std::vector<CliqueFamily> f,
+                       FdCliqueFamilies(t, dcs));
+  // The joint family, then one per FD for the rows with a NULL elsewhere.
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0].description, "key (zip), parts (city, state)");
+  // Zip 1 is a block of three parts (a-x twice, a-y, b-x); zip 2 has one
+  // part and zip 3 one member with both columns set: no block.
+  EXPECT_EQ(f[0].num_blocks, 1u);
+  EXPECT_EQ(f[0].num_parts, 3u);
+  EXPECT_EQ(f[0].part[0], f[0].part[3]);
+  EXPECT_NE(f[0].part[0], f[0].part[1]);
+  EXPECT_EQ(f[0].block[4], CliqueFamily::kNone);
+  // Rows 5 and 7 (city NULL) conflict through state alone: a block of the
+  // state FD's own family. Row 6 is in the joint family only, so its
+  // conflicts with them stay plain edges.
+  EXPECT_EQ(f[1].description,
+            "key (zip), parts (state) (rows with a NULL elsewhere)");
+  EXPECT_EQ(f[1].num_blocks, 1u);
+  EXPECT_NE(f[1].block[5], CliqueFamily::kNone);
+  EXPECT_EQ(f[1].block[5], f[1].block[7]);
+  EXPECT_EQ(f[1].block[6], CliqueFamily::kNone);
+  ExpectBlocksAreCliques(t, dcs);
+}
+
+TEST(FdCliqueFamiliesTest, KeyConstraintGivesOnePartPerRow) {
+  const Table t = MakeTable({"area", "phone"}, {{"1", "5"},
+                                                {"1", "5"},
+                                                {"1", "5"},
+                                                {"1", "6"},
+                                                {std::nullopt, "5"}});
+  const auto dcs = Parse("not(t1.area=t2.area&t1.phone=t2.phone)\n", t);
+  ASSERT_OK_AND_ASSIGN(const std::vector<CliqueFamily> f,
+                       FdCliqueFamilies(t, dcs));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].num_blocks, 1u);
+  EXPECT_EQ(f[0].num_parts, 3u);  // rows 0, 1, 2: a triangle
+  EXPECT_EQ(f[0].block[3], CliqueFamily::kNone);
+  EXPECT_EQ(f[0].block[4], CliqueFamily::kNone);
+  ExpectBlocksAreCliques(t, dcs);
+  // The block makes the bound exact: I_R of a triangle is 2.
+  ASSERT_OK_AND_ASSIGN(const measures::CliqueLpBound b,
+                       measures::CliqueLpCoverBound(ConflictGraphOf(t, dcs), f));
+  EXPECT_EQ(b.bound, 2u);
+}
+
+// K_5 from one FD: the plain LP gives 2.5 -> 3, the block proves 4.
+TEST(CliqueLpCoverBoundTest, OneBlockIsExact) {
+  Cells rows;
+  for (int i = 0; i < 5; ++i) rows.push_back({"k", absl::StrCat("v", i)});
+  const Table t = MakeTable({"key", "value"}, rows);
+  const auto dcs = Parse("not(t1.key=t2.key&t1.value!=t2.value)\n", t);
+  const Graph g = ConflictGraphOf(t, dcs);
+  ASSERT_OK_AND_ASSIGN(const auto families, FdCliqueFamilies(t, dcs));
+  ASSERT_OK_AND_ASSIGN(const measures::CliqueLpBound b,
+                       measures::CliqueLpCoverBound(g, families));
+  EXPECT_EQ(measures::CoverLowerBound(g), 3u);
+  EXPECT_EQ(b.bound, 4u);
+  EXPECT_DOUBLE_EQ(b.lp_value, 4.0);
+}
+
+// A 5-cycle has no triangle and no block: the LP stays 2.5, released as 3.
+TEST(CliqueLpCoverBoundTest, OddCycleKeepsTheHalfIntegralLp) {
+  const Graph g =
+      *Graph::FromEdges(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {0, 4}});
+  ASSERT_OK_AND_ASSIGN(const measures::CliqueLpBound b,
+                       measures::CliqueLpCoverBound(g, {}));
+  EXPECT_DOUBLE_EQ(b.lp_value, 2.5);
+  EXPECT_EQ(b.bound, 3u);
+  EXPECT_EQ(b.components_solved, 1u);
+}
+
+TEST(CliqueLpCoverBoundTest, RefusesFamiliesOfAnotherSize) {
+  CliqueFamily f;
+  f.block.assign(3, CliqueFamily::kNone);
+  f.part.assign(3, CliqueFamily::kNone);
+  const Graph g = *Graph::FromEdges(4, {{0, 1}});
+  EXPECT_THAT(measures::CliqueLpCoverBound(g, {f}),
+              testing::StatusIs(absl::StatusCode::kInvalidArgument,
+                                ::testing::HasSubstr("has 3 rows")));
+}
+
+// Random small tables with FDs, a key constraint and an order DC: for every
+// row removed, the bound is monotone with sensitivity 1, and it lies
+// between ceil(plain LP) and the exact cover. Deterministic (fixed seed).
+TEST(CliqueLpCoverBoundTest, RandomTablesNeighboursDifferByAtMostOne) {
+  std::mt19937_64 rng(20261125);
+  const std::vector<std::string> dc_texts = {
+      "not(t1.a=t2.a&t1.b!=t2.b)\n",
+      "not(t1.a=t2.a&t1.c!=t2.c)\n",
+      "not(t1.b=t2.b&t1.d!=t2.d)\n",
+      "not(t1.c=t2.c&t1.d=t2.d)\n",
+      "not(t1.d=t2.d&t1.a<t2.a&t1.b>t2.b)\n",
+      "not(t1.a=t2.a&t1.b=t2.b&t1.c!=t2.c)\n"};
+  int checked = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const int n = 6 + static_cast<int>(rng() % 9);
+    const int domain = 2 + static_cast<int>(rng() % 3);
+    Cells rows(n);
+    for (auto& row : rows) {
+      for (int c = 0; c < 4; ++c) {
+        if (rng() % 12 == 0) {
+          row.push_back(std::nullopt);
+        } else {
+          row.push_back(absl::StrCat(rng() % domain));
+        }
+      }
+    }
+    const Table t = MakeTable({"a", "b", "c", "d"}, rows);
+    std::string text;
+    for (const std::string& dc : dc_texts) {
+      if (rng() % 2 == 0) text += dc;
+    }
+    if (text.empty()) text = dc_texts[0];
+    const auto dcs = Parse(text, t);
+    ExpectBlocksAreCliques(t, dcs);
+    auto bound_of = [&](const Table& table) -> uint64_t {
+      const Graph g = ConflictGraphOf(table, dcs);
+      const auto families = FdCliqueFamilies(table, dcs);
+      EXPECT_TRUE(families.ok());
+      const auto b = measures::CliqueLpCoverBound(g, *families);
+      EXPECT_TRUE(b.ok()) << b.status();
+      EXPECT_GE(b->bound, measures::CoverLowerBound(g));
+      EXPECT_LE(b->bound, *measures::ExactRepairOrExplain(g));
+      return b->bound;
+    };
+    const uint64_t with = bound_of(t);
+    for (int r = 0; r < n; ++r) {
+      const uint64_t without = bound_of(t.WithoutRow(r));
+      ASSERT_GE(with, without) << "trial " << trial << " row " << r << "\n"
+                               << text;
+      ASSERT_LE(with - without, 1u) << "trial " << trial << " row " << r
+                                    << "\n" << text;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 400);
+}
+
+}  // namespace
+}  // namespace dpq::core::graph
