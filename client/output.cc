@@ -595,7 +595,7 @@ std::string DescribeText(const dpq::v1::DescribeDatasetResponse& resp,
   absl::StrAppend(&out, "I_R released as:  ",
                   d.exact_repair()
                       ? "the exact minimum repair (owner's exact_repair)"
-                      : "a lower bound (cover_bound: LP relaxation)",
+                      : "a lower bound (cover_bound: clique LP)",
                   "\n");
   absl::StrAppend(&out, "columns:\n");
   TextTable columns({"  NAME", "TYPE"});

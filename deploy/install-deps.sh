@@ -12,11 +12,11 @@ BUILD_PACKAGES=(
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   libsqlite3-dev libpq-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libglpk-dev gnuplot-nox
+  libglpk-dev gnuplot-nox  # GLPK: the I_R clique LP (core/measures)
 )
 RUNTIME_PACKAGES=(
   libabsl20220623 libssl3 libgrpc++1.51 libprotobuf32 libsqlite3-0 libpq5
-  ca-certificates
+  libglpk40 ca-certificates
 )
 
 packages=("${BUILD_PACKAGES[@]}")

@@ -412,7 +412,7 @@ TEST(DescribeTextTest, HumanListsSchemaAndConstraints) {
   EXPECT_THAT(text, HasSubstr("row count:        not public\n"));
   EXPECT_THAT(text, HasSubstr("measures:         MI, P, R\n"
                               "I_R released as:  a lower bound (cover_bound: "
-                              "LP relaxation)\n"));
+                              "clique LP)\n"));
   EXPECT_THAT(text, HasSubstr("  NAME  TYPE\n  zip   int64\n  city  string\n"));
   EXPECT_THAT(text, HasSubstr("constraints:\n  1. zip -> city\n"));
   EXPECT_EQ(DescribeText(resp, true), DatasetInfoJson(resp.dataset()) + "\n");

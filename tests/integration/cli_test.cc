@@ -106,7 +106,7 @@ TEST_F(CliTest, BuyerSessionWithTablesAndJson) {
   EXPECT_THAT(r.out, Not(HasSubstr(kHospitalCellValue)));
 
   EXPECT_THAT(r.out, HasSubstr("I_R released as:  a lower bound "
-                               "(cover_bound: LP relaxation)\n"));
+                               "(cover_bound: clique LP)\n"));
 
   r = Dpq({"--json", "measure", "hospital", "--measure", "mi", "--epsilon", "1",
            "--request-id", "cli-1"},
