@@ -64,7 +64,9 @@ struct CliqueLpBound {
 // until none is left out), each solve finished by GLPK's exact rational
 // simplex, so the value is the optimum over all triangles, not an
 // approximation. kInternal if GLPK fails; kInvalidArgument if a family
-// does not have one entry per node.
+// does not have one entry per node. Frees the calling thread's GLPK
+// environment before it returns: do not hold other GLPK objects on that
+// thread across the call.
 absl::StatusOr<CliqueLpBound> CliqueLpCoverBound(
     const graph::Graph& g, const std::vector<graph::CliqueFamily>& families);
 
