@@ -246,11 +246,7 @@ absl::StatusOr<double> SolveComponent(
   for (uint32_t u = 0; u < g.num_nodes(); ++u) {
     for (NodeId v : g.neighbors(u)) {
       if (u >= v) continue;
-      bool held = false;
-      for (const CliqueFamily& f : families) {
-        held = held || SameBlockOtherPart(f, nodes[u], nodes[v]);
-      }
-      if (!held) {
+      if (!HeldByOneBlock(families, {nodes[u], nodes[v]})) {
         lp.AddRow({{static_cast<int>(u + 1), 1.0},
                    {static_cast<int>(v + 1), 1.0}},
                   1.0);
