@@ -17,6 +17,15 @@ v1::ColumnType ToProtoType(core::table::ColumnType type) {
   return v1::COLUMN_TYPE_UNSPECIFIED;
 }
 
+void AppendColumns(const core::table::Schema& schema,
+                   google::protobuf::RepeatedPtrField<v1::Column>* out) {
+  for (const core::table::ColumnSpec& spec : schema.columns()) {
+    v1::Column* column = out->Add();
+    column->set_name(spec.name);
+    column->set_type(ToProtoType(spec.type));
+  }
+}
+
 absl::StatusOr<core::table::ColumnType> FromProtoType(v1::ColumnType type,
                                                       const std::string& name) {
   switch (type) {

@@ -1,49 +1,30 @@
-// Everything decided when a dataset version is registered (design.md 5.2:
-// "data-dependent limits are decided at registration, where only the owner
-// sees them"): the manifest checked, the rows parsed under declared (or
-// explicitly inferred, then frozen) column types, the DCs, the cube with
-// declared (or explicitly inferred, then frozen) domains, the public exact
-// cuboids and the neighbour notion they imply, a graph's declared node
-// universe, and the conflict graph. No I/O, no locks.
+// Everything decided when a dataset version is registered: data-dependent
+// limits are decided here, where only the owner sees them, never when a
+// buyer asks (docs/privacy.md, "Decided at registration, never at
+// release"). The manifest is checked (manifest.h); a table's rows are
+// parsed under declared (or explicitly inferred, then frozen) column types
+// with their DCs, cube and public exact cuboids (table_builder.h,
+// cube_builder.h), a graph's edges over its declared node universe
+// (graph_builder.h); then a table gets its conflict graph. Everything is
+// built from the bytes in memory. No I/O, no locks.
 #ifndef DPQ_SERVER_REGISTRY_DATASET_BUILDER_H_
 #define DPQ_SERVER_REGISTRY_DATASET_BUILDER_H_
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "dpq/v1/dataset.pb.h"
+#include "server/registry/build_context.h"
 #include "server/registry/conflict_graph_slot.h"
 #include "server/registry/loaded_dataset.h"
 #include "server/registry/registry_options.h"
 
 namespace dpq::server::registry {
-
-// Most public exact cuboids a manifest may declare: the generic
-// sensitivity has a proven bound for at most two (design.md 7).
-inline constexpr int kMaxPublicCuboids = 2;
-// Most cells of all public exact cuboids together (they are sent to every
-// buyer in DescribeDataset).
-inline constexpr size_t kMaxPublicCuboidCells = 100'000;
-
-// Where a version comes from.
-struct BuildContext {
-  // ReplaceDataset: the version being replaced. Columns the new manifest
-  // leaves untyped keep their frozen types from it; its public exact
-  // cuboids must not change (the ledger counts in their neighbour unit).
-  std::shared_ptr<const LoadedDataset> previous;
-  // Loading a stored manifest. One written before this server froze types,
-  // domains and node universes is completed the way the earlier server
-  // did (inference on the same rows gives what buyers already saw) and
-  // frozen; `migrated` is then set so the caller rewrites the file.
-  bool stored = false;
-};
-
-// Checks everything in the manifest that does not need the data.
-// kInvalidArgument naming the field.
-absl::Status ValidateManifest(const v1::DatasetManifest& manifest);
 
 // The text contract of a new version (docs/security.md, "Text"): the CSV is
 // UTF-8, and everything buyers read about it (DatasetInfo, node labels) is
@@ -53,11 +34,14 @@ absl::Status ValidateManifest(const v1::DatasetManifest& manifest);
 absl::Status CheckTextContract(const LoadedDataset& dataset,
                                absl::string_view csv_text);
 
-// Parses and validates one version from its CSV bytes. The returned
-// dataset's manifest is the one to store (frozen); its conflict graph slot
-// is pending (see BuildConflictGraphData). kInvalidArgument naming the
-// field, line or column; kResourceExhausted above the limits;
-// kFailedPrecondition for a replace that changes the public cuboids.
+// Parses and validates one version from its CSV bytes (a table, or a
+// graph's edge list). The returned dataset's manifest is the one to store
+// (frozen); a table's conflict graph slot is pending (see
+// BuildRegistrationGraph and BuildConflictGraphData). kInvalidArgument
+// naming the field, line or column; kResourceExhausted above the limits;
+// kFailedPrecondition for a replace that changes the kind or the public
+// cuboids. `migrated` (may be null): set when a stored manifest needed
+// inference, so the caller rewrites it frozen.
 absl::StatusOr<std::shared_ptr<LoadedDataset>> BuildDataset(
     const RegistryOptions& options, const v1::DatasetManifest& manifest,
     absl::string_view csv_text, const BuildContext& context,
@@ -70,6 +54,18 @@ absl::StatusOr<std::shared_ptr<LoadedDataset>> BuildDataset(
 absl::StatusOr<ConflictGraphData> BuildConflictGraphData(
     const RegistryOptions& options, const LoadedDataset& dataset,
     absl::Time deadline = absl::InfiniteFuture());
+
+// Completes a new version before it is published. For a table: builds its
+// conflict graph and, if the manifest sets exact_repair, proves the exact
+// minimum cover (within options.exact_repair_time_limit), then fills the
+// slot and d->exact_repair; returns the edge count (recorded on disk, so a
+// restart with a lower max_edges refuses the dataset instead of failing
+// buyers). A graph needs nothing: nullopt. Errors: kDeadlineExceeded once
+// `deadline` (the admin's call's) passes, so a registration never goes on
+// after its caller left; "constraints: ..." with the build's code if the
+// conflict graph cannot be built; kFailedPrecondition "exact_repair: ...".
+absl::StatusOr<std::optional<uint64_t>> BuildRegistrationGraph(
+    const RegistryOptions& options, absl::Time deadline, LoadedDataset* d);
 
 }  // namespace dpq::server::registry
 

@@ -1,9 +1,9 @@
-// The datasets a server holds (design.md sections 3 and 6): each lives in
-// DATA_DIR/datasets/<id>/ as data.csv + manifest.json (the DatasetManifest
-// proto in JSON, protobuf's own mapping, with column types, inferred
-// domains and node universes frozen) + state.txt ("version <n>",
-// "registered_at <RFC 3339>" and, for tables, "edges <m>" lines), is
-// loaded at start-up, and is kept in memory with everything releases need.
+// The datasets a server holds, in memory, with everything releases need:
+// the map of LoadedDataset versions (lookups, versions), and the
+// orchestration of Register, Replace and Delete, which build a version
+// (dataset_builder.h), store it (dataset_directory.h: DATA_DIR/datasets/
+// <id>/ with data.csv, manifest.json and state.txt, written atomically)
+// and publish it. Open loads every stored dataset at start-up.
 //
 // Two kinds (manifest `kind`): tables (a CSV with a header, unbounded
 // tuple-DP, or induced neighbours under public exact cuboids) with their
@@ -18,19 +18,9 @@
 // (at most Options::graph_build_workers at once) from the same rows, which
 // gives the same graph; a release that needs one meanwhile waits for it
 // after its charge (see LoadedDataset::WaitForConflictGraph).
-//
-// Durability: a new version is written as a complete, fsynced directory
-// DATA_DIR/datasets/.staging-<id>/ and then renamed into place (Replace
-// first renames the current version to .old-<id>); the parent directory is
-// fsynced. Delete renames to .trash-<id> first. Open finishes or rolls back
-// whatever a crash left half done, so a dataset is always either the old or
-// the new version, never a mix.
 #ifndef DPQ_SERVER_REGISTRY_DATASET_REGISTRY_H_
 #define DPQ_SERVER_REGISTRY_DATASET_REGISTRY_H_
 
-#include <atomic>
-#include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,7 +33,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "dpq/v1/dataset.pb.h"
-#include "server/registry/dataset_builder.h"
+#include "server/registry/dataset_directory.h"
 #include "server/registry/dataset_id.h"
 #include "server/registry/graph_build_queue.h"
 #include "server/registry/loaded_dataset.h"
@@ -74,11 +64,11 @@ class DatasetRegistry {
   std::vector<std::shared_ptr<const LoadedDataset>> List() const
       ABSL_LOCKS_EXCLUDED(mu_);
 
-  // Builds the version (dataset_builder.h: manifest, rows under declared or
-  // explicitly inferred types, DCs, cube, public cuboids, node universe)
-  // and, for tables, its conflict graph; then writes data.csv,
-  // manifest.json (frozen) and state.txt durably (staging directory,
-  // fsync, rename) and publishes it. kAlreadyExists if the id is taken;
+  // Builds the version from `csv_text` in memory (dataset_builder.h:
+  // manifest, rows under declared or explicitly inferred types, DCs, cube,
+  // public cuboids, node universe) and, for tables, its conflict graph;
+  // then stores it once, durably (DatasetDirectory::Publish), and
+  // publishes it. kAlreadyExists if the id is taken;
   // kInvalidArgument for bad input (the message names the field, line or
   // column); kResourceExhausted above the size limits (max_edges included).
   // With source kServerPath no error quotes the CSV (server_import.h).
@@ -118,14 +108,13 @@ class DatasetRegistry {
   ~DatasetRegistry();
 
  private:
-  explicit DatasetRegistry(Options options);
+  DatasetRegistry(Options options, DatasetDirectory directory);
 
   // Queues the background conflict-graph build of a loaded table version.
   void QueueGraphBuild(std::shared_ptr<const LoadedDataset> d);
 
-  // Loads data_dir/datasets/<id>/ (at Open, before the registry is shared).
-  absl::Status LoadFromDisk(const std::string& dir_path)
-      ABSL_LOCKS_EXCLUDED(mu_);
+  // Loads the stored dataset `id` (at Open, before the registry is shared).
+  absl::Status LoadFromDisk(const std::string& id) ABSL_LOCKS_EXCLUDED(mu_);
   // Register (replace = false) or Replace (replace = true).
   absl::StatusOr<std::shared_ptr<const LoadedDataset>> Write(
       const v1::DatasetManifest& manifest, std::string csv_text, bool replace,
@@ -137,6 +126,8 @@ class DatasetRegistry {
       ABSL_LOCKS_EXCLUDED(mu_);
 
   Options options_;
+  // The files; written only under write_mu_ (and at Open).
+  const DatasetDirectory directory_;
   mutable absl::Mutex mu_;
   absl::flat_hash_map<std::string, std::shared_ptr<const LoadedDataset>>
       datasets_ ABSL_GUARDED_BY(mu_);
@@ -144,7 +135,6 @@ class DatasetRegistry {
   // check, version, files, map). The slow part, parsing and building the
   // graph, runs before it without any lock; Get/List only take mu_ briefly.
   absl::Mutex write_mu_;
-  std::atomic<uint64_t> upload_counter_{0};
   // Declared last: destroyed first, so no build outlives the registry.
   std::unique_ptr<GraphBuildQueue> builds_;
 };

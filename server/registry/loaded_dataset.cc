@@ -71,11 +71,7 @@ v1::DatasetInfo LoadedDataset::PublicInfo() const {
     return info;
   }
   info.set_exact_repair(manifest.exact_repair());
-  for (const core::table::ColumnSpec& spec : table.schema().columns()) {
-    v1::Column* column = info.add_columns();
-    column->set_name(spec.name);
-    column->set_type(ToProtoType(spec.type));
-  }
+  AppendColumns(table.schema(), info.mutable_columns());
   for (const std::string& line : constraint_lines) info.add_constraints(line);
   info.set_public_max_rows(manifest.public_max_rows());
   info.set_row_count_public(manifest.row_count_public());

@@ -13,6 +13,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "core/util/status_macros.h"
+#include "core/util/status_prefix.h"
+#include "server/registry/synced_file.h"
 
 namespace dpq::server::registry {
 namespace {
@@ -41,7 +44,8 @@ bool IsWithin(const fs::path& path, const fs::path& dir) {
 }
 
 // The fields a build error starts with ("csv: ...", "public_cuboids[1]:
-// ..."), written by the server (dataset_builder.cc), never by the file.
+// ..."), written by the server (dataset_builder.h and the builders it
+// calls), never by the file.
 constexpr std::array<absl::string_view, 10> kFields = {
     "csv",          "constraints", "column_types",    "cube_dimensions",
     "public_cuboids", "null_values", "public_max_rows", "node_labels",
@@ -182,6 +186,20 @@ absl::Status WithoutFileContent(const absl::Status& status) {
                    "where you can read it, e.g. register it by upload "
                    "(dpq admin register --data FILE) or run dpq-measure on "
                    "it."));
+}
+
+absl::StatusOr<std::string> ReadImportFile(const std::string& server_path,
+                                           const std::string& import_dir,
+                                           const std::string& data_dir,
+                                           uint64_t max_bytes) {
+  ASSIGN_OR_RETURN(const std::string real,
+                   ResolveImportPath(server_path, import_dir, data_dir));
+  absl::StatusOr<std::string> text =
+      ReadWholeFile(fs::path(real), max_bytes, /*no_follow=*/true);
+  if (!text.ok()) {
+    return core::util::WithPrefix("server_path: ", text.status());
+  }
+  return text;
 }
 
 }  // namespace dpq::server::registry

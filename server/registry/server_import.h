@@ -10,6 +10,7 @@
 #ifndef DPQ_SERVER_REGISTRY_SERVER_IMPORT_H_
 #define DPQ_SERVER_REGISTRY_SERVER_IMPORT_H_
 
+#include <cstdint>
 #include <string>
 
 #include "absl/status/status.h"
@@ -40,6 +41,16 @@ enum class CsvSource {
 absl::StatusOr<std::string> ResolveImportPath(const std::string& server_path,
                                               const std::string& import_dir,
                                               const std::string& data_dir);
+
+// The content of the file `server_path` names (ResolveImportPath's checks
+// and errors, unprefixed), opened without following a final symbolic link:
+// a regular file of at most `max_bytes` bytes. Read errors are prefixed
+// "server_path: " (kNotFound, kPermissionDenied, kInvalidArgument,
+// kResourceExhausted naming max_csv_bytes). No error quotes the file.
+absl::StatusOr<std::string> ReadImportFile(const std::string& server_path,
+                                           const std::string& import_dir,
+                                           const std::string& data_dir,
+                                           uint64_t max_bytes);
 
 // `status` (an error of building a dataset from a server_path file) with
 // nothing of the file in it: the code, the field the message starts with

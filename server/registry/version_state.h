@@ -1,0 +1,47 @@
+// state.txt, the file next to a stored version's data.csv and
+// manifest.json (dataset_directory.h) that records what the registration
+// decided and the manifest does not hold: the version number, when it was
+// registered, the conflict graph's edge count and the exact repair.
+//
+// Format, one "key value" line each, in this order:
+//   version <n>                   n >= 1
+//   registered_at <RFC 3339>      UTC, full precision
+//   edges <m>                     tables only (absent in older files)
+//   exact_repair <r>              only if the manifest sets exact_repair
+// Unknown keys are ignored, so a newer server's file still loads.
+#ifndef DPQ_SERVER_REGISTRY_VERSION_STATE_H_
+#define DPQ_SERVER_REGISTRY_VERSION_STATE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+
+namespace dpq::server::registry {
+
+struct VersionState {
+  uint64_t version = 0;
+  absl::Time registered_at;
+  // Edges of the conflict graph built at registration (tables; absent in
+  // files written by an older server).
+  std::optional<uint64_t> edges;
+  // The exact minimum cover computed at registration (exact_repair).
+  std::optional<uint64_t> exact_repair;
+};
+
+// The file's text for `state`.
+std::string FormatVersionState(const VersionState& state);
+
+// Parses the file's text. kDataLoss naming `path` (for the message only)
+// without a valid version and registration time, or with a malformed
+// edges or exact_repair line.
+absl::StatusOr<VersionState> ParseVersionState(absl::string_view text,
+                                               const std::string& path);
+
+}  // namespace dpq::server::registry
+
+#endif  // DPQ_SERVER_REGISTRY_VERSION_STATE_H_

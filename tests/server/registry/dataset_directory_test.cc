@@ -1,0 +1,260 @@
+// The data directory's layout (dataset_directory.h) and state.txt
+// (version_state.h): what existing data directories hold must keep loading.
+#include "server/registry/dataset_directory.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "server/registry/version_state.h"
+#include "tests/testing/status_matchers.h"
+
+namespace dpq::server::registry {
+namespace {
+
+namespace fs = std::filesystem;
+using ::dpq::testing::IsOk;
+using ::dpq::testing::StatusIs;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+void WriteFile(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+uint32_t ModeOf(const fs::path& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return 0;
+  return st.st_mode & 0777;
+}
+
+std::vector<std::string> Names(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    names.push_back(e.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// ---- state.txt ---------------------------------------------------------------
+
+TEST(DatasetStateFileTest, FormatsTheDocumentedLinesAndParsesThemBack) {
+  VersionState state;
+  state.version = 3;
+  ASSERT_TRUE(absl::ParseTime(absl::RFC3339_full, "2024-05-06T07:08:09.5Z",
+                              &state.registered_at, nullptr));
+  state.edges = 12;
+  state.exact_repair = 2;
+  const std::string text = FormatVersionState(state);
+  EXPECT_EQ(text,
+            "version 3\nregistered_at 2024-05-06T07:08:09.5+00:00\n"
+            "edges 12\nexact_repair 2\n");
+  ASSERT_OK_AND_ASSIGN(const VersionState back,
+                       ParseVersionState(text, "state.txt"));
+  EXPECT_EQ(back.version, 3u);
+  EXPECT_EQ(back.registered_at, state.registered_at);
+  EXPECT_EQ(back.edges, 12u);
+  EXPECT_EQ(back.exact_repair, 2u);
+}
+
+TEST(DatasetStateFileTest, OlderFilesWithoutEdgesAndUnknownKeysLoad) {
+  ASSERT_OK_AND_ASSIGN(
+      const VersionState state,
+      ParseVersionState("version 1\nregistered_at 2023-01-02T03:04:05Z\n"
+                        "something_new 7\n",
+                        "s"));
+  EXPECT_EQ(state.version, 1u);
+  EXPECT_FALSE(state.edges.has_value());
+  EXPECT_FALSE(state.exact_repair.has_value());
+}
+
+TEST(DatasetStateFileTest, MalformedFilesAreDataLossNamingThePath) {
+  EXPECT_THAT(ParseVersionState("version 0\nregistered_at 2023-01-02T03:04:05Z",
+                                "/d/state.txt"),
+              StatusIs(absl::StatusCode::kDataLoss,
+                       HasSubstr("'/d/state.txt' must hold 'version <n>'")));
+  EXPECT_THAT(ParseVersionState("version 2\n", "/d/state.txt"),
+              StatusIs(absl::StatusCode::kDataLoss, HasSubstr("registered_at")));
+  EXPECT_THAT(ParseVersionState("version 2\nregistered_at "
+                                "2023-01-02T03:04:05Z\nedges many\n",
+                                "/d/state.txt"),
+              StatusIs(absl::StatusCode::kDataLoss,
+                       HasSubstr("'/d/state.txt' has a malformed 'edges' "
+                                 "line.")));
+}
+
+// ---- The directory -----------------------------------------------------------
+
+class DatasetDirectoryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const ::testing::TestInfo* info =
+        ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           absl::StrCat("dpq_directory_test_", ::getpid(), "_", info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    root_ = dir_ / "datasets";
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  DatasetDirectory Open() {
+    absl::StatusOr<DatasetDirectory> d = DatasetDirectory::Open(dir_.string());
+    EXPECT_THAT(d, IsOk());
+    return *std::move(d);
+  }
+
+  static v1::DatasetManifest Manifest(const std::string& id) {
+    v1::DatasetManifest m;
+    m.set_dataset_id(id);
+    m.set_description("d");
+    return m;
+  }
+
+  static VersionState State(uint64_t version) {
+    VersionState state;
+    state.version = version;
+    state.registered_at = absl::FromUnixSeconds(1'700'000'000);
+    state.edges = 2;
+    return state;
+  }
+
+  fs::path dir_;
+  fs::path root_;
+};
+
+TEST_F(DatasetDirectoryTest, PublishWritesTheLayoutAndReadsItBack) {
+  DatasetDirectory directory = Open();
+  EXPECT_EQ(ModeOf(root_), 0700u);
+  ASSERT_THAT(directory.Publish("zips", "Zip\n1\n", Manifest("zips"),
+                                State(1), /*replace=*/false),
+              IsOk());
+  // The layout existing data directories have: three private files.
+  EXPECT_THAT(Names(root_), ElementsAre("zips"));
+  EXPECT_THAT(Names(root_ / "zips"),
+              ElementsAre("data.csv", "manifest.json", "state.txt"));
+  EXPECT_EQ(ReadFile(root_ / "zips" / "data.csv"), "Zip\n1\n");
+  EXPECT_THAT(ReadFile(root_ / "zips" / "manifest.json"),
+              HasSubstr("\"dataset_id\": \"zips\""));
+  EXPECT_EQ(ReadFile(root_ / "zips" / "state.txt"),
+            FormatVersionState(State(1)));
+  for (const char* file : {"data.csv", "manifest.json", "state.txt"}) {
+    EXPECT_EQ(ModeOf(root_ / "zips" / file), 0600u) << file;
+  }
+  ASSERT_OK_AND_ASSIGN(const StoredVersion stored,
+                       directory.ReadVersion("zips"));
+  EXPECT_EQ(stored.manifest.description(), "d");
+  EXPECT_EQ(stored.state.version, 1u);
+  EXPECT_EQ(stored.state.edges, 2u);
+  ASSERT_OK_AND_ASSIGN(const core::table::MappedFile data,
+                       directory.MapData("zips"));
+  EXPECT_EQ(data.view(), "Zip\n1\n");
+  EXPECT_THAT(directory.ListIds(), dpq::testing::IsOkAndHolds(
+                                       ElementsAre("zips")));
+}
+
+TEST_F(DatasetDirectoryTest, ReplaceSwapsTheWholeVersion) {
+  DatasetDirectory directory = Open();
+  ASSERT_OK(directory.Publish("zips", "old\n", Manifest("zips"), State(1),
+                              false));
+  ASSERT_OK(directory.Publish("zips", "new\n", Manifest("zips"), State(2),
+                              /*replace=*/true));
+  EXPECT_THAT(Names(root_), ElementsAre("zips"));  // no .old-, no .staging-
+  EXPECT_EQ(ReadFile(root_ / "zips" / "data.csv"), "new\n");
+  ASSERT_OK_AND_ASSIGN(const StoredVersion stored,
+                       directory.ReadVersion("zips"));
+  EXPECT_EQ(stored.state.version, 2u);
+}
+
+TEST_F(DatasetDirectoryTest, RemoveDeletesTheVersion) {
+  DatasetDirectory directory = Open();
+  ASSERT_OK(directory.Publish("zips", "x\n", Manifest("zips"), State(1),
+                              false));
+  ASSERT_OK(directory.Remove("zips"));
+  EXPECT_THAT(Names(root_), IsEmpty());
+  EXPECT_THAT(directory.ReadVersion("zips"),
+              StatusIs(absl::StatusCode::kNotFound, HasSubstr("manifest.json")));
+}
+
+TEST_F(DatasetDirectoryTest, RewriteManifestReplacesOnlyTheManifest) {
+  DatasetDirectory directory = Open();
+  ASSERT_OK(directory.Publish("zips", "x\n", Manifest("zips"), State(1),
+                              false));
+  v1::DatasetManifest frozen = Manifest("zips");
+  frozen.set_description("frozen");
+  ASSERT_OK(directory.RewriteManifest("zips", frozen));
+  ASSERT_OK_AND_ASSIGN(const StoredVersion stored,
+                       directory.ReadVersion("zips"));
+  EXPECT_EQ(stored.manifest.description(), "frozen");
+  EXPECT_THAT(Names(root_ / "zips"),
+              ElementsAre("data.csv", "manifest.json", "state.txt"));
+}
+
+TEST_F(DatasetDirectoryTest, OpenFinishesOrRollsBackWhatACrashLeft) {
+  {
+    DatasetDirectory directory = Open();
+    ASSERT_OK(directory.Publish("kept", "k\n", Manifest("kept"), State(1),
+                                false));
+    ASSERT_OK(directory.Publish("moved", "m\n", Manifest("moved"), State(1),
+                                false));
+  }
+  // A replace of "moved" that crashed after renaming it away; a finished
+  // replace of "kept" whose old version was not removed yet; a staging
+  // directory, a deleted dataset and an older server's temporary edge list.
+  fs::rename(root_ / "moved", root_ / ".old-moved");
+  fs::copy(root_ / "kept", root_ / ".old-kept");
+  fs::create_directories(root_ / ".staging-new");
+  fs::create_directories(root_ / ".trash-gone");
+  WriteFile(root_ / ".upload-7", "a,b\n");
+  DatasetDirectory directory = Open();
+  EXPECT_THAT(Names(root_), ElementsAre("kept", "moved"));
+  EXPECT_EQ(ReadFile(root_ / "moved" / "data.csv"), "m\n");
+}
+
+TEST_F(DatasetDirectoryTest, ListIdsSkipsFilesAndRefusesStrayDirectories) {
+  DatasetDirectory directory = Open();
+  WriteFile(root_ / "README", "not a dataset");
+  EXPECT_THAT(directory.ListIds(), dpq::testing::IsOkAndHolds(IsEmpty()));
+  fs::create_directories(root_ / "bad name");
+  EXPECT_THAT(directory.ListIds(),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("is not a dataset directory")));
+}
+
+TEST_F(DatasetDirectoryTest, ReadVersionRefusesAManifestOfAnotherDataset) {
+  DatasetDirectory directory = Open();
+  ASSERT_OK(directory.Publish("zips", "x\n", Manifest("other"), State(1),
+                              false));
+  EXPECT_THAT(directory.ReadVersion("zips"),
+              StatusIs(absl::StatusCode::kDataLoss,
+                       HasSubstr("manifest.json names dataset 'other', not "
+                                 "the directory's name.")));
+  WriteFile(root_ / "zips" / "manifest.json", "{not json");
+  EXPECT_THAT(directory.ReadVersion("zips"),
+              StatusIs(absl::StatusCode::kDataLoss,
+                       HasSubstr("manifest.json is not a DatasetManifest: ")));
+}
+
+}  // namespace
+}  // namespace dpq::server::registry
