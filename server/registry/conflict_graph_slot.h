@@ -1,7 +1,7 @@
-// The conflict graph of one dataset version, built once in the background
-// (issue 4: "build them once, in the background, when a dataset is
-// registered, so the first buyer does not pay for it") and waited for by
-// the releases that need it.
+// The conflict graph of one dataset version, built once (at registration,
+// or in the background after a server start, so no buyer pays for it;
+// docs/service.md, "Conflict graphs are built at registration") and
+// waited for by the releases that need it.
 //
 // A slot belongs to exactly one LoadedDataset version: a replaced or
 // deleted version's graph can never answer for another version, because

@@ -87,8 +87,7 @@ absl::Status BuildSchema(const v1::DatasetManifest& manifest,
     if (absl::StrContains(schema.status().message(), "neither a domain")) {
       hint = " (dpq admin register --cube-dimension 'COL=*' asks for that)";
     }
-    return core::util::WithPrefix("cube_dimensions: ", schema.status(),
-                                  hint);
+    return core::util::WithPrefix("cube_dimensions: ", schema.status(), hint);
   }
   d->cube_schema = *std::move(schema);
   FreezeDomains(manifest, specs, d, migrated);
@@ -104,8 +103,8 @@ absl::StatusOr<CuboidNames> ComputePublicCuboids(
   for (int i = 0; i < manifest.public_cuboids_size(); ++i) {
     const auto& dims = manifest.public_cuboids(i).dimensions();
     q.emplace_back(dims.begin(), dims.end());
-    absl::StatusOr<core::cube::Cuboid> exact = core::cube::ComputeExactCuboid(
-        d->table, d->cube_schema, q.back());
+    absl::StatusOr<core::cube::Cuboid> exact =
+        core::cube::ComputeExactCuboid(d->table, d->cube_schema, q.back());
     if (!exact.ok()) {
       return core::util::WithPrefix(
           absl::StrCat("public_cuboids[", i, "]: "), exact.status(),
@@ -162,15 +161,16 @@ absl::Status SetInducedNeighbours(const v1::DatasetManifest& manifest,
         "); declare fewer or coarser exact cuboids."));
   }
   d->charge_multiplier = static_cast<uint32_t>(*k);
-  d->neighbouring = absl::StrCat(
-      "induced neighbours under the public exact cuboids ", CuboidList(q),
-      " (tables that agree on them; at most ", *k,
-      " rows added or removed apart)");
+  d->neighbouring =
+      absl::StrCat("induced neighbours under the public exact cuboids ",
+                   CuboidList(q), " (tables that agree on them; at most ", *k,
+                   " rows added or removed apart)");
   if (*k > 1) {
     d->notes.push_back(absl::StrCat(
         "Privacy unit: induced neighbours under the public exact cuboids ",
-        CuboidList(q), ". ReleaseCuboids is charged its epsilon, every other "
-        "release ", *k, " times its epsilon (group privacy)."));
+        CuboidList(q),
+        ". ReleaseCuboids is charged its epsilon, every other release ", *k,
+        " times its epsilon (group privacy)."));
   }
   return absl::OkStatus();
 }
@@ -223,9 +223,8 @@ absl::Status CheckSameNeighbourUnit(const LoadedDataset& old_version,
   if (before == after) return absl::OkStatus();
   return absl::FailedPreconditionError(absl::StrCat(
       "public_cuboids: the replacement's public exact cuboids (",
-      after.empty() ? "none" : CuboidList(after),
-      ") differ from version ", old_version.version, "'s (",
-      before.empty() ? "none" : CuboidList(before),
+      after.empty() ? "none" : CuboidList(after), ") differ from version ",
+      old_version.version, "'s (", before.empty() ? "none" : CuboidList(before),
       "). The budgets and ledger of this dataset count epsilon in that "
       "version's privacy unit, so it cannot change: register the new data "
       "under a new dataset id (which starts fresh budgets)."));

@@ -26,10 +26,9 @@ namespace {
 
 absl::Status CheckCsvSize(uint64_t bytes, uint64_t limit) {
   if (bytes > limit) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("The CSV has ", bytes,
-                     " bytes, above the server's limit of ", limit,
-                     " bytes (max_csv_bytes)."));
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "The CSV has ", bytes, " bytes, above the server's limit of ", limit,
+        " bytes (max_csv_bytes)."));
   }
   return absl::OkStatus();
 }
@@ -48,10 +47,11 @@ absl::Status CheckCsvIsUtf8(absl::string_view csv_text) {
 // the cursor on a buyer's terminal (docs/security.md, item 7). Checked at
 // registration, where the owner can fix it; the CSV is UTF-8 already.
 absl::Status CheckPublishedText(const LoadedDataset& d) {
-  if (std::optional<UnprintableText> bad = FindUnprintableText(d.PublicInfo())) {
+  if (std::optional<UnprintableText> bad =
+          FindUnprintableText(d.PublicInfo())) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "Buyers would read text that is not printable: DatasetInfo.",
-        bad->path, ", ", bad->problem,
+        "Buyers would read text that is not printable: DatasetInfo.", bad->path,
+        ", ", bad->problem,
         ". The description, column names, constraint lines and cube "
         "labels are shown to buyers and must be UTF-8 without control "
         "characters (no tabs, line breaks or escape sequences)."));
@@ -119,10 +119,10 @@ absl::StatusOr<std::shared_ptr<LoadedDataset>> BuildDataset(
   d->manifest.set_kind(d->kind);
   d->csv_bytes = csv_text.size();
   if (context.previous != nullptr && context.previous->kind != d->kind) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "kind: dataset '", manifest.dataset_id(), "' is a ",
-        context.previous->is_graph() ? "graph" : "table",
-        "; a replacement must keep its kind (and privacy unit)."));
+    return absl::FailedPreconditionError(
+        absl::StrCat("kind: dataset '", manifest.dataset_id(), "' is a ",
+                     context.previous->is_graph() ? "graph" : "table",
+                     "; a replacement must keep its kind (and privacy unit)."));
   }
   // A stored version was accepted by an earlier server, before the text
   // contract: it loads as it is (responses are repaired on the way out,
@@ -147,13 +147,12 @@ absl::StatusOr<ConflictGraphData> BuildConflictGraphData(
   graph_options.num_threads = options.graph_threads;
   graph_options.max_edges = options.max_edges;
   ConflictGraphData data;
-  ASSIGN_OR_RETURN(data.graph, core::graph::BuildConflictGraph(
-                                   d.table, d.dcs, graph_options));
+  ASSIGN_OR_RETURN(data.graph, core::graph::BuildConflictGraph(d.table, d.dcs,
+                                                               graph_options));
   ASSIGN_OR_RETURN(data.degree_bounds,
                    core::private_measures::ComputeDegreeBounds(d.table, d.dcs));
-  ASSIGN_OR_RETURN(data.cover_bound,
-                   core::private_measures::ComputeCoverBound(
-                       d.table, d.dcs, data.graph.graph));
+  ASSIGN_OR_RETURN(data.cover_bound, core::private_measures::ComputeCoverBound(
+                                         d.table, d.dcs, data.graph.graph));
   return data;
 }
 

@@ -149,20 +149,20 @@ absl::StatusOr<StoredVersion> DatasetDirectory::ReadVersion(
   absl::StatusOr<v1::DatasetManifest> manifest =
       ManifestFromJson(manifest_json);
   if (!manifest.ok()) {
-    return absl::DataLossError(absl::StrCat(kManifestFile,
-                                            " is not a DatasetManifest: ",
-                                            manifest.status().message()));
+    return absl::DataLossError(absl::StrCat(
+        kManifestFile,
+        " is not a DatasetManifest: ", manifest.status().message()));
   }
   stored.manifest = *std::move(manifest);
   if (stored.manifest.dataset_id() != id) {
-    return absl::DataLossError(absl::StrCat(
-        kManifestFile, " names dataset '", stored.manifest.dataset_id(),
-        "', not the directory's name."));
+    return absl::DataLossError(absl::StrCat(kManifestFile, " names dataset '",
+                                            stored.manifest.dataset_id(),
+                                            "', not the directory's name."));
   }
   ASSIGN_OR_RETURN(const std::string state_text,
                    ReadWholeFile(dir / kStateFile, kMaxStateBytes));
-  ASSIGN_OR_RETURN(stored.state, ParseVersionState(
-                                     state_text, (dir / kStateFile).string()));
+  ASSIGN_OR_RETURN(stored.state,
+                   ParseVersionState(state_text, (dir / kStateFile).string()));
   return stored;
 }
 

@@ -47,8 +47,7 @@ absl::Status ValidateOptions(const RegistryOptions& options) {
 // A stored table whose conflict graph had more edges than this server
 // allows could not be rebuilt: refusing the start says so now, instead of
 // failing its buyers later.
-absl::Status CheckRecordedEdges(const VersionState& state,
-                                uint64_t max_edges) {
+absl::Status CheckRecordedEdges(const VersionState& state, uint64_t max_edges) {
   if (!state.edges.has_value() || *state.edges <= max_edges) {
     return absl::OkStatus();
   }
@@ -158,9 +157,9 @@ absl::Status DatasetRegistry::LoadFromDisk(const std::string& id) {
   BuildContext context;
   context.stored = true;
   bool migrated = false;
-  ASSIGN_OR_RETURN(std::shared_ptr<LoadedDataset> d,
-                   BuildDataset(options_, stored.manifest, csv.view(), context,
-                                &migrated));
+  ASSIGN_OR_RETURN(
+      std::shared_ptr<LoadedDataset> d,
+      BuildDataset(options_, stored.manifest, csv.view(), context, &migrated));
   d->version = stored.state.version;
   d->registered_at = stored.state.registered_at;
   WarnIfTextContractBroken(id, *d, csv.view());
@@ -215,15 +214,15 @@ bool DatasetRegistry::Contains(const std::string& dataset_id) const {
 }
 
 absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Register(
-    const v1::DatasetManifest& manifest, std::string csv_text,
-    CsvSource source, absl::Time deadline) {
+    const v1::DatasetManifest& manifest, std::string csv_text, CsvSource source,
+    absl::Time deadline) {
   return Write(manifest, std::move(csv_text), /*replace=*/false, source,
                deadline);
 }
 
 absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Replace(
-    const v1::DatasetManifest& manifest, std::string csv_text,
-    CsvSource source, absl::Time deadline) {
+    const v1::DatasetManifest& manifest, std::string csv_text, CsvSource source,
+    absl::Time deadline) {
   return Write(manifest, std::move(csv_text), /*replace=*/true, source,
                deadline);
 }
@@ -248,9 +247,8 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
   if (!built.ok()) {
     // Parse errors quote cells and header names: never those of a file
     // read from the server's disk (docs/security.md, item 3).
-    return source == CsvSource::kServerPath
-               ? WithoutFileContent(built.status())
-               : built.status();
+    return source == CsvSource::kServerPath ? WithoutFileContent(built.status())
+                                            : built.status();
   }
   std::shared_ptr<LoadedDataset> d = *std::move(built);
   ASSIGN_OR_RETURN(const std::optional<uint64_t> edges,
@@ -261,9 +259,10 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
   if (replace) {
     ASSIGN_OR_RETURN(std::shared_ptr<const LoadedDataset> old, Get(id));
     if (old != context.previous) {
-      return absl::AbortedError(absl::StrCat(
-          "Dataset '", id, "' was replaced by another call meanwhile; send "
-          "the replacement again."));
+      return absl::AbortedError(
+          absl::StrCat("Dataset '", id,
+                       "' was replaced by another call meanwhile; send "
+                       "the replacement again."));
     }
     d->version = old->version + 1;
   }

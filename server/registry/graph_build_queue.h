@@ -1,5 +1,6 @@
 // A small, bounded pool of background workers that build conflict graphs
-// (issue 4): Register/Replace and server start enqueue a build and return;
+// (docs/service.md, "Conflict graphs are built at registration"):
+// Register/Replace and server start enqueue a build and return;
 // at most `workers` builds run at once (each build is itself
 // multi-threaded, so one or two workers keep the machine's cores busy
 // without starving the request handlers).

@@ -20,8 +20,7 @@ namespace {
 // before declared universes takes the nodes of its edges.
 absl::StatusOr<core::selection::LabeledGraph> ParseGraph(
     const RegistryOptions& options, const v1::DatasetManifest& manifest,
-    absl::string_view edge_list, const BuildContext& context,
-    bool* migrated) {
+    absl::string_view edge_list, const BuildContext& context, bool* migrated) {
   if (manifest.node_labels_size() > 0) {
     if (static_cast<uint64_t>(manifest.node_labels_size()) >
         options.max_graph_nodes) {
@@ -36,8 +35,8 @@ absl::StatusOr<core::selection::LabeledGraph> ParseGraph(
   if (manifest.node_count() > 0) {
     if (manifest.node_count() > options.max_graph_nodes) {
       return absl::ResourceExhaustedError(absl::StrCat(
-          "node_count is ", manifest.node_count(),
-          "; the server's limit is ", options.max_graph_nodes, " nodes."));
+          "node_count is ", manifest.node_count(), "; the server's limit is ",
+          options.max_graph_nodes, " nodes."));
     }
     return core::selection::ParseEdgeList(
         edge_list, core::selection::CountedNodeLabels(manifest.node_count()));

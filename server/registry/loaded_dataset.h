@@ -1,5 +1,6 @@
 // One immutable version of a dataset with everything releases need, and
-// what buyers and admins may see of it (design.md sections 3, 5.2 and 6).
+// what buyers and admins may see of it (docs/privacy.md, "What is
+// public"; docs/service.md).
 #ifndef DPQ_SERVER_REGISTRY_LOADED_DATASET_H_
 #define DPQ_SERVER_REGISTRY_LOADED_DATASET_H_
 
@@ -23,10 +24,12 @@
 
 namespace dpq::server::registry {
 
-// The privacy unit of a table without public exact cuboids (design 5.1).
+// The privacy unit of a table without public exact cuboids
+// (docs/privacy.md, "Neighbours, per dataset kind").
 inline constexpr char kTupleNeighbouring[] =
     "one row added or removed (unbounded DP)";
-// The privacy unit of every graph dataset (issue 6: edge-DP).
+// The privacy unit of every graph dataset (edge-DP; docs/privacy.md,
+// "Graphs: the node universe is declared").
 inline constexpr char kEdgeNeighbouring[] =
     "one edge added or removed (edge-DP)";
 

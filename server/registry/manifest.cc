@@ -37,7 +37,8 @@ const char* TableFieldSetOnGraph(const v1::DatasetManifest& manifest) {
 absl::Status ValidateGraphManifest(const v1::DatasetManifest& manifest) {
   if (const char* field = TableFieldSetOnGraph(manifest); field != nullptr) {
     return absl::InvalidArgumentError(absl::StrCat(
-        field, " must be empty for a graph dataset (kind GRAPH: an edge list "
+        field,
+        " must be empty for a graph dataset (kind GRAPH: an edge list "
         "with columns source,target); it applies to tables only."));
   }
   if (manifest.node_labels_size() > 0 && manifest.node_count() > 0) {
@@ -61,9 +62,8 @@ absl::Status ValidateCubeManifest(const v1::DatasetManifest& manifest) {
     absl::flat_hash_set<std::string> seen;
     for (const std::string& dim : manifest.public_cuboids(i).dimensions()) {
       if (!seen.insert(dim).second) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("public_cuboids[", i, "] names dimension '", dim,
-                         "' twice."));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "public_cuboids[", i, "] names dimension '", dim, "' twice."));
       }
     }
   }

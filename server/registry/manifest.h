@@ -33,8 +33,7 @@ absl::StatusOr<v1::DatasetKind> ManifestKind(
 absl::Status ValidateManifest(const v1::DatasetManifest& manifest);
 
 // The stored text of a manifest. kInternal if protobuf cannot print it.
-absl::StatusOr<std::string> ManifestToJson(
-    const v1::DatasetManifest& manifest);
+absl::StatusOr<std::string> ManifestToJson(const v1::DatasetManifest& manifest);
 
 // Parses stored text. kInvalidArgument with protobuf's reason if it is
 // not a DatasetManifest in JSON. The id and fields are not validated

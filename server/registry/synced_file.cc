@@ -93,8 +93,8 @@ absl::Status FsyncDirectory(const fs::path& dir) {
   const int err = errno;
   ::close(fd);
   if (rc != 0) {
-    return absl::InternalError(absl::StrCat("fsync of '", dir.string(),
-                                            "' failed: ", ErrnoText(err)));
+    return absl::InternalError(
+        absl::StrCat("fsync of '", dir.string(), "' failed: ", ErrnoText(err)));
   }
   return absl::OkStatus();
 }
@@ -133,8 +133,8 @@ absl::Status ReplaceFileSynced(const fs::path& path,
 
 absl::StatusOr<std::string> ReadWholeFile(const fs::path& path,
                                           uint64_t max_bytes, bool no_follow) {
-  const int fd = ::open(path.c_str(),
-                        O_RDONLY | O_CLOEXEC | (no_follow ? O_NOFOLLOW : 0));
+  const int fd =
+      ::open(path.c_str(), O_RDONLY | O_CLOEXEC | (no_follow ? O_NOFOLLOW : 0));
   if (fd < 0) {
     const int err = errno;
     const std::string message =

@@ -99,12 +99,13 @@ void FreezeColumnTypes(const v1::DatasetManifest& manifest,
                        bool* migrated) {
   absl::flat_hash_set<std::string> declared;
   for (const auto& spec : csv.schema.columns) declared.insert(spec.name);
-  for (const auto& spec : csv.fallback_types.columns) declared.insert(spec.name);
+  for (const auto& spec : csv.fallback_types.columns)
+    declared.insert(spec.name);
   std::vector<std::string> inferred;
   for (const core::table::ColumnSpec& spec : d->table.schema().columns()) {
     if (!declared.contains(spec.name)) {
-      inferred.push_back(absl::StrCat(
-          spec.name, " ", core::table::ColumnTypeName(spec.type)));
+      inferred.push_back(
+          absl::StrCat(spec.name, " ", core::table::ColumnTypeName(spec.type)));
     }
   }
   d->manifest.clear_column_types();

@@ -11,11 +11,11 @@
 namespace dpq::server::registry {
 
 std::string FormatVersionState(const VersionState& state) {
-  std::string text = absl::StrCat(
-      "version ", state.version, "\nregistered_at ",
-      absl::FormatTime(absl::RFC3339_full, state.registered_at,
-                       absl::UTCTimeZone()),
-      "\n");
+  std::string text =
+      absl::StrCat("version ", state.version, "\nregistered_at ",
+                   absl::FormatTime(absl::RFC3339_full, state.registered_at,
+                                    absl::UTCTimeZone()),
+                   "\n");
   if (state.edges.has_value()) {
     absl::StrAppend(&text, "edges ", *state.edges, "\n");
   }

@@ -1,6 +1,7 @@
-// Registry: conflict graphs are built at registration (privacy-holes issue,
-// item 3) and rebuilt in the background after a start (issue 4), once per
-// version, and waited for by the releases that need them.
+// Registry: conflict graphs are built at registration and rebuilt in the
+// background after a start (docs/service.md, "Conflict graphs are built at
+// registration"), once per version, and waited for by the releases that
+// need them.
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -84,9 +85,9 @@ class BackgroundGraphTest : public ::testing::Test {
   absl::Notification gate_;
 };
 
-// Registration builds the graph before it returns (privacy-holes issue,
-// item 3): whether the rows can be built is the owner's error, never a
-// state a buyer observes.
+// Registration builds the graph before it returns (docs/privacy.md,
+// "Decided at registration, never at release"): whether the rows can be
+// built is the owner's error, never a state a buyer observes.
 TEST_F(BackgroundGraphTest, RegisterBuildsTheGraphBeforeReturning) {
   auto registry = OpenRegistry();
   ASSERT_OK_AND_ASSIGN(auto d, registry->Register(Manifest("slow"), kCsv));

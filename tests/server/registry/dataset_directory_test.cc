@@ -57,7 +57,8 @@ std::vector<std::string> Names(const fs::path& dir) {
   return names;
 }
 
-// ---- state.txt ---------------------------------------------------------------
+// ---- state.txt
+// ---------------------------------------------------------------
 
 TEST(DatasetStateFileTest, FormatsTheDocumentedLinesAndParsesThemBack) {
   VersionState state;
@@ -94,8 +95,9 @@ TEST(DatasetStateFileTest, MalformedFilesAreDataLossNamingThePath) {
                                 "/d/state.txt"),
               StatusIs(absl::StatusCode::kDataLoss,
                        HasSubstr("'/d/state.txt' must hold 'version <n>'")));
-  EXPECT_THAT(ParseVersionState("version 2\n", "/d/state.txt"),
-              StatusIs(absl::StatusCode::kDataLoss, HasSubstr("registered_at")));
+  EXPECT_THAT(
+      ParseVersionState("version 2\n", "/d/state.txt"),
+      StatusIs(absl::StatusCode::kDataLoss, HasSubstr("registered_at")));
   EXPECT_THAT(ParseVersionState("version 2\nregistered_at "
                                 "2023-01-02T03:04:05Z\nedges many\n",
                                 "/d/state.txt"),
@@ -104,7 +106,8 @@ TEST(DatasetStateFileTest, MalformedFilesAreDataLossNamingThePath) {
                                  "line.")));
 }
 
-// ---- The directory -----------------------------------------------------------
+// ---- The directory
+// -----------------------------------------------------------
 
 class DatasetDirectoryTest : public ::testing::Test {
  protected:
@@ -147,8 +150,8 @@ class DatasetDirectoryTest : public ::testing::Test {
 TEST_F(DatasetDirectoryTest, PublishWritesTheLayoutAndReadsItBack) {
   DatasetDirectory directory = Open();
   EXPECT_EQ(ModeOf(root_), 0700u);
-  ASSERT_THAT(directory.Publish("zips", "Zip\n1\n", Manifest("zips"),
-                                State(1), /*replace=*/false),
+  ASSERT_THAT(directory.Publish("zips", "Zip\n1\n", Manifest("zips"), State(1),
+                                /*replace=*/false),
               IsOk());
   // The layout existing data directories have: three private files.
   EXPECT_THAT(Names(root_), ElementsAre("zips"));
@@ -170,14 +173,14 @@ TEST_F(DatasetDirectoryTest, PublishWritesTheLayoutAndReadsItBack) {
   ASSERT_OK_AND_ASSIGN(const core::table::MappedFile data,
                        directory.MapData("zips"));
   EXPECT_EQ(data.view(), "Zip\n1\n");
-  EXPECT_THAT(directory.ListIds(), dpq::testing::IsOkAndHolds(
-                                       ElementsAre("zips")));
+  EXPECT_THAT(directory.ListIds(),
+              dpq::testing::IsOkAndHolds(ElementsAre("zips")));
 }
 
 TEST_F(DatasetDirectoryTest, ReplaceSwapsTheWholeVersion) {
   DatasetDirectory directory = Open();
-  ASSERT_OK(directory.Publish("zips", "old\n", Manifest("zips"), State(1),
-                              false));
+  ASSERT_OK(
+      directory.Publish("zips", "old\n", Manifest("zips"), State(1), false));
   ASSERT_OK(directory.Publish("zips", "new\n", Manifest("zips"), State(2),
                               /*replace=*/true));
   EXPECT_THAT(Names(root_), ElementsAre("zips"));  // no .old-, no .staging-
@@ -189,18 +192,19 @@ TEST_F(DatasetDirectoryTest, ReplaceSwapsTheWholeVersion) {
 
 TEST_F(DatasetDirectoryTest, RemoveDeletesTheVersion) {
   DatasetDirectory directory = Open();
-  ASSERT_OK(directory.Publish("zips", "x\n", Manifest("zips"), State(1),
-                              false));
+  ASSERT_OK(
+      directory.Publish("zips", "x\n", Manifest("zips"), State(1), false));
   ASSERT_OK(directory.Remove("zips"));
   EXPECT_THAT(Names(root_), IsEmpty());
-  EXPECT_THAT(directory.ReadVersion("zips"),
-              StatusIs(absl::StatusCode::kNotFound, HasSubstr("manifest.json")));
+  EXPECT_THAT(
+      directory.ReadVersion("zips"),
+      StatusIs(absl::StatusCode::kNotFound, HasSubstr("manifest.json")));
 }
 
 TEST_F(DatasetDirectoryTest, RewriteManifestReplacesOnlyTheManifest) {
   DatasetDirectory directory = Open();
-  ASSERT_OK(directory.Publish("zips", "x\n", Manifest("zips"), State(1),
-                              false));
+  ASSERT_OK(
+      directory.Publish("zips", "x\n", Manifest("zips"), State(1), false));
   v1::DatasetManifest frozen = Manifest("zips");
   frozen.set_description("frozen");
   ASSERT_OK(directory.RewriteManifest("zips", frozen));
@@ -214,10 +218,10 @@ TEST_F(DatasetDirectoryTest, RewriteManifestReplacesOnlyTheManifest) {
 TEST_F(DatasetDirectoryTest, OpenFinishesOrRollsBackWhatACrashLeft) {
   {
     DatasetDirectory directory = Open();
-    ASSERT_OK(directory.Publish("kept", "k\n", Manifest("kept"), State(1),
-                                false));
-    ASSERT_OK(directory.Publish("moved", "m\n", Manifest("moved"), State(1),
-                                false));
+    ASSERT_OK(
+        directory.Publish("kept", "k\n", Manifest("kept"), State(1), false));
+    ASSERT_OK(
+        directory.Publish("moved", "m\n", Manifest("moved"), State(1), false));
   }
   // A replace of "moved" that crashed after renaming it away; a finished
   // replace of "kept" whose old version was not removed yet; a staging
@@ -244,8 +248,8 @@ TEST_F(DatasetDirectoryTest, ListIdsSkipsFilesAndRefusesStrayDirectories) {
 
 TEST_F(DatasetDirectoryTest, ReadVersionRefusesAManifestOfAnotherDataset) {
   DatasetDirectory directory = Open();
-  ASSERT_OK(directory.Publish("zips", "x\n", Manifest("other"), State(1),
-                              false));
+  ASSERT_OK(
+      directory.Publish("zips", "x\n", Manifest("other"), State(1), false));
   EXPECT_THAT(directory.ReadVersion("zips"),
               StatusIs(absl::StatusCode::kDataLoss,
                        HasSubstr("manifest.json names dataset 'other', not "

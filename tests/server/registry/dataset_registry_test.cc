@@ -256,7 +256,8 @@ TEST_F(DatasetRegistryTest, OlderManifestsAreFrozenWhenLoaded) {
   EXPECT_THAT(ReadFile(manifest), HasSubstr("COLUMN_TYPE_INT64"));
 }
 
-// The type-flip pair (issue 17): 40 rows whose column a holds "1.0",
+// The type-flip pair (docs/privacy.md, "Types, domains and parse rules
+// are never inferred per release"): 40 rows whose column a holds "1.0",
 // "1.00", ... and one more row with a = "x". Under a declared type each
 // cell means the same in both tables: as doubles the 40 rows are equal (a
 // 40-clique) and the "x" row is refused at registration, where the owner
@@ -808,8 +809,9 @@ TEST_F(DatasetRegistryTest, SizeLimitsAreResourceExhausted) {
               StatusIs(absl::StatusCode::kResourceExhausted,
                        HasSubstr("max_rows is 3")));
 
-  // The edge limit is decided at registration (privacy-holes issue, item
-  // 3): the owner's call fails and nothing a buyer sees depends on it.
+  // The edge limit is decided at registration (docs/privacy.md, "Decided
+  // at registration, never at release"): the owner's call fails and
+  // nothing a buyer sees depends on it.
   options_.max_rows = 100;
   options_.max_edges = 1;
   registry = OpenRegistry();

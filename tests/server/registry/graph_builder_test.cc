@@ -36,9 +36,8 @@ v1::DatasetManifest GraphManifest() {
   return m;
 }
 
-absl::Status Build(const v1::DatasetManifest& manifest,
-                   absl::string_view edges, LoadedDataset* d,
-                   const RegistryOptions& options = {}) {
+absl::Status Build(const v1::DatasetManifest& manifest, absl::string_view edges,
+                   LoadedDataset* d, const RegistryOptions& options = {}) {
   return internal::BuildGraph(options, manifest, edges, BuildContext{}, d,
                               nullptr);
 }
@@ -94,9 +93,9 @@ class GraphUploadTest : public ::testing::Test {
   void SetUp() override {
     const ::testing::TestInfo* info =
         ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           absl::StrCat("dpq_graph_upload_test_", ::getpid(), "_",
-                        info->name());
+    dir_ =
+        fs::temp_directory_path() /
+        absl::StrCat("dpq_graph_upload_test_", ::getpid(), "_", info->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     options_.data_dir = dir_.string();

@@ -144,9 +144,9 @@ TEST(DatasetManifestTest, ValidationErrorsNameTheField) {
   }
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
-    EXPECT_THAT(ValidateManifest(c.manifest),
-                StatusIs(absl::StatusCode::kInvalidArgument,
-                         HasSubstr(c.message)));
+    EXPECT_THAT(
+        ValidateManifest(c.manifest),
+        StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(c.message)));
   }
 }
 
