@@ -56,7 +56,7 @@ absl::Status ValidateCubeManifest(const v1::DatasetManifest& manifest) {
         "public_cuboids may declare at most ", kMaxPublicCuboids,
         " exact cuboids, but declares ", manifest.public_cuboids_size(),
         ": with three or more the noise of ReleaseCuboids has no proven "
-        "sensitivity bound (design.md section 7)."));
+        "sensitivity bound (docs/cube.md, section 3)."));
   }
   for (int i = 0; i < manifest.public_cuboids_size(); ++i) {
     absl::flat_hash_set<std::string> seen;
