@@ -1,6 +1,5 @@
 #include "server/admin/admin_service_impl.h"
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -15,7 +14,8 @@
 #include "absl/time/time.h"
 #include "core/util/status_macros.h"
 #include "server/auth/token.h"
-#include "server/grpc_status.h"
+#include "server/call_context.h"
+#include "server/call_handler.h"
 #include "server/ledger_convert.h"
 #include "server/request_log.h"
 
@@ -25,19 +25,12 @@ namespace {
 using ::dpq::server::auth::Principal;
 using ::dpq::server::auth::Role;
 
-// RequireAdmin, logging the caller's id whatever the outcome.
-absl::StatusOr<Principal> Caller(const grpc::ServerContext& context,
-                                 RequestLog& log) {
-  absl::StatusOr<Principal> caller = auth::CallerOf(context);
-  if (!caller.ok()) return caller;
-  log.set_principal(caller->id);
-  if (absl::Status s = auth::CheckAdmin(*caller); !s.ok()) return s;
-  return caller;
-}
-
-absl::Status CheckCancelled(const grpc::ServerContext& context) {
-  if (!context.IsCancelled()) return absl::OkStatus();
-  if (context.deadline() <= std::chrono::system_clock::now()) {
+// An upload's stream ended early because the call is over: the deadline
+// passed (gRPC then reports the call as cancelled too) or the client
+// cancelled.
+absl::Status CheckUploadCall(const CallContext& call) {
+  if (!(call.cancelled && call.cancelled())) return absl::OkStatus();
+  if (absl::Now() >= call.deadline) {
     return absl::DeadlineExceededError(
         "The deadline passed while the upload was being read.");
   }
@@ -49,24 +42,15 @@ struct Upload {
   std::string csv;
 };
 
-// The call's deadline as absl::Time (InfiniteFuture when it has none).
-absl::Time CallDeadline(const grpc::ServerContext& context) {
-  const auto deadline = context.deadline();
-  if (deadline == std::chrono::system_clock::time_point::max()) {
-    return absl::InfiniteFuture();
-  }
-  return absl::FromChrono(deadline);
-}
-
 // Reads a RegisterDataset/ReplaceDataset stream: the header first, then the
 // CSV chunks, at most `max_bytes` of them.
 template <typename Request>
-absl::StatusOr<Upload> ReadUpload(grpc::ServerContext& context,
+absl::StatusOr<Upload> ReadUpload(const CallContext& call,
                                   grpc::ServerReaderInterface<Request>& reader,
                                   uint64_t max_bytes) {
   Request message;
   if (!reader.Read(&message)) {
-    RETURN_IF_ERROR(CheckCancelled(context));
+    RETURN_IF_ERROR(CheckUploadCall(call));
     // gRPC reports a first message that does not parse (a `string` field
     // of the manifest with invalid UTF-8, e.g. a Latin-1 constraints file)
     // exactly like an empty stream, so the message names both.
@@ -84,7 +68,7 @@ absl::StatusOr<Upload> ReadUpload(grpc::ServerContext& context,
   }
   Upload upload{std::move(*message.mutable_header()), std::string()};
   while (reader.Read(&message)) {
-    RETURN_IF_ERROR(CheckCancelled(context));
+    RETURN_IF_ERROR(CheckUploadCall(call));
     if (message.has_header()) {
       return absl::InvalidArgumentError(
           "`header` must be sent exactly once, as the first message of the "
@@ -103,7 +87,7 @@ absl::StatusOr<Upload> ReadUpload(grpc::ServerContext& context,
     }
     upload.csv.append(chunk);
   }
-  RETURN_IF_ERROR(CheckCancelled(context));
+  RETURN_IF_ERROR(CheckUploadCall(call));
   return upload;
 }
 
@@ -139,22 +123,23 @@ AdminServiceImpl::AdminServiceImpl(registry::DatasetRegistry* registry,
       accounts_(accounts),
       max_upload_bytes_(max_upload_bytes) {}
 
-// ---- gRPC handlers -------------------------------------------------------
+// ---- gRPC handlers: log fields, then the skeleton (server/call_handler.h) --
 
 grpc::Status AdminServiceImpl::RegisterDataset(
     grpc::ServerContext* context,
     grpc::ServerReader<v1::RegisterDatasetRequest>* reader,
     v1::RegisterDatasetResponse* response) {
   RequestLog log("AdminService.RegisterDataset");
-  absl::Status status = [&]() -> absl::Status {
-    ASSIGN_OR_RETURN(const Principal caller, Caller(*context, log));
-    ASSIGN_OR_RETURN(Upload upload,
-                     ReadUpload(*context, *reader, max_upload_bytes_));
-    log.set_dataset(upload.header.manifest().dataset_id());
-    return RegisterDatasetImpl(caller, upload.header, std::move(upload.csv),
-                               response, CallDeadline(*context));
-  }();
-  return log.Finish(ToGrpcStatus(status));
+  return HandleCall(
+      log, *context, Access::kAdmin,
+      [&](const Principal& caller, const CallContext& call) -> absl::Status {
+        ASSIGN_OR_RETURN(Upload upload,
+                         ReadUpload(call, *reader, max_upload_bytes_));
+        log.set_dataset(upload.header.manifest().dataset_id());
+        return RegisterDatasetImpl(caller, upload.header,
+                                   std::move(upload.csv), response,
+                                   call.deadline);
+      });
 }
 
 grpc::Status AdminServiceImpl::ReplaceDataset(
@@ -162,56 +147,122 @@ grpc::Status AdminServiceImpl::ReplaceDataset(
     grpc::ServerReader<v1::ReplaceDatasetRequest>* reader,
     v1::ReplaceDatasetResponse* response) {
   RequestLog log("AdminService.ReplaceDataset");
-  absl::Status status = [&]() -> absl::Status {
-    ASSIGN_OR_RETURN(const Principal caller, Caller(*context, log));
-    ASSIGN_OR_RETURN(Upload upload,
-                     ReadUpload(*context, *reader, max_upload_bytes_));
-    log.set_dataset(upload.header.manifest().dataset_id());
-    return ReplaceDatasetImpl(caller, upload.header, std::move(upload.csv),
-                              response, CallDeadline(*context));
-  }();
-  return log.Finish(ToGrpcStatus(status));
+  return HandleCall(
+      log, *context, Access::kAdmin,
+      [&](const Principal& caller, const CallContext& call) -> absl::Status {
+        ASSIGN_OR_RETURN(Upload upload,
+                         ReadUpload(call, *reader, max_upload_bytes_));
+        log.set_dataset(upload.header.manifest().dataset_id());
+        return ReplaceDatasetImpl(caller, upload.header, std::move(upload.csv),
+                                  response, call.deadline);
+      });
 }
 
-// The handler of every unary RPC: caller check, XImpl, one log line.
-#define DPQ_ADMIN_UNARY_HANDLER(Rpc, Request, Response, dataset, epsilon)    \
-  grpc::Status AdminServiceImpl::Rpc(grpc::ServerContext* context,           \
-                                     const Request* request,                 \
-                                     Response* response) {                   \
-    RequestLog log("AdminService." #Rpc);                                    \
-    log.set_dataset(dataset);                                                \
-    log.set_epsilon(epsilon);                                                \
-    absl::StatusOr<Principal> caller = Caller(*context, log);                \
-    if (!caller.ok()) return log.Finish(ToGrpcStatus(caller.status()));      \
-    return log.Finish(ToGrpcStatus(Rpc##Impl(*caller, *request, response))); \
-  }
+grpc::Status AdminServiceImpl::DeleteDataset(
+    grpc::ServerContext* context, const v1::DeleteDatasetRequest* request,
+    v1::DeleteDatasetResponse* response) {
+  RequestLog log("AdminService.DeleteDataset");
+  log.set_dataset(request->dataset_id());
+  return HandleCall(log, *context, Access::kAdmin,
+                    [&](const Principal& caller, const CallContext&) {
+                      return DeleteDatasetImpl(caller, *request, response);
+                    });
+}
 
-DPQ_ADMIN_UNARY_HANDLER(DeleteDataset, v1::DeleteDatasetRequest,
-                        v1::DeleteDatasetResponse, request->dataset_id(), 0)
-DPQ_ADMIN_UNARY_HANDLER(ListDatasets, v1::AdminListDatasetsRequest,
-                        v1::AdminListDatasetsResponse, "-", 0)
-DPQ_ADMIN_UNARY_HANDLER(CreateBuyer, v1::CreateBuyerRequest,
-                        v1::CreateBuyerResponse, "-", 0)
-DPQ_ADMIN_UNARY_HANDLER(RevokeBuyer, v1::RevokeBuyerRequest,
-                        v1::RevokeBuyerResponse, "-", 0)
-DPQ_ADMIN_UNARY_HANDLER(ListBuyers, v1::ListBuyersRequest,
-                        v1::ListBuyersResponse, "-", 0)
-DPQ_ADMIN_UNARY_HANDLER(GrantBudget, v1::GrantBudgetRequest,
-                        v1::GrantBudgetResponse, request->dataset_id(),
-                        request->epsilon())
-DPQ_ADMIN_UNARY_HANDLER(SetBudget, v1::SetBudgetRequest, v1::SetBudgetResponse,
-                        request->dataset_id(), 0)
-DPQ_ADMIN_UNARY_HANDLER(SetDatasetCap, v1::SetDatasetCapRequest,
-                        v1::SetDatasetCapResponse, request->dataset_id(), 0)
-DPQ_ADMIN_UNARY_HANDLER(ListLedger, v1::ListLedgerRequest,
-                        v1::ListLedgerResponse,
-                        request->dataset_id().empty() ? "-"
-                                                      : request->dataset_id(),
-                        0)
-DPQ_ADMIN_UNARY_HANDLER(ListAuditLog, v1::ListAuditLogRequest,
-                        v1::ListAuditLogResponse, "-", 0)
+grpc::Status AdminServiceImpl::ListDatasets(
+    grpc::ServerContext* context, const v1::AdminListDatasetsRequest* request,
+    v1::AdminListDatasetsResponse* response) {
+  RequestLog log("AdminService.ListDatasets");
+  return HandleCall(log, *context, Access::kAdmin,
+                    [&](const Principal& caller, const CallContext&) {
+                      return ListDatasetsImpl(caller, *request, response);
+                    });
+}
 
-#undef DPQ_ADMIN_UNARY_HANDLER
+grpc::Status AdminServiceImpl::CreateBuyer(
+    grpc::ServerContext* context, const v1::CreateBuyerRequest* request,
+    v1::CreateBuyerResponse* response) {
+  RequestLog log("AdminService.CreateBuyer");
+  return HandleCall(log, *context, Access::kAdmin,
+                    [&](const Principal& caller, const CallContext&) {
+                      return CreateBuyerImpl(caller, *request, response);
+                    });
+}
+
+grpc::Status AdminServiceImpl::RevokeBuyer(
+    grpc::ServerContext* context, const v1::RevokeBuyerRequest* request,
+    v1::RevokeBuyerResponse* response) {
+  RequestLog log("AdminService.RevokeBuyer");
+  return HandleCall(log, *context, Access::kAdmin,
+                    [&](const Principal& caller, const CallContext&) {
+                      return RevokeBuyerImpl(caller, *request, response);
+                    });
+}
+
+grpc::Status AdminServiceImpl::ListBuyers(grpc::ServerContext* context,
+                                          const v1::ListBuyersRequest* request,
+                                          v1::ListBuyersResponse* response) {
+  RequestLog log("AdminService.ListBuyers");
+  return HandleCall(log, *context, Access::kAdmin,
+                    [&](const Principal& caller, const CallContext&) {
+                      return ListBuyersImpl(caller, *request, response);
+                    });
+}
+
+grpc::Status AdminServiceImpl::GrantBudget(
+    grpc::ServerContext* context, const v1::GrantBudgetRequest* request,
+    v1::GrantBudgetResponse* response) {
+  RequestLog log("AdminService.GrantBudget");
+  log.set_dataset(request->dataset_id());
+  log.set_epsilon(request->epsilon());
+  return HandleCall(log, *context, Access::kAdmin,
+                    [&](const Principal& caller, const CallContext&) {
+                      return GrantBudgetImpl(caller, *request, response);
+                    });
+}
+
+grpc::Status AdminServiceImpl::SetBudget(grpc::ServerContext* context,
+                                         const v1::SetBudgetRequest* request,
+                                         v1::SetBudgetResponse* response) {
+  RequestLog log("AdminService.SetBudget");
+  log.set_dataset(request->dataset_id());
+  return HandleCall(log, *context, Access::kAdmin,
+                    [&](const Principal& caller, const CallContext&) {
+                      return SetBudgetImpl(caller, *request, response);
+                    });
+}
+
+grpc::Status AdminServiceImpl::SetDatasetCap(
+    grpc::ServerContext* context, const v1::SetDatasetCapRequest* request,
+    v1::SetDatasetCapResponse* response) {
+  RequestLog log("AdminService.SetDatasetCap");
+  log.set_dataset(request->dataset_id());
+  return HandleCall(log, *context, Access::kAdmin,
+                    [&](const Principal& caller, const CallContext&) {
+                      return SetDatasetCapImpl(caller, *request, response);
+                    });
+}
+
+grpc::Status AdminServiceImpl::ListLedger(grpc::ServerContext* context,
+                                          const v1::ListLedgerRequest* request,
+                                          v1::ListLedgerResponse* response) {
+  RequestLog log("AdminService.ListLedger");
+  if (!request->dataset_id().empty()) log.set_dataset(request->dataset_id());
+  return HandleCall(log, *context, Access::kAdmin,
+                    [&](const Principal& caller, const CallContext&) {
+                      return ListLedgerImpl(caller, *request, response);
+                    });
+}
+
+grpc::Status AdminServiceImpl::ListAuditLog(
+    grpc::ServerContext* context, const v1::ListAuditLogRequest* request,
+    v1::ListAuditLogResponse* response) {
+  RequestLog log("AdminService.ListAuditLog");
+  return HandleCall(log, *context, Access::kAdmin,
+                    [&](const Principal& caller, const CallContext&) {
+                      return ListAuditLogImpl(caller, *request, response);
+                    });
+}
 
 // ---- Pure implementations ------------------------------------------------
 

@@ -34,7 +34,9 @@ class AdminServiceImpl final : public v1::AdminService::Service {
                    core::ledger::LedgerStore* ledger,
                    auth::AccountsStore* accounts, uint64_t max_upload_bytes);
 
-  // gRPC handlers: RequireAdmin, call the XImpl, log one line.
+  // gRPC handlers: the XImpl through the handler skeleton
+  // (server/call_handler.h) with Access::kAdmin: caller, admin role,
+  // deadline and cancellation, status conversion, one log line.
   grpc::Status RegisterDataset(
       grpc::ServerContext* context,
       grpc::ServerReader<v1::RegisterDatasetRequest>* reader,

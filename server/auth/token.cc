@@ -1,6 +1,5 @@
 #include "server/auth/token.h"
 
-#include <openssl/evp.h>
 #include <openssl/rand.h>
 
 #include <array>
@@ -9,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
+#include "core/util/sha256_hex.h"
 
 namespace dpq::server::auth {
 namespace {
@@ -46,15 +46,7 @@ bool IsWellFormedToken(absl::string_view token) {
 }
 
 std::string Sha256Hex(absl::string_view data) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  // EVP_Digest only fails on allocation failure; an empty hash would never
-  // match a stored one, so a failure cannot let anyone in.
-  if (EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(),
-                 nullptr) != 1) {
-    return std::string();
-  }
-  return Hex(digest, length);
+  return core::util::Sha256Hex(data);
 }
 
 }  // namespace dpq::server::auth

@@ -1,9 +1,13 @@
 #include "server/buyer/buyer_convert.h"
 
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "core/util/status_macros.h"
 
 namespace dpq::server::buyer {
 
@@ -62,20 +66,14 @@ absl::StatusOr<pm::SelectionMethod> MethodFromProto(
   }
 }
 
-absl::StatusOr<pm::RepairMethod> RepairMethodFromProto(
-    v1::RepairMethod method, bool exact_repair_registered) {
+absl::StatusOr<std::optional<pm::RepairMethod>> RepairMethodFromProto(
+    v1::RepairMethod method) {
   switch (method) {
     case v1::REPAIR_METHOD_UNSPECIFIED:
-      return exact_repair_registered ? pm::RepairMethod::kExact
-                                     : pm::RepairMethod::kCoverBound;
+      return std::nullopt;
     case v1::REPAIR_METHOD_COVER_BOUND:
       return pm::RepairMethod::kCoverBound;
     case v1::REPAIR_METHOD_EXACT:
-      if (!exact_repair_registered) {
-        return absl::InvalidArgumentError(
-            "repair_method EXACT needs a dataset registered with "
-            "exact_repair (see DatasetInfo.exact_repair); use COVER_BOUND.");
-      }
       return pm::RepairMethod::kExact;
     case v1::REPAIR_METHOD_VERTEX_COVER:
       return pm::RepairMethod::kVertexCover;
@@ -85,6 +83,33 @@ absl::StatusOr<pm::RepairMethod> RepairMethodFromProto(
           "VERTEX_COVER), but is ",
           static_cast<int>(method), "."));
   }
+}
+
+absl::StatusOr<pm::RepairMethod> RepairMethodFromProto(
+    v1::RepairMethod method, bool exact_repair_registered) {
+  ASSIGN_OR_RETURN(const std::optional<pm::RepairMethod> requested,
+                   RepairMethodFromProto(method));
+  return pm::ResolveRepairMethod(requested, exact_repair_registered);
+}
+
+absl::StatusOr<pm::MeasureReleaseSpec> MeasureReleaseSpecFromProto(
+    v1::SelectionMethod method, v1::RepairMethod repair_method,
+    std::vector<Measure> measures) {
+  pm::MeasureReleaseSpec spec;
+  bool selects = false;
+  bool repairs = false;
+  for (const Measure m : measures) {
+    (m == Measure::kRepair ? repairs : selects) = true;
+  }
+  // Selection first, as the measures are listed (I_R comes last).
+  if (selects) {
+    ASSIGN_OR_RETURN(spec.method, MethodFromProto(method));
+  }
+  if (repairs) {
+    ASSIGN_OR_RETURN(spec.repair_method, RepairMethodFromProto(repair_method));
+  }
+  spec.measures = std::move(measures);
+  return spec;
 }
 
 v1::Estimate EstimateToProto(pm::Estimate estimate) {
@@ -157,6 +182,59 @@ absl::StatusOr<core::selection::NodeObjective> NodeObjectiveFromProto(
           "NODE_OBJECTIVE_EGOCENTRIC_DENSITY, but holds ",
           static_cast<int>(objective), "."));
   }
+}
+
+core::cube::CuboidRequestSpec CuboidRequestSpecFromProto(
+    const v1::ReleaseCuboidsRequest& request) {
+  core::cube::CuboidRequestSpec spec;
+  for (const v1::CuboidSpec& cuboid : request.cuboids()) {
+    spec.cuboids.emplace_back(cuboid.dimensions().begin(),
+                              cuboid.dimensions().end());
+  }
+  spec.non_negative_integral = request.non_negative_integral();
+  return spec;
+}
+
+std::vector<std::vector<std::string>> PublicExactCuboids(
+    const v1::DatasetManifest& manifest) {
+  std::vector<std::vector<std::string>> cuboids;
+  for (const v1::CuboidSpec& spec : manifest.public_cuboids()) {
+    cuboids.emplace_back(spec.dimensions().begin(), spec.dimensions().end());
+  }
+  return cuboids;
+}
+
+absl::StatusOr<core::selection::DecisionTreeSpec> DecisionTreeSpecFromProto(
+    const v1::TrainDecisionTreeRequest& request) {
+  core::selection::DecisionTreeSpec spec;
+  ASSIGN_OR_RETURN(spec.approach, ApproachFromProto(request.approach()));
+  ASSIGN_OR_RETURN(spec.sensitivity,
+                   SensitivityFromProto(request.sensitivity()));
+  spec.label_column = request.label_column();
+  spec.positive_class = request.positive_class();
+  spec.features.assign(request.features().begin(), request.features().end());
+  spec.weights.assign(request.weights().begin(), request.weights().end());
+  spec.generations = request.generations();
+  spec.population = request.population();
+  return spec;
+}
+
+absl::StatusOr<core::selection::InfluentialNodesSpec>
+InfluentialNodesSpecFromProto(
+    const v1::SelectInfluentialNodesRequest& request) {
+  core::selection::InfluentialNodesSpec spec;
+  for (const int value : request.objectives()) {
+    ASSIGN_OR_RETURN(
+        const core::selection::NodeObjective objective,
+        NodeObjectiveFromProto(static_cast<v1::NodeObjective>(value)));
+    spec.objectives.push_back(objective);
+  }
+  ASSIGN_OR_RETURN(spec.approach, ApproachFromProto(request.approach()));
+  ASSIGN_OR_RETURN(spec.sensitivity,
+                   SensitivityFromProto(request.sensitivity()));
+  spec.k = request.k();
+  spec.weights.assign(request.weights().begin(), request.weights().end());
+  return spec;
 }
 
 const char* StrategyName(core::cube::ReleaseStrategy strategy) {

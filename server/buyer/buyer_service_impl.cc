@@ -1,6 +1,5 @@
 #include "server/buyer/buyer_service_impl.h"
 
-#include <initializer_list>
 #include <memory>
 #include <string>
 #include <utility>
@@ -8,16 +7,15 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "core/dp/budget_split.h"
-#include "core/dp/epsilon.h"
 #include "core/dp/secure_urbg.h"
-#include "core/ledger/charged_release.h"
 #include "core/measures/measure.h"
+#include "core/private/measure_release.h"
 #include "core/private/private_measures.h"
 #include "core/util/status_macros.h"
 #include "server/buyer/buyer_convert.h"
+#include "server/buyer/release_identity.h"
 #include "server/buyer/release_pipeline.h"
-#include "server/grpc_status.h"
+#include "server/call_handler.h"
 #include "server/ledger_convert.h"
 #include "server/request_log.h"
 
@@ -35,65 +33,44 @@ absl::StatusOr<std::shared_ptr<const registry::LoadedDataset>> GetDataset(
   return registry.Get(dataset_id);
 }
 
-// How one call releases its measures: the method for I_MI and I_P, the
-// one for I_R (both resolved from the request and the manifest: public).
-struct Methods {
-  pm::SelectionMethod selection = pm::SelectionMethod::kGem;
-  pm::RepairMethod repair = pm::RepairMethod::kCoverBound;
-
-  // The name recorded in the request's identity and the ledger.
-  std::string NameFor(Measure measure) const {
-    return std::string(measure == Measure::kRepair
-                           ? pm::RepairMethodName(repair)
-                           : pm::SelectionMethodName(selection));
-  }
-};
-
-// Resolves the methods of the measures a call releases (`measures`): only
-// those, so a field that does not apply (repair_method for MI, method for
-// R) is ignored as the proto says.
-absl::StatusOr<Methods> ResolveMethods(v1::SelectionMethod selection,
-                                       v1::RepairMethod repair,
-                                       const registry::LoadedDataset& d,
-                                       std::initializer_list<Measure> measures) {
-  Methods out;
-  for (const Measure m : measures) {
-    if (m == Measure::kRepair) {
-      ASSIGN_OR_RETURN(
-          out.repair, RepairMethodFromProto(repair, d.manifest.exact_repair()));
-    } else {
-      ASSIGN_OR_RETURN(out.selection, MethodFromProto(selection));
-    }
-  }
-  return out;
-}
-
 // One release of `measure` on the dataset's cached graph; stops (kCancelled)
 // once `call` is over, so that a client who left does not keep a worker on
 // a large graph's flows.
 absl::StatusOr<v1::MeasureResult> Release(const registry::ConflictGraphData& g,
                                           const registry::LoadedDataset& d,
                                           Measure measure,
-                                          const Methods& methods,
-                                          double epsilon,
+                                          const pm::MeasureRelease& release,
                                           core::dp::SecureUrbg& urbg,
                                           const CallContext& call) {
   pm::PrivateMeasureRequest request;
   request.stop = [&call] { return call.Over(); };
   request.measure = measure;
-  request.method = methods.selection;
-  request.repair_method = methods.repair;
+  request.method = release.method;
+  request.repair_method = release.repair_method;
   request.exact_repair = d.exact_repair;
   request.cover_bound = g.cover_bound;
-  request.epsilon = epsilon;
+  request.epsilon = release.epsilon_each;
   request.public_max_rows = d.manifest.public_max_rows();
-  if (methods.selection == pm::SelectionMethod::kOptimized ||
-      methods.selection == pm::SelectionMethod::kGem) {
+  if (release.method == pm::SelectionMethod::kOptimized ||
+      release.method == pm::SelectionMethod::kGem) {
     request.degree_bounds = g.degree_bounds;
   }
   ASSIGN_OR_RETURN(pm::PrivateMeasureResult result,
                    pm::ComputePrivateMeasure(urbg, g.graph.graph, request));
   return ToMeasureResult(MeasureToProto(measure), result);
+}
+
+// The measure release of a MeasureInconsistency or QualityReport request,
+// checked against the dataset (its registered exact repair is public).
+absl::StatusOr<pm::MeasureRelease> CheckMeasures(
+    v1::SelectionMethod method, v1::RepairMethod repair_method,
+    std::vector<Measure> measures, const registry::LoadedDataset& d,
+    const ReleaseBudget& budget) {
+  ASSIGN_OR_RETURN(
+      pm::MeasureReleaseSpec spec,
+      MeasureReleaseSpecFromProto(method, repair_method, std::move(measures)));
+  spec.epsilon = budget.epsilon;
+  return pm::BuildMeasureRelease(spec, d.manifest.exact_repair());
 }
 
 // The dataset id for the request log: only well-formed ids are written, so
@@ -120,30 +97,16 @@ std::unique_ptr<core::dp::SecureUrbg> BuyerServiceImpl::NewUrbg() const {
   return std::make_unique<core::dp::OpenSslUrbg>();
 }
 
-// ---- gRPC methods: caller, Impl, status, one log line -----------------------
-
-namespace {
-
-// The gRPC side of every buyer RPC: authenticate, run the pure XImpl with
-// the caller, convert the status and write the request's log line.
-template <typename Impl>
-grpc::Status Serve(RequestLog& log, const grpc::ServerContext& context,
-                   Impl impl) {
-  absl::StatusOr<auth::Principal> caller = auth::CallerOf(context);
-  if (!caller.ok()) return log.Finish(ToGrpcStatus(caller.status()));
-  log.set_principal(caller->id);
-  return log.Finish(ToGrpcStatus(impl(*caller)));
-}
-
-}  // namespace
+// ---- gRPC methods: log fields, then the skeleton (server/call_handler.h) ---
 
 grpc::Status BuyerServiceImpl::ListDatasets(
     grpc::ServerContext* context, const v1::ListDatasetsRequest* request,
     v1::ListDatasetsResponse* response) {
   RequestLog log("BuyerService.ListDatasets");
-  return Serve(log, *context, [&](const auth::Principal& caller) {
-    return ListDatasetsImpl(caller, *request, response);
-  });
+  return HandleCall(log, *context, Access::kAnyPrincipal,
+                    [&](const auth::Principal& caller, const CallContext&) {
+                      return ListDatasetsImpl(caller, *request, response);
+                    });
 }
 
 grpc::Status BuyerServiceImpl::DescribeDataset(
@@ -151,9 +114,10 @@ grpc::Status BuyerServiceImpl::DescribeDataset(
     v1::DescribeDatasetResponse* response) {
   RequestLog log("BuyerService.DescribeDataset");
   log.set_dataset(LoggedDataset(request->dataset_id()));
-  return Serve(log, *context, [&](const auth::Principal& caller) {
-    return DescribeDatasetImpl(caller, *request, response);
-  });
+  return HandleCall(log, *context, Access::kAnyPrincipal,
+                    [&](const auth::Principal& caller, const CallContext&) {
+                      return DescribeDatasetImpl(caller, *request, response);
+                    });
 }
 
 grpc::Status BuyerServiceImpl::GetBudget(grpc::ServerContext* context,
@@ -163,9 +127,10 @@ grpc::Status BuyerServiceImpl::GetBudget(grpc::ServerContext* context,
   if (!request->dataset_id().empty()) {
     log.set_dataset(LoggedDataset(request->dataset_id()));
   }
-  return Serve(log, *context, [&](const auth::Principal& caller) {
-    return GetBudgetImpl(caller, *request, response);
-  });
+  return HandleCall(log, *context, Access::kAnyPrincipal,
+                    [&](const auth::Principal& caller, const CallContext&) {
+                      return GetBudgetImpl(caller, *request, response);
+                    });
 }
 
 grpc::Status BuyerServiceImpl::MeasureInconsistency(
@@ -175,10 +140,11 @@ grpc::Status BuyerServiceImpl::MeasureInconsistency(
   RequestLog log("BuyerService.MeasureInconsistency");
   log.set_dataset(LoggedDataset(request->dataset_id()));
   log.set_epsilon(request->epsilon());
-  return Serve(log, *context, [&](const auth::Principal& caller) {
-    return MeasureInconsistencyImpl(caller, *request, response,
-                                    CallContext::FromServerContext(*context));
-  });
+  return HandleCall(
+      log, *context, Access::kAnyPrincipal,
+      [&](const auth::Principal& caller, const CallContext& call) {
+        return MeasureInconsistencyImpl(caller, *request, response, call);
+      });
 }
 
 grpc::Status BuyerServiceImpl::QualityReport(
@@ -187,10 +153,11 @@ grpc::Status BuyerServiceImpl::QualityReport(
   RequestLog log("BuyerService.QualityReport");
   log.set_dataset(LoggedDataset(request->dataset_id()));
   log.set_epsilon(request->epsilon());
-  return Serve(log, *context, [&](const auth::Principal& caller) {
-    return QualityReportImpl(caller, *request, response,
-                             CallContext::FromServerContext(*context));
-  });
+  return HandleCall(
+      log, *context, Access::kAnyPrincipal,
+      [&](const auth::Principal& caller, const CallContext& call) {
+        return QualityReportImpl(caller, *request, response, call);
+      });
 }
 
 grpc::Status BuyerServiceImpl::ReleaseCuboids(
@@ -199,10 +166,11 @@ grpc::Status BuyerServiceImpl::ReleaseCuboids(
   RequestLog log("BuyerService.ReleaseCuboids");
   log.set_dataset(LoggedDataset(request->dataset_id()));
   log.set_epsilon(request->epsilon());
-  return Serve(log, *context, [&](const auth::Principal& caller) {
-    return ReleaseCuboidsImpl(caller, *request, response,
-                              CallContext::FromServerContext(*context));
-  });
+  return HandleCall(
+      log, *context, Access::kAnyPrincipal,
+      [&](const auth::Principal& caller, const CallContext& call) {
+        return ReleaseCuboidsImpl(caller, *request, response, call);
+      });
 }
 
 grpc::Status BuyerServiceImpl::TrainDecisionTree(
@@ -211,10 +179,11 @@ grpc::Status BuyerServiceImpl::TrainDecisionTree(
   RequestLog log("BuyerService.TrainDecisionTree");
   log.set_dataset(LoggedDataset(request->dataset_id()));
   log.set_epsilon(request->epsilon() + request->accuracy_epsilon());
-  return Serve(log, *context, [&](const auth::Principal& caller) {
-    return TrainDecisionTreeImpl(caller, *request, response,
-                                 CallContext::FromServerContext(*context));
-  });
+  return HandleCall(
+      log, *context, Access::kAnyPrincipal,
+      [&](const auth::Principal& caller, const CallContext& call) {
+        return TrainDecisionTreeImpl(caller, *request, response, call);
+      });
 }
 
 grpc::Status BuyerServiceImpl::SelectInfluentialNodes(
@@ -224,10 +193,11 @@ grpc::Status BuyerServiceImpl::SelectInfluentialNodes(
   RequestLog log("BuyerService.SelectInfluentialNodes");
   log.set_dataset(LoggedDataset(request->dataset_id()));
   log.set_epsilon(request->epsilon());
-  return Serve(log, *context, [&](const auth::Principal& caller) {
-    return SelectInfluentialNodesImpl(caller, *request, response,
-                                      CallContext::FromServerContext(*context));
-  });
+  return HandleCall(
+      log, *context, Access::kAnyPrincipal,
+      [&](const auth::Principal& caller, const CallContext& call) {
+        return SelectInfluentialNodesImpl(caller, *request, response, call);
+      });
 }
 
 // ---- Pure implementations ---------------------------------------------------
@@ -302,40 +272,26 @@ absl::Status BuyerServiceImpl::MeasureInconsistencyImpl(
     const v1::MeasureInconsistencyRequest& request,
     v1::MeasureInconsistencyResponse* response, const CallContext& call) const {
   RETURN_IF_ERROR(RequireCaller(caller));
+  // Before the dataset: the measure is the request's alone.
   ASSIGN_OR_RETURN(const Measure measure, MeasureFromProto(request.measure()));
   ASSIGN_OR_RETURN(
-      const ReleaseStart start,
-      StartRelease(*registry_, caller, request.dataset_id(),
-                   request.request_id(), request.epsilon(),
-                   registry::kMeasureInconsistency));
-  const registry::LoadedDataset& d = *start.dataset;
-  ASSIGN_OR_RETURN(
-      const Methods methods,
-      ResolveMethods(request.method(), request.repair_method(), d, {measure}));
-  // Only the method that applies to the measure is part of the identity.
-  const std::string method_name = methods.NameFor(measure);
-  const std::string measure_name(core::measures::MeasureName(measure));
-  const core::ledger::ReserveRequest reserve = ReserveFor(
-      caller, start, registry::kMeasureInconsistency,
-      {{"dataset", request.dataset_id()},
-       {"version", absl::StrCat(d.version)},
-       {"measure", measure_name},
-       {"epsilon", internal::DoubleBits(request.epsilon())},
-       {"method", method_name}},
-      absl::StrCat("MeasureInconsistency ", measure_name, " ", method_name),
-      start.epsilon);
-
+      const PreparedRelease<pm::MeasureRelease> prepared,
+      PrepareRelease<pm::MeasureRelease>(
+          *registry_, caller,
+          BasicsOf(registry::kMeasureInconsistency, request),
+          [&](const registry::LoadedDataset& d, const ReleaseBudget& budget) {
+            return CheckMeasures(request.method(), request.repair_method(),
+                                 {measure}, d, budget);
+          },
+          [&](const pm::MeasureRelease& release) {
+            return MeasureInconsistencyIdentity(release, request.epsilon());
+          }));
   return internal::RunRelease<v1::MeasureInconsistencyResponse>(
-      *ledger_, reserve, call,
+      *ledger_, prepared.reserve, call,
       [&](v1::MeasureInconsistencyResponse* answer) -> absl::Status {
-        // After the charge: how long the graph takes (after a server start)
-        // depends on the data.
-        ASSIGN_OR_RETURN(const registry::ConflictGraphData* graph,
-                         d.WaitForConflictGraph(call.deadline, call.cancelled));
-        const std::unique_ptr<core::dp::SecureUrbg> urbg = NewUrbg();
-        ASSIGN_OR_RETURN(
-            *answer->mutable_result(),
-            Release(*graph, d, measure, methods, start.epsilon, *urbg, call));
+        ASSIGN_OR_RETURN(std::vector<v1::MeasureResult> results,
+                         ReleaseMeasures(prepared, call));
+        *answer->mutable_result() = std::move(results.front());
         return absl::OkStatus();
       },
       response);
@@ -344,47 +300,51 @@ absl::Status BuyerServiceImpl::MeasureInconsistencyImpl(
 absl::Status BuyerServiceImpl::QualityReportImpl(
     const auth::Principal& caller, const v1::QualityReportRequest& request,
     v1::QualityReportResponse* response, const CallContext& call) const {
-  RETURN_IF_ERROR(RequireCaller(caller));
-  ASSIGN_OR_RETURN(const ReleaseStart start,
-                   StartRelease(*registry_, caller, request.dataset_id(),
-                                request.request_id(), request.epsilon(),
-                                registry::kQualityReport));
-  const registry::LoadedDataset& d = *start.dataset;
-  // Three parts that sum to at most epsilon exactly (design 5.6); each is
-  // at least a third of the public floor 1e-6.
-  const double part = core::dp::EqualPart(start.epsilon, 3);
   ASSIGN_OR_RETURN(
-      const Methods methods,
-      ResolveMethods(request.method(), request.repair_method(), d,
-                     {Measure::kMinimalInconsistency, Measure::kRepair}));
-  const std::string method_name =
-      absl::StrCat(methods.NameFor(Measure::kMinimalInconsistency), ",",
-                   methods.NameFor(Measure::kRepair));
-  const core::ledger::ReserveRequest reserve = ReserveFor(
-      caller, start, registry::kQualityReport,
-      {{"dataset", request.dataset_id()},
-       {"version", absl::StrCat(d.version)},
-       {"measure", "MI,P,R"},
-       {"epsilon", internal::DoubleBits(request.epsilon())},
-       {"method", method_name}},
-      absl::StrCat("QualityReport MI,P,R ", method_name), start.epsilon);
-
+      const PreparedRelease<pm::MeasureRelease> prepared,
+      PrepareRelease<pm::MeasureRelease>(
+          *registry_, caller, BasicsOf(registry::kQualityReport, request),
+          [&](const registry::LoadedDataset& d, const ReleaseBudget& budget) {
+            // Three parts that sum to at most epsilon exactly; each is at
+            // least a third of the public floor 1e-6.
+            return CheckMeasures(request.method(), request.repair_method(),
+                                 {Measure::kMinimalInconsistency,
+                                  Measure::kProblematic, Measure::kRepair},
+                                 d, budget);
+          },
+          [&](const pm::MeasureRelease& release) {
+            return QualityReportIdentity(release, request.epsilon());
+          }));
   return internal::RunRelease<v1::QualityReportResponse>(
-      *ledger_, reserve, call,
+      *ledger_, prepared.reserve, call,
       [&](v1::QualityReportResponse* answer) -> absl::Status {
-        ASSIGN_OR_RETURN(const registry::ConflictGraphData* graph,
-                         d.WaitForConflictGraph(call.deadline, call.cancelled));
-        const std::unique_ptr<core::dp::SecureUrbg> urbg = NewUrbg();
-        for (const Measure measure : {Measure::kMinimalInconsistency,
-                                      Measure::kProblematic,
-                                      Measure::kRepair}) {
-          ASSIGN_OR_RETURN(*answer->add_results(),
-                           Release(*graph, d, measure, methods, part, *urbg,
-                                   call));
+        ASSIGN_OR_RETURN(std::vector<v1::MeasureResult> results,
+                         ReleaseMeasures(prepared, call));
+        for (v1::MeasureResult& result : results) {
+          *answer->add_results() = std::move(result);
         }
         return absl::OkStatus();
       },
       response);
+}
+
+absl::StatusOr<std::vector<v1::MeasureResult>>
+BuyerServiceImpl::ReleaseMeasures(
+    const PreparedRelease<pm::MeasureRelease>& prepared,
+    const CallContext& call) const {
+  const registry::LoadedDataset& d = *prepared.dataset;
+  // After the charge: how long the graph takes (after a server start)
+  // depends on the data.
+  ASSIGN_OR_RETURN(const registry::ConflictGraphData* graph,
+                   d.WaitForConflictGraph(call.deadline, call.cancelled));
+  const std::unique_ptr<core::dp::SecureUrbg> urbg = NewUrbg();
+  std::vector<v1::MeasureResult> results;
+  for (const Measure measure : prepared.spec.measures) {
+    ASSIGN_OR_RETURN(v1::MeasureResult result,
+                     Release(*graph, d, measure, prepared.spec, *urbg, call));
+    results.push_back(std::move(result));
+  }
+  return results;
 }
 
 }  // namespace dpq::server::buyer

@@ -2,10 +2,14 @@
 // the caller's own budget, and DP inconsistency measures charged to the
 // caller's ledger (design.md 5.6, 5.7, 6).
 //
-// Every gRPC method is thin: it identifies the caller (auth::CallerOf),
-// calls the matching pure `*Impl` function, converts the status and writes
-// one RequestLog line. The `*Impl` functions are unit-testable without a
-// server.
+// Every gRPC method is thin: it sets its log fields and runs the matching
+// pure `*Impl` function through the handler skeleton
+// (server/call_handler.h: caller, deadline and cancellation, status
+// conversion, one RequestLog line). The `*Impl` functions are
+// unit-testable without a server. Every release `*Impl` is the same three
+// steps: PrepareRelease (release_pipeline.h: every check, in core, before
+// anything is reserved), a heavy-job slot for the heavy ones, then
+// internal::RunRelease (release_helpers.h) around the computation.
 //
 // Who may call: any authenticated principal. An admin calling a buyer RPC
 // acts as the principal "admin" with its own ledger (budgets granted to the
@@ -21,6 +25,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -31,10 +36,13 @@
 #include "dpq/v1/buyer_service.pb.h"
 #include "grpcpp/server_context.h"
 #include "grpcpp/support/status.h"
+#include "core/private/measure_release.h"
 #include "server/auth/principal.h"
-#include "server/buyer/call_context.h"
 #include "server/buyer/heavy_job_limiter.h"
+#include "server/buyer/node_scores_cache.h"
 #include "server/buyer/release_helpers.h"
+#include "server/buyer/release_pipeline.h"
+#include "server/call_context.h"
 #include "server/registry/dataset_registry.h"
 
 namespace dpq::server::buyer {
@@ -43,20 +51,13 @@ namespace dpq::server::buyer {
 inline constexpr uint32_t kDefaultHistoryLimit = 100;
 inline constexpr uint32_t kMaxHistoryLimit = 10'000;
 
-// ReleaseCuboids: most cuboids per request, most cells they may have
-// together (the response's size), and most cells noised (the base cuboid
-// of the "base_cuboid" strategy may be larger than the requested ones).
-inline constexpr int kMaxCuboidsPerRequest = 16;
-inline constexpr size_t kMaxReleasedCells = 200'000;
-inline constexpr size_t kMaxNoisedCells = 1'000'000;
-// TrainDecisionTree: defaults and limits of the genetic algorithm.
-inline constexpr uint32_t kDefaultGenerations = 10;
-inline constexpr uint32_t kMaxGenerations = 200;
-inline constexpr uint32_t kDefaultPopulation = 30;
-inline constexpr uint32_t kMinPopulation = 2;
-inline constexpr uint32_t kMaxPopulation = 1000;
-// SelectInfluentialNodes: largest k (also at most the node count).
-inline constexpr uint32_t kMaxNodesK = 100;
+// The limits of the release requests are core's, next to their checks:
+// ReleaseCuboids core/cube/cuboid_request.h (kMaxCuboidsPerRequest,
+// kMaxReleasedCells, kMaxNoisedCells), TrainDecisionTree
+// core/selection/tree/tree_request.h (kDefaultGenerations, kMaxGenerations,
+// kDefaultPopulation, kMinPopulation, kMaxPopulation),
+// SelectInfluentialNodes core/selection/nodes/influential_nodes_request.h
+// (kMaxNodesK).
 // Heavy jobs (tree training, node selection) running at once by default;
 // per buyer, see DefaultMaxHeavyJobsPerBuyer (heavy_job_limiter.h).
 inline constexpr int kDefaultMaxHeavyJobs = 2;
@@ -69,6 +70,8 @@ using UrbgFactory = std::function<std::unique_ptr<core::dp::SecureUrbg>()>;
 class BuyerServiceImpl final : public v1::BuyerService::Service {
  public:
   // Neither pointer is owned; both must outlive the service. Thread-safe.
+  // The service owns its heavy-job limiter and its cache of node selection
+  // scores (node_scores_cache.h).
   // `max_heavy_jobs` (>= 1) bounds the TrainDecisionTree and
   // SelectInfluentialNodes computations that run at once, and
   // `max_heavy_jobs_per_buyer` (1..max_heavy_jobs; 0 = the default, half
@@ -199,7 +202,9 @@ class BuyerServiceImpl final : public v1::BuyerService::Service {
       const CallContext& call = {}) const;
 
   // The k most influential nodes of a graph dataset
-  // (core::selection::SelectInfluentialNodes, edge-DP). kInvalidArgument
+  // (core::selection::SelectInfluentialNodes, edge-DP), its scores from the
+  // service's NodeScoresCache when the same dataset version and parameters
+  // were scored before. kInvalidArgument
   // for k = 0 or k > min(kMaxNodesK, node count), an unknown or repeated
   // objective, weights with PARETO or not one finite weight per objective
   // with AGGREGATION, an invalid epsilon; kFailedPrecondition for a table
@@ -213,13 +218,25 @@ class BuyerServiceImpl final : public v1::BuyerService::Service {
       v1::SelectInfluentialNodesResponse* response,
       const CallContext& call = {}) const;
 
+  // The node selection scores kept for SelectInfluentialNodes (for tests
+  // and monitoring).
+  const NodeScoresCache& node_scores() const { return node_scores_; }
+
  private:
   // A fresh generator for one release.
   std::unique_ptr<core::dp::SecureUrbg> NewUrbg() const;
 
+  // The measures of a prepared MeasureInconsistency or QualityReport, in
+  // order, each at its part of epsilon, on the dataset's conflict graph
+  // (waited for: after the charge).
+  absl::StatusOr<std::vector<v1::MeasureResult>> ReleaseMeasures(
+      const PreparedRelease<core::private_measures::MeasureRelease>& prepared,
+      const CallContext& call) const;
+
   registry::DatasetRegistry* registry_;
   core::ledger::LedgerStore* ledger_;
   mutable HeavyJobLimiter heavy_jobs_;
+  mutable NodeScoresCache node_scores_;
   UrbgFactory urbg_;
 };
 

@@ -113,10 +113,4 @@ size_t NodeScoresCache::size() const {
   return lru_.size();
 }
 
-NodeScoresCache& SharedNodeScoresCache() {
-  // Never destroyed: handlers may still run while statics are torn down.
-  static NodeScoresCache* const cache = new NodeScoresCache();
-  return *cache;
-}
-
 }  // namespace dpq::server::buyer

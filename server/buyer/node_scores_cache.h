@@ -1,6 +1,7 @@
 // A small LRU cache of influential-node selection scores
 // (core::selection::PrepareInfluentialNodeScores), shared by the
-// SelectInfluentialNodes calls of a process.
+// SelectInfluentialNodes calls of one BuyerServiceImpl (its member, like
+// its heavy-job limiter).
 //
 // Why it is safe: the scores are a deterministic function of the graph and
 // of (objectives, approach, sensitivity, weights); neither epsilon nor k
@@ -90,9 +91,6 @@ class NodeScoresCache {
   absl::flat_hash_map<std::string, Lru::iterator> index_ ABSL_GUARDED_BY(mu_);
   uint64_t computations_ ABSL_GUARDED_BY(mu_) = 0;
 };
-
-// The process-wide cache used by BuyerServiceImpl::SelectInfluentialNodes.
-NodeScoresCache& SharedNodeScoresCache();
 
 }  // namespace dpq::server::buyer
 

@@ -1,6 +1,5 @@
 #include "server/buyer/release_helpers.h"
 
-#include <openssl/evp.h>
 #include <openssl/rand.h>
 
 #include <cstdint>
@@ -10,6 +9,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "core/util/sha256_hex.h"
 
 namespace dpq::server::buyer::internal {
 
@@ -40,17 +40,6 @@ std::string NewRequestId() {
                   reinterpret_cast<const char*>(bytes), sizeof(bytes))));
 }
 
-std::string Sha256Hex(const std::string& text) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  if (EVP_Digest(text.data(), text.size(), digest, &length, EVP_sha256(),
-                 nullptr) != 1) {
-    std::abort();  // SHA-256 cannot fail on valid input
-  }
-  return absl::BytesToHexString(
-      absl::string_view(reinterpret_cast<const char*>(digest), length));
-}
-
 absl::Status RequireCaller(const auth::Principal& caller) {
   if (caller.id.empty()) {
     return absl::UnauthenticatedError("The caller has no principal id.");
@@ -78,7 +67,7 @@ std::string FingerprintOf(
   for (const auto& [key, value] : parameters) {
     absl::StrAppend(&text, key, "=", absl::CEscape(value), "\n");
   }
-  return Sha256Hex(text);
+  return core::util::Sha256Hex(text);
 }
 
 }  // namespace dpq::server::buyer::internal

@@ -16,11 +16,9 @@
 #include "absl/strings/string_view.h"
 #include "core/ledger/charged_release.h"
 #include "core/ledger/ledger.h"
-#include "core/selection/multi_objective_selection.h"
 #include "core/util/status_macros.h"
-#include "google/protobuf/repeated_field.h"
 #include "server/auth/principal.h"
-#include "server/buyer/call_context.h"
+#include "server/call_context.h"
 
 namespace dpq::server::buyer {
 
@@ -36,9 +34,6 @@ absl::Status ValidateRequestId(const std::string& request_id);
 // "srv-" + 32 lowercase hex digits from OpenSSL RAND_bytes.
 std::string NewRequestId();
 
-// Lowercase hex SHA-256 of `text`.
-std::string Sha256Hex(const std::string& text);
-
 // kUnauthenticated if the caller has no id.
 absl::Status RequireCaller(const auth::Principal& caller);
 
@@ -50,7 +45,8 @@ absl::StatusOr<std::string> ResolveRequestId(const std::string& request_id);
 std::string DoubleBits(double value);
 
 // Lowercase hex SHA-256 of the canonical text of a request's parameters
-// (everything but request_id): "dpq.v1.BuyerService/<rpc>\n" then one
+// (everything but request_id; core::util::Sha256Hex):
+// "dpq.v1.BuyerService/<rpc>\n" then one
 // "key=value\n" line per parameter, in the given order, each value
 // C-escaped (so a value cannot forge a line; ids, enum names and hex
 // numbers are unchanged by the escaping, which keeps the fingerprints of
@@ -58,14 +54,6 @@ std::string DoubleBits(double value);
 std::string FingerprintOf(
     absl::string_view rpc,
     const std::vector<std::pair<std::string, std::string>>& parameters);
-
-// The weights of a multi-objective selection: none with PARETO (else
-// kInvalidArgument), with AGGREGATION one finite weight per objective, not
-// all zero, default all 1. `what` names the objectives for the message.
-absl::StatusOr<std::vector<double>> CheckSelectionWeights(
-    core::selection::Approach approach,
-    const google::protobuf::RepeatedField<double>& weights, size_t objectives,
-    const char* what);
 
 // Parses a recorded answer. kDataLoss if it is not a `Response`.
 template <typename Response>

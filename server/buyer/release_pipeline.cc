@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "core/dp/epsilon.h"
@@ -9,34 +10,49 @@
 #include "core/util/status_macros.h"
 #include "server/buyer/release_helpers.h"
 
-namespace dpq::server::buyer {
+namespace dpq::server::buyer::internal {
 
 absl::StatusOr<ReleaseStart> StartRelease(
     const registry::DatasetRegistry& registry, const auth::Principal& caller,
-    const std::string& dataset_id, const std::string& request_id,
-    double epsilon, const char* rpc, const char* epsilon_field) {
-  RETURN_IF_ERROR(internal::RequireCaller(caller));
-  RETURN_IF_ERROR(registry::ValidateId(dataset_id, "dataset_id"));
-  RETURN_IF_ERROR(core::dp::ValidateRequestEpsilon(epsilon, epsilon_field));
+    const ReleaseBasics& basics) {
+  RETURN_IF_ERROR(RequireCaller(caller));
+  RETURN_IF_ERROR(registry::ValidateId(basics.dataset_id, "dataset_id"));
+  RETURN_IF_ERROR(core::dp::ValidateRequestEpsilon(basics.epsilon, "epsilon"));
   ReleaseStart start;
-  ASSIGN_OR_RETURN(start.request_id, internal::ResolveRequestId(request_id));
-  ASSIGN_OR_RETURN(start.dataset, registry.Get(dataset_id));
-  RETURN_IF_ERROR(start.dataset->CheckAnswers(rpc));
-  start.epsilon = core::ledger::QuantizedEpsilon(epsilon);
+  ASSIGN_OR_RETURN(start.request_id, ResolveRequestId(basics.request_id));
+  ASSIGN_OR_RETURN(start.dataset, registry.Get(basics.dataset_id));
+  RETURN_IF_ERROR(start.dataset->CheckAnswers(basics.rpc));
+  start.budget.epsilon = core::ledger::QuantizedEpsilon(basics.epsilon);
+  // After the dataset: where TrainDecisionTree has always checked its
+  // accuracy_epsilon (which error a request with several gets is part of
+  // the RPC's behaviour).
+  if (basics.extra_epsilon != 0) {
+    RETURN_IF_ERROR(core::dp::ValidateRequestEpsilon(
+        basics.extra_epsilon, basics.extra_epsilon_field));
+    start.budget.extra_epsilon =
+        core::ledger::QuantizedEpsilon(basics.extra_epsilon);
+  }
   return start;
 }
 
-core::ledger::ReserveRequest ReserveFor(
-    const auth::Principal& caller, const ReleaseStart& start, const char* rpc,
-    const std::vector<std::pair<std::string, std::string>>& parameters,
-    std::string operation, double spent) {
+core::ledger::ReserveRequest ReserveFor(const auth::Principal& caller,
+                                        const ReleaseBasics& basics,
+                                        const ReleaseStart& start,
+                                        ReleaseIdentity identity) {
   const registry::LoadedDataset& d = *start.dataset;
+  // Both parts are quantised, so their units add up exactly.
+  double spent = start.budget.epsilon;
+  if (start.budget.extra_epsilon > 0) {
+    spent = core::ledger::EpsilonOfUnits(
+        *core::ledger::ChargeUnits(start.budget.epsilon) +
+        *core::ledger::ChargeUnits(start.budget.extra_epsilon));
+  }
   // Public exact cuboids: the ledger counts induced-neighbour epsilon.
   // ReleaseCuboids is private for induced neighbours at its epsilon; any
   // other release is epsilon-DP for add/remove-one-row neighbours, and two
   // induced neighbours are at most k_Q such steps apart, so it is k_Q
   // epsilon-DP for them (group privacy; docs/privacy.md).
-  const int64_t k = std::string(rpc) == registry::kReleaseCuboids
+  const int64_t k = std::string(basics.rpc) == registry::kReleaseCuboids
                         ? 1
                         : int64_t{d.charge_multiplier};
   // `spent` is quantised, so ChargeUnits is exact, and k * units is an
@@ -46,17 +62,23 @@ core::ledger::ReserveRequest ReserveFor(
   int64_t charged = units.ok() ? *units : core::ledger::kMaxUnits;
   charged = charged > core::ledger::kMaxUnits / k ? core::ledger::kMaxUnits
                                                    : charged * k;
+  std::vector<std::pair<std::string, std::string>> parameters = {
+      {"dataset", basics.dataset_id}, {"version", absl::StrCat(d.version)}};
+  for (auto& parameter : identity.parameters) {
+    parameters.push_back(std::move(parameter));
+  }
   core::ledger::ReserveRequest reserve;
   reserve.buyer_id = caller.id;
   reserve.dataset_id = d.manifest.dataset_id();
   reserve.request_id = start.request_id;
-  reserve.fingerprint = internal::FingerprintOf(rpc, parameters);
-  reserve.operation = k > 1 ? absl::StrCat(operation, " (charged ", k,
-                                           " x epsilon: induced neighbours)")
-                            : std::move(operation);
+  reserve.fingerprint = FingerprintOf(basics.rpc, parameters);
+  reserve.operation =
+      k > 1 ? absl::StrCat(identity.operation,
+                           " (charged ", k, " x epsilon: induced neighbours)")
+            : std::move(identity.operation);
   reserve.neighbouring = d.neighbouring;
   reserve.epsilon = core::ledger::EpsilonOfUnits(charged);
   return reserve;
 }
 
-}  // namespace dpq::server::buyer
+}  // namespace dpq::server::buyer::internal

@@ -21,6 +21,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "core/ledger/sqlite_ledger_store.h"
+#include "core/util/sha256_hex.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "server/buyer/buyer_service_impl.h"
@@ -595,7 +596,7 @@ TEST_F(ReleaseRpcsTest, NodeScoresAreCachedPerVersionAndParameters) {
   }
   ASSERT_OK(registry_->Register(manifest, kEdges).status());
   ASSERT_OK(ledger_->Grant("alice", "cachenet", 10));
-  const NodeScoresCache& cache = SharedNodeScoresCache();
+  const NodeScoresCache& cache = service_->node_scores();
   v1::SelectInfluentialNodesRequest q = Nodes(1, 0.5);
   q.set_dataset_id("cachenet");
   q.set_approach(v1::SELECTION_APPROACH_AGGREGATION);
@@ -746,10 +747,137 @@ TEST(FingerprintTest, MatchesTheEarlierMeasureFingerprint) {
                                      {"measure", "MI"},
                                      {"epsilon", internal::DoubleBits(0.5)},
                                      {"method", "optimized"}}),
-            internal::Sha256Hex(old_text));
+            core::util::Sha256Hex(old_text));
   // A value cannot forge another parameter line.
   EXPECT_NE(internal::FingerprintOf("X", {{"a", "1\nb=2"}}),
             internal::FingerprintOf("X", {{"a", "1"}, {"b", "2"}}));
+}
+
+// Every release kind records the parameters and operation it always has
+// (transcribed from the handlers before they shared one pipeline), so a
+// retry of a request recorded by an earlier server still replays.
+TEST_F(ReleaseRpcsTest, EveryReleaseKindKeepsItsFingerprintAndOperation) {
+  const std::string people_version =
+      absl::StrCat((*registry_->Get("people"))->version);
+  const std::string net_version =
+      absl::StrCat((*registry_->Get("net"))->version);
+  auto entry = [&](const std::string& request_id) {
+    for (const LedgerEntry& e : Entries()) {
+      if (e.request_id == request_id) return e;
+    }
+    ADD_FAILURE() << "no entry " << request_id;
+    return LedgerEntry();
+  };
+  using internal::DoubleBits;
+  using internal::FingerprintOf;
+
+  v1::MeasureInconsistencyRequest mi;
+  mi.set_dataset_id("people");
+  mi.set_measure(v1::MEASURE_P);
+  mi.set_method(v1::SELECTION_METHOD_BASIC);
+  mi.set_repair_method(v1::REPAIR_METHOD_VERTEX_COVER);  // ignored for P
+  mi.set_epsilon(0.5);
+  mi.set_request_id("fp-mi");
+  v1::MeasureInconsistencyResponse mi_response;
+  ASSERT_OK(service_->MeasureInconsistencyImpl(Buyer("alice"), mi,
+                                               &mi_response));
+  EXPECT_EQ(entry("fp-mi").fingerprint,
+            FingerprintOf("MeasureInconsistency",
+                          {{"dataset", "people"},
+                           {"version", people_version},
+                           {"measure", "P"},
+                           {"epsilon", DoubleBits(0.5)},
+                           {"method", "basic"}}));
+  EXPECT_THAT(entry("fp-mi").operation,
+              StartsWith("MeasureInconsistency P basic"));
+
+  v1::QualityReportRequest qr;
+  qr.set_dataset_id("people");
+  qr.set_method(v1::SELECTION_METHOD_BASIC);
+  qr.set_epsilon(0.75);
+  qr.set_request_id("fp-qr");
+  v1::QualityReportResponse qr_response;
+  ASSERT_OK(service_->QualityReportImpl(Buyer("alice"), qr, &qr_response));
+  EXPECT_EQ(entry("fp-qr").fingerprint,
+            FingerprintOf("QualityReport",
+                          {{"dataset", "people"},
+                           {"version", people_version},
+                           {"measure", "MI,P,R"},
+                           {"epsilon", DoubleBits(0.75)},
+                           {"method", "basic,cover_bound"}}));
+  EXPECT_THAT(entry("fp-qr").operation,
+              StartsWith("QualityReport MI,P,R basic,cover_bound"));
+
+  v1::ReleaseCuboidsRequest cuboids =
+      Cuboids({{"Sex", "Age"}, {"Age"}}, 0.25, "fp-cuboids");
+  cuboids.set_non_negative_integral(true);
+  v1::ReleaseCuboidsResponse cuboids_response;
+  ASSERT_OK(service_->ReleaseCuboidsImpl(Buyer("alice"), cuboids,
+                                         &cuboids_response));
+  EXPECT_EQ(entry("fp-cuboids").fingerprint,
+            FingerprintOf("ReleaseCuboids",
+                          {{"dataset", "people"},
+                           {"version", people_version},
+                           {"epsilon", DoubleBits(0.25)},
+                           {"non_negative_integral", "1"},
+                           {"cuboid", "Sex\nAge"},
+                           {"cuboid", "Age"}}));
+  EXPECT_EQ(entry("fp-cuboids").operation,
+            "ReleaseCuboids [Sex,Age] [Age] integral");
+
+  v1::TrainDecisionTreeRequest tree = Tree(0.25, "fp-tree");
+  tree.add_features("Age");
+  tree.add_features("Sex");
+  tree.set_approach(v1::SELECTION_APPROACH_AGGREGATION);
+  tree.add_weights(1);
+  tree.add_weights(2);
+  tree.set_sensitivity(v1::SENSITIVITY_MODE_LOCAL);
+  tree.set_accuracy_epsilon(0.125);
+  v1::TrainDecisionTreeResponse tree_response;
+  ASSERT_OK(service_->TrainDecisionTreeImpl(Buyer("alice"), tree,
+                                            &tree_response));
+  EXPECT_EQ(entry("fp-tree").fingerprint,
+            FingerprintOf("TrainDecisionTree",
+                          {{"dataset", "people"},
+                           {"version", people_version},
+                           {"label", "Label"},
+                           {"positive", "yes"},
+                           {"features", "Age\nSex"},
+                           {"approach", "aggregation"},
+                           {"weights", absl::StrCat(DoubleBits(1), ",",
+                                                    DoubleBits(2))},
+                           {"sensitivity", "local"},
+                           {"epsilon", DoubleBits(0.25)},
+                           {"accuracy_epsilon", DoubleBits(0.125)},
+                           {"generations", "2"},
+                           {"population", "4"}}));
+  EXPECT_THAT(entry("fp-tree").operation,
+              StartsWith("TrainDecisionTree label=Label aggregation local "
+                         "generations=2 population=4 with accuracy"));
+
+  v1::SelectInfluentialNodesRequest nodes = Nodes(2, 0.3, "fp-nodes");
+  nodes.add_objectives(v1::NODE_OBJECTIVE_EGOCENTRIC_DENSITY);
+  nodes.add_objectives(v1::NODE_OBJECTIVE_DEGREE);
+  nodes.set_approach(v1::SELECTION_APPROACH_AGGREGATION);
+  nodes.add_weights(0.5);
+  nodes.add_weights(1);
+  v1::SelectInfluentialNodesResponse nodes_response;
+  ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"), nodes,
+                                                 &nodes_response));
+  EXPECT_EQ(entry("fp-nodes").fingerprint,
+            FingerprintOf("SelectInfluentialNodes",
+                          {{"dataset", "net"},
+                           {"version", net_version},
+                           {"k", "2"},
+                           {"objectives", "egocentric_density,degree"},
+                           {"approach", "aggregation"},
+                           {"weights", absl::StrCat(DoubleBits(0.5), ",",
+                                                    DoubleBits(1))},
+                           {"sensitivity", "global"},
+                           {"epsilon", DoubleBits(0.3)}}));
+  EXPECT_EQ(entry("fp-nodes").operation,
+            "SelectInfluentialNodes k=2 aggregation global "
+            "egocentric_density,degree");
 }
 
 // ---- Releases wait for the background conflict graph -------------------------

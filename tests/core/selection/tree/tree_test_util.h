@@ -1,6 +1,6 @@
 // Helpers for the DP-MOET tests: tree validity and small tables.
-#ifndef DPQ_TESTS_CORE_SELECTION_APPS_TREE_TEST_UTIL_H_
-#define DPQ_TESTS_CORE_SELECTION_APPS_TREE_TEST_UTIL_H_
+#ifndef DPQ_TESTS_CORE_SELECTION_TREE_TREE_TEST_UTIL_H_
+#define DPQ_TESTS_CORE_SELECTION_TREE_TREE_TEST_UTIL_H_
 
 #include <cstdint>
 #include <optional>
@@ -75,4 +75,4 @@ inline table::Table XLabelTable(const std::vector<std::pair<int, bool>>& rows) {
 
 }  // namespace dpq::core::selection::testing
 
-#endif  // DPQ_TESTS_CORE_SELECTION_APPS_TREE_TEST_UTIL_H_
+#endif  // DPQ_TESTS_CORE_SELECTION_TREE_TREE_TEST_UTIL_H_

@@ -5,7 +5,7 @@
 
 #include "core/selection/tree/dp_decision_tree.h"
 #include "gtest/gtest.h"
-#include "tests/core/selection/apps/tree_test_util.h"
+#include "tests/core/selection/tree/tree_test_util.h"
 #include "tests/testing/seeded_urbg.h"
 
 namespace dpq::core::selection {

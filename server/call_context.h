@@ -1,7 +1,7 @@
-// The parts of a gRPC call a release honours: its deadline and
-// cancellation.
-#ifndef DPQ_SERVER_BUYER_CALL_CONTEXT_H_
-#define DPQ_SERVER_BUYER_CALL_CONTEXT_H_
+// The parts of a gRPC call that every handler honours: its deadline and
+// cancellation (server/call_handler.h hands one to each RPC's XImpl).
+#ifndef DPQ_SERVER_CALL_CONTEXT_H_
+#define DPQ_SERVER_CALL_CONTEXT_H_
 
 #include <functional>
 
@@ -9,7 +9,7 @@
 #include "absl/time/time.h"
 #include "grpcpp/server_context.h"
 
-namespace dpq::server::buyer {
+namespace dpq::server {
 
 // Default: no deadline, never cancelled.
 struct CallContext {
@@ -31,6 +31,6 @@ struct CallContext {
 // kDeadlineExceeded / kCancelled once the call is over, else OK.
 absl::Status CheckCall(const CallContext& call);
 
-}  // namespace dpq::server::buyer
+}  // namespace dpq::server
 
-#endif  // DPQ_SERVER_BUYER_CALL_CONTEXT_H_
+#endif  // DPQ_SERVER_CALL_CONTEXT_H_

@@ -9,7 +9,7 @@
 #include "core/table/table.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "tests/core/selection/apps/tree_test_util.h"
+#include "tests/core/selection/tree/tree_test_util.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::core::selection {

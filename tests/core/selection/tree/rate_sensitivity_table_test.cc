@@ -12,7 +12,7 @@
 #include "core/selection/rate_sensitivity.h"
 #include "core/selection/tree/tree_evaluation.h"
 #include "gtest/gtest.h"
-#include "tests/core/selection/apps/tree_test_util.h"
+#include "tests/core/selection/tree/tree_test_util.h"
 
 namespace dpq::core::selection {
 namespace {

@@ -1,10 +1,10 @@
-#include "server/buyer/call_context.h"
+#include "server/call_context.h"
 
 #include <chrono>
 
 #include "absl/time/clock.h"
 
-namespace dpq::server::buyer {
+namespace dpq::server {
 
 CallContext CallContext::FromServerContext(const grpc::ServerContext& context) {
   CallContext call;
@@ -31,4 +31,4 @@ absl::Status CheckCall(const CallContext& call) {
   return absl::OkStatus();
 }
 
-}  // namespace dpq::server::buyer
+}  // namespace dpq::server

@@ -14,7 +14,7 @@
 #include "core/table/schema.h"
 #include "core/table/table.h"
 #include "gtest/gtest.h"
-#include "tests/core/selection/apps/tree_test_util.h"
+#include "tests/core/selection/tree/tree_test_util.h"
 #include "tests/testing/seeded_urbg.h"
 
 namespace dpq::core::selection {

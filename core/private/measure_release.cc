@@ -1,0 +1,53 @@
+#include "core/private/measure_release.h"
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "core/dp/budget_split.h"
+#include "core/util/status_macros.h"
+
+namespace dpq::core::private_measures {
+
+using measures::Measure;
+
+std::string MeasureRelease::MethodName(Measure measure) const {
+  return std::string(measure == Measure::kRepair
+                         ? RepairMethodName(repair_method)
+                         : SelectionMethodName(method));
+}
+
+absl::StatusOr<RepairMethod> ResolveRepairMethod(
+    std::optional<RepairMethod> requested, bool exact_repair_registered) {
+  if (!requested.has_value()) {
+    return exact_repair_registered ? RepairMethod::kExact
+                                   : RepairMethod::kCoverBound;
+  }
+  if (*requested == RepairMethod::kExact && !exact_repair_registered) {
+    return absl::InvalidArgumentError(
+        "repair_method EXACT needs a dataset registered with "
+        "exact_repair (see DatasetInfo.exact_repair); use COVER_BOUND.");
+  }
+  return *requested;
+}
+
+absl::StatusOr<MeasureRelease> BuildMeasureRelease(
+    const MeasureReleaseSpec& spec, bool exact_repair_registered) {
+  if (spec.measures.empty()) {
+    return absl::InvalidArgumentError("A release needs at least one measure.");
+  }
+  MeasureRelease release;
+  release.measures = spec.measures;
+  release.method = spec.method;
+  for (const Measure measure : spec.measures) {
+    RETURN_IF_ERROR(CheckMeasureReleasable(measure));
+    if (measure == Measure::kRepair) {
+      ASSIGN_OR_RETURN(release.repair_method,
+                       ResolveRepairMethod(spec.repair_method,
+                                           exact_repair_registered));
+    }
+  }
+  release.epsilon_each = dp::EqualPart(spec.epsilon, spec.measures.size());
+  return release;
+}
+
+}  // namespace dpq::core::private_measures
