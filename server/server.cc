@@ -20,7 +20,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "core/ledger/sqlite_ledger_store.h"
+#include "core/ledger/ledger.h"
 #include "core/util/status_macros.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
@@ -31,6 +31,7 @@
 #include "server/auth/token_auth_processor.h"
 #include "server/buyer/buyer_service_impl.h"
 #include "server/registry/dataset_registry.h"
+#include "server/storage/sqlite_ledger_store.h"
 #include "server/text_repair_interceptor.h"
 
 namespace dpq::server {
@@ -245,8 +246,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
   RETURN_IF_ERROR(CheckImportDir(options.import_dir, options.data_dir));
   const std::string dir = options.data_dir;
 
-  ASSIGN_OR_RETURN(server->ledger_, core::ledger::SqliteLedgerStore::Open(
-                                        dir + "/ledger.db"));
+  ASSIGN_OR_RETURN(server->ledger_,
+                   storage::SqliteLedgerStore::Open(dir + "/ledger.db"));
   ASSIGN_OR_RETURN(server->recovered_reservations_,
                    server->ledger_->RecoverPending());
   LogLine(absl::StrCat("ledger ", dir, "/ledger.db: charged ",

@@ -21,7 +21,7 @@
 #include "grpcpp/server.h"
 
 namespace dpq::core::ledger {
-class SqliteLedgerStore;
+class LedgerStore;
 }  // namespace dpq::core::ledger
 
 namespace dpq::server {
@@ -135,12 +135,12 @@ class Server {
   // For tests.
   auth::AccountsStore& accounts() { return *accounts_; }
   registry::DatasetRegistry& registry() { return *registry_; }
-  core::ledger::SqliteLedgerStore& ledger() { return *ledger_; }
+  core::ledger::LedgerStore& ledger() { return *ledger_; }
 
  private:
   Server();
 
-  std::unique_ptr<core::ledger::SqliteLedgerStore> ledger_;
+  std::unique_ptr<core::ledger::LedgerStore> ledger_;
   std::unique_ptr<auth::AccountsStore> accounts_;
   std::unique_ptr<registry::DatasetRegistry> registry_;
   std::shared_ptr<auth::TokenAuthProcessor> auth_processor_;

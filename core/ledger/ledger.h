@@ -116,6 +116,10 @@ struct LedgerFilter {
   size_t limit = 100;  // entries, newest first
 };
 
+// Where the ledger lives. Implementations are at the server's edge
+// (server/storage/: SQLite today), so core/ledger depends on no database;
+// each must pass the store-agnostic suites of
+// tests/core/ledger/ledger_store_suites.h, which check the contracts below.
 class LedgerStore {
  public:
   virtual ~LedgerStore() = default;

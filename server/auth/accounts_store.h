@@ -1,5 +1,6 @@
 // Principals (the admin and the buyers) and the audit log of admin actions,
-// in DATA_DIR/accounts.db (SQLite, WAL, synchronous FULL).
+// in DATA_DIR/accounts.db (SQLite through server/storage/sqlite_database.h:
+// created with mode 0600, WAL, synchronous=FULL).
 //
 // Tokens are never stored: only their SHA-256 (token.h). Authentication is
 // served from an in-memory index of the non-revoked hashes, which every
@@ -25,7 +26,9 @@
 #include "absl/time/time.h"
 #include "server/auth/principal.h"
 
-struct sqlite3;
+namespace dpq::server::storage {
+class SqliteDatabase;
+}  // namespace dpq::server::storage
 
 namespace dpq::server::auth {
 
@@ -50,8 +53,14 @@ struct AuditRecord {
 
 class AccountsStore {
  public:
-  // Opens (creating if needed) the database at `db_path`. kInternal naming
-  // the path if SQLite fails.
+  // How long a write waits for another connection holding the database.
+  static constexpr absl::Duration kBusyTimeout = absl::Seconds(5);
+
+  // Opens (creating if needed, mode 0600) the database at `db_path`.
+  // kFailedPrecondition naming the path if the file cannot be created or
+  // opened or is not a SQLite database; kUnavailable if another process
+  // keeps it locked for longer than kBusyTimeout; kInternal for other
+  // SQLite errors. Every method below fails the same way on SQLite errors.
   static absl::StatusOr<std::unique_ptr<AccountsStore>> Open(
       const std::string& db_path);
   ~AccountsStore();
@@ -82,19 +91,18 @@ class AccountsStore {
 
   // Appends an audit entry stamped now.
   absl::Status AppendAudit(const std::string& actor, const std::string& action,
-                           const std::string& details)
-      ABSL_LOCKS_EXCLUDED(mu_);
+                           const std::string& details) ABSL_LOCKS_EXCLUDED(mu_);
 
   // The newest `limit` audit entries, newest first.
   absl::StatusOr<std::vector<AuditRecord>> ListAudit(size_t limit) const
       ABSL_LOCKS_EXCLUDED(mu_);
 
  private:
-  explicit AccountsStore(sqlite3* db) : db_(db) {}
+  explicit AccountsStore(std::unique_ptr<storage::SqliteDatabase> db);
   absl::Status LoadIndex() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   mutable absl::Mutex mu_;
-  sqlite3* db_ ABSL_GUARDED_BY(mu_);
+  const std::unique_ptr<storage::SqliteDatabase> db_ ABSL_PT_GUARDED_BY(mu_);
   // token_sha256 -> principal, non-revoked only.
   absl::flat_hash_map<std::string, Principal> by_hash_ ABSL_GUARDED_BY(mu_);
 };

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "core/ledger/sqlite_ledger_store.h"
+#include "core/ledger/ledger.h"
 #include "dpq/v1/admin_service.grpc.pb.h"
 #include "dpq/v1/buyer_service.grpc.pb.h"
 #include "gmock/gmock.h"

@@ -8,16 +8,15 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "core/ledger/ledger.h"
-#include "core/ledger/sqlite_ledger_store.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "tests/core/ledger/test_util.h"
+#include "tests/core/ledger/ledger_store_suites.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::core::ledger {
 namespace {
 
-using ::dpq::core::ledger::testing::TempDir;
+using ::dpq::core::ledger::testing::ChargedReleaseTest;
 using ::dpq::testing::StatusIs;
 using ::testing::Eq;
 using ::testing::HasSubstr;
@@ -102,27 +101,23 @@ ReserveRequest Request(const std::string& request_id, double epsilon) {
   return request;
 }
 
-class ChargedReleaseTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    absl::StatusOr<std::unique_ptr<SqliteLedgerStore>> store =
-        SqliteLedgerStore::Open(dir_.File("ledger.db"));
-    ASSERT_TRUE(store.ok()) << store.status();
-    store_ = *std::move(store);
-    ASSERT_OK(store_->Grant("alice", "hospital", 1).status());
-  }
+}  // namespace
 
-  BudgetState Budget() {
-    absl::StatusOr<BudgetState> budget = store_->GetBudget("alice", "hospital");
-    EXPECT_TRUE(budget.ok()) << budget.status();
-    return budget.ok() ? *budget : BudgetState{};
-  }
+void testing::ChargedReleaseTest::SetUp() {
+  LedgerStoreFixture::SetUp();
+  if (HasFatalFailure()) return;
+  ASSERT_OK(store_->Grant("alice", "hospital", 1).status());
+}
 
-  TempDir dir_;
-  std::unique_ptr<SqliteLedgerStore> store_;
-};
+BudgetState testing::ChargedReleaseTest::Budget() {
+  absl::StatusOr<BudgetState> budget = store_->GetBudget("alice", "hospital");
+  EXPECT_TRUE(budget.ok()) << budget.status();
+  return budget.ok() ? *budget : BudgetState{};
+}
 
-TEST_F(ChargedReleaseTest, ChargesComputesCommitsAndReturnsTheAnswer) {
+namespace {
+
+TEST_P(ChargedReleaseTest, ChargesComputesCommitsAndReturnsTheAnswer) {
   int computed = 0;
   ASSERT_OK_AND_ASSIGN(const ReleaseOutcome outcome,
                        RunChargedRelease(*store_, Request("r1", 0.25),
@@ -149,7 +144,7 @@ TEST_F(ChargedReleaseTest, ChargesComputesCommitsAndReturnsTheAnswer) {
   EXPECT_EQ(entries[0].answer, "value 7");
 }
 
-TEST_F(ChargedReleaseTest, RetryReplaysTheRecordedAnswerWithoutComputing) {
+TEST_P(ChargedReleaseTest, RetryReplaysTheRecordedAnswerWithoutComputing) {
   ASSERT_OK(RunChargedRelease(*store_, Request("r1", 0.5), [] {
               return absl::StatusOr<std::string>("first");
             }).status());
@@ -168,11 +163,11 @@ TEST_F(ChargedReleaseTest, RetryReplaysTheRecordedAnswerWithoutComputing) {
   EXPECT_EQ(Budget().spent, 0.5);
 }
 
-// Once reserved, the charge stands (design.md 5.2): whether the computation
-// finished in time may depend on the data. A retry with the same request
-// id resumes it: computes once more, records and returns the answer, and
-// charges nothing new.
-TEST_F(ChargedReleaseTest, ComputeFailureChargesAndTheRetryResumesForFree) {
+// Once reserved, the charge stands (docs/privacy.md, section 3): whether the
+// computation finished in time may depend on the data. A retry with the same
+// request id resumes it: computes once more, records and returns the answer,
+// and charges nothing new.
+TEST_P(ChargedReleaseTest, ComputeFailureChargesAndTheRetryResumesForFree) {
   EXPECT_THAT(RunChargedRelease(*store_, Request("r1", 0.5),
                                 []() -> absl::StatusOr<std::string> {
                                   return absl::DeadlineExceededError(
@@ -216,7 +211,7 @@ TEST_F(ChargedReleaseTest, ComputeFailureChargesAndTheRetryResumesForFree) {
 
 // Two resumes of the same charged request race: the first recorded answer
 // stands, the other computation is dropped (never returned).
-TEST_F(ChargedReleaseTest, ConcurrentResumesReturnOneAnswer) {
+TEST_P(ChargedReleaseTest, ConcurrentResumesReturnOneAnswer) {
   ASSERT_FALSE(RunChargedRelease(*store_, Request("r1", 0.5), [] {
                  return absl::StatusOr<std::string>(
                      absl::CancelledError("gone"));
@@ -240,7 +235,7 @@ TEST_F(ChargedReleaseTest, ConcurrentResumesReturnOneAnswer) {
   EXPECT_EQ(Budget().spent, 0.5);
 }
 
-TEST_F(ChargedReleaseTest, ReserveErrorsAreReturnedWithoutComputing) {
+TEST_P(ChargedReleaseTest, ReserveErrorsAreReturnedWithoutComputing) {
   int computed = 0;
   auto compute = [&]() -> absl::StatusOr<std::string> {
     ++computed;
@@ -256,7 +251,7 @@ TEST_F(ChargedReleaseTest, ReserveErrorsAreReturnedWithoutComputing) {
   EXPECT_THAT(store_->ListEntries({}), ::dpq::testing::IsOkAndHolds(SizeIs(0)));
 }
 
-TEST_F(ChargedReleaseTest, CommitFailureNeverReturnsTheAnswer) {
+TEST_P(ChargedReleaseTest, CommitFailureNeverReturnsTheAnswer) {
   FaultyLedger ledger(store_.get());
   ledger.commit_error = absl::InternalError("disk I/O error");
   const absl::StatusOr<ReleaseOutcome> outcome = RunChargedRelease(
@@ -271,7 +266,7 @@ TEST_F(ChargedReleaseTest, CommitFailureNeverReturnsTheAnswer) {
   EXPECT_EQ(Budget().reserved, 0);
 }
 
-TEST_F(ChargedReleaseTest, FailedChargeLeavesTheReservationForRecovery) {
+TEST_P(ChargedReleaseTest, FailedChargeLeavesTheReservationForRecovery) {
   FaultyLedger ledger(store_.get());
   ledger.charge_error = absl::UnavailableError("database is locked");
   EXPECT_THAT(

@@ -1,6 +1,6 @@
 // Races on the ledger: no overspend however many threads (or connections)
 // charge one budget at once, and different buyers never wait for each
-// other's computations.
+// other's computations. Runs against every store (ledger_store_suites.h).
 #include <atomic>
 #include <memory>
 #include <string>
@@ -16,9 +16,9 @@
 #include "core/ledger/charged_release.h"
 #include "core/ledger/epsilon_units.h"
 #include "core/ledger/ledger.h"
-#include "core/ledger/sqlite_ledger_store.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/core/ledger/ledger_store_suites.h"
 #include "tests/core/ledger/test_util.h"
 #include "tests/testing/status_matchers.h"
 
@@ -26,7 +26,7 @@ namespace dpq::core::ledger {
 namespace {
 
 using ::dpq::core::ledger::testing::Filter;
-using ::dpq::core::ledger::testing::TempDir;
+using ::dpq::core::ledger::testing::LedgerConcurrencyTest;
 
 ReserveRequest Request(const std::string& buyer, const std::string& request_id,
                        double epsilon) {
@@ -45,13 +45,6 @@ ReserveRequest Request(const std::string& buyer, const std::string& request_id,
 // Exact units of an amount the store reported.
 int64_t Units(double amount) { return *AmountUnits(amount, "amount"); }
 
-std::unique_ptr<SqliteLedgerStore> OpenOrDie(const std::string& path) {
-  absl::StatusOr<std::unique_ptr<SqliteLedgerStore>> store =
-      SqliteLedgerStore::Open(path);
-  EXPECT_TRUE(store.ok()) << store.status();
-  return store.ok() ? *std::move(store) : nullptr;
-}
-
 struct RaceResult {
   int commits = 0;
   int exhausted = 0;
@@ -61,7 +54,7 @@ struct RaceResult {
 // `threads` threads charge `epsilon` to (buyer, "hospital") through the
 // stores (round robin) until refused, while one more thread watches that
 // spent + reserved never exceeds granted.
-RaceResult Race(const std::vector<SqliteLedgerStore*>& stores,
+RaceResult Race(const std::vector<LedgerStore*>& stores,
                 const std::string& buyer, int threads, double epsilon,
                 double granted) {
   std::atomic<int> commits{0}, exhausted{0}, other_errors{0};
@@ -82,7 +75,7 @@ RaceResult Race(const std::vector<SqliteLedgerStore*>& stores,
   std::vector<std::thread> workers;
   for (int t = 0; t < threads; ++t) {
     workers.emplace_back([&, t] {
-      SqliteLedgerStore* store = stores[t % stores.size()];
+      LedgerStore* store = stores[t % stores.size()];
       for (int i = 0;; ++i) {
         absl::StatusOr<Reservation> r =
             store->Reserve(Request(buyer, absl::StrCat(t, "-", i), epsilon));
@@ -113,12 +106,10 @@ RaceResult Race(const std::vector<SqliteLedgerStore*>& stores,
   return {commits.load(), exhausted.load(), other_errors.load()};
 }
 
-TEST(LedgerConcurrencyTest, SixtyFourThreadsNeverOverspendOneBudget) {
-  TempDir dir;
-  std::unique_ptr<SqliteLedgerStore> store = OpenOrDie(dir.File("ledger.db"));
-  ASSERT_NE(store, nullptr);
+TEST_P(LedgerConcurrencyTest, SixtyFourThreadsNeverOverspendOneBudget) {
+  LedgerStore* store = store_.get();
   ASSERT_OK(store->Grant("alice", "hospital", 10).status());
-  const RaceResult result = Race({store.get()}, "alice", 64, 1.0, 10);
+  const RaceResult result = Race({store}, "alice", 64, 1.0, 10);
   EXPECT_EQ(result.commits, 10);
   EXPECT_EQ(result.exhausted, 64);
   EXPECT_EQ(result.other_errors, 0);
@@ -130,28 +121,24 @@ TEST(LedgerConcurrencyTest, SixtyFourThreadsNeverOverspendOneBudget) {
               ::dpq::testing::IsOkAndHolds(::testing::SizeIs(10)));
 }
 
-TEST(LedgerConcurrencyTest, FractionalEpsilonsRaceToExactlyTheBudget) {
-  TempDir dir;
-  std::unique_ptr<SqliteLedgerStore> store = OpenOrDie(dir.File("ledger.db"));
-  ASSERT_NE(store, nullptr);
+TEST_P(LedgerConcurrencyTest, FractionalEpsilonsRaceToExactlyTheBudget) {
+  LedgerStore* store = store_.get();
   ASSERT_OK(store->Grant("alice", "hospital", 3).status());
   // 3 / 0.1 = 30 releases; the exact sums neither lose one nor allow a
   // 31st.
-  const RaceResult result = Race({store.get()}, "alice", 40, 0.1, 3);
+  const RaceResult result = Race({store}, "alice", 40, 0.1, 3);
   EXPECT_EQ(result.commits, 30);
   EXPECT_EQ(result.other_errors, 0);
 }
 
-TEST(LedgerConcurrencyTest, TwoConnectionsToOneFileNeverOverspend) {
-  // As two server processes sharing one ledger file would.
-  TempDir dir;
-  std::unique_ptr<SqliteLedgerStore> first = OpenOrDie(dir.File("ledger.db"));
-  std::unique_ptr<SqliteLedgerStore> second = OpenOrDie(dir.File("ledger.db"));
-  ASSERT_NE(first, nullptr);
+TEST_P(LedgerConcurrencyTest, TwoConnectionsToOneFileNeverOverspend) {
+  // As two server processes sharing one ledger would.
+  LedgerStore* first = store_.get();
+  std::unique_ptr<LedgerStore> second = OpenAnother();
   ASSERT_NE(second, nullptr);
   ASSERT_OK(first->Grant("alice", "hospital", 12).status());
   const RaceResult result =
-      Race({first.get(), second.get()}, "alice", 32, 1.0, 12);
+      Race({first, second.get()}, "alice", 32, 1.0, 12);
   EXPECT_EQ(result.commits, 12);
   EXPECT_EQ(result.other_errors, 0);
   ASSERT_OK_AND_ASSIGN(const BudgetState budget,
@@ -159,10 +146,8 @@ TEST(LedgerConcurrencyTest, TwoConnectionsToOneFileNeverOverspend) {
   EXPECT_EQ(budget.spent, 12);
 }
 
-TEST(LedgerConcurrencyTest, RacingRetriesOfOneRequestChargeOnce) {
-  TempDir dir;
-  std::unique_ptr<SqliteLedgerStore> store = OpenOrDie(dir.File("ledger.db"));
-  ASSERT_NE(store, nullptr);
+TEST_P(LedgerConcurrencyTest, RacingRetriesOfOneRequestChargeOnce) {
+  LedgerStore* store = store_.get();
   ASSERT_OK(store->Grant("alice", "hospital", 100).status());
   std::atomic<int> computed{0}, replayed{0}, aborted{0};
   std::vector<std::thread> threads;
@@ -199,10 +184,8 @@ TEST(LedgerConcurrencyTest, RacingRetriesOfOneRequestChargeOnce) {
   EXPECT_EQ(budget.spent, 1);
 }
 
-TEST(LedgerConcurrencyTest, DifferentBuyersRaceIndependently) {
-  TempDir dir;
-  std::unique_ptr<SqliteLedgerStore> store = OpenOrDie(dir.File("ledger.db"));
-  ASSERT_NE(store, nullptr);
+TEST_P(LedgerConcurrencyTest, DifferentBuyersRaceIndependently) {
+  LedgerStore* store = store_.get();
   constexpr int kBuyers = 8;
   for (int b = 0; b < kBuyers; ++b) {
     ASSERT_OK(
@@ -212,7 +195,7 @@ TEST(LedgerConcurrencyTest, DifferentBuyersRaceIndependently) {
   std::vector<std::thread> buyers;
   for (int b = 0; b < kBuyers; ++b) {
     buyers.emplace_back([&, b] {
-      results[b] = Race({store.get()}, absl::StrCat("buyer", b), 4, 1.0, b + 1);
+      results[b] = Race({store}, absl::StrCat("buyer", b), 4, 1.0, b + 1);
     });
   }
   for (std::thread& t : buyers) t.join();
@@ -222,12 +205,10 @@ TEST(LedgerConcurrencyTest, DifferentBuyersRaceIndependently) {
   }
 }
 
-TEST(LedgerConcurrencyTest, ComputationsOfDifferentBuyersRunAtTheSameTime) {
+TEST_P(LedgerConcurrencyTest, ComputationsOfDifferentBuyersRunAtTheSameTime) {
   // Each computation waits until the other has started: this finishes only
   // if no ledger lock is held between Reserve and Commit.
-  TempDir dir;
-  std::unique_ptr<SqliteLedgerStore> store = OpenOrDie(dir.File("ledger.db"));
-  ASSERT_NE(store, nullptr);
+  LedgerStore* store = store_.get();
   ASSERT_OK(store->Grant("alice", "hospital", 1).status());
   ASSERT_OK(store->Grant("bob", "hospital", 1).status());
   absl::Notification alice_computing, bob_computing;

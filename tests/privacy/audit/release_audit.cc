@@ -15,11 +15,11 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "core/ledger/sqlite_ledger_store.h"
 #include "core/util/status_macros.h"
 #include "dpq/v1/buyer_service.pb.h"
 #include "server/buyer/buyer_service_impl.h"
 #include "server/registry/dataset_registry.h"
+#include "server/storage/sqlite_ledger_store.h"
 #include "server/tools/measure_tool.h"
 #include "tests/testing/seeded_urbg.h"
 
@@ -49,7 +49,7 @@ class Harness {
     ASSIGN_OR_RETURN(h->registry_,
                      server::registry::DatasetRegistry::Open(options));
     ASSIGN_OR_RETURN(h->ledger_,
-                     core::ledger::SqliteLedgerStore::Open(":memory:"));
+                     server::storage::SqliteLedgerStore::Open(":memory:"));
     auto counter = std::make_shared<std::atomic<uint64_t>>(0);
     h->service_ = std::make_unique<BuyerServiceImpl>(
         h->registry_.get(), h->ledger_.get(), /*max_heavy_jobs=*/4,
@@ -88,7 +88,7 @@ class Harness {
   Harness() = default;
   fs::path dir_;
   std::unique_ptr<server::registry::DatasetRegistry> registry_;
-  std::unique_ptr<core::ledger::SqliteLedgerStore> ledger_;
+  std::unique_ptr<server::storage::SqliteLedgerStore> ledger_;
   std::unique_ptr<BuyerServiceImpl> service_;
   uint64_t requests_ = 0;
 };

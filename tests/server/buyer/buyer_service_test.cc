@@ -15,13 +15,13 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "core/ledger/sqlite_ledger_store.h"
 #include "gmock/gmock.h"
 #include "grpcpp/server_context.h"
 #include "gtest/gtest.h"
 #include "server/buyer/buyer_convert.h"
 #include "server/buyer/buyer_service_impl.h"
 #include "server/registry/dataset_registry.h"
+#include "server/storage/sqlite_ledger_store.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::server::buyer {
@@ -120,8 +120,8 @@ class BuyerServiceTest : public ::testing::Test {
         ASSERT_OK(registry_->Delete(id));
       }
     }
-    absl::StatusOr<std::unique_ptr<core::ledger::SqliteLedgerStore>> ledger =
-        core::ledger::SqliteLedgerStore::Open((dir_ / "ledger.db").string());
+    absl::StatusOr<std::unique_ptr<storage::SqliteLedgerStore>> ledger =
+        storage::SqliteLedgerStore::Open((dir_ / "ledger.db").string());
     ASSERT_THAT(ledger, IsOk());
     ledger_ = *std::move(ledger);
     service_ = std::make_unique<BuyerServiceImpl>(registry_, ledger_.get());
@@ -169,7 +169,7 @@ class BuyerServiceTest : public ::testing::Test {
   static fs::path* registry_dir_;
   static registry::DatasetRegistry* registry_;
   fs::path dir_;
-  std::unique_ptr<core::ledger::SqliteLedgerStore> ledger_;
+  std::unique_ptr<storage::SqliteLedgerStore> ledger_;
   std::unique_ptr<BuyerServiceImpl> service_;
 };
 

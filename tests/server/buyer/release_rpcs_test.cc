@@ -20,7 +20,6 @@
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "core/ledger/sqlite_ledger_store.h"
 #include "core/util/sha256_hex.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -28,6 +27,7 @@
 #include "server/buyer/node_scores_cache.h"
 #include "server/buyer/release_helpers.h"
 #include "server/registry/dataset_registry.h"
+#include "server/storage/sqlite_ledger_store.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::server::buyer {
@@ -131,7 +131,7 @@ class ReleaseRpcsTest : public ::testing::Test {
     fs::create_directories(dir_);
     ASSERT_OK_AND_ASSIGN(
         ledger_,
-        core::ledger::SqliteLedgerStore::Open((dir_ / "ledger.db").string()));
+        storage::SqliteLedgerStore::Open((dir_ / "ledger.db").string()));
     service_ = std::make_unique<BuyerServiceImpl>(registry_, ledger_.get());
     ASSERT_OK(ledger_->Grant("alice", "people", 10));
     ASSERT_OK(ledger_->Grant("alice", "net", 10));
@@ -193,7 +193,7 @@ class ReleaseRpcsTest : public ::testing::Test {
   static fs::path* registry_dir_;
   static registry::DatasetRegistry* registry_;
   fs::path dir_;
-  std::unique_ptr<core::ledger::SqliteLedgerStore> ledger_;
+  std::unique_ptr<storage::SqliteLedgerStore> ledger_;
   std::unique_ptr<BuyerServiceImpl> service_;
 };
 
@@ -913,8 +913,8 @@ TEST(BackgroundGraphReleaseTest, WaitingForTheGraphIsChargedAndResumable) {
   ASSERT_OK_AND_ASSIGN(std::unique_ptr<registry::DatasetRegistry> registry,
                        registry::DatasetRegistry::Open(options));
   ASSERT_OK_AND_ASSIGN(
-      std::unique_ptr<core::ledger::SqliteLedgerStore> ledger,
-      core::ledger::SqliteLedgerStore::Open((dir / "ledger.db").string()));
+      std::unique_ptr<storage::SqliteLedgerStore> ledger,
+      storage::SqliteLedgerStore::Open((dir / "ledger.db").string()));
   BuyerServiceImpl service(registry.get(), ledger.get());
   ASSERT_OK(ledger->Grant("bob", "zips", 5));
 

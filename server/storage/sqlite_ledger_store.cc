@@ -1,20 +1,10 @@
-#include "core/ledger/sqlite_ledger_store.h"
-
-#include <fcntl.h>
-#include <sqlite3.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include "server/storage/sqlite_ledger_store.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <memory>
-#include <optional>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -30,8 +20,21 @@
 #include "core/ledger/epsilon_units.h"
 #include "core/ledger/ledger.h"
 #include "core/util/status_macros.h"
+#include "server/storage/sqlite_database.h"
 
-namespace dpq::core::ledger {
+namespace dpq::server::storage {
+
+using ::dpq::core::ledger::AmountUnits;
+using ::dpq::core::ledger::BudgetState;
+using ::dpq::core::ledger::ChargeUnits;
+using ::dpq::core::ledger::EntryState;
+using ::dpq::core::ledger::FromUnits;
+using ::dpq::core::ledger::kMaxUnits;
+using ::dpq::core::ledger::LedgerEntry;
+using ::dpq::core::ledger::LedgerFilter;
+using ::dpq::core::ledger::Reservation;
+using ::dpq::core::ledger::ReserveRequest;
+
 namespace {
 
 constexpr char kReserved[] = "reserved";
@@ -177,8 +180,8 @@ CREATE INDEX entries_in_flight_by_dataset ON entries (dataset_id, epsilon)
 
 // Version 3 -> 4: per-buyer entry numbers. entry_id is global, so showing
 // it to a buyer would reveal how many entries the other buyers made in
-// between (docs/security.md, item 8); buyers and admins see buyer_seq instead: 1,
-// 2, 3, ... over all of one buyer's entries, on every dataset, in the order
+// between (docs/security.md, item 8); buyers and admins see buyer_seq instead:
+// 1, 2, 3, ... over all of one buyer's entries, on every dataset, in the order
 // of entry_id. Existing entries are numbered here; new ones get
 // MAX(buyer_seq) + 1 of their buyer in the transaction that reserves them
 // (kReserveInsertSql). The unique index makes (buyer_id, buyer_seq) the
@@ -260,196 +263,6 @@ std::string Num(double value) { return absl::StrFormat("%.15g", value); }
 // An amount in units, for people.
 std::string Amount(int64_t units) { return Num(FromUnits(units)); }
 
-absl::Status SqliteStatus(sqlite3* db, int rc, absl::string_view what) {
-  const int primary = rc & 0xff;
-  const std::string message =
-      absl::StrCat("Ledger database error while ", what, ": ",
-                   db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc),
-                   " (SQLite code ", rc, ").");
-  if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED) {
-    return absl::UnavailableError(message);
-  }
-  return absl::InternalError(message);
-}
-
-// A prepared statement: finalised on destruction, or, when borrowed from a
-// StatementCache, reset for the next use.
-class Statement {
- public:
-  Statement() = default;
-  Statement(sqlite3* db, sqlite3_stmt* borrowed)
-      : db_(db), stmt_(borrowed), owned_(false) {}
-  Statement(const Statement&) = delete;
-  Statement& operator=(const Statement&) = delete;
-  ~Statement() {
-    if (owned_) {
-      sqlite3_finalize(stmt_);
-    } else {
-      sqlite3_reset(stmt_);
-      sqlite3_clear_bindings(stmt_);
-    }
-  }
-
-  static absl::StatusOr<std::unique_ptr<Statement>> Prepare(
-      sqlite3* db, absl::string_view sql) {
-    auto statement = std::make_unique<Statement>();
-    statement->db_ = db;
-    const int rc =
-        sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()),
-                           &statement->stmt_, nullptr);
-    if (rc != SQLITE_OK) return SqliteStatus(db, rc, "preparing a statement");
-    return statement;
-  }
-
-  absl::Status BindText(int index, absl::string_view text) {
-    // Non-null pointer even for "", so that "" is bound as '' and not NULL.
-    return Check(
-        sqlite3_bind_text(stmt_, index, text.empty() ? "" : text.data(),
-                          static_cast<int>(text.size()), SQLITE_TRANSIENT),
-        "binding a text parameter");
-  }
-  absl::Status BindBlob(int index, absl::string_view bytes) {
-    return Check(
-        sqlite3_bind_blob(stmt_, index, bytes.empty() ? "" : bytes.data(),
-                          static_cast<int>(bytes.size()), SQLITE_TRANSIENT),
-        "binding a blob parameter");
-  }
-  absl::Status BindDouble(int index, double value) {
-    return Check(sqlite3_bind_double(stmt_, index, value),
-                 "binding a real parameter");
-  }
-  absl::Status BindInt64(int index, int64_t value) {
-    return Check(sqlite3_bind_int64(stmt_, index, value),
-                 "binding an integer parameter");
-  }
-
-  // Advances: true if a row is ready, false when done.
-  absl::StatusOr<bool> Step() {
-    const int rc = sqlite3_step(stmt_);
-    if (rc == SQLITE_ROW) return true;
-    if (rc == SQLITE_DONE) return false;
-    return SqliteStatus(db_, rc, "executing a statement");
-  }
-  // Runs a statement that returns no rows.
-  absl::Status Run() {
-    ASSIGN_OR_RETURN(const bool row, Step());
-    (void)row;
-    return absl::OkStatus();
-  }
-
-  bool IsNull(int column) const {
-    return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
-  }
-  double Double(int column) const {
-    return sqlite3_column_double(stmt_, column);
-  }
-  int64_t Int64(int column) const {
-    return sqlite3_column_int64(stmt_, column);
-  }
-  std::string Text(int column) const {
-    const unsigned char* text = sqlite3_column_text(stmt_, column);
-    const int size = sqlite3_column_bytes(stmt_, column);
-    if (text == nullptr) return "";
-    return std::string(reinterpret_cast<const char*>(text),
-                       static_cast<size_t>(size));
-  }
-  std::string Blob(int column) const {
-    const void* bytes = sqlite3_column_blob(stmt_, column);
-    const int size = sqlite3_column_bytes(stmt_, column);
-    if (bytes == nullptr) return "";
-    return std::string(static_cast<const char*>(bytes),
-                       static_cast<size_t>(size));
-  }
-
- private:
-  absl::Status Check(int rc, absl::string_view what) {
-    if (rc == SQLITE_OK) return absl::OkStatus();
-    return SqliteStatus(db_, rc, what);
-  }
-
-  sqlite3* db_ = nullptr;
-  sqlite3_stmt* stmt_ = nullptr;
-  bool owned_ = true;
-};
-
-}  // namespace
-
-// The prepared statements of one connection, by SQL text: preparing costs
-// more than running most of the ledger's statements. Not thread-safe (used
-// under the store's db_mu_).
-class StatementCache {
- public:
-  explicit StatementCache(sqlite3* db) : db_(db) {}
-  StatementCache(const StatementCache&) = delete;
-  StatementCache& operator=(const StatementCache&) = delete;
-  ~StatementCache() {
-    for (auto& [sql, stmt] : cache_) sqlite3_finalize(stmt);
-  }
-
-  // A handle that resets the statement when it goes out of scope; at most
-  // one handle per SQL text may be alive at a time.
-  absl::StatusOr<std::unique_ptr<Statement>> Get(absl::string_view sql) {
-    auto it = cache_.find(std::string(sql));
-    if (it == cache_.end()) {
-      sqlite3_stmt* stmt = nullptr;
-      const int rc = sqlite3_prepare_v3(db_, sql.data(),
-                                        static_cast<int>(sql.size()),
-                                        SQLITE_PREPARE_PERSISTENT, &stmt,
-                                        nullptr);
-      if (rc != SQLITE_OK) {
-        sqlite3_finalize(stmt);
-        return SqliteStatus(db_, rc, "preparing a statement");
-      }
-      it = cache_.emplace(std::string(sql), stmt).first;
-    }
-    return std::make_unique<Statement>(db_, it->second);
-  }
-
- private:
-  sqlite3* const db_;
-  std::unordered_map<std::string, sqlite3_stmt*> cache_;
-};
-
-namespace {
-
-// Runs SQL without parameters or results (several statements allowed).
-absl::Status Exec(sqlite3* db, const char* sql, absl::string_view what) {
-  char* error = nullptr;
-  const int rc = sqlite3_exec(db, sql, nullptr, nullptr, &error);
-  sqlite3_free(error);
-  if (rc != SQLITE_OK) return SqliteStatus(db, rc, what);
-  return absl::OkStatus();
-}
-
-// A transaction that rolls back unless committed.
-class Transaction {
- public:
-  // `immediate`: take the write lock now (every transaction that writes),
-  // so that a concurrent writer in another process makes us wait (busy
-  // timeout) instead of failing halfway.
-  static absl::StatusOr<std::unique_ptr<Transaction>> Begin(sqlite3* db,
-                                                            bool immediate) {
-    RETURN_IF_ERROR(Exec(db, immediate ? "BEGIN IMMEDIATE" : "BEGIN",
-                         "starting a transaction"));
-    return std::unique_ptr<Transaction>(new Transaction(db));
-  }
-  Transaction(const Transaction&) = delete;
-  Transaction& operator=(const Transaction&) = delete;
-  ~Transaction() {
-    if (sqlite3_get_autocommit(db_) == 0) {
-      sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-    }
-  }
-  // Durable (synchronous=FULL) once this returns OK.
-  absl::Status Commit() {
-    return Exec(db_, "COMMIT", "committing a transaction");
-  }
-
- private:
-  explicit Transaction(sqlite3* db) : db_(db) {}
-  sqlite3* db_;
-};
-
 absl::Status RequireId(absl::string_view value, absl::string_view field) {
   if (value.empty()) {
     return absl::InvalidArgumentError(
@@ -470,7 +283,7 @@ absl::StatusOr<EntryState> ParseState(const std::string& state) {
 }
 
 // Reads one row selected with kEntryColumns.
-absl::StatusOr<LedgerEntry> ReadEntry(const Statement& s) {
+absl::StatusOr<LedgerEntry> ReadEntry(const SqliteStatement& s) {
   LedgerEntry entry;
   entry.entry_id = s.Int64(0);
   entry.buyer_id = s.Text(1);
@@ -488,13 +301,12 @@ absl::StatusOr<LedgerEntry> ReadEntry(const Statement& s) {
   return entry;
 }
 
-
 // The budget of (buyer, dataset); zeros if never granted.
-absl::StatusOr<BudgetState> ReadBudget(StatementCache& statements,
+absl::StatusOr<BudgetState> ReadBudget(SqliteDatabase& db,
                                        const std::string& buyer_id,
                                        const std::string& dataset_id) {
-  ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
-                   statements.Get(kReadBudgetSql));
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> s,
+                   db.Cached(kReadBudgetSql));
   RETURN_IF_ERROR(s->BindText(1, buyer_id));
   RETURN_IF_ERROR(s->BindText(2, dataset_id));
   ASSIGN_OR_RETURN(const bool row, s->Step());
@@ -517,11 +329,11 @@ struct BudgetUnits {
   int64_t remaining() const { return granted - spent - reserved; }
 };
 
-absl::StatusOr<BudgetUnits> ReadBudgetUnits(StatementCache& statements,
+absl::StatusOr<BudgetUnits> ReadBudgetUnits(SqliteDatabase& db,
                                             const std::string& buyer_id,
                                             const std::string& dataset_id) {
-  ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
-                   statements.Get(kReadBudgetSql));
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> s,
+                   db.Cached(kReadBudgetSql));
   RETURN_IF_ERROR(s->BindText(1, buyer_id));
   RETURN_IF_ERROR(s->BindText(2, dataset_id));
   ASSIGN_OR_RETURN(const bool row, s->Step());
@@ -535,15 +347,15 @@ absl::StatusOr<BudgetUnits> ReadBudgetUnits(StatementCache& statements,
 }
 
 struct DatasetTotals {  // units
-  int64_t cap = 0;  // 0: none
+  int64_t cap = 0;      // 0: none
   int64_t spent = 0;
   int64_t reserved = 0;
 };
 
-absl::StatusOr<DatasetTotals> ReadDatasetTotals(
-    StatementCache& statements, const std::string& dataset_id) {
-  ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
-                   statements.Get(kReadDatasetSql));
+absl::StatusOr<DatasetTotals> ReadDatasetTotals(SqliteDatabase& db,
+                                                const std::string& dataset_id) {
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> s,
+                   db.Cached(kReadDatasetSql));
   RETURN_IF_ERROR(s->BindText(1, dataset_id));
   ASSIGN_OR_RETURN(const bool row, s->Step());
   DatasetTotals totals;
@@ -555,21 +367,21 @@ absl::StatusOr<DatasetTotals> ReadDatasetTotals(
   return totals;
 }
 
-absl::Status EnsureDatasetRow(StatementCache& statements,
+absl::Status EnsureDatasetRow(SqliteDatabase& db,
                               const std::string& dataset_id) {
-  ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
-                   statements.Get(kEnsureDatasetSql));
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> s,
+                   db.Cached(kEnsureDatasetSql));
   RETURN_IF_ERROR(s->BindText(1, dataset_id));
   return s->Run();
 }
 
 // Creates the schema if the database is new, migrates older versions (in
 // one transaction), refuses newer ones.
-absl::Status EnsureSchema(sqlite3* db, const std::string& path) {
-  ASSIGN_OR_RETURN(std::unique_ptr<Transaction> tx,
-                   Transaction::Begin(db, /*immediate=*/true));
-  ASSIGN_OR_RETURN(std::unique_ptr<Statement> version,
-                   Statement::Prepare(db, "PRAGMA user_version"));
+absl::Status EnsureSchema(SqliteDatabase& db, const std::string& path) {
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteTransaction> tx,
+                   db.Begin(/*immediate=*/true));
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> version,
+                   db.Prepare("PRAGMA user_version"));
   ASSIGN_OR_RETURN(const bool row, version->Step());
   const int64_t current = row ? version->Int64(0) : 0;
   version.reset();
@@ -583,24 +395,24 @@ absl::Status EnsureSchema(sqlite3* db, const std::string& path) {
   // A new file gets version 1 and then the same migrations as an old one,
   // so that they are exercised on every new ledger.
   if (current < 1) {
-    RETURN_IF_ERROR(Exec(db, kSchemaV1, "creating the ledger schema"));
+    RETURN_IF_ERROR(db.Exec(kSchemaV1, "creating the ledger schema"));
   }
   if (current < 2) {
-    RETURN_IF_ERROR(Exec(db, kMigrateV1ToV2,
-                         "migrating the ledger schema from version 1 to 2"));
+    RETURN_IF_ERROR(db.Exec(kMigrateV1ToV2,
+                            "migrating the ledger schema from version 1 to 2"));
   }
   if (current < 3) {
-    RETURN_IF_ERROR(Exec(db, kMigrateV2ToV3,
-                         "migrating the ledger schema from version 2 to 3"));
+    RETURN_IF_ERROR(db.Exec(kMigrateV2ToV3,
+                            "migrating the ledger schema from version 2 to 3"));
     RETURN_IF_ERROR(
-        Exec(db, kReconcileSql, "computing the ledger's budget totals"));
+        db.Exec(kReconcileSql, "computing the ledger's budget totals"));
   }
-  RETURN_IF_ERROR(Exec(db, kMigrateV3ToV4,
-                       "migrating the ledger schema from version 3 to 4"));
+  RETURN_IF_ERROR(db.Exec(kMigrateV3ToV4,
+                          "migrating the ledger schema from version 3 to 4"));
   {
     // The rebuilt tables must still satisfy every foreign key.
-    ASSIGN_OR_RETURN(std::unique_ptr<Statement> check,
-                     Statement::Prepare(db, "PRAGMA foreign_key_check"));
+    ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> check,
+                     db.Prepare("PRAGMA foreign_key_check"));
     ASSIGN_OR_RETURN(const bool violation, check->Step());
     if (violation) {
       return absl::DataLossError(absl::StrCat(
@@ -608,26 +420,10 @@ absl::Status EnsureSchema(sqlite3* db, const std::string& path) {
           "' has entries without a budget row; it was not migrated."));
     }
   }
-  RETURN_IF_ERROR(Exec(
-      db,
-      absl::StrCat("PRAGMA user_version = ", SqliteLedgerStore::kSchemaVersion)
-          .c_str(),
+  RETURN_IF_ERROR(db.Exec(
+      absl::StrCat("PRAGMA user_version = ", SqliteLedgerStore::kSchemaVersion),
       "setting the schema version"));
   return tx->Commit();
-}
-
-// Creates `path` with mode 0600 if it does not exist, so that the ledger
-// (and its -wal/-shm files, which SQLite creates with the same mode) is
-// readable by the server's user only.
-absl::Status CreatePrivateFile(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-  if (fd < 0) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("Cannot create the ledger database '", path,
-                     "': ", std::strerror(errno), "."));
-  }
-  ::close(fd);
-  return absl::OkStatus();
 }
 
 // For RunInBatch's wait: the op is done, or no batch is being written.
@@ -653,78 +449,31 @@ struct SqliteLedgerStore::WriteOp {
   bool done = false;  // guarded by the store's queue_mu_
 };
 
-SqliteLedgerStore::SqliteLedgerStore(std::string path, sqlite3* db)
-    : path_(std::move(path)),
-      db_(db),
-      statements_(std::make_unique<StatementCache>(db)) {}
+SqliteLedgerStore::SqliteLedgerStore(std::string path,
+                                     std::unique_ptr<SqliteDatabase> db)
+    : path_(std::move(path)), db_(std::move(db)) {}
 
-SqliteLedgerStore::~SqliteLedgerStore() {
-  absl::MutexLock lock(&db_mu_);
-  statements_.reset();  // statements must be finalised before closing
-  sqlite3_close_v2(db_);
-}
+SqliteLedgerStore::~SqliteLedgerStore() = default;
+
 absl::StatusOr<std::unique_ptr<SqliteLedgerStore>> SqliteLedgerStore::Open(
     const std::string& db_path) {
-  if (db_path.empty()) {
-    return absl::InvalidArgumentError(
-        "The ledger database path must not be empty.");
-  }
-  const bool in_memory = db_path == ":memory:";
-  struct stat info;
-  if (!in_memory && ::stat(db_path.c_str(), &info) != 0) {
-    RETURN_IF_ERROR(CreatePrivateFile(db_path));
-  }
-  sqlite3* raw = nullptr;
-  // NOMUTEX: the store's own mutex serialises all use of the connection.
-  const int rc = sqlite3_open_v2(
-      db_path.c_str(), &raw,
-      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-      nullptr);
-  if (rc != SQLITE_OK) {
-    const std::string message =
-        raw != nullptr ? sqlite3_errmsg(raw) : sqlite3_errstr(rc);
-    sqlite3_close_v2(raw);
-    return absl::FailedPreconditionError(absl::StrCat(
-        "Cannot open the ledger database '", db_path, "': ", message, "."));
-  }
-  std::unique_ptr<SqliteLedgerStore> store(new SqliteLedgerStore(db_path, raw));
-  absl::MutexLock lock(&store->db_mu_);
-  sqlite3* db = store->db_;
-  sqlite3_extended_result_codes(db, 1);
-  sqlite3_busy_timeout(
-      db, static_cast<int>(absl::ToInt64Milliseconds(kBusyTimeout)));
-  // The first read of a file that is not a database fails here.
-  {
-    absl::StatusOr<std::unique_ptr<Statement>> mode =
-        Statement::Prepare(db, "PRAGMA journal_mode = WAL");
-    absl::StatusOr<bool> row = false;
-    if (mode.ok()) row = (*mode)->Step();
-    if (!mode.ok() || !row.ok() || !*row) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("Cannot use '", db_path,
-                       "' as the ledger database: ", sqlite3_errmsg(db), "."));
-    }
-    const std::string journal = (*mode)->Text(0);
-    if (journal != "wal" && !(in_memory && journal == "memory")) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("Cannot switch the ledger database '", db_path,
-                       "' to WAL mode (journal mode is '", journal, "')."));
-    }
-  }
-  RETURN_IF_ERROR(
-      Exec(db, "PRAGMA synchronous = FULL", "setting synchronous = FULL"));
+  SqliteDatabase::Options options;
+  options.name = "ledger database";
+  options.busy_timeout = kBusyTimeout;
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteDatabase> db,
+                   SqliteDatabase::Open(db_path, options));
   // Foreign keys only after the schema: a migration rebuilds tables, which
   // SQLite allows only with foreign keys off (it checks them itself).
-  RETURN_IF_ERROR(EnsureSchema(db, db_path));
+  RETURN_IF_ERROR(EnsureSchema(*db, db_path));
   RETURN_IF_ERROR(
-      Exec(db, "PRAGMA foreign_keys = ON", "enabling foreign keys"));
-  return store;
+      db->Exec("PRAGMA foreign_keys = ON", "enabling foreign keys"));
+  return std::unique_ptr<SqliteLedgerStore>(
+      new SqliteLedgerStore(db_path, std::move(db)));
 }
-
 
 absl::StatusOr<BudgetState> SqliteLedgerStore::ReadBudgetLocked(
     const std::string& buyer_id, const std::string& dataset_id) {
-  return ReadBudget(*statements_, buyer_id, dataset_id);
+  return ReadBudget(*db_, buyer_id, dataset_id);
 }
 
 absl::StatusOr<BudgetState> SqliteLedgerStore::Grant(
@@ -732,13 +481,13 @@ absl::StatusOr<BudgetState> SqliteLedgerStore::Grant(
     double epsilon) {
   RETURN_IF_ERROR(RequireId(buyer_id, "buyer_id"));
   RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
-  RETURN_IF_ERROR(dp::ValidateEpsilon(epsilon, "epsilon"));
+  RETURN_IF_ERROR(core::dp::ValidateEpsilon(epsilon, "epsilon"));
   ASSIGN_OR_RETURN(const int64_t units, AmountUnits(epsilon, "epsilon"));
   absl::MutexLock lock(&db_mu_);
-  ASSIGN_OR_RETURN(std::unique_ptr<Transaction> tx,
-                   Transaction::Begin(db_, /*immediate=*/true));
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteTransaction> tx,
+                   db_->Begin(/*immediate=*/true));
   ASSIGN_OR_RETURN(const BudgetUnits before,
-                   ReadBudgetUnits(*statements_, buyer_id, dataset_id));
+                   ReadBudgetUnits(*db_, buyer_id, dataset_id));
   if (units > kMaxUnits - before.granted) {
     return absl::InvalidArgumentError(absl::StrCat(
         "The budget of buyer '", buyer_id, "' on dataset '", dataset_id,
@@ -746,17 +495,16 @@ absl::StatusOr<BudgetState> SqliteLedgerStore::Grant(
   }
   {
     ASSIGN_OR_RETURN(
-        std::unique_ptr<Statement> s,
-        statements_->Get(
-            "INSERT INTO budgets (buyer_id, dataset_id, granted) "
-            "VALUES (?1, ?2, ?3) ON CONFLICT (buyer_id, dataset_id) "
-            "DO UPDATE SET granted = granted + excluded.granted"));
+        std::unique_ptr<SqliteStatement> s,
+        db_->Cached("INSERT INTO budgets (buyer_id, dataset_id, granted) "
+                    "VALUES (?1, ?2, ?3) ON CONFLICT (buyer_id, dataset_id) "
+                    "DO UPDATE SET granted = granted + excluded.granted"));
     RETURN_IF_ERROR(s->BindText(1, buyer_id));
     RETURN_IF_ERROR(s->BindText(2, dataset_id));
     RETURN_IF_ERROR(s->BindInt64(3, units));
     RETURN_IF_ERROR(s->Run());
   }
-  RETURN_IF_ERROR(EnsureDatasetRow(*statements_, dataset_id));
+  RETURN_IF_ERROR(EnsureDatasetRow(*db_, dataset_id));
   ASSIGN_OR_RETURN(BudgetState budget, ReadBudgetLocked(buyer_id, dataset_id));
   RETURN_IF_ERROR(tx->Commit());
   return budget;
@@ -769,11 +517,11 @@ absl::StatusOr<BudgetState> SqliteLedgerStore::SetGranted(
   RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
   ASSIGN_OR_RETURN(const int64_t units, AmountUnits(granted, "granted"));
   absl::MutexLock lock(&db_mu_);
-  ASSIGN_OR_RETURN(std::unique_ptr<Transaction> tx,
-                   Transaction::Begin(db_, /*immediate=*/true));
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteTransaction> tx,
+                   db_->Begin(/*immediate=*/true));
   ASSIGN_OR_RETURN(BudgetState budget, ReadBudgetLocked(buyer_id, dataset_id));
   ASSIGN_OR_RETURN(const BudgetUnits before,
-                   ReadBudgetUnits(*statements_, buyer_id, dataset_id));
+                   ReadBudgetUnits(*db_, buyer_id, dataset_id));
   if (units < before.spent + before.reserved) {
     return absl::FailedPreconditionError(absl::StrCat(
         "Cannot set the budget of buyer '", buyer_id, "' on dataset '",
@@ -782,17 +530,16 @@ absl::StatusOr<BudgetState> SqliteLedgerStore::SetGranted(
   }
   {
     ASSIGN_OR_RETURN(
-        std::unique_ptr<Statement> s,
-        statements_->Get(
-            "INSERT INTO budgets (buyer_id, dataset_id, granted) "
-            "VALUES (?1, ?2, ?3) ON CONFLICT (buyer_id, dataset_id) "
-            "DO UPDATE SET granted = excluded.granted"));
+        std::unique_ptr<SqliteStatement> s,
+        db_->Cached("INSERT INTO budgets (buyer_id, dataset_id, granted) "
+                    "VALUES (?1, ?2, ?3) ON CONFLICT (buyer_id, dataset_id) "
+                    "DO UPDATE SET granted = excluded.granted"));
     RETURN_IF_ERROR(s->BindText(1, buyer_id));
     RETURN_IF_ERROR(s->BindText(2, dataset_id));
     RETURN_IF_ERROR(s->BindInt64(3, units));
     RETURN_IF_ERROR(s->Run());
   }
-  RETURN_IF_ERROR(EnsureDatasetRow(*statements_, dataset_id));
+  RETURN_IF_ERROR(EnsureDatasetRow(*db_, dataset_id));
   RETURN_IF_ERROR(tx->Commit());
   budget.granted = FromUnits(units);
   return budget;
@@ -803,14 +550,14 @@ absl::Status SqliteLedgerStore::SetDatasetCap(const std::string& dataset_id,
   RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
   ASSIGN_OR_RETURN(const int64_t units, AmountUnits(cap, "cap"));
   absl::MutexLock lock(&db_mu_);
-  ASSIGN_OR_RETURN(std::unique_ptr<Transaction> tx,
-                   Transaction::Begin(db_, /*immediate=*/true));
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteTransaction> tx,
+                   db_->Begin(/*immediate=*/true));
   {
-    ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
-                     statements_->Get(
-                         "INSERT INTO datasets (dataset_id, cap) VALUES (?1, "
-                         "?2) ON CONFLICT (dataset_id) DO UPDATE SET cap = "
-                         "excluded.cap"));
+    ASSIGN_OR_RETURN(
+        std::unique_ptr<SqliteStatement> s,
+        db_->Cached("INSERT INTO datasets (dataset_id, cap) VALUES (?1, "
+                    "?2) ON CONFLICT (dataset_id) DO UPDATE SET cap = "
+                    "excluded.cap"));
     RETURN_IF_ERROR(s->BindText(1, dataset_id));
     RETURN_IF_ERROR(s->BindInt64(2, units));
     RETURN_IF_ERROR(s->Run());
@@ -823,7 +570,7 @@ absl::StatusOr<std::pair<double, double>> SqliteLedgerStore::DatasetCapAndSpent(
   RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
   absl::MutexLock lock(&db_mu_);
   ASSIGN_OR_RETURN(const DatasetTotals totals,
-                   ReadDatasetTotals(*statements_, dataset_id));
+                   ReadDatasetTotals(*db_, dataset_id));
   return std::make_pair(FromUnits(totals.cap), FromUnits(totals.spent));
 }
 
@@ -846,7 +593,7 @@ absl::StatusOr<std::vector<BudgetState>> SqliteLedgerStore::ListBudgets(
   }
   absl::StrAppend(&sql, " ORDER BY buyer_id, dataset_id");
   absl::MutexLock lock(&db_mu_);
-  ASSIGN_OR_RETURN(std::unique_ptr<Statement> s, statements_->Get(sql));
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> s, db_->Cached(sql));
   if (!filter.buyer_id.empty())
     RETURN_IF_ERROR(s->BindText(1, filter.buyer_id));
   if (!filter.dataset_id.empty()) {
@@ -872,7 +619,7 @@ absl::StatusOr<Reservation> SqliteLedgerStore::Reserve(
   RETURN_IF_ERROR(RequireId(request.buyer_id, "buyer_id"));
   RETURN_IF_ERROR(RequireId(request.dataset_id, "dataset_id"));
   RETURN_IF_ERROR(RequireId(request.request_id, "request_id"));
-  RETURN_IF_ERROR(dp::ValidateEpsilon(request.epsilon, "epsilon"));
+  RETURN_IF_ERROR(core::dp::ValidateEpsilon(request.epsilon, "epsilon"));
   WriteOp op;
   op.kind = WriteOp::Kind::kReserve;
   op.request = &request;
@@ -892,7 +639,9 @@ std::vector<absl::StatusOr<Reservation>> SqliteLedgerStore::ReserveAll(
     absl::Status status = RequireId(request.buyer_id, "buyer_id");
     if (status.ok()) status = RequireId(request.dataset_id, "dataset_id");
     if (status.ok()) status = RequireId(request.request_id, "request_id");
-    if (status.ok()) status = dp::ValidateEpsilon(request.epsilon, "epsilon");
+    if (status.ok()) {
+      status = core::dp::ValidateEpsilon(request.epsilon, "epsilon");
+    }
     absl::StatusOr<int64_t> units = ChargeUnits(request.epsilon);
     if (status.ok()) status = units.status();
     if (!status.ok()) {
@@ -949,12 +698,12 @@ void SqliteLedgerStore::WriteBatch(absl::Span<WriteOp* const> batch) {
   const auto fail_all = [&](const absl::Status& status) {
     for (WriteOp* op : batch) op->result = status;
   };
-  absl::StatusOr<std::unique_ptr<Transaction>> tx =
-      Transaction::Begin(db_, /*immediate=*/true);
+  absl::StatusOr<std::unique_ptr<SqliteTransaction>> tx =
+      db_->Begin(/*immediate=*/true);
   if (!tx.ok()) return fail_all(tx.status());
-  StatementCache& statements = *statements_;
-  const auto run = [&statements](const char* sql) -> absl::Status {
-    ASSIGN_OR_RETURN(std::unique_ptr<Statement> s, statements.Get(sql));
+  SqliteDatabase& db = *db_;
+  const auto run = [&db](const char* sql) -> absl::Status {
+    ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> s, db.Cached(sql));
     return s->Run();
   };
   for (WriteOp* op : batch) {
@@ -967,12 +716,10 @@ void SqliteLedgerStore::WriteBatch(absl::Span<WriteOp* const> batch) {
     }
     // Some errors (I/O, disk full) make SQLite roll back the whole
     // transaction: then nothing of the batch is stored.
-    if (!status.ok() || sqlite3_get_autocommit(db_) != 0) {
-      return fail_all(
-          status.ok()
-              ? SqliteStatus(db_, sqlite3_errcode(db_),
-                             "writing a batch of ledger operations")
-              : status);
+    if (!status.ok() || !db.InTransaction()) {
+      return fail_all(status.ok()
+                          ? db.LastError("writing a batch of ledger operations")
+                          : status);
     }
   }
   const absl::Status commit = (*tx)->Commit();
@@ -1006,8 +753,8 @@ absl::StatusOr<Reservation> SqliteLedgerStore::ReserveLocked(
   //    still in progress, or a charged one to resume.
   {
     ASSIGN_OR_RETURN(
-        std::unique_ptr<Statement> s,
-        statements_->Get(
+        std::unique_ptr<SqliteStatement> s,
+        db_->Cached(
             "SELECT entry_id, dataset_id, fingerprint, epsilon, state, answer "
             "FROM entries WHERE buyer_id = ?1 AND request_id = ?2 "
             "AND state IN ('reserved', 'committed', 'charged')"));
@@ -1039,9 +786,9 @@ absl::StatusOr<Reservation> SqliteLedgerStore::ReserveLocked(
         replay.recorded_answer = s->Blob(5);
       }
       s.reset();
-      ASSIGN_OR_RETURN(const BudgetUnits budget,
-                       ReadBudgetUnits(*statements_, request.buyer_id,
-                                       request.dataset_id));
+      ASSIGN_OR_RETURN(
+          const BudgetUnits budget,
+          ReadBudgetUnits(*db_, request.buyer_id, request.dataset_id));
       replay.remaining = FromUnits(std::max<int64_t>(0, budget.remaining()));
       return replay;  // Read only.
     }
@@ -1049,26 +796,27 @@ absl::StatusOr<Reservation> SqliteLedgerStore::ReserveLocked(
 
   // 2. The buyer's budget (its running totals), exactly.
   ASSIGN_OR_RETURN(const BudgetUnits budget,
-                   ReadBudgetUnits(*statements_, request.buyer_id,
-                                   request.dataset_id));
+                   ReadBudgetUnits(*db_, request.buyer_id, request.dataset_id));
   const int64_t remaining = budget.remaining();
   if (units > remaining) {
     if (budget.granted == 0 && budget.spent == 0 && budget.reserved == 0) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "Buyer '", request.buyer_id, "' has no budget on dataset '",
-          request.dataset_id, "': nothing was granted (an admin grants it "
-          "with GrantBudget); requested ", Amount(units), "."));
+      return absl::ResourceExhaustedError(
+          absl::StrCat("Buyer '", request.buyer_id,
+                       "' has no budget on dataset '", request.dataset_id,
+                       "': nothing was granted (an admin grants it "
+                       "with GrantBudget); requested ",
+                       Amount(units), "."));
     }
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "Budget exhausted for buyer '", request.buyer_id, "' on dataset '",
-        request.dataset_id, "': remaining ",
-        Amount(std::max<int64_t>(0, remaining)), ", requested ", Amount(units),
-        "."));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("Budget exhausted for buyer '", request.buyer_id,
+                     "' on dataset '", request.dataset_id, "': remaining ",
+                     Amount(std::max<int64_t>(0, remaining)), ", requested ",
+                     Amount(units), "."));
   }
 
   // 3. The dataset's cap over all buyers.
   ASSIGN_OR_RETURN(const DatasetTotals totals,
-                   ReadDatasetTotals(*statements_, request.dataset_id));
+                   ReadDatasetTotals(*db_, request.dataset_id));
   if (totals.cap > 0) {
     const int64_t used = totals.spent + totals.reserved;
     if (units > totals.cap - used) {
@@ -1084,8 +832,8 @@ absl::StatusOr<Reservation> SqliteLedgerStore::ReserveLocked(
 
   // 4. Hold the epsilon.
   {
-    ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
-                     statements_->Get(kReserveInsertSql));
+    ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> s,
+                     db_->Cached(kReserveInsertSql));
     RETURN_IF_ERROR(s->BindText(1, request.buyer_id));
     RETURN_IF_ERROR(s->BindText(2, request.dataset_id));
     RETURN_IF_ERROR(s->BindText(3, request.request_id));
@@ -1096,7 +844,7 @@ absl::StatusOr<Reservation> SqliteLedgerStore::ReserveLocked(
     RETURN_IF_ERROR(s->BindInt64(8, NowMicros()));
     RETURN_IF_ERROR(s->Run());
   }
-  const int64_t entry_id = sqlite3_last_insert_rowid(db_);
+  const int64_t entry_id = db_->LastInsertRowId();
   RETURN_IF_ERROR(UpdateTotalsLocked(request.buyer_id, request.dataset_id,
                                      /*spent_delta=*/0));
   Reservation reservation;
@@ -1109,18 +857,18 @@ absl::Status SqliteLedgerStore::UpdateTotalsLocked(
     const std::string& buyer_id, const std::string& dataset_id,
     int64_t spent_delta) {
   {
-    ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
-                     statements_->Get(kUpdateBudgetTotalsSql));
+    ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> s,
+                     db_->Cached(kUpdateBudgetTotalsSql));
     RETURN_IF_ERROR(s->BindText(1, buyer_id));
     RETURN_IF_ERROR(s->BindText(2, dataset_id));
     RETURN_IF_ERROR(s->BindInt64(3, spent_delta));
     RETURN_IF_ERROR(s->Run());
   }
-  const bool budget_updated = sqlite3_changes(db_) == 1;
-  RETURN_IF_ERROR(EnsureDatasetRow(*statements_, dataset_id));
+  const bool budget_updated = db_->Changes() == 1;
+  RETURN_IF_ERROR(EnsureDatasetRow(*db_, dataset_id));
   {
-    ASSIGN_OR_RETURN(std::unique_ptr<Statement> s,
-                     statements_->Get(kUpdateDatasetTotalsSql));
+    ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> s,
+                     db_->Cached(kUpdateDatasetTotalsSql));
     RETURN_IF_ERROR(s->BindText(1, dataset_id));
     RETURN_IF_ERROR(s->BindInt64(2, spent_delta));
     RETURN_IF_ERROR(s->Run());
@@ -1128,18 +876,17 @@ absl::Status SqliteLedgerStore::UpdateTotalsLocked(
   if (!budget_updated) {
     // The foreign key makes this impossible for a consistent database.
     return absl::InternalError(absl::StrCat(
-        "Ledger database has an entry of buyer '", buyer_id,
-        "' on dataset '", dataset_id, "' but no budget row for it."));
+        "Ledger database has an entry of buyer '", buyer_id, "' on dataset '",
+        dataset_id, "' but no budget row for it."));
   }
   return absl::OkStatus();
 }
 
 absl::StatusOr<SqliteLedgerStore::EntryStatus>
 SqliteLedgerStore::EntryStatusLocked(int64_t entry_id) {
-  ASSIGN_OR_RETURN(
-      std::unique_ptr<Statement> s,
-      statements_->Get("SELECT state, buyer_id, buyer_seq FROM entries "
-                       "WHERE entry_id = ?1"));
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> s,
+                   db_->Cached("SELECT state, buyer_id, buyer_seq FROM entries "
+                               "WHERE entry_id = ?1"));
   RETURN_IF_ERROR(s->BindInt64(1, entry_id));
   ASSIGN_OR_RETURN(const bool row, s->Step());
   EntryStatus status;
@@ -1162,11 +909,10 @@ absl::Status SqliteLedgerStore::SettleLocked(int64_t entry_id,
   bool settled = false;
   {
     ASSIGN_OR_RETURN(
-        std::unique_ptr<Statement> s,
-        statements_->Get(
-            "UPDATE entries SET state = ?2, settled_at_us = ?3 "
-            "WHERE entry_id = ?1 AND state = 'reserved' "
-            "RETURNING buyer_id, dataset_id, epsilon"));
+        std::unique_ptr<SqliteStatement> s,
+        db_->Cached("UPDATE entries SET state = ?2, settled_at_us = ?3 "
+                    "WHERE entry_id = ?1 AND state = 'reserved' "
+                    "RETURNING buyer_id, dataset_id, epsilon"));
     RETURN_IF_ERROR(s->BindInt64(1, entry_id));
     RETURN_IF_ERROR(s->BindText(2, new_state));
     RETURN_IF_ERROR(s->BindInt64(3, NowMicros()));
@@ -1181,9 +927,8 @@ absl::Status SqliteLedgerStore::SettleLocked(int64_t entry_id,
   }
   if (!settled) {
     ASSIGN_OR_RETURN(const EntryStatus entry, EntryStatusLocked(entry_id));
-    const std::string verb = std::string(new_state) == kRefunded
-                                 ? "refund"
-                                 : "charge";
+    const std::string verb =
+        std::string(new_state) == kRefunded ? "refund" : "charge";
     return absl::FailedPreconditionError(
         entry.state.empty()
             ? absl::StrCat("Cannot ", verb, " ", entry.name, ".")
@@ -1200,8 +945,8 @@ absl::Status SqliteLedgerStore::CommitLocked(int64_t entry_id,
   // A reservation: charged now, with its answer.
   {
     ASSIGN_OR_RETURN(
-        std::unique_ptr<Statement> s,
-        statements_->Get(
+        std::unique_ptr<SqliteStatement> s,
+        db_->Cached(
             "UPDATE entries SET state = 'committed', settled_at_us = ?2, "
             "answer = ?3 WHERE entry_id = ?1 AND state = 'reserved' "
             "RETURNING buyer_id, dataset_id, epsilon"));
@@ -1222,14 +967,13 @@ absl::Status SqliteLedgerStore::CommitLocked(int64_t entry_id,
   // A resumed entry, charged earlier without an answer: only the answer.
   {
     ASSIGN_OR_RETURN(
-        std::unique_ptr<Statement> s,
-        statements_->Get(
-            "UPDATE entries SET state = 'committed', answer = ?2 "
-            "WHERE entry_id = ?1 AND state = 'charged'"));
+        std::unique_ptr<SqliteStatement> s,
+        db_->Cached("UPDATE entries SET state = 'committed', answer = ?2 "
+                    "WHERE entry_id = ?1 AND state = 'charged'"));
     RETURN_IF_ERROR(s->BindInt64(1, entry_id));
     RETURN_IF_ERROR(s->BindBlob(2, answer));
     RETURN_IF_ERROR(s->Run());
-    if (sqlite3_changes(db_) == 1) return absl::OkStatus();
+    if (db_->Changes() == 1) return absl::OkStatus();
   }
   ASSIGN_OR_RETURN(const EntryStatus entry, EntryStatusLocked(entry_id));
   if (entry.state == kCommitted) {
@@ -1240,8 +984,8 @@ absl::Status SqliteLedgerStore::CommitLocked(int64_t entry_id,
   return absl::FailedPreconditionError(
       entry.state.empty()
           ? absl::StrCat("Cannot commit ", entry.name, ".")
-          : absl::StrCat("Cannot commit ", entry.name, ": it is ",
-                         entry.state, ", not reserved."));
+          : absl::StrCat("Cannot commit ", entry.name, ": it is ", entry.state,
+                         ", not reserved."));
 }
 
 absl::Status SqliteLedgerStore::Commit(int64_t entry_id,
@@ -1272,25 +1016,25 @@ absl::Status SqliteLedgerStore::Refund(int64_t entry_id) {
 
 absl::StatusOr<int64_t> SqliteLedgerStore::RecoverPending() {
   absl::MutexLock lock(&db_mu_);
-  ASSIGN_OR_RETURN(std::unique_ptr<Transaction> tx,
-                   Transaction::Begin(db_, /*immediate=*/true));
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteTransaction> tx,
+                   db_->Begin(/*immediate=*/true));
   // The running `reserved` totals are exactly the sums of the reserved
   // entries (kept in the same transactions), so they move to `spent`.
-  RETURN_IF_ERROR(Exec(db_,
-                       "UPDATE budgets SET spent = spent + reserved, "
-                       "reserved = 0 WHERE reserved != 0;"
-                       "UPDATE datasets SET spent = spent + reserved, "
-                       "reserved = 0 WHERE reserved != 0;",
-                       "charging the reserved totals"));
+  RETURN_IF_ERROR(
+      db_->Exec("UPDATE budgets SET spent = spent + reserved, "
+                "reserved = 0 WHERE reserved != 0;"
+                "UPDATE datasets SET spent = spent + reserved, "
+                "reserved = 0 WHERE reserved != 0;",
+                "charging the reserved totals"));
   {
     ASSIGN_OR_RETURN(
-        std::unique_ptr<Statement> s,
-        statements_->Get("UPDATE entries SET state = 'charged', "
-                         "settled_at_us = ?1 WHERE state = 'reserved'"));
+        std::unique_ptr<SqliteStatement> s,
+        db_->Cached("UPDATE entries SET state = 'charged', "
+                    "settled_at_us = ?1 WHERE state = 'reserved'"));
     RETURN_IF_ERROR(s->BindInt64(1, NowMicros()));
     RETURN_IF_ERROR(s->Run());
   }
-  const int64_t charged = sqlite3_changes64(db_);
+  const int64_t charged = db_->Changes();
   RETURN_IF_ERROR(tx->Commit());
   return charged;
 }
@@ -1307,7 +1051,7 @@ absl::StatusOr<std::vector<LedgerEntry>> SqliteLedgerStore::ListEntries(
           ? std::numeric_limits<int64_t>::max()
           : static_cast<int64_t>(filter.limit);
   absl::MutexLock lock(&db_mu_);
-  ASSIGN_OR_RETURN(std::unique_ptr<Statement> s, statements_->Get(sql));
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> s, db_->Cached(sql));
   if (!filter.buyer_id.empty())
     RETURN_IF_ERROR(s->BindText(1, filter.buyer_id));
   if (!filter.dataset_id.empty()) {
@@ -1324,4 +1068,4 @@ absl::StatusOr<std::vector<LedgerEntry>> SqliteLedgerStore::ListEntries(
   return entries;
 }
 
-}  // namespace dpq::core::ledger
+}  // namespace dpq::server::storage

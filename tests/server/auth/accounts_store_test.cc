@@ -63,7 +63,8 @@ TEST_F(AccountsStoreTest, Errors) {
               StatusIs(absl::StatusCode::kNotFound, HasSubstr("bob")));
   EXPECT_THAT(store->Get("bob"), StatusIs(absl::StatusCode::kNotFound, ::testing::_));
   EXPECT_THAT(AccountsStore::Open(dir_ + "/no/such/dir/accounts.db"),
-              StatusIs(absl::StatusCode::kInternal, HasSubstr("accounts")));
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("Cannot create the accounts database")));
 }
 
 TEST_F(AccountsStoreTest, SurvivesReopenAndStoresOnlyHashes) {

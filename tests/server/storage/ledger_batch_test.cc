@@ -17,18 +17,24 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "core/ledger/ledger.h"
-#include "core/ledger/sqlite_ledger_store.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "server/storage/sqlite_ledger_store.h"
 #include "tests/core/ledger/test_util.h"
+#include "tests/server/storage/test_util.h"
 #include "tests/testing/status_matchers.h"
 
-namespace dpq::core::ledger {
+namespace dpq::server::storage {
 namespace {
 
+using ::dpq::core::ledger::BudgetState;
+using ::dpq::core::ledger::LedgerEntry;
+using ::dpq::core::ledger::Reservation;
+using ::dpq::core::ledger::ReserveRequest;
+
 using ::dpq::core::ledger::testing::Filter;
-using ::dpq::core::ledger::testing::kTotalsMismatchSql;
-using ::dpq::core::ledger::testing::TempDir;
+using ::dpq::server::storage::testing::kTotalsMismatchSql;
+using ::dpq::server::storage::testing::TempDir;
 using ::dpq::testing::StatusIs;
 
 ReserveRequest Request(const std::string& buyer, const std::string& dataset,
@@ -452,4 +458,4 @@ TEST(LedgerMigrationTest, VersionThreeGetsPerBuyerEntryNumbers) {
 }
 
 }  // namespace
-}  // namespace dpq::core::ledger
+}  // namespace dpq::server::storage

@@ -30,18 +30,25 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "core/ledger/ledger.h"
-#include "core/ledger/sqlite_ledger_store.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "server/storage/sqlite_ledger_store.h"
 #include "tests/core/ledger/test_util.h"
+#include "tests/server/storage/test_util.h"
 #include "tests/testing/status_matchers.h"
 
-namespace dpq::core::ledger {
+namespace dpq::server::storage {
 namespace {
 
+using ::dpq::core::ledger::BudgetState;
+using ::dpq::core::ledger::EntryState;
+using ::dpq::core::ledger::LedgerEntry;
+using ::dpq::core::ledger::Reservation;
+using ::dpq::core::ledger::ReserveRequest;
+
 using ::dpq::core::ledger::testing::Filter;
-using ::dpq::core::ledger::testing::kTotalsMismatchSql;
-using ::dpq::core::ledger::testing::TempDir;
+using ::dpq::server::storage::testing::kTotalsMismatchSql;
+using ::dpq::server::storage::testing::TempDir;
 
 constexpr char kBuyer[] = "alice";
 constexpr double kEpsilon = 0.25;
@@ -288,4 +295,4 @@ TEST(LedgerCrashTest, KillNineNeverLosesAChargeNorReleasesAnUnchargedAnswer) {
 }
 
 }  // namespace
-}  // namespace dpq::core::ledger
+}  // namespace dpq::server::storage

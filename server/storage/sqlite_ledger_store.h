@@ -1,7 +1,9 @@
-// The embedded SQLite ledger (design.md 5.6, 5.7, 6): one database file in
-// the server's data directory, WAL journal, synchronous=FULL, so every state
-// change returned by a method is on disk before the method returns and
-// survives kill -9 and power loss.
+// The embedded SQLite ledger, a LedgerStore (core/ledger/ledger.h; the
+// charge rules it keeps are in docs/privacy.md, section 3): one database
+// file in the server's data directory, opened with SqliteDatabase
+// (sqlite_database.h: mode 0600, WAL journal, synchronous=FULL), so every
+// state change returned by a method is on disk before the method returns
+// and survives kill -9 and power loss.
 //
 // Schema (version kSchemaVersion, kept in PRAGMA user_version):
 //   budgets(buyer_id, dataset_id, granted, spent, reserved)
@@ -12,8 +14,8 @@
 //           settled_at_us, answer, buyer_seq)
 //                                   UNIQUE (buyer_id, buyer_seq)
 // Every amount is an INTEGER number of units of 10^-12 epsilon
-// (epsilon_units.h), so sums are exact. States: reserved, committed (with
-// answer), charged (no answer yet; spent), refunded.
+// (core/ledger/epsilon_units.h), so sums are exact. States: reserved,
+// committed (with answer), charged (no answer yet; spent), refunded.
 // The entries are the source of truth; `spent` and `reserved` in budgets and
 // datasets are totals over them kept in the same transaction as every entry
 // change, so that a reservation reads O(1) rows instead of summing the
@@ -52,8 +54,12 @@
 // and nothing slow runs under the lock. Several processes may open the same
 // file: writers wait for each other (busy timeout kBusyTimeout) instead of
 // failing.
-#ifndef DPQ_CORE_LEDGER_SQLITE_LEDGER_STORE_H_
-#define DPQ_CORE_LEDGER_SQLITE_LEDGER_STORE_H_
+//
+// The store-agnostic behaviour is tested for every LedgerStore by the
+// suites in tests/core/ledger (ledger_store_suites.h), instantiated for
+// this store in tests/server/storage/sqlite_ledger_store_test.cc.
+#ifndef DPQ_SERVER_STORAGE_SQLITE_LEDGER_STORE_H_
+#define DPQ_SERVER_STORAGE_SQLITE_LEDGER_STORE_H_
 
 #include <cstdint>
 #include <memory>
@@ -69,13 +75,11 @@
 #include "absl/types/span.h"
 #include "core/ledger/ledger.h"
 
-struct sqlite3;
+namespace dpq::server::storage {
 
-namespace dpq::core::ledger {
+class SqliteDatabase;
 
-class StatementCache;  // prepared statements of one connection
-
-class SqliteLedgerStore final : public LedgerStore {
+class SqliteLedgerStore final : public core::ledger::LedgerStore {
  public:
   // The schema version this code writes and reads.
   static constexpr int kSchemaVersion = 4;
@@ -84,11 +88,12 @@ class SqliteLedgerStore final : public LedgerStore {
 
   // Opens (creating if absent, with mode 0600) the ledger database at
   // `db_path`, switches it to WAL with synchronous=FULL and foreign keys,
-  // and creates the schema if the file is new. ":memory:" gives a private
-  // in-memory ledger (tests only: not durable).
-  // Errors: kInvalidArgument for an empty path; kFailedPrecondition if the
-  // file cannot be opened, is not a SQLite database, or has a newer schema
-  // version; kInternal for other SQLite errors.
+  // creates the schema if the file is new and migrates an older one. ":memory:"
+  // gives a private in-memory ledger (tests only: not durable). Errors:
+  // kInvalidArgument for an empty path; kFailedPrecondition if the file cannot
+  // be created or opened, is not a SQLite database, or has a newer schema
+  // version; kUnavailable if another process kept it locked for longer than
+  // kBusyTimeout; kInternal for other SQLite errors.
   static absl::StatusOr<std::unique_ptr<SqliteLedgerStore>> Open(
       const std::string& db_path);
 
@@ -102,40 +107,41 @@ class SqliteLedgerStore final : public LedgerStore {
   // LedgerStore (contracts in ledger.h). SQLite failures are kInternal with
   // the SQLite message, or kUnavailable if the database stayed locked by
   // another process for longer than kBusyTimeout.
-  absl::StatusOr<BudgetState> Grant(const std::string& buyer_id,
-                                    const std::string& dataset_id,
-                                    double epsilon) override;
-  absl::StatusOr<BudgetState> SetGranted(const std::string& buyer_id,
-                                         const std::string& dataset_id,
-                                         double granted) override;
+  absl::StatusOr<core::ledger::BudgetState> Grant(const std::string& buyer_id,
+                                                  const std::string& dataset_id,
+                                                  double epsilon) override;
+  absl::StatusOr<core::ledger::BudgetState> SetGranted(
+      const std::string& buyer_id, const std::string& dataset_id,
+      double granted) override;
   // A cap below what is already spent and reserved is accepted: it only
   // refuses further reservations on the dataset.
   absl::Status SetDatasetCap(const std::string& dataset_id,
                              double cap) override;
   absl::StatusOr<std::pair<double, double>> DatasetCapAndSpent(
       const std::string& dataset_id) override;
-  absl::StatusOr<BudgetState> GetBudget(const std::string& buyer_id,
-                                        const std::string& dataset_id) override;
-  absl::StatusOr<std::vector<BudgetState>> ListBudgets(
-      const LedgerFilter& filter) override;
+  absl::StatusOr<core::ledger::BudgetState> GetBudget(
+      const std::string& buyer_id, const std::string& dataset_id) override;
+  absl::StatusOr<std::vector<core::ledger::BudgetState>> ListBudgets(
+      const core::ledger::LedgerFilter& filter) override;
   // A retry is recognised by (buyer_id, request_id): it is the same request
   // iff dataset_id, fingerprint and epsilon are all equal.
-  absl::StatusOr<Reservation> Reserve(const ReserveRequest& request) override;
+  absl::StatusOr<core::ledger::Reservation> Reserve(
+      const core::ledger::ReserveRequest& request) override;
   absl::Status Commit(int64_t entry_id, const std::string& answer) override;
   absl::Status ChargeWithoutAnswer(int64_t entry_id) override;
   absl::Status Refund(int64_t entry_id) override;
   absl::StatusOr<int64_t> RecoverPending() override;
   // Includes refunded entries (with their state) and recorded answers.
-  absl::StatusOr<std::vector<LedgerEntry>> ListEntries(
-      const LedgerFilter& filter) override;
+  absl::StatusOr<std::vector<core::ledger::LedgerEntry>> ListEntries(
+      const core::ledger::LedgerFilter& filter) override;
 
   // Reserves every request in one transaction (one fsync), in order, each
   // checked against the budget and cap left by the ones before it; the
   // result of each is what Reserve would return, and one failing does not
   // affect the others. Reserve uses the same path for concurrent callers;
   // this is for bulk callers and for tests that need a known batch.
-  std::vector<absl::StatusOr<Reservation>> ReserveAll(
-      absl::Span<const ReserveRequest> requests);
+  std::vector<absl::StatusOr<core::ledger::Reservation>> ReserveAll(
+      absl::Span<const core::ledger::ReserveRequest> requests);
 
   // Group-commit counters since Open: durable write transactions run for
   // Reserve/Commit/Refund, and the operations they carried.
@@ -148,7 +154,7 @@ class SqliteLedgerStore final : public LedgerStore {
  private:
   struct WriteOp;  // one queued Reserve, Commit or Refund
 
-  SqliteLedgerStore(std::string path, sqlite3* db);
+  SqliteLedgerStore(std::string path, std::unique_ptr<SqliteDatabase> db);
 
   // Queues `op` and returns when the batch that carried it is durable (or
   // failed). The first caller that finds no batch running becomes the
@@ -157,10 +163,10 @@ class SqliteLedgerStore final : public LedgerStore {
   // Writes `batch` in one transaction, setting each op's result.
   void WriteBatch(absl::Span<WriteOp* const> batch)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_mu_);
-  absl::StatusOr<Reservation> ApplyLocked(const WriteOp& op)
+  absl::StatusOr<core::ledger::Reservation> ApplyLocked(const WriteOp& op)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_mu_);
-  absl::StatusOr<Reservation> ReserveLocked(const ReserveRequest& request,
-                                            int64_t units)
+  absl::StatusOr<core::ledger::Reservation> ReserveLocked(
+      const core::ledger::ReserveRequest& request, int64_t units)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_mu_);
   // Moves a reserved entry to `new_state` ("charged" or "refunded").
   absl::Status SettleLocked(int64_t entry_id, const char* new_state)
@@ -177,8 +183,8 @@ class SqliteLedgerStore final : public LedgerStore {
   };
   absl::StatusOr<EntryStatus> EntryStatusLocked(int64_t entry_id)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_mu_);
-  absl::StatusOr<BudgetState> ReadBudgetLocked(const std::string& buyer_id,
-                                               const std::string& dataset_id)
+  absl::StatusOr<core::ledger::BudgetState> ReadBudgetLocked(
+      const std::string& buyer_id, const std::string& dataset_id)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(db_mu_);
   // Re-sums `reserved` of the budget and dataset over in-flight entries and
   // adds `spent_delta` to their `spent`.
@@ -196,11 +202,11 @@ class SqliteLedgerStore final : public LedgerStore {
   bool leader_busy_ ABSL_GUARDED_BY(queue_mu_) = false;
 
   absl::Mutex db_mu_;
-  sqlite3* const db_ ABSL_PT_GUARDED_BY(db_mu_);
-  std::unique_ptr<StatementCache> statements_ ABSL_GUARDED_BY(db_mu_);
+  // The connection, with its cached prepared statements.
+  const std::unique_ptr<SqliteDatabase> db_ ABSL_PT_GUARDED_BY(db_mu_);
   BatchStats stats_ ABSL_GUARDED_BY(db_mu_);
 };
 
-}  // namespace dpq::core::ledger
+}  // namespace dpq::server::storage
 
-#endif  // DPQ_CORE_LEDGER_SQLITE_LEDGER_STORE_H_
+#endif  // DPQ_SERVER_STORAGE_SQLITE_LEDGER_STORE_H_
