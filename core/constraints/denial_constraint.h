@@ -1,4 +1,4 @@
-// Denial constraints over pairs of tuples (design.md section 3):
+// Denial constraints over pairs of tuples (docs/core.md "Data model"):
 //   forall t1, t2 (t1 != t2): not(p1 and ... and pk)
 // where each predicate compares t1.A, t2.A or a constant with `= != < <= > >=`.
 // A comparison involving a NULL cell is false (SQL semantics), so a tuple

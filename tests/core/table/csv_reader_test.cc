@@ -260,7 +260,7 @@ TEST(ReadCsvTest, CellThatDoesNotFitTheDeclaredTypeIsAnError) {
 
 // docs/core.md "Cells, types and NULL", written down once: under a fixed
 // type a cell's meaning depends on that cell alone, so adding a row never
-// changes another cell's meaning (issue 17).
+// changes another cell's meaning (docs/privacy.md 2.2).
 TEST(ReadCsvTest, CellMeaningDependsOnTheCellAlone) {
   const std::string cells = "v\n\nNA\nNaN\nnan\n1.0\n1.00\n 42 \n01907\n";
   CsvOptions as_double = WithSchema("v: double");
