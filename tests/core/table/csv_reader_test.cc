@@ -476,5 +476,23 @@ TEST(ReadCsvFileTest, ParseErrorsNameTheFile) {
   std::remove(path.c_str());
 }
 
+// A cell spelled NaN is text in a string column and NULL in a numeric one.
+TEST(ReadCsvTest, NanInAStringColumnStaysText) {
+  ASSERT_OK_AND_ASSIGN(const Table table,
+                       ReadCsv("name,n\nNaN,NaN\nbob,1.5\n"));
+  EXPECT_THAT(Types(table), ElementsAre(ColumnType::kString,
+                                        ColumnType::kDouble));
+  EXPECT_EQ(table.CellText(0, 0), "NaN");
+  EXPECT_TRUE(table.column(1).is_null(0));
+}
+
+TEST(ReadCsvTest, ExtraNullSpellingsAreHonoured) {
+  CsvOptions options;
+  options.null_values = {"?"};
+  ASSERT_OK_AND_ASSIGN(const Table table, ReadCsv("a\n?\n3\n", options));
+  EXPECT_THAT(Types(table), ElementsAre(ColumnType::kInt64));
+  EXPECT_TRUE(table.column(0).is_null(0));
+}
+
 }  // namespace
 }  // namespace dpq::core::table
