@@ -1,5 +1,5 @@
 // Proto <-> core conversions shared by the BuyerService and AdminService
-// handlers (style.md section 4: conversion lives in server/*_convert.*).
+// handlers (docs/architecture.md 2: conversion lives in server/*_convert.*).
 #ifndef DPQ_SERVER_LEDGER_CONVERT_H_
 #define DPQ_SERVER_LEDGER_CONVERT_H_
 

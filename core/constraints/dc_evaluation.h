@@ -1,6 +1,6 @@
-// Evaluating denial constraints on pairs of table rows (design.md section 3):
-// the reference semantics that the conflict-graph builder and the tests
-// share. A comparison with a NULL cell is false (SQL semantics).
+// Evaluating denial constraints on pairs of table rows (docs/core.md, "Data
+// model"): the reference semantics that the conflict-graph builder and the
+// tests share. A comparison with a NULL cell is false (SQL semantics).
 #ifndef DPQ_CORE_CONSTRAINTS_DC_EVALUATION_H_
 #define DPQ_CORE_CONSTRAINTS_DC_EVALUATION_H_
 
@@ -32,7 +32,7 @@ bool Violates(const DenialConstraint& dc, const table::Table& table,
               size_t row_t1, size_t row_t2);
 
 // True iff rows `a` and `b` jointly violate `dc` in either orientation:
-// the conflict-graph edge condition of design.md section 4.
+// the conflict-graph edge condition (docs/core.md "Conflict graph").
 bool Conflicts(const DenialConstraint& dc, const table::Table& table, size_t a,
                size_t b);
 

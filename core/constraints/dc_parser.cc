@@ -515,18 +515,8 @@ absl::StatusOr<Constant> ConvertConstant(const RawPredicate& p,
                        : " is not a finite number"));
 }
 
-// Puts the column on the left of `column op const` and t1 on the left of a
-// join (see Predicate in denial_constraint.h).
-RawPredicate Normalise(RawPredicate p) {
-  const bool lhs_constant = p.lhs.kind != RawOperand::Kind::kColumn;
-  const bool t2_before_t1 =
-      !lhs_constant && p.rhs.kind == RawOperand::Kind::kColumn &&
-      p.lhs.tuple == TupleVar::kT2 && p.rhs.tuple == TupleVar::kT1;
-  if (lhs_constant || t2_before_t1) {
-    std::swap(p.lhs, p.rhs);
-    p.op = SwapOperands(p.op);
-  }
-  return p;
+bool IsColumn(const RawOperand& operand) {
+  return operand.kind == RawOperand::Kind::kColumn;
 }
 
 absl::StatusOr<Predicate> ResolvePredicate(const RawPredicate& raw,
@@ -539,7 +529,8 @@ absl::StatusOr<Predicate> ResolvePredicate(const RawPredicate& raw,
         raw.lhs.source, " and ", raw.rhs.source,
         "); each predicate needs a column of t1 or t2."));
   }
-  const RawPredicate p = Normalise(raw);
+  // Column first, t1 first: the constant then converts to its column's type.
+  const RawPredicate p = NormalizePredicate(raw, IsColumn);
   Predicate predicate;
   predicate.op = p.op;
   ASSIGN_OR_RETURN(predicate.lhs, ResolveColumn(p.lhs, line, schema));

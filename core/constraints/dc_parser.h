@@ -1,5 +1,5 @@
-// Parsing and validating denial constraints in the three syntaxes of
-// design.md section 3, one DC per line, `#` comments:
+// Parsing and validating denial constraints in the three syntaxes dpq
+// accepts (docs/core.md "Data model"), one DC per line, `#` comments:
 //   native:     not(t1.A=t2.A&t1.B!=t2.B)   also `and`, spaces, 'quoted' or
 //               "quoted" constants, t1.A='x', 5<t2.B
 //   FD:         A,B -> C[,D]                one DC per right-hand attribute

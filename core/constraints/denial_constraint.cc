@@ -7,12 +7,11 @@
 #include <vector>
 
 #include "absl/strings/ascii.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "core/table/schema.h"
+#include "core/util/shortest_double.h"
 
 namespace dpq::core::constraints {
 namespace {
@@ -39,17 +38,13 @@ std::string Quote(absl::string_view text, char quote) {
   return out;
 }
 
-// The shortest decimal form that parses back to `value`. It always holds a
-// '.' or an exponent: "5" would be read back as an int64 constant.
+// The shortest decimal form that parses back to `value`, with a '.' or an
+// exponent: "5" would be read back as an int64 constant.
 std::string FormatDouble(double value) {
-  if (!std::isfinite(value)) return absl::StrCat(value);
-  std::string text;
-  for (int precision = 1; precision <= 17; ++precision) {
-    text = absl::StrFormat("%.*g", precision, value);
-    double parsed = 0;
-    if (absl::SimpleAtod(text, &parsed) && parsed == value) break;
+  std::string text = util::ShortestDouble(value);
+  if (std::isfinite(value) && text.find_first_of(".e") == std::string::npos) {
+    text += ".0";
   }
-  if (text.find_first_of(".eE") == std::string::npos) text += ".0";
   return text;
 }
 
@@ -88,6 +83,12 @@ CompareOp SwapOperands(CompareOp op) {
       return op;
   }
   return op;
+}
+
+Predicate NormalizePredicate(Predicate p) {
+  return NormalizePredicate(std::move(p), [](const Operand& operand) {
+    return !operand.is_constant;
+  });
 }
 
 absl::string_view TupleVarName(TupleVar tuple) {

@@ -1,4 +1,4 @@
-// Denial constraints over pairs of tuples (design.md section 3):
+// Denial constraints over pairs of tuples (docs/core.md "Data model"):
 //   forall t1, t2 (t1 != t2): not(p1 and ... and pk)
 // where each predicate compares t1.A, t2.A or a constant with `= != < <= > >=`.
 // A comparison involving a NULL cell is false (SQL semantics), so a tuple
@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -86,6 +87,31 @@ struct Predicate {
     return !lhs.is_constant && !rhs.is_constant && lhs.tuple != rhs.tuple;
   }
 };
+
+// Puts `p` in the normal form described at Predicate, without changing its
+// meaning: if a constant stands left of a column, or t2 left of t1 in a
+// join, the operands trade places and the operator is mirrored
+// (SwapOperands). The one rule for every predicate shape: `P` has members
+// `lhs`, `op` and `rhs`, and `is_column(operand)` tells a column, which has
+// a `tuple`, from a constant. The parser applies it to the predicates as
+// written, the conflict-graph planner to DCs that were built by hand.
+template <typename P, typename IsColumn>
+P NormalizePredicate(P p, IsColumn is_column) {
+  const bool lhs_column = is_column(p.lhs);
+  const bool rhs_column = is_column(p.rhs);
+  const bool constant_first = !lhs_column && rhs_column;
+  const bool t2_first = lhs_column && rhs_column &&
+                        p.lhs.tuple == TupleVar::kT2 &&
+                        p.rhs.tuple == TupleVar::kT1;
+  if (constant_first || t2_first) {
+    std::swap(p.lhs, p.rhs);
+    p.op = SwapOperands(p.op);
+  }
+  return p;
+}
+
+// NormalizePredicate for a resolved predicate.
+Predicate NormalizePredicate(Predicate p);
 
 // A validated denial constraint. Built by the parser (dc_parser.h).
 struct DenialConstraint {

@@ -1,6 +1,6 @@
 // DP release of data-cube cuboids (count marginals) when some cuboids are
 // public exactly (paper: exact-cuboids-in-noisy-data-cube, Sections 2, 4
-// and 6; design.md section 7). Entry point used by the service.
+// and 6; docs/cube.md). Entry point used by the service.
 //
 // Pipeline: generic sensitivity given the public exact cuboids Q ->
 // discrete Laplace noise on the counts -> least-squares projection onto
@@ -126,9 +126,9 @@ struct CuboidRelease {
 // exact cuboid is public: returned exactly, noise_stddev 0, no epsilon
 // (epsilon_spent is 0 if every requested cuboid is public). Every noised
 // cuboid is made consistent with the projections of all exact cuboids onto
-// its dimensions. Details and proofs: docs/cube.md. kInvalidArgument for an unknown
-// dimension or invalid epsilon; kFailedPrecondition for an unsupported Q;
-// kResourceExhausted over max_cells.
+// its dimensions. Details and proofs: docs/cube.md. kInvalidArgument for an
+// unknown dimension or invalid epsilon; kFailedPrecondition for an unsupported
+// Q; kResourceExhausted over max_cells.
 absl::StatusOr<CuboidRelease> ReleaseCuboids(
     const table::Table& table, const CubeSchema& schema,
     const std::vector<std::vector<std::string>>& requested,

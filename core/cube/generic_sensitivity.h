@@ -7,7 +7,7 @@
 // counts in Q; two feasible tables are INDUCED NEIGHBOURS if they differ and
 // no third feasible table lies between them (cell-wise between their base
 // cuboids). With Q empty these are the add/remove-one-row neighbours of
-// unbounded DP (design.md 5.1), so the sensitivity is 1, not the paper's 2
+// unbounded DP (docs/privacy.md 1), so the sensitivity is 1, not the paper's 2
 // (which is for swapping one row). S_Q(C) is the largest L1 distance between
 // the cuboids C of two induced neighbours.
 #ifndef DPQ_CORE_CUBE_GENERIC_SENSITIVITY_H_

@@ -11,7 +11,7 @@
 // privacy unit is the edge.
 //
 // `num_nodes` is the size of the public node set |V|; in dpq that is a
-// public bound (design.md 5.2: N instead of the true count), never the
+// public bound (docs/privacy.md 2.1: N instead of the true count), never the
 // private one.
 #ifndef DPQ_CORE_CUBE_GRAPH_SENSITIVITY_H_
 #define DPQ_CORE_CUBE_GRAPH_SENSITIVITY_H_

@@ -1,5 +1,6 @@
 // Splitting a privacy budget into parts whose exact sum never exceeds it
-// (design.md 5.6; privacy-holes issue, item 9).
+// (docs/privacy.md 3.1 and 5; the privacy review's finding 9, docs/privacy.md
+// 7).
 //
 // Sequential composition adds the parts' epsilons as real numbers. In
 // floating point, 0.4 * eps + (eps - 0.4 * eps) or k copies of eps / k can

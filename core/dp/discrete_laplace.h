@@ -1,5 +1,5 @@
 // The discrete Laplace (two-sided geometric) distribution for counts
-// (design.md 5.3): P(X = k) proportional to exp(-|k| / scale), k integer.
+// (docs/privacy.md 4.2): P(X = k) proportional to exp(-|k| / scale), k integer.
 // Adding it with scale = Delta / epsilon to an integer query of sensitivity
 // Delta is epsilon-DP.
 #ifndef DPQ_CORE_DP_DISCRETE_LAPLACE_H_

@@ -1,4 +1,5 @@
-// Privacy budgets (design.md 5.1, 5.6).
+// Privacy budgets: validation of epsilons and sensitivities (docs/privacy.md
+// 3.1 and 5).
 #ifndef DPQ_CORE_DP_EPSILON_H_
 #define DPQ_CORE_DP_EPSILON_H_
 
@@ -15,7 +16,7 @@ inline constexpr double kMaxEpsilon = 1e6;
 
 // Smallest epsilon a request may ask for: a public floor, so that no
 // request is so small that a noise scale or a selection step downstream
-// could fail in a way that depends on the data (privacy-holes issue, item
+// could fail in a way that depends on the data (docs/privacy.md 7, finding
 // 2). Parts of a request (per measure, per draw, per generation) may be
 // smaller; every mechanism still refuses parts below its own public floor.
 inline constexpr double kMinRequestEpsilon = 1e-6;

@@ -4,7 +4,7 @@
 // Output block i is SHA-256(seed || i) (a hash DRBG in counter mode), so the
 // stream is unpredictable without the seed but fully determined by it. NOT
 // for releases to buyers: whoever knows the seed can subtract the noise. The
-// server always uses OpenSslUrbg (design.md 5.3).
+// server always uses OpenSslUrbg (docs/privacy.md 4.1).
 #ifndef DPQ_CORE_DP_HASH_DRBG_H_
 #define DPQ_CORE_DP_HASH_DRBG_H_
 

@@ -29,8 +29,8 @@ uint64_t OpenSslUrbg::NextUint64() {
   if (next_ == kBufferWords) {
     if (RAND_bytes(reinterpret_cast<unsigned char*>(buffer_),
                    sizeof(buffer_)) != 1) {
-      // An invariant we cannot recover from (style.md: CHECK only for RNG
-      // failure).
+      // An invariant we cannot recover from: noise from a broken generator
+      // must never be released (docs/privacy.md 4.1).
       std::fprintf(stderr, "FATAL: OpenSSL RAND_bytes failed: %lu\n",
                    ERR_get_error());
       std::abort();

@@ -1,4 +1,4 @@
-// The only source of randomness for DP noise (design.md 5.3): a uniform
+// The only source of randomness for DP noise (docs/privacy.md 4.1): a uniform
 // random bit generator backed by OpenSSL's CSPRNG. Tests may inject another
 // implementation of SecureUrbg (tests/testing/seeded_urbg.h); the server never
 // does.

@@ -1,6 +1,7 @@
 // Exact sampling for the selection mechanisms (exponential mechanism,
 // permute-and-flip): the log-weight gaps as exact dyadic rationals and an
-// exact Bernoulli(exp(-gap)) (privacy-holes issue, item 8).
+// exact Bernoulli(exp(-gap)) (docs/privacy.md 4.3 and 5; finding 8 of
+// docs/privacy.md 7).
 //
 // Both mechanisms weigh candidate r by exp(-gamma_r) with
 //   gamma_r = epsilon * (q* - q_r) / (2 * Delta),   q* = max_j q_j.

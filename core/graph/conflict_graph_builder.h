@@ -1,5 +1,6 @@
 // Building the conflict graph of a table under a set of denial constraints
-// (design.md section 4; paper: "Inconsistency measures under DP", Def. 2).
+// (docs/core.md "Conflict graph"; paper: "Inconsistency measures under
+// DP", Def. 2).
 //
 // Nodes are tuple ids (row numbers). {i, j}, i != j, is an edge when the pair
 // (D[i], D[j]) violates some DC with t1 = D[i], t2 = D[j] or with t1 = D[j],

@@ -66,19 +66,6 @@ int ThreeWay(T x, T y) {
   return x < y ? -1 : (y < x ? 1 : 0);
 }
 
-// Moves the column to the left and t1 to the left of a join (the parser
-// already does this; hand-built DCs may not).
-Predicate Normalize(const Predicate& p) {
-  Predicate out = p;
-  const bool swap = (p.lhs.is_constant && !p.rhs.is_constant) ||
-                    (p.is_join() && p.lhs.tuple == TupleVar::kT2);
-  if (swap) {
-    std::swap(out.lhs, out.rhs);
-    out.op = constraints::SwapOperands(p.op);
-  }
-  return out;
-}
-
 // A predicate on one tuple: column op column (same tuple) or column op
 // constant, evaluated row by row when filtering.
 class SingleTupleCheck {
@@ -422,7 +409,8 @@ absl::StatusOr<DcPlan> PlanDc(const Table& table, const DenialConstraint& dc,
   std::vector<JoinKey> equalities, unequalities, inequalities;
   bool symmetric_predicates = true;
   for (const Predicate& raw : dc.predicates) {
-    const Predicate p = Normalize(raw);
+    // The parser already normalised it; hand-built DCs may not be.
+    const Predicate p = constraints::NormalizePredicate(raw);
     if (p.is_join()) {
       filter[0].non_null.push_back(&table.column(p.lhs.column));
       filter[1].non_null.push_back(&table.column(p.rhs.column));

@@ -1,5 +1,5 @@
 // An undirected simple graph in compressed sparse row (CSR) form, the
-// representation of conflict graphs (design.md section 4).
+// representation of conflict graphs (docs/core.md "Conflict graph").
 #ifndef DPQ_CORE_GRAPH_GRAPH_H_
 #define DPQ_CORE_GRAPH_GRAPH_H_
 

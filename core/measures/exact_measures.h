@@ -1,7 +1,7 @@
 // Exact (non-private) inconsistency measures on a conflict graph (paper
-// Def. 1 and Table 2; design.md section 4). These are the true values: for
-// data owners and tests only, never for buyers, who get the DP estimates of
-// core/private.
+// Def. 1 and Table 2; docs/core.md "Exact measures"). These are the true
+// values: for data owners and tests only, never for buyers, who get the DP
+// estimates of core/private.
 #ifndef DPQ_CORE_MEASURES_EXACT_MEASURES_H_
 #define DPQ_CORE_MEASURES_EXACT_MEASURES_H_
 

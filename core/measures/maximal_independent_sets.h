@@ -1,7 +1,7 @@
 // The maximal consistency measure I_MC: the number of maximal consistent
 // subsets, i.e. of maximal independent sets of the conflict graph (paper
 // Table 2; #P-complete in general). Counted exactly for small conflict
-// graphs only; otherwise a clear error (design.md section 4).
+// graphs only; otherwise a clear error (docs/core.md "Exact measures").
 #ifndef DPQ_CORE_MEASURES_MAXIMAL_INDEPENDENT_SETS_H_
 #define DPQ_CORE_MEASURES_MAXIMAL_INDEPENDENT_SETS_H_
 

@@ -2,8 +2,8 @@
 // conflict graph (paper Table 2; NP-hard in general). Computed exactly when
 // the search stays within its limits, and otherwise reported as bounds
 // (LP relaxation below, heuristics and the 2-approximation above).
-// Exact values are for data owners and tests, never for buyers
-// (design.md section 4).
+// Exact values are for data owners and tests, never for buyers, who get
+// only DP releases (docs/privacy.md 3).
 #ifndef DPQ_CORE_MEASURES_VERTEX_COVER_H_
 #define DPQ_CORE_MEASURES_VERTEX_COVER_H_
 

@@ -1,6 +1,6 @@
 // The DC-based upper bound on the conflict graph's maximum degree used by the
 // optimized threshold selection (paper Section 4.2, Lemma 3, Theorem 3 and
-// Algorithm 4 lines 1-3; design.md 5.5).
+// Algorithm 4 lines 1-3; docs/privacy.md 6, docs/core.md).
 //
 // For a DC with same-column equality predicates t1.X_1 = t2.X_1, ...,
 // any two tuples that jointly violate it agree on X (and are non-NULL there:

@@ -1,5 +1,5 @@
 // The flow Lipschitz extensions of I_MI and I_P (node-DP), the statistics
-// behind the `gem` method (lipschitz-extensions-and-gem.md, section 1;
+// behind the `gem` method (docs/core.md "I_MI and I_P: gem";
 // Kasiviswanathan, Nissim, Raskhodnikova, Smith, TCC 2013).
 //
 // For a degree bound theta >= 1 and the bipartite double cover of G (a left

@@ -1,4 +1,4 @@
-// Releasing an integer count with discrete Laplace noise (design.md 5.3):
+// Releasing an integer count with discrete Laplace noise (docs/privacy.md 4.2):
 // the last step of Algorithm 2 and of Algorithm 5.
 #ifndef DPQ_CORE_PRIVATE_NOISY_COUNT_H_
 #define DPQ_CORE_PRIVATE_NOISY_COUNT_H_
@@ -11,7 +11,7 @@
 namespace dpq::core::private_measures {
 
 // Confidence level of the error bound reported with every release
-// (design.md section 6: "a 95% interval for the noise part").
+// (docs/core.md "The 95% bound": it covers the noise part only).
 inline constexpr double kBoundConfidence = 0.95;
 
 struct NoisyCount {

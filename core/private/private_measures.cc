@@ -249,7 +249,7 @@ absl::StatusOr<PrivateMeasureResult> ComputePrivateMeasure(
       return ReleaseGem(urbg, g, request, candidates);
     }
     out.num_candidates = candidates.size();
-    // The two parts sum to at most epsilon exactly (design 5.6).
+    // The two parts sum to at most epsilon exactly (docs/privacy.md 5).
     const dp::TwoParts split =
         dp::SplitEpsilon(request.epsilon, kSelectionShare);
     const double epsilon_selection = split.first;

@@ -1,6 +1,6 @@
 // DP inconsistency measures on a conflict graph: the entry point of
-// core/private (paper Sections 3-5; design.md section 5;
-// lipschitz-extensions-and-gem.md).
+// core/private (paper Sections 3-5; docs/core.md "DP measures"; the rules
+// they follow are docs/privacy.md 1-6).
 //
 //  - I_MI and I_P: by default the flow Lipschitz extension with theta
 //    chosen by the generalized exponential mechanism (gem_release.h); the
@@ -11,7 +11,8 @@
 //    or the paper's Algorithm 5 (DP size of the stable-order greedy cover).
 //  - I_D and I_MC: refused (paper Section 3).
 //
-// Wherever the paper uses |V|, we use N = public_max_rows (design 5.2).
+// Wherever the paper uses |V|, we use N = public_max_rows (docs/privacy.md
+// 2.1).
 #ifndef DPQ_CORE_PRIVATE_PRIVATE_MEASURES_H_
 #define DPQ_CORE_PRIVATE_PRIVATE_MEASURES_H_
 
@@ -100,8 +101,8 @@ struct PrivateMeasureRequest {
   std::optional<uint64_t> cover_bound;
   // Total budget of the request, validated by dp::ValidateEpsilon.
   double epsilon = 0;
-  // N, the public upper bound on the row count (design 5.2); must be >= the
-  // graph's node count. Used by I_MI and I_P; ignored for I_R.
+  // N, the public upper bound on the row count (docs/privacy.md 2.1); must be
+  // >= the graph's node count. Used by I_MI and I_P; ignored for I_R.
   uint64_t public_max_rows = 0;
   // Theta; default DefaultThetaCandidates(N). Validated by
   // NormalizeThetaCandidates. Ignored by kBaseline and I_R.
@@ -149,7 +150,7 @@ absl::Status CheckMeasureReleasable(measures::Measure measure);
 
 // Releases `request.measure` for the conflict graph `g` (nodes = tuple ids,
 // Graph's stable order), drawing all noise from `urbg`. epsilon-DP for the
-// dataset under unbounded DP (node-DP on g, design 5.1) with epsilon =
+// dataset under unbounded DP (node-DP on g, docs/privacy.md 1) with epsilon =
 // result.epsilon_spent = request.epsilon, provided n <= N and the DCs are
 // public.
 // Errors (all before any noise is drawn): kInvalidArgument for a refused

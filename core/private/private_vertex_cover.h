@@ -18,8 +18,8 @@ inline constexpr double kVertexCoverSensitivity = 2.0;
 // Algorithm 5: c + Z with c = StableGreedyVertexCoverSize(g) (a
 // 2-approximation of I_R, Theorem 5) and Z ~ DiscreteLaplace(2 / epsilon).
 // The paper's listing prints Lap(eps/2); the scale must be sensitivity /
-// epsilon = 2 / epsilon (design.md 5.5). epsilon-DP. kInvalidArgument on a
-// bad epsilon. O(n + m).
+// epsilon = 2 / epsilon (docs/privacy.md 6.1). epsilon-DP. kInvalidArgument on
+// a bad epsilon. O(n + m).
 absl::StatusOr<NoisyCount> PrivateVertexCoverSize(dp::SecureUrbg& urbg,
                                                   const graph::Graph& g,
                                                   double epsilon);

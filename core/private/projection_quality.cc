@@ -37,7 +37,7 @@ absl::StatusOr<int64_t> ProjectedStatistic(
 absl::StatusOr<double> ProjectedStatisticSensitivity(Measure measure,
                                                      uint32_t theta) {
   RETURN_IF_ERROR(CheckProjectionMeasure(measure));
-  // I_MI: paper Lemma 1. I_P: theta + 1, design 5.5 (star graph).
+  // I_MI: paper Lemma 1. I_P: theta + 1, docs/privacy.md 6.1 (star graph).
   return measure == Measure::kMinimalInconsistency
              ? static_cast<double>(theta)
              : static_cast<double>(theta) + 1.0;
@@ -48,7 +48,7 @@ absl::StatusOr<double> QualitySensitivity(Measure measure, uint32_t theta_max) {
   if (theta_max == 0) {
     return absl::InvalidArgumentError("theta_max must be at least 1.");
   }
-  // I_MI: paper Lemma 2. I_P: 2 * theta_max, design 5.5.
+  // I_MI: paper Lemma 2. I_P: 2 * theta_max, docs/privacy.md 6.1.
   return measure == Measure::kMinimalInconsistency
              ? static_cast<double>(theta_max)
              : 2.0 * static_cast<double>(theta_max);

@@ -1,11 +1,12 @@
 // The statistic f(G_theta) released by Algorithm 2 for I_MI and I_P, its
 // sensitivity, and the exponential-mechanism quality function of paper eq.
-// (2)-(4) with its sensitivity (design.md 5.5, which corrects the paper for
+// (2)-(4) with its sensitivity (docs/privacy.md 6.1 corrects the paper for
 // I_P).
 //
 // Notation: G_theta = pi_theta(G) is the edge-addition projection with the
 // stable order Lambda (paper Algorithm 1, core/graph/edge_addition.h);
-// neighbouring graphs differ by one node and its edges (node-DP, design 5.1).
+// neighbouring graphs differ by one node and its edges (node-DP,
+// docs/privacy.md 1).
 #ifndef DPQ_CORE_PRIVATE_PROJECTION_QUALITY_H_
 #define DPQ_CORE_PRIVATE_PROJECTION_QUALITY_H_
 
@@ -29,7 +30,7 @@ absl::Status CheckProjectionMeasure(measures::Measure measure);
 absl::StatusOr<int64_t> ProjectedStatistic(
     measures::Measure measure, const graph::ProjectionCounts& counts);
 
-// Node sensitivity of f o pi_theta (design 5.5):
+// Node sensitivity of f o pi_theta (docs/privacy.md 6):
 //  - I_MI: theta. Removing a node changes |E(G_theta)| by a value in
 //    [0, theta] (paper Lemma 1: the removed node keeps at most theta edges,
 //    and each of them displaces at most one other edge along an alternating
@@ -47,11 +48,11 @@ absl::StatusOr<double> ProjectedStatisticSensitivity(measures::Measure measure,
 // candidate is `theta_max`:
 //  - I_MI: theta_max (paper Lemma 2: the bias is a difference of two terms
 //    in [0, theta_max] and [0, theta]).
-//  - I_P: 2 * theta_max (design 5.5). Each term f_t(G') - f_t(G) lies in
-//    [-t, t + 1]; for theta < theta_max the difference of the two lies within
-//    theta_max + 1 + theta <= 2 * theta_max, and the candidate theta_max has
-//    bias 0 by definition. The paper's bound theta_max (Lemma 2) is WRONG for
-//    I_P: its monotonicity argument fails because removing a node can let
+//  - I_P: 2 * theta_max (docs/privacy.md 6.1). Each term f_t(G') - f_t(G)
+//    lies in [-t, t + 1]; for theta < theta_max the difference of the two lies
+//    within theta_max + 1 + theta <= 2 * theta_max, and the candidate theta_max
+//    has bias 0 by definition. The paper's bound theta_max (Lemma 2) is WRONG
+//    for I_P: its monotonicity argument fails because removing a node can let
 //    displaced edges back in; a 5-node graph moves a quality by 3 at
 //    theta_max = 2 (private_sensitivity_test.cc,
 //    IpQualityExceedsThePapersThetaMax).

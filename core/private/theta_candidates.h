@@ -1,9 +1,9 @@
 // The public candidate set Theta for the edge-addition threshold (paper,
 // Algorithm 2 and Section 4) and the public row bound N it is built from.
 //
-// Everything here is a function of public inputs only (design.md 5.2): the
-// owner's `public_max_rows` N and the buyer's candidate list. The papers use
-// |V| (the true row count) where we use N.
+// Everything here is a function of public inputs only (docs/privacy.md 2.1):
+// the owner's `public_max_rows` N and the buyer's candidate list. The papers
+// use |V| (the true row count) where we use N.
 #ifndef DPQ_CORE_PRIVATE_THETA_CANDIDATES_H_
 #define DPQ_CORE_PRIVATE_THETA_CANDIDATES_H_
 

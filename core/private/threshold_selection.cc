@@ -52,7 +52,7 @@ Profile Prefix(const Profile& p, uint32_t limit) {
 
 // One exponential mechanism over all of `p` with reference theta_max:
 // epsilon-DP since QualitySensitivity(theta_max) bounds every quality's
-// change (paper Lemma 2 / Lemma 4; design 5.5 for I_P).
+// change (paper Lemma 2 / Lemma 4; docs/privacy.md 6.1 for I_P).
 absl::StatusOr<uint32_t> ExponentialMechanismStep(
     dp::SecureUrbg& urbg, Measure measure, const Profile& p, uint32_t theta_max,
     double epsilon, double epsilon_release) {

@@ -7,7 +7,7 @@
 // (sequential composition of its steps, paper Theorem 4), given that the
 // candidate set and `epsilon_release` are public. The qualities are those of
 // projection_quality.h; the EM samples with probability proportional to
-// exp(eps * q / (2 * Delta_q)) (design 5.4).
+// exp(eps * q / (2 * Delta_q)) (docs/privacy.md 4.3).
 //
 // Complexity: one edge-addition pass per candidate below the graph's maximum
 // degree, O(|Theta| * (n + m)); candidates at or above it are free.

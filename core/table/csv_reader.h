@@ -1,4 +1,4 @@
-// RFC 4180 CSV reading with type inference (design.md section 3).
+// RFC 4180 CSV reading with type inference (docs/core.md "Data model").
 #ifndef DPQ_CORE_TABLE_CSV_READER_H_
 #define DPQ_CORE_TABLE_CSV_READER_H_
 
@@ -30,7 +30,7 @@ enum class UntypedColumns {
 };
 
 // The meaning of a cell under a fixed type depends on that cell alone
-// (design.md 5.2; docs/core.md "Cells, types and NULL"):
+// (docs/privacy.md 2.2; docs/core.md "Cells, types and NULL"):
 //  - empty cell, or a spelling listed in null_values: NULL, in every type;
 //  - int64: an optionally signed decimal integer that fits int64, spaces
 //    around it ignored, leading zeros allowed ("01907" is 1907). "NaN",
@@ -44,9 +44,9 @@ enum class UntypedColumns {
 // NULL (and NaN, which is NULL) compares false with everything, so a pair
 // with NULL on a compared column never violates a DC through it.
 struct CsvOptions {
-  // Explicit types; columns not listed follow `untyped`. Inference: int64 if every non-empty
-  // cell is an integer, else double if every one is a finite number, else
-  // string. A column whose cells are all NULL is a string column.
+  // Explicit types; columns not listed follow `untyped`. Inference: int64 if
+  // every non-empty cell is an integer, else double if every one is a finite
+  // number, else string. A column whose cells are all NULL is a string column.
   //
   // For inference, a number whose integer part has a leading zero followed
   // by another digit ("01907", "-007", "00.5") is not a number: zip codes and
@@ -55,8 +55,8 @@ struct CsvOptions {
   // numbers that overflow a double are never numbers, but a cell
   // spelled "NaN", "nan" or "NAN" does not stop a column from being numeric:
   // there it is NULL (IEEE NaN, like NULL, compares false with everything,
-  // so DC semantics are unchanged); in a string column it stays text. Naming a column that
-  // is not in the header is an error.
+  // so DC semantics are unchanged); in a string column it stays text. Naming a
+  // column that is not in the header is an error.
   SchemaOverrides schema;
   // Types for columns `schema` leaves untyped, used only for columns the
   // header has (others are ignored): a replaced dataset's frozen types.

@@ -1,8 +1,8 @@
-// A read-only memory mapping of a whole file: how the CSV reader streams a
-// file from disk (issue 4: "stream the CSV"). The kernel pages the file in
-// as the tokenizer walks it and may drop clean pages again under memory
-// pressure, so a large file costs page cache, not the process's anonymous
-// memory, and is never copied into a string.
+// A read-only memory mapping of a whole file: how the CSV reader streams a file
+// from disk without reading it into memory first (docs/performance.md,
+// "Memory"). The kernel pages the file in as the tokenizer walks it and may
+// drop clean pages again under memory pressure, so a large file costs page
+// cache, not the process's anonymous memory, and is never copied into a string.
 #ifndef DPQ_CORE_TABLE_MAPPED_FILE_H_
 #define DPQ_CORE_TABLE_MAPPED_FILE_H_
 

@@ -1,4 +1,4 @@
-// Column types and schemas of dpq tables (design.md section 3).
+// Column types and schemas of dpq tables (docs/core.md "Data model").
 #ifndef DPQ_CORE_TABLE_SCHEMA_H_
 #define DPQ_CORE_TABLE_SCHEMA_H_
 

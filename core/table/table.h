@@ -1,4 +1,5 @@
-// An immutable, column-oriented table of typed cells (design.md section 3).
+// An immutable, column-oriented table of typed cells (docs/core.md "Data
+// model").
 //
 // Rows are addressed by their 0-based row number, which is also the tuple
 // identifier: removing a row never reorders the others, so every order

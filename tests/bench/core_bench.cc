@@ -317,9 +317,9 @@ BENCHMARK(BM_HashJoinPairCount)
     ->Arg(0)->Arg(2)->Arg(7)
     ->Unit(benchmark::kMillisecond);
 
-// The ratio target in one run: each iteration times the full
-// conflict-graph build (all DCs, deduplicated CSR graph) and the plain
-// hash-join pair count over the same equality blocks, both on one thread;
+// The ratio target (docs/performance.md "Targets") in one run: each iteration
+// times the full conflict-graph build (all DCs, deduplicated CSR graph) and the
+// plain hash-join pair count over the same equality blocks, both on one thread;
 // "ratio" is build time / join time (target: <= 3).
 void BM_GraphBuildVsHashJoin(benchmark::State& state) {
   const Workload& w = kWorkloads[state.range(0)];
@@ -357,7 +357,8 @@ BENCHMARK(BM_GraphBuildVsHashJoin)
 
 // The whole owner/service path from bytes: parse the CSV, parse the DCs,
 // build the graph (all threads), release I_MI, I_P and I_R (optimized,
-// epsilon 1 each, N = 2 * rows). The 10k-row target is < 1 s.
+// epsilon 1 each, N = 2 * rows). The 10k-row target (docs/performance.md
+// "Targets") is < 1 s.
 void BM_EndToEnd(benchmark::State& state) {
   const Workload& w = kWorkloads[state.range(0)];
   const char* csv = CsvOf(state, w);

@@ -1,4 +1,5 @@
-// Every error code the issue names, from the real server: UNAUTHENTICATED,
+// Every error code a caller can get (README, "Security"), from the real
+// server: UNAUTHENTICATED,
 // PERMISSION_DENIED, INVALID_ARGUMENT naming the field, NOT_FOUND,
 // ALREADY_EXISTS, RESOURCE_EXHAUSTED (budget and upload size).
 #include <cmath>

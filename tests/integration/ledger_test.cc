@@ -171,10 +171,10 @@ TEST_F(LedgerTest, TinyDeadlineIsDeadlineExceededAndLeavesNothingReserved) {
               GrpcOk());
 }
 
-// Issue 14, item 8: entry ids were global, so a buyer's history (22, 24)
-// revealed that another buyer had committed entry 23. Two buyers
-// interleaving charges each see their own entries numbered 1, 2, 3, in
-// their history and in the admin's ledger.
+// docs/security.md, item 8: entry ids were global, so a buyer's history (22,
+// 24) revealed that another buyer had committed entry 23. Two buyers
+// interleaving charges each see their own entries numbered 1, 2, 3, in their
+// history and in the admin's ledger.
 TEST_F(LedgerTest, InterleavedBuyersEachSeeEntriesOneTwoThree) {
   const std::string ann = Buyer("ann", 10);
   const std::string ben = Buyer("ben", 10);

@@ -1,6 +1,8 @@
 // ReleaseCuboids, TrainDecisionTree and SelectInfluentialNodes against the
-// real dpq-server over TLS (issues 5 and 6), a graph dataset registered
-// from an edge list, and conflict graphs built in the background (issue 4).
+// real dpq-server over TLS (docs/service.md "Buyer releases"), a graph
+// dataset registered from an edge list, and conflict graphs rebuilt in the
+// background after a start (docs/service.md "Conflict graphs are built at
+// registration").
 #include <filesystem>
 #include <set>
 #include <string>

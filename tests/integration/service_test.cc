@@ -155,10 +155,10 @@ TEST_F(ServiceTest, RegisterFromAServerPath) {
   EXPECT_EQ(response.stats().edges(), kHospitalEdges);
 }
 
-// Issue 14, item 3: `dpq admin register pe --server-path /proc/self/environ`
-// printed the server's environment in the "known columns" list of a
-// constraint error; /etc/shadow and DATA_DIR/admin.token likewise. Now
-// server_path reads only regular files inside the configured import
+// docs/security.md, item 3: `dpq admin register pe --server-path
+// /proc/self/environ` printed the server's environment in the "known columns"
+// list of a constraint error; /etc/shadow and DATA_DIR/admin.token likewise.
+// Now server_path reads only regular files inside the configured import
 // directory (off by default), and its errors never quote the file.
 TEST_F(ServiceTest, ServerPathReadsOnlyTheImportDirectoryAndNeverEchoesIt) {
   constexpr char kMarker[] = "env-secret-7f3a9c";

@@ -131,7 +131,7 @@ absl::StatusOr<OneRelease> BaselineTwo(core::dp::SecureUrbg& urbg,
                                        double epsilon) {
   const double theta = std::max<uint32_t>(1, c.graph.max_degree());
   const bool mi = measure == Measure::kMinimalInconsistency;
-  // I_MI: sensitivity theta (Lemma 1); I_P: theta + 1 (design.md 5.5).
+  // I_MI: sensitivity theta (Lemma 1); I_P: theta + 1 (docs/privacy.md 6.1).
   ASSIGN_OR_RETURN(
       pm::NoisyCount noisy,
       pm::ReleaseNoisyCount(urbg, static_cast<int64_t>(mi ? c.i_mi : c.i_p),

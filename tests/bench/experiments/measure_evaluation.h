@@ -112,7 +112,7 @@ double Median(std::vector<double> xs);
 // from `urbg`, and summarises the relative errors (population std).
 // Baseline 2 projects at theta = d_max (which keeps every edge) and spends
 // all of epsilon on the release, with I_MI's sensitivity theta and I_P's
-// theta + 1 (design.md 5.5). kInvalidArgument for a method/measure pair
+// theta + 1 (docs/privacy.md 6.1). kInvalidArgument for a method/measure pair
 // that does not exist (the I_R methods release I_R only, and I_R has no
 // other), kFailedPrecondition for `exact` on a graph without
 // exact_repair.

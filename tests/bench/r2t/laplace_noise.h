@@ -1,9 +1,10 @@
 // Continuous Laplace noise for the R2T benchmark baseline only.
 //
-// core/dp has no real-valued Laplace mechanism (design.md 5.3 asks for
-// snapping there), and R2T's truncated counts are LP optima, not integers.
-// This sampler inverts the CDF of a 53-bit uniform from a SecureUrbg (the
-// seeded HashDrbg CSPRNG in dpq-r2t). It is NOT snapped, so the
+// core/dp has no real-valued Laplace mechanism (dpq releases only integer
+// statistics with discrete Laplace noise, docs/privacy.md 4.2; a real-valued
+// one would need snapping), and R2T's truncated counts are LP optima, not
+// integers. This sampler inverts the CDF of a 53-bit uniform from a SecureUrbg
+// (the seeded HashDrbg CSPRNG in dpq-r2t). It is NOT snapped, so the
 // floating-point attack of Mironov (CCS 2012) applies: fine for measuring a
 // baseline's accuracy, never for a release to a buyer.
 #ifndef DPQ_TESTS_BENCH_R2T_LAPLACE_NOISE_H_

@@ -4,7 +4,7 @@
 // (inconsistency-measures-under-dp.txt, Table 1).
 //
 // With GS the global sensitivity bound (here N = public_max_rows: a tuple
-// conflicts with at most N - 1 others, design.md 5.2), thresholds
+// conflicts with at most N - 1 others, docs/privacy.md 2.1), thresholds
 // tau_j = base^j for j = 1..L, L = the smallest integer with base^L >= GS
 // (so that Q(I, tau_L) = Q(I)), and
 //

@@ -1,9 +1,11 @@
-// dpq-scale-e2e: the end-to-end workload of issue 4's targets, timed phase by
-// phase: load the CSV, parse the DCs, build the conflict graph, then release
-// I_MI, I_P and I_R (optimized method, epsilon 1 each, N = 2 * rows) from
-// one graph, as the service does. private_seconds includes the degree
-// bounds of the optimized method (degree_bound_seconds, once for all three). Prints one JSON object with the phase
-// times (wall seconds), the graph size and the peak RSS (getrusage).
+// dpq-scale-e2e: the end-to-end workload of the performance targets
+// (docs/performance.md "Targets"), timed phase by phase: load the CSV, parse
+// the DCs, build the conflict graph, then release I_MI, I_P and I_R (optimized
+// method, epsilon 1 each, N = 2 * rows) from one graph, as the service does.
+// private_seconds includes the degree bounds of the optimized method
+// (degree_bound_seconds, once for all three).
+// Prints one JSON object with the phase times (wall seconds), the graph size
+// and the peak RSS (getrusage).
 //
 //   dpq-scale-e2e --data F.csv --constraints F.dc [--threads T]
 #include <sys/resource.h>

@@ -1,6 +1,6 @@
-// Scaling generator for benchmarks (issue 4): a table of any row count made
-// of replicas of a template table (e.g. the 50k-row tax file) that keeps the
-// template's conflict density.
+// Scaling generator for benchmarks (docs/performance.md): a table of any row
+// count made of replicas of a template table (e.g. the 50k-row tax file) that
+// keeps the template's conflict density.
 //
 // Replica k = 0, 1, 2, ... is the template's rows in a seeded permutation,
 // with the cells of the "distinct columns" (the FD left-hand sides, e.g. zip,
@@ -57,7 +57,8 @@ absl::StatusOr<core::table::Table> ReadTemplateCsv(absl::string_view text);
 
 // Writes the header and `options.rows` rows as CSV (RFC 4180 quoting where
 // needed, LF line ends) to `out`. kInvalidArgument for bad options or an
-// empty template, kInternal if the stream fails. O(rows * columns) time, O(template) memory.
+// empty template, kInternal if the stream fails. O(rows * columns) time,
+// O(template) memory.
 absl::Status WriteScaledTable(const core::table::Table& templ,
                               const ScaleOptions& options, std::ostream& out);
 

@@ -1,3 +1,5 @@
+// The scaling generator on replicas of the shared tax data (label
+// shared-data).
 #include "tests/bench/scale/scale_generator.h"
 
 #include <algorithm>
@@ -13,6 +15,7 @@
 #include "core/table/csv_reader.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/shared_data.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::bench::scale {
@@ -21,15 +24,17 @@ namespace {
 using ::dpq::testing::StatusIs;
 using ::testing::HasSubstr;
 
-std::string DataPath(const std::string& relative) {
-  return std::string(DPQ_SHARED_DATA_DIR) + "/" + relative;
-}
+using ::dpq::testing::SharedDataPath;
+
+// Every test reads the shared tax data (label shared-data): it fails at
+// once, saying so, when ../shared/data is missing.
+class ScaleGeneratorTest : public ::dpq::testing::SharedDataSuite {};
 
 // The header and the first 5,000 rows of the dirty 50k tax file (no quoted
 // newlines in it), so that the test stays fast under sanitizers.
 const std::string& TemplateCsv() {
   static const std::string* text = [] {
-    std::ifstream in(DataPath("tax/dirty-50k.csv"), std::ios::binary);
+    std::ifstream in(SharedDataPath("tax/dirty-50k.csv"), std::ios::binary);
     std::string line;
     auto* out = new std::string;
     for (int i = 0; i <= 5000 && std::getline(in, line); ++i) {
@@ -55,15 +60,15 @@ std::string Generate(const ScaleOptions& options) {
 uint64_t EdgeCount(const std::string& csv, const std::string& dc_file) {
   auto table = core::table::ReadCsv(csv);
   EXPECT_TRUE(table.ok()) << table.status();
-  auto dcs = core::constraints::ReadDenialConstraintsFile(DataPath(dc_file),
-                                                          table->schema());
+  auto dcs = core::constraints::ReadDenialConstraintsFile(
+      SharedDataPath(dc_file), table->schema());
   EXPECT_TRUE(dcs.ok()) << dcs.status();
   auto g = core::graph::BuildConflictGraph(*table, *dcs);
   EXPECT_TRUE(g.ok()) << g.status();
   return g->graph.num_edges();
 }
 
-TEST(ScaleGeneratorTest, WritesExactlyTheRequestedRows) {
+TEST_F(ScaleGeneratorTest, WritesExactlyTheRequestedRows) {
   for (uint64_t rows : {1u, 4999u, 5000u, 7500u, 12345u}) {
     ScaleOptions options;
     options.rows = rows;
@@ -75,7 +80,7 @@ TEST(ScaleGeneratorTest, WritesExactlyTheRequestedRows) {
   }
 }
 
-TEST(ScaleGeneratorTest, IsDeterministicForASeed) {
+TEST_F(ScaleGeneratorTest, IsDeterministicForASeed) {
   ScaleOptions options;
   options.rows = 8000;
   options.seed = 7;
@@ -85,7 +90,7 @@ TEST(ScaleGeneratorTest, IsDeterministicForASeed) {
   EXPECT_NE(a, Generate(options));
 }
 
-TEST(ScaleGeneratorTest, FirstReplicaIsAPermutationOfTheTemplate) {
+TEST_F(ScaleGeneratorTest, FirstReplicaIsAPermutationOfTheTemplate) {
   ScaleOptions options;
   options.rows = 5000;
   std::vector<std::string> got = absl::StrSplit(Generate(options), '\n');
@@ -96,7 +101,7 @@ TEST(ScaleGeneratorTest, FirstReplicaIsAPermutationOfTheTemplate) {
   EXPECT_EQ(got, want);
 }
 
-TEST(ScaleGeneratorTest, SecondReplicaHasItsOwnKeys) {
+TEST_F(ScaleGeneratorTest, SecondReplicaHasItsOwnKeys) {
   ScaleOptions options;
   options.rows = 10000;
   auto table = core::table::ReadCsv(Generate(options));
@@ -116,7 +121,7 @@ TEST(ScaleGeneratorTest, SecondReplicaHasItsOwnKeys) {
 // Two replicas with distinct keys are two disjoint copies of the template's
 // conflict graph: exactly twice the edges, for the 8 FDs and for the paper's
 // DCs with inequalities inside state blocks (state is a distinct column).
-TEST(ScaleGeneratorTest, KeepsTheConflictDensity) {
+TEST_F(ScaleGeneratorTest, KeepsTheConflictDensity) {
   ScaleOptions options;
   options.rows = 10000;
   const std::string doubled = Generate(options);
@@ -130,7 +135,7 @@ TEST(ScaleGeneratorTest, KeepsTheConflictDensity) {
 // Density 2 puts both replicas in one key group: each template edge {a, b}
 // becomes {a, b}, {a, b'}, {a', b}, {a', b'}, and a row never conflicts
 // with its own copy, so there are exactly 4x the edges (2x per row).
-TEST(ScaleGeneratorTest, DenseVariantDoublesTheEdgesPerRow) {
+TEST_F(ScaleGeneratorTest, DenseVariantDoublesTheEdgesPerRow) {
   ScaleOptions options;
   options.rows = 10000;
   options.density = 2;
@@ -138,7 +143,7 @@ TEST(ScaleGeneratorTest, DenseVariantDoublesTheEdgesPerRow) {
   EXPECT_EQ(EdgeCount(Generate(options), "tax/constraints.dc"), 4 * base);
 }
 
-TEST(ScaleGeneratorTest, RejectsBadOptions) {
+TEST_F(ScaleGeneratorTest, RejectsBadOptions) {
   std::ostringstream out;
   ScaleOptions options;
   EXPECT_THAT(WriteScaledTable(Template(), options, out),

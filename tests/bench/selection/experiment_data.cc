@@ -63,7 +63,8 @@ absl::StatusOr<TreeDataset> LoadAdult(const std::string& data_dir) {
       }
       row.push_back(text);
     }
-    if (!missing) cells.push_back(std::move(row));  // spec 6.6: drop '?'
+    // The paper drops the rows with '?'.
+    if (!missing) cells.push_back(std::move(row));
   }
   ASSIGN_OR_RETURN(core::table::Schema schema,
                    core::table::Schema::Create(specs));

@@ -1,6 +1,6 @@
 // Loaders for the datasets of the multi-objective selection paper's
 // experiments (dp-multi-objective-selection, Sections 6.3-6.4 and 7.5;
-// spec 6.6, 7.5) from ../shared/data. Experiments only.
+// docs/selection-experiments.md) from ../shared/data. Experiments only.
 #ifndef DPQ_TESTS_BENCH_SELECTION_EXPERIMENT_DATA_H_
 #define DPQ_TESTS_BENCH_SELECTION_EXPERIMENT_DATA_H_
 
@@ -22,7 +22,7 @@ struct TreeDataset {
   std::vector<std::string> features;
 };
 
-// Adult as the spec prescribes (6.6): predictors age, workclass,
+// Adult as the paper's artifact prepares it: predictors age, workclass,
 // education-num (nominal), marital status collapsed to married / not
 // married, occupation, relationship, race, sex, capital gain and loss,
 // hours per week, native country; label income (>50K positive).

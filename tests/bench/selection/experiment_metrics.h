@@ -1,5 +1,6 @@
-// Error metrics of the multi-objective selection experiments (spec 6.7,
-// 7.6): Zitzler's coverage C with strict dominance (flag M2) and recall.
+// Error metrics of the multi-objective selection experiments
+// (docs/selection-experiments.md): Zitzler's coverage C with strict dominance
+// (as the paper's artifact) and recall.
 #ifndef DPQ_TESTS_BENCH_SELECTION_EXPERIMENT_METRICS_H_
 #define DPQ_TESTS_BENCH_SELECTION_EXPERIMENT_METRICS_H_
 

@@ -1,5 +1,6 @@
 // Reproduction of the DP-MOET experiments (paper: dp-multi-objective-
-// selection, Table 1 and Figure 2; spec 6.7-6.8). Not run by ctest.
+// selection, Table 1 and Figure 2; docs/selection-experiments.md). Not run
+// by ctest.
 //
 //   moet_experiment [--part pareto|agg|all] [--datasets nltcs,adult,acs]
 //                   [--runs R] [--eps 0.01,...] [--out DIR]

@@ -1,5 +1,6 @@
 // Reproduction of the DP-MOTkIN experiments (paper: dp-multi-objective-
-// selection, Table 2 and Figure 3; spec 7.6-7.7). Not run by ctest.
+// selection, Table 2 and Figure 3; docs/selection-experiments.md). Not run
+// by ctest.
 //
 //   motkin_experiment [--part pareto|artifact|agg|all] [--graphs github,enron]
 //                     [--runs R] [--eps ...] [--agg-eps ...] [--out DIR]
@@ -130,11 +131,11 @@ void Run(const GraphSetup& g, Approach approach, size_t k,
   }
 }
 
-// Table 2 under the artifact's graph conventions (spec 7.2 [C], M1, M3):
-// density T / (d (d - 1)) without the factor 2 and 1 for degree 1, Pareto
-// score with STRICT dominance; Pareto_global only (EM, Delta = |V| - 1) and
-// C against the top-k by that score. Isolates how much of the gap to the
-// paper's Github numbers the conventions alone explain.
+// Table 2 under the artifact's graph conventions
+// (docs/selection-experiments.md): density T / (d (d - 1)) without the factor 2
+// and 1 for degree 1, Pareto score with STRICT dominance; Pareto_global only
+// (EM, Delta = |V| - 1) and C against the top-k by that score. Isolates how
+// much of the gap to the paper's Github numbers the conventions alone explain.
 void RunArtifactConventions(const GraphSetup& g, size_t k, int runs,
                             const std::vector<double>& eps,
                             const std::string& out) {

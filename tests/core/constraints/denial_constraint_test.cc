@@ -1,6 +1,7 @@
 #include "core/constraints/denial_constraint.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,58 @@ TEST(CompareOpTest, SwapOperandsMirrorsOrderingAndKeepsEquality) {
   for (CompareOp op : {CompareOp::kEq, CompareOp::kNe, CompareOp::kLt,
                        CompareOp::kLe, CompareOp::kGt, CompareOp::kGe}) {
     EXPECT_EQ(SwapOperands(SwapOperands(op)), op);
+  }
+}
+
+Operand Column(TupleVar tuple, size_t column) {
+  Operand operand;
+  operand.tuple = tuple;
+  operand.column = column;
+  return operand;
+}
+
+Operand IntConstant(int64_t value) {
+  Operand operand;
+  operand.is_constant = true;
+  operand.constant.type = ColumnType::kInt64;
+  operand.constant.int64_value = value;
+  operand.constant.double_value = static_cast<double>(value);
+  return operand;
+}
+
+TEST(NormalizePredicateTest, PutsTheColumnFirstAndT1First) {
+  // 5 < t1.N  ->  t1.N > 5
+  const Predicate constant_first =
+      NormalizePredicate(Predicate{IntConstant(5), CompareOp::kLt,
+                                   Column(TupleVar::kT1, 3)});
+  EXPECT_FALSE(constant_first.lhs.is_constant);
+  EXPECT_EQ(constant_first.lhs.column, 3u);
+  EXPECT_EQ(constant_first.op, CompareOp::kGt);
+  EXPECT_TRUE(constant_first.rhs.is_constant);
+  EXPECT_EQ(constant_first.rhs.constant.int64_value, 5);
+
+  // t2.A <= t1.B  ->  t1.B >= t2.A
+  const Predicate t2_first = NormalizePredicate(Predicate{
+      Column(TupleVar::kT2, 0), CompareOp::kLe, Column(TupleVar::kT1, 1)});
+  EXPECT_EQ(t2_first.lhs.tuple, TupleVar::kT1);
+  EXPECT_EQ(t2_first.lhs.column, 1u);
+  EXPECT_EQ(t2_first.op, CompareOp::kGe);
+  EXPECT_EQ(t2_first.rhs.tuple, TupleVar::kT2);
+  EXPECT_EQ(t2_first.rhs.column, 0u);
+}
+
+TEST(NormalizePredicateTest, KeepsNormalAndSameTuplePredicates) {
+  for (const Predicate& p :
+       {Predicate{Column(TupleVar::kT1, 0), CompareOp::kLt,
+                  Column(TupleVar::kT2, 1)},
+        Predicate{Column(TupleVar::kT2, 0), CompareOp::kLt,
+                  Column(TupleVar::kT2, 1)},
+        Predicate{Column(TupleVar::kT2, 3), CompareOp::kNe, IntConstant(1)}}) {
+    const Predicate n = NormalizePredicate(p);
+    EXPECT_EQ(n.lhs.tuple, p.lhs.tuple);
+    EXPECT_EQ(n.lhs.column, p.lhs.column);
+    EXPECT_EQ(n.op, p.op);
+    EXPECT_EQ(n.rhs.is_constant, p.rhs.is_constant);
   }
 }
 
@@ -116,6 +169,10 @@ TEST(DenialConstraintTest, ToStringWritesNumbersThatParseBackToTheirType) {
   DenialConstraint dc = Parse("not(t1.A=t2.A&t1.N<3.0&t1.N>=-12&t2.N!=0.25)");
   EXPECT_EQ(dc.ToString(TestSchema()),
             "not(t1.A=t2.A&t1.N<3.0&t1.N>=-12&t2.N!=0.25)");
+  // The shortest round-trip text (util::ShortestDouble), with ".0" where
+  // it would otherwise read as an integer.
+  EXPECT_EQ(Parse("not(t1.A=t2.A&t1.N<100.0&t2.N>1e20)").ToString(TestSchema()),
+            "not(t1.A=t2.A&t1.N<100.0&t2.N>1e+20)");
 }
 
 TEST(DenialConstraintTest, TupleVarNames) {

@@ -1,5 +1,5 @@
-// Loads every DC file shipped in ../shared/data against its CSV's header.
-// Only the header line is read (not the CSV reader): string columns by
+// Loads every DC file shipped in ../shared/data against its CSV's header
+// (label shared-data). Only the header line is read (not the CSV reader): string columns by
 // default, numeric types where a DC orders values.
 #include <cstddef>
 #include <fstream>
@@ -14,6 +14,7 @@
 #include "core/table/schema.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/shared_data.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::core::constraints {
@@ -23,7 +24,11 @@ using table::ColumnType;
 using table::Schema;
 using ::testing::SizeIs;
 
-const std::string kDataDir = DPQ_SHARED_DATA_DIR;
+const std::string kDataDir = ::dpq::testing::SharedDataDir();
+
+// Every test reads ../shared/data: it fails at once, saying so, when the
+// folder is missing.
+class SharedDataDcTest : public ::dpq::testing::SharedDataSuite {};
 
 // A schema from the first line of `csv` (relative to the data directory).
 absl::StatusOr<Schema> HeaderSchema(
@@ -75,7 +80,7 @@ std::vector<DcFile> AllDcFiles() {
   };
 }
 
-TEST(SharedDataDcTest, EveryDcFileLoads) {
+TEST_F(SharedDataDcTest, EveryDcFileLoads) {
   for (const DcFile& file : AllDcFiles()) {
     SCOPED_TRACE(file.dc_file);
     ASSERT_OK_AND_ASSIGN(Schema schema, HeaderSchema(file.csv, file.numeric));
@@ -98,7 +103,7 @@ TEST(SharedDataDcTest, EveryDcFileLoads) {
   }
 }
 
-TEST(SharedDataDcTest, TaxPaperInequalityDcIsNormalised) {
+TEST_F(SharedDataDcTest, TaxPaperInequalityDcIsNormalised) {
   ASSERT_OK_AND_ASSIGN(
       Schema schema,
       HeaderSchema("tax/dirty-10k.csv", {{"salary", ColumnType::kInt64},
@@ -111,7 +116,7 @@ TEST(SharedDataDcTest, TaxPaperInequalityDcIsNormalised) {
             "not(t1.state=t2.state&t1.salary>t2.salary&t1.rate<t2.rate)");
 }
 
-TEST(SharedDataDcTest, AdultInequalityNeedsNumericColumns) {
+TEST_F(SharedDataDcTest, AdultInequalityNeedsNumericColumns) {
   // With Gain/Loss as strings, `<` is lexicographic but still allowed.
   ASSERT_OK_AND_ASSIGN(Schema schema, HeaderSchema("adult/adult.csv", {}));
   EXPECT_THAT(

@@ -1,14 +1,19 @@
-// Shared fixtures for the core/cube tests: the paper's Figure 1 fact table.
+// Shared fixtures for the core/cube tests: the paper's Figure 1 fact table,
+// dimension specs, and the consistency check of released cuboids.
 #ifndef DPQ_TESTS_CORE_CUBE_CUBE_TEST_UTIL_H_
 #define DPQ_TESTS_CORE_CUBE_CUBE_TEST_UTIL_H_
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "core/cube/cuboid_release.h"
+#include "core/cube/data_cube.h"
 #include "core/table/table.h"
+#include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
 
 namespace dpq::core::cube::testing {
 
@@ -83,6 +88,28 @@ inline CubeSchema TinySchemaForStrategy() {
     s.dimensions.push_back(d);
   }
   return s;
+}
+
+// The cuboid `c` summed onto `dims` (names), compared with the exact one.
+inline void ExpectConsistent(const table::Table& t, const CubeSchema& schema,
+                             const Cuboid& c,
+                             const std::vector<std::string>& dims) {
+  ASSERT_OK_AND_ASSIGN(std::vector<size_t> cdims,
+                       ResolveDimensions(schema, c.dimensions));
+  ASSERT_OK_AND_ASSIGN(std::vector<size_t> target,
+                       ResolveDimensions(schema, dims));
+  DenseCuboid dense;
+  dense.dims = cdims;
+  for (size_t d : cdims) {
+    dense.sizes.push_back(schema.dimensions[d].labels.size());
+  }
+  for (const CuboidCell& cell : c.cells) dense.counts.push_back(cell.count);
+  ASSERT_OK_AND_ASSIGN(DenseCuboid exact,
+                       ComputeDenseCuboid(t, schema, target, 1000000));
+  const DenseCuboid agg = AggregateCuboid(dense, target);
+  for (size_t i = 0; i < agg.counts.size(); ++i) {
+    EXPECT_NEAR(agg.counts[i], exact.counts[i], 1e-9) << "cell " << i;
+  }
 }
 
 }  // namespace dpq::core::cube::testing

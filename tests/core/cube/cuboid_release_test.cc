@@ -5,12 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "absl/time/clock.h"
-#include "absl/time/time.h"
-
 #include "core/cube/data_cube.h"
 #include "core/cube/release_strategy.h"
-#include "core/table/csv_reader.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/core/cube/cube_test_util.h"
@@ -24,27 +20,9 @@ using ::dpq::testing::SeededUrbg;
 using ::dpq::testing::StatusIs;
 using ::testing::HasSubstr;
 using testing::Example21Specs;
+using testing::ExpectConsistent;
 using testing::Figure1Table;
 using testing::TinySchemaForStrategy;
-
-// The cuboid `c` summed onto `dims` (names), compared with the exact one.
-void ExpectConsistent(const table::Table& t, const CubeSchema& schema,
-                      const Cuboid& c, const std::vector<std::string>& dims) {
-  ASSERT_OK_AND_ASSIGN(std::vector<size_t> cdims,
-                       ResolveDimensions(schema, c.dimensions));
-  ASSERT_OK_AND_ASSIGN(std::vector<size_t> target,
-                       ResolveDimensions(schema, dims));
-  DenseCuboid dense;
-  dense.dims = cdims;
-  for (size_t d : cdims) dense.sizes.push_back(schema.dimensions[d].labels.size());
-  for (const CuboidCell& cell : c.cells) dense.counts.push_back(cell.count);
-  ASSERT_OK_AND_ASSIGN(DenseCuboid exact,
-                       ComputeDenseCuboid(t, schema, target, 1000000));
-  const DenseCuboid agg = AggregateCuboid(dense, target);
-  for (size_t i = 0; i < agg.counts.size(); ++i) {
-    EXPECT_NEAR(agg.counts[i], exact.counts[i], 1e-9) << "cell " << i;
-  }
-}
 
 class CuboidReleaseTest : public ::testing::Test {
  protected:
@@ -228,49 +206,6 @@ TEST(ReleaseStrategyTest, ProjectedErrorUnitsCountsTheFreeDirections) {
   EXPECT_DOUBLE_EQ(ProjectedErrorUnits(s, {{0}, {2}}, {0, 2}, {0, 1, 2}), 90);
   // Q empty: nothing fixed.
   EXPECT_DOUBLE_EQ(ProjectedErrorUnits(s, {}, {1}, {1}), 10);
-}
-
-}  // namespace
-}  // namespace dpq::core::cube
-
-namespace dpq::core::cube {
-namespace {
-
-// Real data: UCI Adult (32,561 rows) with inferred domains, Q = {Sex, Race},
-// {Race, Education}, three requested cuboids; consistent to 1e-9.
-TEST(CuboidReleaseAdultTest, ReleasesConsistentCuboidsOnAdult) {
-  ASSERT_OK_AND_ASSIGN(
-      table::Table t,
-      table::ReadCsvFile(std::string(DPQ_SHARED_DATA_DIR) + "/adult/adult.csv"));
-  ASSERT_OK_AND_ASSIGN(
-      CubeSchema schema,
-      BuildCubeSchema(t, {testing::InferredSpec("Sex"),
-                          testing::InferredSpec("Race"),
-                          testing::InferredSpec("Education"),
-                          testing::Spec("Age", {0, 20, 30, 40, 50, 60, 100})}));
-  CuboidReleaseOptions options;
-  options.epsilon = 1;
-  options.public_exact_cuboids = {{"Sex", "Race"}, {"Race", "Education"}};
-  SeededUrbg urbg(13);
-  const absl::Time start = absl::Now();
-  ASSERT_OK_AND_ASSIGN(
-      CuboidRelease r,
-      ReleaseCuboids(t, schema,
-                     {{"Sex", "Education", "Age"}, {"Education", "Sex"},
-                      {"Age", "Race"}},
-                     options, urbg));
-  RecordProperty("release_ms",
-                 std::to_string(absl::ToDoubleMilliseconds(absl::Now() - start)));
-  // size({Sex}) = 3 (F, M and the "other" cell every inferred domain has),
-  // size({Education}) = 17: 2 min(3, 17) = 6.
-  EXPECT_EQ(r.sensitivity, 6);
-  // {Sex, Education} is not public; its parts {Sex} and {Education} are.
-  for (int i : {0, 1}) {
-    ExpectConsistent(t, schema, r.cuboids[i], {"Sex"});
-    ExpectConsistent(t, schema, r.cuboids[i], {"Education"});
-  }
-  ExpectConsistent(t, schema, r.cuboids[2], {"Race"});
-  ExpectConsistent(t, schema, r.cuboids[2], {});
 }
 
 }  // namespace

@@ -158,7 +158,7 @@ TEST(DataCubeTest, InferenceTakesLowCardinalityStringAndIntColumns) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("'id'")));
 }
 
-// Regression (privacy-holes issue, item 7): an inferred domain gets its
+// Regression (docs/privacy.md 7, finding 7): an inferred domain gets its
 // "other" cell whether or not a NULL occurs, so one added row with a NULL
 // cannot change the public labels; and a nominal spec without a domain is
 // refused unless inference is asked for.

@@ -94,7 +94,7 @@ TEST(GenericSensitivityTest, FormulasMatchBruteForceOnTinyDomains) {
   }
 }
 
-// k_Q (privacy-holes issue, item 5; docs/privacy.md): the largest number
+// k_Q (docs/privacy.md 1.1, finding 5 of docs/privacy.md 7): the largest number
 // of rows added or removed between two induced neighbours under Q is the
 // largest L1 distance of their histograms over EVERY attribute, cube
 // dimensions or not. The registry computes it from the cube's schema alone

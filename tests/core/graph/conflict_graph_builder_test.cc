@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <optional>
 #include <random>
@@ -17,16 +15,15 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "core/constraints/dc_evaluation.h"
 #include "core/constraints/dc_parser.h"
 #include "core/constraints/denial_constraint.h"
 #include "core/graph/conflict_graph_internal.h"
 #include "core/graph/graph.h"
-#include "core/table/csv_reader.h"
 #include "core/table/schema.h"
 #include "core/table/table.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/core/graph/conflict_graph_test_util.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::core::graph {
@@ -39,7 +36,9 @@ using table::Schema;
 using table::Table;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using testing::StatusIs;
+using testing::BuildOrDie;
+using testing::BruteForceEdges;
+using ::dpq::testing::StatusIs;
 
 using Cells = std::vector<std::vector<std::optional<std::string>>>;
 
@@ -57,34 +56,6 @@ std::vector<DenialConstraint> Parse(const std::string& text,
       constraints::ParseDenialConstraints(text, table.schema());
   EXPECT_TRUE(dcs.ok()) << dcs.status() << " in\n" << text;
   return dcs.ok() ? *std::move(dcs) : std::vector<DenialConstraint>{};
-}
-
-// The definition, pair by pair.
-std::vector<Edge> BruteForceEdges(const Table& table,
-                                  const std::vector<DenialConstraint>& dcs) {
-  std::vector<Edge> edges;
-  const uint32_t n = static_cast<uint32_t>(table.num_rows());
-  for (uint32_t i = 0; i < n; ++i) {
-    for (uint32_t j = i + 1; j < n; ++j) {
-      for (const DenialConstraint& dc : dcs) {
-        if (constraints::Conflicts(dc, table, i, j)) {
-          edges.emplace_back(i, j);
-          break;
-        }
-      }
-    }
-  }
-  return edges;
-}
-
-ConflictGraph BuildOrDie(const Table& table,
-                         const std::vector<DenialConstraint>& dcs,
-                         int num_threads = 1) {
-  ConflictGraphOptions options;
-  options.num_threads = num_threads;
-  absl::StatusOr<ConflictGraph> g = BuildConflictGraph(table, dcs, options);
-  EXPECT_TRUE(g.ok()) << g.status();
-  return g.ok() ? *std::move(g) : ConflictGraph{};
 }
 
 // Compares the builder with brute force on the whole DC set and on each DC
@@ -573,89 +544,6 @@ TEST(ConflictGraphBuilderTest, RandomMediumTablesMatchBruteForceWithThreads) {
                          BuildConflictGraph(table, dcs, options));
     ASSERT_EQ(g.graph.Edges(), expected) << "seed " << seed << "\n" << text;
   }
-}
-
-// ---------------------------------------------------------------------------
-// The shipped datasets.
-
-// The dataset's first `max_rows` rows (0 = all): brute force is quadratic.
-Table ReadDataset(const std::string& relative_path, size_t max_rows = 0) {
-  const std::string path =
-      absl::StrCat(DPQ_SHARED_DATA_DIR, "/", relative_path);
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in.good()) << path;
-  std::string text((std::istreambuf_iterator<char>(in)),
-                   std::istreambuf_iterator<char>());
-  if (max_rows > 0) {
-    // These files have no quoted line breaks: a line is a row.
-    size_t pos = 0;
-    for (size_t line = 0; line <= max_rows && pos != std::string::npos;
-         ++line) {
-      pos = text.find('\n', pos);
-      if (pos != std::string::npos) ++pos;
-    }
-    if (pos != std::string::npos) text.resize(pos);
-  }
-  absl::StatusOr<Table> table = table::ReadCsv(text);
-  EXPECT_TRUE(table.ok()) << table.status();
-  return table.ok() ? *std::move(table) : Table();
-}
-
-std::vector<DenialConstraint> ReadDcs(const std::string& relative_path,
-                                      const Table& table) {
-  absl::StatusOr<std::vector<DenialConstraint>> dcs =
-      constraints::ReadDenialConstraintsFile(
-          absl::StrCat(DPQ_SHARED_DATA_DIR, "/", relative_path),
-          table.schema());
-  EXPECT_TRUE(dcs.ok()) << dcs.status();
-  return dcs.ok() ? *std::move(dcs) : std::vector<DenialConstraint>{};
-}
-
-// Returns the number of edges.
-size_t ExpectDatasetMatchesBruteForce(const std::string& csv,
-                                      const std::string& dc_file,
-                                      size_t max_rows = 0) {
-  const Table table = ReadDataset(csv, max_rows);
-  const std::vector<DenialConstraint> dcs = ReadDcs(dc_file, table);
-  EXPECT_FALSE(dcs.empty());
-  if (max_rows > 0) {
-    EXPECT_EQ(table.num_rows(), max_rows);
-  }
-  const std::vector<Edge> expected = BruteForceEdges(table, dcs);
-  const ConflictGraph g = BuildOrDie(table, dcs, 4);
-  EXPECT_EQ(g.graph.Edges(), expected) << csv << " " << dc_file;
-  EXPECT_EQ(g.graph.num_nodes(), table.num_rows());
-  return expected.size();
-}
-
-TEST(ConflictGraphDatasetTest, HospitalDirtyMatchesBruteForce) {
-  EXPECT_GT(ExpectDatasetMatchesBruteForce("hospital/dirty.csv",
-                                           "hospital/constraints.dc"),
-            0u);
-  EXPECT_GT(ExpectDatasetMatchesBruteForce("hospital/dirty.csv",
-                                           "hospital/constraints-paper.dc"),
-            0u);
-}
-
-TEST(ConflictGraphDatasetTest, FlightsDirtyMatchesBruteForce) {
-  EXPECT_GT(ExpectDatasetMatchesBruteForce("flights/dirty.csv",
-                                           "flights/constraints.dc"),
-            0u);
-}
-
-TEST(ConflictGraphDatasetTest, TaxDirtyPrefixMatchesBruteForce) {
-  EXPECT_GT(ExpectDatasetMatchesBruteForce("tax/dirty-10k.csv",
-                                           "tax/constraints.dc", 1500),
-            0u);
-  EXPECT_GT(ExpectDatasetMatchesBruteForce("tax/dirty-10k.csv",
-                                           "tax/constraints-paper.dc", 1500),
-            0u);
-}
-
-TEST(ConflictGraphDatasetTest, AdultPrefixMatchesBruteForce) {
-  // Consistent as shipped: the point is agreement, not the edge count.
-  ExpectDatasetMatchesBruteForce("adult/adult.csv", "adult/constraints.dc",
-                                 2000);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Checks every sensitivity of design.md 5.5 that core/private relies on, on
+// Checks every sensitivity of docs/privacy.md 6 that core/private relies on, on
 // neighbouring graphs (tables): each node (row) of many small random inputs
 // is removed in turn, and the change of the statistic is compared with the
 // bound the mechanism uses. Deterministic (fixed seeds).
@@ -177,7 +177,7 @@ TEST(QualitySensitivityTest, IpQualityExceedsThePapersThetaMax) {
   // 23, remove node 0, theta_max = 2, theta = 1. f_2 goes 3 -> 4 (a
   // displaced edge comes back) while f_1 goes 4 -> 2, so the I_P quality of
   // theta = 1 moves by 3 > theta_max = 2: paper Lemma 2's bound fails for
-  // I_P, and 2 * theta_max (design 5.5) is needed.
+  // I_P, and 2 * theta_max (docs/privacy.md 6.1) is needed.
   const Graph g =
       *Graph::FromEdges(5, {{0, 1}, {0, 3}, {1, 3}, {1, 4}, {2, 3}});
   const Graph h = g.WithoutNode(0);

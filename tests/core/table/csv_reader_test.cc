@@ -260,7 +260,7 @@ TEST(ReadCsvTest, CellThatDoesNotFitTheDeclaredTypeIsAnError) {
 
 // docs/core.md "Cells, types and NULL", written down once: under a fixed
 // type a cell's meaning depends on that cell alone, so adding a row never
-// changes another cell's meaning (issue 17).
+// changes another cell's meaning (docs/privacy.md 2.2).
 TEST(ReadCsvTest, CellMeaningDependsOnTheCellAlone) {
   const std::string cells = "v\n\nNA\nNaN\nnan\n1.0\n1.00\n 42 \n01907\n";
   CsvOptions as_double = WithSchema("v: double");
@@ -474,6 +474,24 @@ TEST(ReadCsvFileTest, ParseErrorsNameTheFile) {
               StatusIs(absl::StatusCode::kInvalidArgument,
                        AllOf(HasSubstr(path), HasSubstr("line 3"))));
   std::remove(path.c_str());
+}
+
+// A cell spelled NaN is text in a string column and NULL in a numeric one.
+TEST(ReadCsvTest, NanInAStringColumnStaysText) {
+  ASSERT_OK_AND_ASSIGN(const Table table,
+                       ReadCsv("name,n\nNaN,NaN\nbob,1.5\n"));
+  EXPECT_THAT(Types(table), ElementsAre(ColumnType::kString,
+                                        ColumnType::kDouble));
+  EXPECT_EQ(table.CellText(0, 0), "NaN");
+  EXPECT_TRUE(table.column(1).is_null(0));
+}
+
+TEST(ReadCsvTest, ExtraNullSpellingsAreHonoured) {
+  CsvOptions options;
+  options.null_values = {"?"};
+  ASSERT_OK_AND_ASSIGN(const Table table, ReadCsv("a\n?\n3\n", options));
+  EXPECT_THAT(Types(table), ElementsAre(ColumnType::kInt64));
+  EXPECT_TRUE(table.column(0).is_null(0));
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// Loads the benchmark datasets in /work/shared/data (DPQ_SHARED_DATA_DIR).
+// Loads the benchmark datasets in ../shared/data next to the repository
+// (label shared-data) and checks their shapes and inferred types.
 #include <cstddef>
 #include <string>
 
@@ -7,6 +8,7 @@
 #include "core/table/table.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/shared_data.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::core::table {
@@ -20,10 +22,18 @@ struct DatasetCase {
   size_t columns;
 };
 
-class SharedDataTest : public ::testing::TestWithParam<DatasetCase> {};
+// Every test reads ../shared/data: it fails at once, saying so, when the
+// file is missing.
+class SharedDataTest : public ::testing::TestWithParam<DatasetCase> {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(::dpq::testing::HasSharedData(GetParam().file));
+  }
+};
+class SharedDataTypesTest : public ::dpq::testing::SharedDataSuite {};
 
 std::string DataPath(const std::string& file) {
-  return std::string(DPQ_SHARED_DATA_DIR) + "/" + file;
+  return ::dpq::testing::SharedDataPath(file);
 }
 
 ColumnType TypeOf(const Table& table, const char* name) {
@@ -55,7 +65,7 @@ INSTANTIATE_TEST_SUITE_P(
                       DatasetCase{"tax/dirty-50k.csv", 50000, 15},
                       DatasetCase{"adult/adult.csv", 32561, 15}));
 
-TEST(SharedDataTypesTest, AdultHasIntegerAgeAndStringWorkClass) {
+TEST_F(SharedDataTypesTest, AdultHasIntegerAgeAndStringWorkClass) {
   ASSERT_OK_AND_ASSIGN(const Table table,
                        ReadCsvFile(DataPath("adult/adult.csv")));
   EXPECT_EQ(TypeOf(table, "Age"), ColumnType::kInt64);
@@ -64,7 +74,7 @@ TEST(SharedDataTypesTest, AdultHasIntegerAgeAndStringWorkClass) {
   EXPECT_EQ(table.CellText(0, 0), "39");  // first data row, as in the file
 }
 
-TEST(SharedDataTypesTest, TaxZipIsStringBecauseOfLeadingZeros) {
+TEST_F(SharedDataTypesTest, TaxZipIsStringBecauseOfLeadingZeros) {
   ASSERT_OK_AND_ASSIGN(const Table table,
                        ReadCsvFile(DataPath("tax/dirty-50k.csv")));
   EXPECT_EQ(TypeOf(table, "zip"), ColumnType::kString);
@@ -80,24 +90,7 @@ TEST(SharedDataTypesTest, TaxZipIsStringBecauseOfLeadingZeros) {
   EXPECT_EQ(rate.doubles[0], 5.3);  // "Pengyuan,Zendler,...,5.3,..."
 }
 
-TEST(SharedDataTypesTest, NanInAStringColumnStaysText) {
-  ASSERT_OK_AND_ASSIGN(const Table table,
-                       ReadCsv("name,n\nNaN,NaN\nbob,1.5\n"));
-  EXPECT_EQ(TypeOf(table, "name"), ColumnType::kString);
-  EXPECT_EQ(table.CellText(0, 0), "NaN");
-  EXPECT_EQ(TypeOf(table, "n"), ColumnType::kDouble);
-  EXPECT_TRUE(table.column(1).is_null(0));
-}
-
-TEST(SharedDataTypesTest, ExtraNullSpellingsAreHonoured) {
-  CsvOptions options;
-  options.null_values = {"?"};
-  ASSERT_OK_AND_ASSIGN(const Table table, ReadCsv("a\n?\n3\n", options));
-  EXPECT_EQ(TypeOf(table, "a"), ColumnType::kInt64);
-  EXPECT_TRUE(table.column(0).is_null(0));
-}
-
-TEST(SharedDataTypesTest, TaxZipCanBeDeclaredInt64) {
+TEST_F(SharedDataTypesTest, TaxZipCanBeDeclaredInt64) {
   CsvOptions options;
   options.schema = *ParseSchemaOverrides("zip: int64");
   ASSERT_OK_AND_ASSIGN(const Table table,
@@ -107,7 +100,7 @@ TEST(SharedDataTypesTest, TaxZipCanBeDeclaredInt64) {
   EXPECT_EQ(table.CellText(zip, 0), "1907");  // "01907" in the file
 }
 
-TEST(SharedDataTypesTest, HospitalZipIsIntegerOnlyInTheCleanFile) {
+TEST_F(SharedDataTypesTest, HospitalZipIsIntegerOnlyInTheCleanFile) {
   ASSERT_OK_AND_ASSIGN(const Table clean,
                        ReadCsvFile(DataPath("hospital/clean.csv")));
   ASSERT_OK_AND_ASSIGN(const Table dirty,
@@ -118,7 +111,7 @@ TEST(SharedDataTypesTest, HospitalZipIsIntegerOnlyInTheCleanFile) {
   EXPECT_EQ(TypeOf(dirty, "City"), ColumnType::kString);
 }
 
-TEST(SharedDataTypesTest, FlightTimesAreStrings) {
+TEST_F(SharedDataTypesTest, FlightTimesAreStrings) {
   ASSERT_OK_AND_ASSIGN(const Table table,
                        ReadCsvFile(DataPath("flights/dirty.csv")));
   EXPECT_EQ(TypeOf(table, "sched_dep_time"), ColumnType::kString);

@@ -1,4 +1,5 @@
-// dpq-privacy-audit: the long tier of the end-to-end DP audit (issue 17).
+// dpq-privacy-audit: the long tier of the end-to-end DP audit
+// (docs/privacy.md 8).
 // Runs every case of release_audit.h with many more samples and prints a
 // Markdown table (case, charged epsilon, certified lower bound, event) for
 // docs/privacy.md. Exit status 1 if a certified bound exceeds its charge.

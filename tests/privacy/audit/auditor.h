@@ -1,8 +1,8 @@
 // A black-box differential-privacy auditor (the DP-Sniper / StatDP /
-// DP-Auditorium method, issue 17): draw many releases of one mechanism on
-// two neighbouring inputs D and D', pick on the first half of the samples
-// the event E whose probabilities differ most, and certify on the second
-// half, with exact Clopper-Pearson bounds, the lower bound
+// DP-Auditorium method; docs/privacy.md 8): draw many releases of one mechanism
+// on two neighbouring inputs D and D', pick on the first half of the samples
+// the event E whose probabilities differ most, and certify on the second half,
+// with exact Clopper-Pearson bounds, the lower bound
 //   log( lower(P[M(D) in E]) / upper(P[M(D') in E]) )
 // on the mechanism's privacy loss. If the mechanism is epsilon-DP the true
 // ratio is at most e^epsilon, so the certified bound exceeds epsilon with

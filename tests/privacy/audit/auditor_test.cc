@@ -1,4 +1,4 @@
-// The auditor is shown to work (issue 17, item 3): its Clopper-Pearson
+// The auditor is shown to work (docs/privacy.md 8): its Clopper-Pearson
 // bounds against known values, a correct mechanism passes, and two
 // deliberately broken ones are flagged: noise at half its scale, and I_P
 // released with the paper's sensitivity theta instead of theta + 1 on the
@@ -81,7 +81,7 @@ TEST(AuditorTest, FlagsNoiseAtHalfItsScale) {
 // I_P of the theta = 1 projection on a star (centre 0, leaves 1..5) and on
 // its neighbour without the centre: one edge survives the projection in
 // the star (I_P = 2), none without the centre (I_P = 0). The paper's
-// sensitivity theta = 1 is off by one (design.md 5.5: theta + 1).
+// sensitivity theta = 1 is off by one (docs/privacy.md 6.1: theta + 1).
 TEST(AuditorTest, FlagsTheSensitivityOffByOneOnTheStar) {
   auto star_edges = [](bool with_centre) {
     std::vector<core::graph::Edge> edges;

@@ -223,7 +223,8 @@ Release Nodes(v1::SelectionApproach approach, v1::SensitivityMode mode,
   };
 }
 
-// ---- Neighbouring pairs -------------------------------------------------------
+// ---- Neighbouring pairs
+// -------------------------------------------------------
 
 struct TablePair {
   v1::DatasetManifest manifest;
@@ -269,10 +270,10 @@ TablePair ThetaPair() {
   return p;
 }
 
-// The type-flip pair of issue 17: column a holds "1.0", "1.00", ... and D'
-// adds a row with a = "x". Declared text (a double column refuses "x" at
-// registration, where the owner sees it): every cell means the same in D
-// and D'.
+// The type-flip pair (docs/privacy.md 2.2): column a holds "1.0", "1.00", ...
+// and D' adds a row with a = "x". Declared text (a double column refuses "x" at
+// registration, where the owner sees it): every cell means the same in D and
+// D'.
 TablePair TypeFlipPair(bool nan) {
   TablePair p{TableManifest("t1&t2&EQ(t1.a,t2.a)&IQ(t1.b,t2.b)"), "a,b\n",
               ""};
@@ -404,11 +405,12 @@ AuditCase GraphCase(std::string name, double charged, Release release) {
                    }};
 }
 
-// ---- dpq-measure, the owner's tool ----------------------------------------------
+// ---- dpq-measure, the owner's tool
+// ----------------------------------------------
 
 // dpq-measure --measure M --epsilon 1 --seed S without --schema: the path
-// of issue 17's finding (before the fix it inferred the types per run, and
-// the "x" row re-typed column a).
+// where types were once inferred per run, so that the "x" row re-typed
+// column a (docs/privacy.md 2.2); now every column is text by default.
 AuditCase MeasureToolCase(std::string name, std::string measure, bool nan) {
   const TablePair pair = TypeFlipPair(nan);
   return AuditCase{

@@ -1,5 +1,5 @@
-// The end-to-end DP audit of every release path a buyer can reach (issue
-// 17, item 2): worst-case neighbouring pairs per dataset kind, released
+// The end-to-end DP audit of every release path a buyer can reach
+// (docs/privacy.md 8): worst-case neighbouring pairs per dataset kind, released
 // many times through the production code (registry, BuyerServiceImpl with
 // its ledger, core; or the dpq-measure tool) with only the random source
 // seeded, and audited by AuditPrivacyLoss. Used by the quick tier (ctest)

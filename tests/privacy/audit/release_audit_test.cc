@@ -1,4 +1,4 @@
-// The quick tier of the end-to-end DP audit (issue 17, item 2): every
+// The quick tier of the end-to-end DP audit (docs/privacy.md 8): every
 // release path a buyer can reach, on its worst-case neighbouring pairs,
 // released through the production code with a seeded random source, and
 // its certified privacy loss checked against the epsilon charged.
@@ -7,9 +7,9 @@
 // so the probability that any case of a correct implementation fails is at
 // most 1e-4 (union bound; auditor.h). Seeds are fixed.
 //
-// The type-flip cases of dpq-measure fail on the code before issue 17's
-// fix (per-run type inference: a certified loss of about 3.5 at epsilon 1
-// with these sample sizes) and pass after it.
+// The type-flip cases of dpq-measure fail on code that infers the column
+// types per run (docs/privacy.md 2.2: a certified loss of about 3.5 at epsilon
+// 1 with these sample sizes) and pass after it.
 #include <cstdint>
 #include <string>
 #include <vector>

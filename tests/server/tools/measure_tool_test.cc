@@ -284,8 +284,8 @@ TEST_F(MeasureToolTest, ErrorsFromTheInputsNameTheProblem) {
                        HasSubstr("Unknown measure 'q'")));
 }
 
-// Issue 17: dpq-measure never infers a type per run. The schema declares
-// every column (a column it leaves out is refused); without one every
+// dpq-measure never infers a type per run (docs/privacy.md 2.2). The schema
+// declares every column (a column it leaves out is refused); without one every
 // column is text, a data-independent default, said in a warning.
 TEST_F(MeasureToolTest, TypesAreDeclaredOrEveryColumnIsText) {
   MeasureToolOptions o = Exact("mi");
