@@ -1,4 +1,5 @@
-// The one converter from absl::Status to grpc::Status (style.md section 3).
+// The one converter from absl::Status to grpc::Status (docs/architecture.md
+// 2: one conversion at each edge).
 #ifndef DPQ_SERVER_GRPC_STATUS_H_
 #define DPQ_SERVER_GRPC_STATUS_H_
 

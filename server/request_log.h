@@ -1,4 +1,4 @@
-// One log line per request (issue 3, deployment): buyer, dataset, RPC,
+// One log line per request (README.md, "Operations"): buyer, dataset, RPC,
 // epsilon, status, latency, and for INTERNAL, UNKNOWN and DATA_LOSS the
 // status message (escaped), whose cause only the operator can act on;
 // never data values or tokens.

@@ -1,7 +1,7 @@
-// dpq-server's bootstrap (style.md section 4): Options, their validation,
-// and a running Server with the BuyerService, the AdminService, gRPC health
-// checking and server reflection, behind TLS (or, only when asked for,
-// plaintext) and bearer-token authentication.
+// dpq-server's bootstrap (docs/architecture.md 2, server/): Options, their
+// validation, and a running Server with the BuyerService, the AdminService,
+// gRPC health checking and server reflection, behind TLS (or, only when asked
+// for, plaintext) and bearer-token authentication.
 //
 //   ASSIGN_OR_RETURN(std::unique_ptr<Server> server, Server::BuildAndStart(o));
 //   ... server->Shutdown(absl::Now() + absl::Seconds(o.drain_seconds));

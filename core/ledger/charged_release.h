@@ -1,5 +1,5 @@
-// Running one DP release under a ledger charge (design.md 5.6, 5.7): the
-// only correct order of reserve, compute, commit, reply.
+// Running one DP release under a ledger charge (docs/privacy.md 3 and
+// 3.2): the only correct order of reserve, compute, commit, reply.
 #ifndef DPQ_CORE_LEDGER_CHARGED_RELEASE_H_
 #define DPQ_CORE_LEDGER_CHARGED_RELEASE_H_
 
@@ -26,7 +26,8 @@ struct ReleaseOutcome {
 //  - A retry of a committed request returns the recorded answer without
 //    running `compute`; a retry of one charged without an answer runs it
 //    and records the answer, without a new charge.
-//  - Once the reservation succeeded the charge stands (design.md 5.2): if
+//  - Once the reservation succeeded the charge stands (docs/privacy.md 3,
+//    rule 3): if
 //    `compute` fails (an error, or the caller left), the entry is charged
 //    without an answer and the error returned with a note that a retry with
 //    the same request_id returns the answer at no further cost. Only

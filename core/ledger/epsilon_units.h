@@ -1,4 +1,5 @@
-// Exact budgets (privacy-holes issue, item 9): the ledger counts epsilon in
+// Exact budgets (docs/privacy.md 5; finding 9 of docs/privacy.md 7): the
+// ledger counts epsilon in
 // integer units of 10^-12, so that sums of charges are exact (no
 // 0.1 + 0.2 > 0.3, no tolerance that lets the total exceed the grant).
 //

@@ -1,4 +1,4 @@
-// The privacy-budget ledger (design.md 5.6, 5.7): per (buyer, dataset)
+// The privacy-budget ledger (docs/privacy.md 3.1 and 3.2): per (buyer, dataset)
 // budgets under sequential composition, an optional cap per dataset over all
 // buyers, and durable charges with recorded answers for idempotent retries.
 //
@@ -10,13 +10,13 @@
 //                 e.g. the ledger itself could not record the answer)
 // A reservation holds its epsilon against the budget atomically and durably
 // before any noise is drawn; Commit stores the answer with the charge before
-// the answer leaves the server. Once a reservation succeeds the charge
-// stands (design.md 5.2): whether a computation finishes before a deadline,
-// or at all, can depend on the private data, so it must not decide a
-// refund. A charged entry without an answer is resumed by a retry with the
-// same request id, which computes, records and returns the answer at no
-// further cost. On restart, RecoverPending charges what was reserved (the
-// computation may have read the data); retries resume those too.
+// the answer leaves the server. Once a reservation succeeds the charge stands
+// (docs/privacy.md 3, rule 3): whether a computation finishes before a
+// deadline, or at all, can depend on the private data, so it must not decide a
+// refund. A charged entry without an answer is resumed by a retry with the same
+// request id, which computes, records and returns the answer at no further
+// cost. On restart, RecoverPending charges what was reserved (the computation
+// may have read the data); retries resume those too.
 //
 // Amounts are exact: the stores count in integer units of 10^-12 epsilon
 // (epsilon_units.h); the doubles below are those units / 10^12.

@@ -23,7 +23,7 @@ absl::StatusOr<double> Dampen(double u,
         "is ",
         global, "."));
   }
-  // Odd extension (spec 1.5): work on |u| and restore the sign.
+  // Odd extension (D(-u) = -D(u)): work on |u| and restore the sign.
   const double sign = u < 0 ? -1.0 : 1.0;
   const double a = std::fabs(u);
   double level_start = 0;  // b_t = sum_{j<t} min(delta(j), global)
@@ -35,7 +35,7 @@ absl::StatusOr<double> Dampen(double u,
           "but returned ",
           raw, " at distance ", t, "."));
     }
-    // The cap at the global sensitivity keeps delta admissible (spec 1.3).
+    // The cap at the global sensitivity keeps delta admissible (dampening.h).
     const double delta = raw < global ? raw : global;
     if (a < level_start + delta) {  // a >= level_start holds by the loop
       return sign * (static_cast<double>(t) + (a - level_start) / delta);

@@ -1,6 +1,6 @@
 // The dampening function of local dampening (paper:
 // dp-multi-objective-selection, Defs 3.2 and 3.3, from Farias et al. 2023,
-// "Local dampening", VLDBJ 32(6); spec 1.4-1.5).
+// "Local dampening", VLDBJ 32(6); docs/selection.md, "Local dampening").
 #ifndef DPQ_CORE_SELECTION_DAMPENING_H_
 #define DPQ_CORE_SELECTION_DAMPENING_H_
 
@@ -22,7 +22,9 @@ inline constexpr uint64_t kDefaultMaxDampeningSteps = 100000;
 // b_t <= |u| < b_t + delta_t (zero-width levels are skipped, so D(0) is the
 // first t with delta_t > 0, as in the paper). After `max_steps` levels the
 // tail continues with delta = global. Capping at Delta u and the constant
-// tail both keep an admissible delta admissible (spec 1.3), so
+// tail both keep an admissible delta admissible (the true change never
+// exceeds Delta u, and min(., Delta u) keeps (A2); docs/selection.md,
+// "Local dampening"), so
 // |D(x, r) - D(y, r)| <= 1 on neighbours and the exponential mechanism
 // with sensitivity 1 on D is epsilon-DP (local dampening).
 // kInvalidArgument if u is not finite, global is not finite and > 0, or

@@ -137,7 +137,8 @@ std::vector<int64_t> CountDominatingPoints(const ScoreTable& points,
 }
 
 std::vector<int64_t> ParetoScores(const ScoreTable& table) {
-  // Every candidate weakly dominates itself: subtract that one (flag M1).
+  // Every candidate weakly dominates itself: subtract that one (PS counts
+  // only the others, Def. 4.3).
   std::vector<int64_t> scores =
       CountDominatingPoints(table, table, DominanceKind::kWeak);
   for (int64_t& s : scores) s = 1 - s;

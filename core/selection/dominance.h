@@ -1,5 +1,6 @@
 // Weak dominance between candidates and the Pareto score (paper:
-// dp-multi-objective-selection, Def. 4.3; spec 3.1-3.2, flag M1).
+// dp-multi-objective-selection, Def. 4.3; docs/selection.md, "Pareto
+// score": the candidate itself is not counted).
 #ifndef DPQ_CORE_SELECTION_DOMINANCE_H_
 #define DPQ_CORE_SELECTION_DOMINANCE_H_
 

@@ -1,8 +1,9 @@
 // Admissible sensitivity of the egocentric density of a vertex under edge-DP
-// (paper: dp-multi-objective-selection, Eq. (2) and Lemma 7.2; spec 7.3).
-// The paper's delta^ed = 2 / (d - t - 2) violates (A2) at d - t = 3, where it
-// is 2 > the global sensitivity 1 and drops to 1 at the next t (spec 10,
-// H2). We use the tight corrected function of spec 7.3.
+// (paper: dp-multi-objective-selection, Eq. (2) and Lemma 7.2). The paper's
+// delta^ed = 2 / (d - t - 2) violates (A2) at d - t = 3, where it is 2 > the
+// global sensitivity 1 and drops to 1 at the next t (docs/privacy.md 6.1;
+// EgodensitySensitivityTest.PaperFormulaViolatesA2). We use the tight corrected
+// function below instead (docs/selection.md, "Sensitivities").
 #ifndef DPQ_CORE_SELECTION_EGODENSITY_SENSITIVITY_H_
 #define DPQ_CORE_SELECTION_EGODENSITY_SENSITIVITY_H_
 
@@ -23,7 +24,7 @@ namespace dpq::core::selection {
 //       two neighbours moves T by 1: 2 / (d (d - 1)); an edge to v moves d
 //       by one and T by at most the degree of the new neighbour inside
 //       N(v), which gives at most 2 / d), 1 for d = 1 (a second neighbour
-//       can make the density 1) and 0 for d = 0 (spec 7.3, enumerated).
+//       can make the density 1) and 0 for d = 0 (enumerated in the tests).
 //  (A2) one edge changes d by at most 1, so within distance t the degree is
 //       >= d - t, and k -> (k >= 2 ? min(1, 2 / k) : 1) is non-increasing.
 // Never exceeds the global sensitivity 1. Exhaustively checked on all

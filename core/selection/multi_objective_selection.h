@@ -2,8 +2,8 @@
 // objectives at once, by PrivPareto (Pareto score) or PrivAgg (weighted
 // sum), each with global sensitivity (exponential mechanism or
 // permute-and-flip) or local sensitivity (local dampening).
-// Paper: dp-multi-objective-selection (Defs 4.1, 4.2, 5.1, 5.2); spec
-// sections 2-5 with the corrections of section 10.
+// Paper: dp-multi-objective-selection (Defs 4.1, 4.2, 5.1, 5.2), with the
+// corrected sensitivities of docs/privacy.md 6.1; docs/selection.md.
 #ifndef DPQ_CORE_SELECTION_MULTI_OBJECTIVE_SELECTION_H_
 #define DPQ_CORE_SELECTION_MULTI_OBJECTIVE_SELECTION_H_
 
@@ -61,7 +61,7 @@ struct SelectionOptions {
 // Selects k distinct candidates. `sensitivities[i]` describes objective i
 // (size must equal table.num_objectives()); the global variants use only
 // Global(). Scores are computed once; k draws without replacement follow
-// (spec 3.5 "Top-k"). All sampling in log space (no overflow at
+// (docs/selection.md, "Entry point"). All sampling in log space (no overflow at
 // epsilon = 1e5), randomness from `urbg` only.
 // kInvalidArgument for a malformed table, k out of range, weights that do
 // not match the objectives, invalid epsilon, non-finite scores, a missing

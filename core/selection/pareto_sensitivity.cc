@@ -16,8 +16,8 @@
 namespace dpq::core::selection {
 namespace {
 
-// Relative slack of the E7' comparisons (see the header): far above the
-// rounding error of a cumulative sum, far below any real score gap.
+// Relative slack of the closed form's comparisons (see the header): far above
+// the rounding error of a cumulative sum, far below any real score gap.
 constexpr double kRelativeSlack = 1e-12;
 
 double Slack(double value) { return kRelativeSlack * (1 + std::fabs(value)); }

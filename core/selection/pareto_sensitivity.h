@@ -1,6 +1,6 @@
 // Admissible sensitivity function delta^PS of the Pareto score (paper:
-// dp-multi-objective-selection, Def. 4.5 and Thm 4.7; spec 3.4, closed form
-// E7').
+// dp-multi-objective-selection, Def. 4.5 and Thm 4.7) in the closed form of
+// docs/selection.md, "Sensitivities".
 #ifndef DPQ_CORE_SELECTION_PARETO_SENSITIVITY_H_
 #define DPQ_CORE_SELECTION_PARETO_SENSITIVITY_H_
 
@@ -21,16 +21,18 @@ namespace dpq::core::selection {
 //   delta^PS(x,t,r) = #{r' != r : for all i u_i^{+t}(r') >= u_i^{-t}(r)}
 //                   - #{r'      : for all i u_i^{-t}(r') >  u_i^{+t}(r)}
 // ("could dominate r within distance t + 1" minus "surely dominates r").
-// This equals the paper's |dom^-| + |ndom^+| (E7; every member of dom is in
-// the first set, every member of the second set is in dom), uses weak
-// dominance like PS (not the artifact's strict test, spec 11.4), and is
-// admissible when every delta^{u_i} is (Thm 4.7; re-proved in spec 3.4 and
-// checked on all 5-vertex graphs by tests/core/selection/).
+// This equals the paper's |dom^-| + |ndom^+| (Def. 4.5; every member of dom is
+// in the first set, every member of the second set is in dom), uses weak
+// dominance like PS (the artifact's strict test misses the boundary case
+// u_i^{-t}(r') = u_i^{+t}(r)), and is admissible when every delta^{u_i} is
+// (Thm 4.7, whose statement holds although its proof has slips; checked on
+// all 5-vertex graphs by tests/core/selection/).
 // Floating point: comparisons get a relative slack of 1e-12 in the
 // direction that only enlarges delta^PS, so rounding in the cumulative sums
 // cannot hide a boundary case (a larger delta never breaks (A1), and the
 // same slack on both sides keeps the (A2) argument).
-// Values are in [0, n - 1]; Global() = n - 1 (spec 3.3).
+// Values are in [0, n - 1]; Global() = n - 1 (PS itself ranges over
+// [-(n - 1), 0]).
 // Does not own the table or the component functions.
 class ParetoSensitivity final : public SensitivityFunction {
  public:

@@ -1,5 +1,6 @@
 // Permute-and-flip (McKenna and Sheldon, NeurIPS 2020; paper:
-// dp-multi-objective-selection, Section 3.1; spec 1.4).
+// dp-multi-objective-selection, Section 3.1; docs/selection.md,
+// "Permute-and-flip").
 #ifndef DPQ_CORE_SELECTION_PERMUTE_AND_FLIP_H_
 #define DPQ_CORE_SELECTION_PERMUTE_AND_FLIP_H_
 

@@ -90,7 +90,7 @@ absl::StatusOr<SelectionScores> PrivAggGlobalScores(
                    CombinedSensitivity(sensitivities, weights));
   SelectionScores out;
   ASSIGN_OR_RETURN(out.scores, FiniteAggregateScores(table, weights));
-  out.sensitivity = combined.Global();  // E9: sum_i |w_i| Delta u_i
+  out.sensitivity = combined.Global();  // Thm 5.3: sum_i |w_i| Delta u_i
   return out;
 }
 
@@ -112,7 +112,8 @@ absl::StatusOr<SelectionScores> PrivAggLocalScores(
   for (size_t r = 0; r < u_agg.size(); ++r) {
     // Every candidate: one may take max_steps (up to 10^5) levels.
     if (util::StopRequested(stop)) return util::StoppedError();
-    // E10: delta^agg = sum_i |w_i| delta^{u_i}, capped at E9 inside Dampen.
+    // Thm 5.4: delta^agg = sum_i |w_i| delta^{u_i}, capped at the global
+    // sensitivity inside Dampen.
     const auto delta_at = [&](uint64_t t) {
       return CheckedAt(sensitivities, combined, r, t);
     };

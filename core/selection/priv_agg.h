@@ -1,5 +1,6 @@
 // PrivAgg scores (paper: dp-multi-objective-selection, Defs 5.1, 5.2,
-// Thms 5.3, 5.4; spec 4): what the global and local variants sample from.
+// Thms 5.3, 5.4; docs/selection.md, "Entry point"): what the global and
+// local variants sample from.
 #ifndef DPQ_CORE_SELECTION_PRIV_AGG_H_
 #define DPQ_CORE_SELECTION_PRIV_AGG_H_
 
@@ -21,7 +22,7 @@ std::vector<double> AggregateScores(const ScoreTable& table,
 
 // Both variants first normalise the weights to max |w_i| = 1
 // (NormalizeWeights: the selection is scale-invariant).
-// Global variant: scores u_agg, sensitivity sum_i |w_i| Delta u_i (E9).
+// Global variant: scores u_agg, sensitivity sum_i |w_i| Delta u_i (Thm 5.3).
 // kInvalidArgument if that sum is 0 (the scores do not depend on the data,
 // there is nothing to calibrate) or not finite, or a u_agg is not finite.
 absl::StatusOr<SelectionScores> PrivAggGlobalScores(
@@ -30,7 +31,7 @@ absl::StatusOr<SelectionScores> PrivAggGlobalScores(
     absl::Span<const double> weights);
 
 // Local variant: scores D(x, r) = dampened u_agg with delta^agg =
-// sum_i |w_i| delta^{u_i} (E10), capped at sum_i |w_i| Delta u_i, T_max =
+// sum_i |w_i| delta^{u_i} (Thm 5.4), capped at sum_i |w_i| Delta u_i, T_max =
 // max_steps; sensitivity 1 (local dampening). Errors as the global variant,
 // plus a sensitivity function returning a negative or non-finite value;
 // kCancelled once `stop` (polled before every candidate) says so.

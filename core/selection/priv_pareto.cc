@@ -18,7 +18,7 @@
 namespace dpq::core::selection {
 namespace {
 
-// Dampening state of one candidate (spec 1.5 with the odd extension).
+// Dampening state of one candidate (dampening.h, with the odd extension).
 struct DampeningState {
   double sign = 1;
   double magnitude = 0;    // |PS(x, r)|
@@ -40,7 +40,7 @@ absl::Status AddLevel(absl::Span<const SensitivityFunction* const> sens,
             " must return finite non-negative values, but returned ", d,
             " for candidate ", c, " at distance ", t, "."));
       }
-      // The cap keeps delta^{u_i} admissible (spec 1.3) and bounds S.
+      // The cap keeps delta^{u_i} admissible (dampening.h) and bounds S.
       cumulative[i * n + c] += d < global ? d : global;
     }
   }
@@ -104,7 +104,7 @@ absl::StatusOr<SelectionScores> PrivParetoLocalScores(
   }
   for (size_t r = 0; r < n; ++r) {
     const DampeningState& s = state[r];
-    // Tail with delta = Delta PS after T_max levels (spec 1.5).
+    // Tail with delta = Delta PS after T_max levels (dampening.h).
     out.scores[r] = s.resolved
                         ? s.value
                         : s.sign * (static_cast<double>(max_steps) +

@@ -1,5 +1,6 @@
 // PrivPareto scores (paper: dp-multi-objective-selection, Defs 4.1, 4.2;
-// spec 3.3-3.5): what the global and local variants sample from.
+// docs/selection.md, "Entry point"): what the global and local variants
+// sample from.
 #ifndef DPQ_CORE_SELECTION_PRIV_PARETO_H_
 #define DPQ_CORE_SELECTION_PRIV_PARETO_H_
 
@@ -22,12 +23,13 @@ namespace dpq::core::selection {
 SelectionScores PrivParetoGlobalScores(const ScoreTable& table);
 
 // Local variant: scores D(x, r) = dampened PS with delta^PS built from the
-// objectives' sensitivity functions (E7'), capped at |R| - 1, T_max =
-// max_steps; sensitivity 1 (local dampening). Levels t = 0, 1, ... are
-// computed for all still-unresolved candidates at once: each level costs
-// O(n log n) for m <= 2 (O(n q m) otherwise, q = unresolved candidates),
-// and a candidate resolves once the cumulative delta^PS passes |PS|, i.e.
-// after about the number of levels its dominance status needs to change.
+// objectives' sensitivity functions (pareto_sensitivity.h), capped at
+// |R| - 1, T_max = max_steps; sensitivity 1 (local dampening). Levels
+// t = 0, 1, ... are computed for all still-unresolved candidates at once:
+// each level costs O(n log n) for m <= 2 (O(n q m) otherwise, q =
+// unresolved candidates), and a candidate resolves once the cumulative
+// delta^PS passes |PS|, i.e. after about the number of levels its
+// dominance status needs to change.
 // kInvalidArgument if a sensitivity function returns a negative or
 // non-finite value; kCancelled once `stop` (polled every level) says so.
 absl::StatusOr<SelectionScores> PrivParetoLocalScores(

@@ -1,8 +1,10 @@
 // Admissible sensitivity of a rate objective such as TPR = TP / P or
-// TNR = TN / N (paper: dp-multi-objective-selection, Lemma 6.1; spec 6.5).
-// The paper's printed delta^TPR is NOT admissible (spec 10, H1: TP = 9,
-// FN = 1 gives 1/90 while one record moves TPR by 1/10, and it decreases
-// with t). We use the corrected function of spec 6.5 instead.
+// TNR = TN / N (paper: dp-multi-objective-selection, Lemma 6.1). The
+// paper's printed delta^TPR is NOT admissible (TP = 9, FN = 1 gives 1/90
+// while one record moves TPR by 1/10, and it decreases with t;
+// docs/privacy.md 6.1, RateSensitivityTest.PaperFormulaIsNotAdmissible).
+// We use the corrected function below instead (docs/selection.md,
+// "Sensitivities").
 #ifndef DPQ_CORE_SELECTION_RATE_SENSITIVITY_H_
 #define DPQ_CORE_SELECTION_RATE_SENSITIVITY_H_
 
@@ -31,7 +33,8 @@ inline double RateSensitivityAt(uint64_t class_count, uint64_t t) {
 }
 
 // The rate convention used with this sensitivity: count / class_count, and 0
-// when class_count == 0 (spec 6.4).
+// when class_count == 0, so that no error depends on the rows
+// (docs/selection.md, "DP-MOET trees use public attribute domains only").
 inline double Rate(uint64_t count, uint64_t class_count) {
   return class_count == 0
              ? 0.0

@@ -1,5 +1,6 @@
 // Candidates x objectives score table of a multi-objective selection
-// (paper: dp-multi-objective-selection, Section 3; spec section 9).
+// (paper: dp-multi-objective-selection, Section 3; docs/selection.md,
+// "Building blocks").
 // Larger is better for every objective.
 #ifndef DPQ_CORE_SELECTION_SCORE_TABLE_H_
 #define DPQ_CORE_SELECTION_SCORE_TABLE_H_

@@ -1,5 +1,6 @@
 // What a DP selection samples from: one quality per candidate and the
-// sensitivity the sampling mechanism is calibrated to (spec section 2).
+// sensitivity the sampling mechanism is calibrated to (docs/selection.md,
+// "Entry point").
 #ifndef DPQ_CORE_SELECTION_SELECTION_SCORES_H_
 #define DPQ_CORE_SELECTION_SELECTION_SCORES_H_
 

@@ -1,6 +1,6 @@
 // Sensitivity of one objective: its global sensitivity Delta u and an
 // admissible local-sensitivity function delta^u(x, t, r) for local dampening
-// (spec sections 1.3, 1.5 and 5; the corrected functions of section 10).
+// (docs/selection.md, "Sensitivities").
 #ifndef DPQ_CORE_SELECTION_SENSITIVITY_FUNCTION_H_
 #define DPQ_CORE_SELECTION_SENSITIVITY_FUNCTION_H_
 
@@ -10,9 +10,9 @@
 namespace dpq::core::selection {
 
 // delta^u(x, t, r) for the private input x the object was built from.
-// Admissible (spec Def. of admissibility, (A1) and (A2)): for every
-// candidate r, delta(0, r) bounds |u(x, r) - u(y, r)| on neighbours y, and
-// delta(t, r) >= delta(t-1, r') style conditions of the spec hold.
+// Admissible ((A1) and (A2) of docs/selection.md, "Sensitivities"): for every
+// candidate r, delta(x, 0, r) bounds |u(x, r) - u(y, r)| on neighbours y
+// (A1), and delta(x, t + 1, r) >= delta(y, t, r) for neighbours y (A2).
 // Implementations must be non-decreasing in t and never exceed global().
 class SensitivityFunction {
  public:

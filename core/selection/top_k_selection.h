@@ -1,5 +1,7 @@
-// k draws without replacement from fixed scores (spec 3.5 "Top-k", flags
-// M10, M11): sequential composition of k selections at epsilon / k each.
+// k draws without replacement from fixed scores (the paper leaves both
+// open; we follow its artifact, docs/selection.md, "Decisions where the
+// paper leaves room"): sequential composition of k selections at
+// epsilon / k each.
 #ifndef DPQ_CORE_SELECTION_TOP_K_SELECTION_H_
 #define DPQ_CORE_SELECTION_TOP_K_SELECTION_H_
 
@@ -19,7 +21,8 @@ namespace dpq::core::selection {
 // once by the caller and not recomputed after a removal (the remaining set
 // is public after each draw, so each draw is epsilon/k-DP on its own).
 // Unlike the paper's artifact there is no deterministic fallback when few
-// probabilities are non-zero (spec 3.5: that fallback leaks). The first
+// probabilities are non-zero (that fallback reveals the order of the
+// scores without noise). The first
 // entry is the first draw. epsilon-DP in total.
 // kInvalidArgument for k == 0, k > candidates, invalid epsilon or
 // sensitivity, non-finite scores.

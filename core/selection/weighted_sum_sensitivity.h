@@ -1,5 +1,6 @@
 // Sensitivity of the PrivAgg score u_agg = sum_i w_i u_i (paper:
-// dp-multi-objective-selection, Thms 5.3 and 5.4; spec 4.1, E9, E10).
+// dp-multi-objective-selection, Thms 5.3 and 5.4; docs/selection.md,
+// "Sensitivities").
 #ifndef DPQ_CORE_SELECTION_WEIGHTED_SUM_SENSITIVITY_H_
 #define DPQ_CORE_SELECTION_WEIGHTED_SUM_SENSITIVITY_H_
 
@@ -19,7 +20,8 @@ namespace dpq::core::selection {
 // triangle inequality, which gives (A1) and the global bound; (A2) holds
 // term by term because |w_i| >= 0. The absolute values matter for negative
 // weights (the paper's application formulas omit them; its weights are
-// positive). Unlike the artifact's DeltaWeighted (spec 11.1) every
+// positive). Unlike the artifact's DeltaWeighted (which used delta_1 twice
+// and never delta_2) every
 // component contributes with its own delta at the same t.
 // Sums are rounded UP (a product or partial sum that rounded down is moved
 // one ulp toward +infinity), so the floating-point value never understates
@@ -50,7 +52,7 @@ class WeightedSumSensitivity final : public SensitivityFunction {
 // no output distribution; it keeps every weighted sum of finite, public-
 // bounded scores finite. Without it, weights near DBL_MAX overflow on
 // exactly the candidates whose score exceeds a threshold, an error that
-// would reveal the largest score (privacy-holes issue, item 2).
+// would reveal the largest score (docs/privacy.md 7, finding 2).
 // Precondition: finite weights, not all zero.
 std::vector<double> NormalizeWeights(absl::Span<const double> weights);
 

@@ -14,7 +14,8 @@ std::string Sha256Hex(absl::string_view data) {
   unsigned int length = 0;
   if (EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(),
                  nullptr) != 1) {
-    std::abort();  // style.md 3: unrecoverable, like an RNG failure
+    // Unrecoverable (OpenSSL cannot hash): abort, like an RNG failure.
+    std::abort();
   }
   return absl::BytesToHexString(
       absl::string_view(reinterpret_cast<const char*>(digest), length));

@@ -1,5 +1,6 @@
-// Who is calling (design.md section 6): set by the token auth processor from
-// the `authorization: Bearer <token>` metadata, read by handlers.
+// Who is calling (docs/architecture.md 3, step 1): set by the token auth
+// processor from the `authorization: Bearer <token>` metadata, read by
+// handlers.
 #ifndef DPQ_SERVER_AUTH_PRINCIPAL_H_
 #define DPQ_SERVER_AUTH_PRINCIPAL_H_
 

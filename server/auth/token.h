@@ -1,5 +1,5 @@
-// Bearer tokens (design.md section 6): 256 random bits from OpenSSL's
-// CSPRNG, shown once, stored only as their SHA-256.
+// Bearer tokens (docs/security.md, threat model): 256 random bits from
+// OpenSSL's CSPRNG, shown once, stored only as their SHA-256.
 #ifndef DPQ_SERVER_AUTH_TOKEN_H_
 #define DPQ_SERVER_AUTH_TOKEN_H_
 

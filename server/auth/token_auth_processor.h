@@ -1,4 +1,5 @@
-// Bearer-token authentication (design.md section 6, style.md section 9):
+// Bearer-token authentication (docs/architecture.md 3, step 1;
+// docs/security.md, threat model):
 // reads `authorization: Bearer <token>`, looks its SHA-256 up in the
 // AccountsStore, and on success sets the auth-context property
 // `dpq.principal` ("admin:admin" or "buyer:<id>") as the peer identity and

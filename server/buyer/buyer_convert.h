@@ -1,5 +1,6 @@
-// Proto <-> core conversions of the BuyerService (style.md section 4):
-// measures, selection methods and released results.
+// Proto <-> core conversions of the BuyerService (done only at the server's
+// edge, docs/architecture.md 2): measures, selection methods and released
+// results.
 #ifndef DPQ_SERVER_BUYER_BUYER_CONVERT_H_
 #define DPQ_SERVER_BUYER_BUYER_CONVERT_H_
 

@@ -1,6 +1,6 @@
 // dpq.v1.BuyerService (proto/dpq/v1/buyer_service.proto): public metadata,
 // the caller's own budget, and DP inconsistency measures charged to the
-// caller's ledger (design.md 5.6, 5.7, 6).
+// caller's ledger (docs/privacy.md 3; docs/architecture.md 3).
 //
 // Every gRPC method is thin: it sets its log fields and runs the matching
 // pure `*Impl` function through the handler skeleton
@@ -63,7 +63,7 @@ inline constexpr uint32_t kMaxHistoryLimit = 10'000;
 inline constexpr int kDefaultMaxHeavyJobs = 2;
 
 // Where a release draws its randomness. The server always uses OpenSSL's
-// CSPRNG (design.md 5.3); only tests (the privacy audit, which needs
+// CSPRNG (docs/privacy.md 4.1); only tests (the privacy audit, which needs
 // reproducible releases through the production handlers) pass another.
 using UrbgFactory = std::function<std::unique_ptr<core::dp::SecureUrbg>()>;
 

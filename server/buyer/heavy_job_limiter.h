@@ -1,5 +1,5 @@
 // Bounds how many heavy releases (decision-tree training, influential-node
-// selection) run at once (design.md 6, "Limits: concurrent heavy jobs"),
+// selection) run at once (docs/architecture.md 6; docs/security.md, item 2),
 // so that a few expensive requests cannot starve the cheap ones on a
 // small machine, and how many of them one principal may run at once, so
 // that one buyer cannot hold every slot and lock the others out.

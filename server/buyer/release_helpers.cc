@@ -33,7 +33,8 @@ absl::Status ValidateRequestId(const std::string& request_id) {
 
 std::string NewRequestId() {
   unsigned char bytes[16];
-  // A CSPRNG failure is not recoverable (style.md 3: CHECK-style abort).
+  // A CSPRNG failure is not recoverable: abort rather than go on without a
+  // sound source of randomness (docs/privacy.md 4.1).
   if (RAND_bytes(bytes, sizeof(bytes)) != 1) std::abort();
   return absl::StrCat(
       "srv-", absl::BytesToHexString(absl::string_view(

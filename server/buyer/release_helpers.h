@@ -1,4 +1,5 @@
-// What every charged buyer release shares (design.md 5.6, 5.7): request-id
+// What every charged buyer release shares (docs/privacy.md 3 and 3.2;
+// docs/architecture.md 3): request-id
 // handling, the parameter fingerprint, and the one correct order
 // check call -> reserve -> compute -> record -> reply around
 // core::ledger::RunChargedRelease.
@@ -73,11 +74,11 @@ absl::Status ParseRecorded(const std::string& answer, Response* response) {
 // request_id, and fills `response` with it plus epsilon_charged,
 // remaining_budget and replayed.
 //
-// Once reserved the charge stands (design.md 5.2): a call that ends during
-// `compute` gets DEADLINE_EXCEEDED / CANCELLED, its entry is charged
-// without an answer, and a retry with the same request_id computes and
-// returns the answer without a further charge. An answer computed after
-// the caller left is still recorded, so the retry returns it.
+// Once reserved the charge stands (docs/privacy.md 3, rule 3): a call that ends
+// during `compute` gets DEADLINE_EXCEEDED / CANCELLED, its entry is charged
+// without an answer, and a retry with the same request_id computes and returns
+// the answer without a further charge. An answer computed after the caller left
+// is still recorded, so the retry returns it.
 template <typename Response>
 absl::Status RunRelease(core::ledger::LedgerStore& ledger,
                         const core::ledger::ReserveRequest& reserve,

@@ -170,7 +170,7 @@ TEST(ConfigTest, CommandLineErrorsNameTheFlag) {
                        HasSubstr("/no/such/file.conf")));
 }
 
-// Issue 14, item 3: server_path imports are off unless named.
+// docs/security.md, item 3: server_path imports are off unless named.
 TEST(ConfigTest, ImportDirIsOffByDefaultAndSetByKeyOrFlag) {
   EXPECT_EQ(Options().import_dir, "");
   Options options;

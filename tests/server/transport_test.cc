@@ -1,6 +1,7 @@
 // Transport security and authentication end to end, parameterised over
-// {insecure, tls, mtls} (style.md section 7): tokens, health and reflection
-// without a token, TLS and mTLS handshakes, and the drain on shutdown.
+// {insecure, tls, mtls} (docs/security.md, threat model): tokens, health and
+// reflection without a token, TLS and mTLS handshakes, and the drain on
+// shutdown.
 #include <chrono>
 #include <memory>
 #include <string>

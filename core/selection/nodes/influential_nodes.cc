@@ -100,7 +100,7 @@ absl::StatusOr<InfluentialNodesResult> DrawInfluentialNodes(
     return result;
   }
   // k draws without replacement at epsilon / k each on scores computed
-  // once (spec 7.4): epsilon in total by sequential composition.
+  // once (top_k_selection.h): epsilon in total by sequential composition.
   ASSIGN_OR_RETURN(const std::vector<size_t> chosen,
                    SelectWithoutReplacement(scores.selection, k, epsilon,
                                             scores.mechanism, urbg));

@@ -1,6 +1,7 @@
 // DP top-k influential nodes by DP-MOTkIN (paper: dp-multi-objective-
-// selection, Section 7; spec section 7 with the corrected egocentric
-// density sensitivity of section 10) under edge-DP: neighbouring graphs
+// selection, Section 7, with the corrected egocentric density sensitivity
+// of docs/privacy.md 6.1; docs/selection.md, "DP-MOTkIN in two phases")
+// under edge-DP: neighbouring graphs
 // differ in one edge. Entry point used by the service.
 #ifndef DPQ_CORE_SELECTION_NODES_INFLUENTIAL_NODES_H_
 #define DPQ_CORE_SELECTION_NODES_INFLUENTIAL_NODES_H_

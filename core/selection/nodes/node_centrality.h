@@ -1,5 +1,5 @@
 // The DP-MOTkIN objectives (paper: dp-multi-objective-selection, Section
-// 7.2; spec 7.2): degree and egocentric density of every vertex.
+// 7.2): degree and egocentric density of every vertex.
 #ifndef DPQ_CORE_SELECTION_NODES_NODE_CENTRALITY_H_
 #define DPQ_CORE_SELECTION_NODES_NODE_CENTRALITY_H_
 
@@ -25,7 +25,9 @@ absl::StatusOr<std::vector<uint64_t>> EdgesAmongNeighbours(
     const graph::Graph& graph, const util::StopFn& stop);
 
 // egodensity(v) = 2 T(v) / (d (d - 1)) in [0, 1] (Eq. (2)), and 0 for
-// d < 2 (spec 7.2 [R]; the artifact's 1 for d = 1 is flag M3).
+// d < 2, where the paper leaves it undefined (the artifact's 1 for d = 1
+// would put every degree-1 vertex on the Pareto front;
+// docs/selection-experiments.md).
 std::vector<double> EgocentricDensities(const graph::Graph& graph);
 absl::StatusOr<std::vector<double>> EgocentricDensities(
     const graph::Graph& graph, const util::StopFn& stop);

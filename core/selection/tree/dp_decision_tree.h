@@ -1,6 +1,7 @@
 // DP cost-sensitive decision tree by DP-MOET (paper: dp-multi-objective-
-// selection, Section 6, Algorithm 1; spec section 6 with the corrected
-// TPR/TNR sensitivities of section 10): a genetic algorithm over whole
+// selection, Section 6, Algorithm 1, with the corrected TPR/TNR
+// sensitivities of docs/privacy.md 6.1; docs/selection.md,
+// "Applications"): a genetic algorithm over whole
 // random trees whose every selection step is a DP multi-objective
 // selection (objectives TPR and TNR). Entry point used by the service.
 #ifndef DPQ_CORE_SELECTION_TREE_DP_DECISION_TREE_H_
@@ -43,13 +44,14 @@ struct DecisionTree {
   int depth() const;
 };
 
-// Genetic-algorithm parameters (spec section 6.2 and 8 names: p, s, k, d,
-// d_max, o). Defaults are safe for the service; limits are checked.
+// Genetic-algorithm parameters (the paper's names: p, s, k, d, d_max, o).
+// Defaults are safe for the service; limits are checked.
 // initial_depth and max_depth count LEVELS as the paper does (root = level
 // 1): a tree has at most max_depth levels, i.e. depth() <= max_depth - 1.
 // `generations` rounds of selection + breeding are followed by one final
-// selection, so the paper's k equals generations + 1 (spec 6.2, M8); the
-// budget is split evenly over those generations + 1 selections.
+// selection, so the paper's k equals generations + 1 (as in its artifact;
+// docs/selection-experiments.md, "GA iterations"); the budget is split evenly
+// over those generations + 1 selections.
 struct GeneticParameters {
   uint32_t population = 30;     // p, 2..1000
   uint32_t generations = 10;    // 1..200
@@ -82,7 +84,7 @@ struct DecisionTreeRequest {
   // Extra budget (0 = none) for releasing the DP TPR and TNR of the
   // returned tree on the training data; charged on top of selection.epsilon.
   double accuracy_epsilon = 0;
-  // N, the public upper bound on the row count (design 5.2).
+  // N, the public upper bound on the row count (docs/privacy.md 2.1).
   uint64_t public_max_rows = 0;
   // REQUIRED public attribute domains, one per feature (no more): the
   // thresholds and categories the random trees test are drawn from them.
@@ -111,7 +113,7 @@ struct DecisionTreeResult {
   double epsilon_spent = 0;    // selection.epsilon + accuracy_epsilon
 };
 
-// Neighbours: add or remove one row (design 5.1); every sensitivity used
+// Neighbours: add or remove one row (docs/privacy.md 1); every sensitivity used
 // also holds under replacement except the accuracy release (L1 = 2 for the
 // counts TP, P, TN, N under add/remove). The trees' leaves and tests are
 // random over the public domains; only the DP selections and the accuracy

@@ -186,7 +186,7 @@ absl::StatusOr<std::vector<DecisionTree>> RunMoet(
 TreeSelector DpTreeSelector(const EncodedTable& data,
                             const SelectionOptions& options,
                             dp::SecureUrbg& urbg) {
-  // delta^TPR and delta^TNR depend only on P and N (spec 6.5).
+  // delta^TPR and delta^TNR depend only on P and N (rate_sensitivity.h).
   auto tpr = std::make_shared<RateSensitivity>(data.positives());
   auto tnr = std::make_shared<RateSensitivity>(data.negatives());
   return [tpr, tnr, options, &urbg](const ScoreTable& scores, size_t count,

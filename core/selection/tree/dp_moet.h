@@ -1,18 +1,19 @@
 // The DP-MOET genetic algorithm (paper: dp-multi-objective-selection,
-// Algorithm 1; spec 6.2) with a pluggable selection step, so that the DP
+// Algorithm 1) with a pluggable selection step, so that the DP
 // variants (PrivPareto / PrivAgg, global / local) and the non-private
 // NODP-MOET baselines run the very same search.
 //
 // Generations: `generations` G rounds of (selection of s survivors, p/2
 // crossovers with mutation and pruning), then one final selection of o
 // trees: G + 1 selection calls. The artifact's n_iter (the paper's k)
-// equals G + 1, so the paper's k = 3 is generations = 2 (spec 6.2, M8).
+// equals G + 1, so the paper's k = 3 is generations = 2 (the paper's own
+// count is ambiguous; docs/selection-experiments.md, "GA iterations").
 //
-// Budget (spec 6.2, flag H4): the total epsilon is split evenly over the
-// G + 1 selection calls, and each call's share evenly over its s (or o)
-// draws without replacement; by sequential composition the whole run costs
-// exactly epsilon. Trees are random and only the selections read the data,
-// so everything else is post-processing.
+// Budget (the paper does not say; this is its artifact's split): the total
+// epsilon is split evenly over the G + 1 selection calls, and each call's share
+// evenly over its s (or o) draws without replacement; by sequential composition
+// the whole run costs exactly epsilon. Trees are random and only the selections
+// read the data, so everything else is post-processing.
 #ifndef DPQ_CORE_SELECTION_TREE_DP_MOET_H_
 #define DPQ_CORE_SELECTION_TREE_DP_MOET_H_
 
@@ -76,11 +77,13 @@ absl::StatusOr<std::vector<DecisionTree>> RunMoet(
     const util::StopFn& stop = nullptr);
 
 // The DP selection step: SelectMultiObjective over the population with the
-// corrected rate sensitivities delta^TPR = 1 / max(P - t, 1) and delta^TNR
-// = 1 / max(N - t, 1) (spec 6.5; core/selection/rate_sensitivity.h),
-// global sensitivities 1. `options.epsilon` and `options.k` are set per
-// call. PrivPareto-global uses |T| - 1 with |T| the current population
-// size, as the paper says (the artifact's n_records - 1 is flag M9).
+// corrected rate sensitivities delta^TPR = 1 / max(P - t, 1) and
+// delta^TNR = 1 / max(N - t, 1) (docs/privacy.md 6.1;
+// core/selection/rate_sensitivity.h), global sensitivities 1.
+// `options.epsilon` and `options.k` are set per call.
+// PrivPareto-global uses |T| - 1 with |T| the current population size, as the
+// paper says (the artifact's n_records - 1 is not the sensitivity of PS over
+// the population; docs/selection-experiments.md).
 TreeSelector DpTreeSelector(const EncodedTable& data,
                             const SelectionOptions& options,
                             dp::SecureUrbg& urbg);

@@ -1,6 +1,6 @@
 // Evaluation of decision trees on a private table: the confusion counts
 // behind the DP-MOET objectives TPR = TP/P and TNR = TN/N (paper:
-// dp-multi-objective-selection, Section 6.1; spec 6.4).
+// dp-multi-objective-selection, Section 6.1).
 #ifndef DPQ_CORE_SELECTION_TREE_TREE_EVALUATION_H_
 #define DPQ_CORE_SELECTION_TREE_TREE_EVALUATION_H_
 
@@ -23,7 +23,8 @@ struct ConfusionCounts {
   uint64_t positives = 0;  // P
   uint64_t true_negatives = 0;
   uint64_t negatives = 0;  // N
-  // Conventions (spec 6.4): TPR = 0 when P = 0, TNR = 0 when N = 0.
+  // Conventions (so that no error depends on the rows): TPR = 0 when P = 0,
+  // TNR = 0 when N = 0.
   double Tpr() const;
   double Tnr() const;
 };

@@ -114,7 +114,8 @@ DecisionTree ReplaceSubtree(const DecisionTree& tree, int32_t target,
 
 void Crossover(DecisionTree& a, DecisionTree& b, dp::SecureUrbg& urbg) {
   // Uniform node choice; the artifact's size-weighted descent is only
-  // roughly uniform (spec 6.3), and the choice is data-independent either
+  // roughly uniform (docs/selection-experiments.md, "crossover point"),
+  // and the choice is data-independent either
   // way.
   const auto ia = static_cast<int32_t>(urbg.UniformBelow(a.nodes.size()));
   const auto ib = static_cast<int32_t>(urbg.UniformBelow(b.nodes.size()));

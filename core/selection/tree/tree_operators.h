@@ -1,9 +1,9 @@
 // Data-independent operators of the DP-MOET genetic algorithm (paper:
-// dp-multi-objective-selection, Section 6.1; spec 6.3): random full trees,
+// dp-multi-objective-selection, Section 6.1): random full trees,
 // subtree crossover, mutation and pruning. None of them reads the private
 // rows, so they are post-processing of the DP selections around them.
 //
-// Levels: the paper counts the root as level 1 (spec 6.3), so a tree of
+// Levels: the paper counts the root as level 1, so a tree of
 // `levels` L has 2^(L-1) leaves when full and DecisionTree::depth() ==
 // L - 1. GeneticParameters::initial_depth and max_depth are level counts
 // in this sense (d and d_max of the paper).
@@ -36,16 +36,16 @@ DecisionTree ReplaceSubtree(const DecisionTree& tree, int32_t target,
 // The total node count of the two trees is conserved.
 void Crossover(DecisionTree& a, DecisionTree& b, dp::SecureUrbg& urbg);
 
-// Replaces the subtree at a uniformly chosen node of level l by a random
-// full tree of max(1, min(levels(tree), max_levels) - l + 1) levels: the
-// artifact's rule (spec 6.3, flag M7), which keeps trees from growing to
-// max_levels at every mutation. Never makes a tree of at most max_levels
-// levels deeper than max_levels.
+// Replaces the subtree at a uniformly chosen node of level l by a random full
+// tree of max(1, min(levels(tree), max_levels) - l + 1) levels: the artifact's
+// rule (docs/selection-experiments.md, "mutation"), which keeps trees from
+// growing to max_levels at every mutation. Never makes a tree of at most
+// max_levels levels deeper than max_levels.
 void Mutate(DecisionTree& tree, const std::vector<FeatureDomain>& features,
             int max_levels, dp::SecureUrbg& urbg);
 
 // Cuts the tree to `max_levels` levels: every inner node at level
-// max_levels becomes a leaf with a random label (spec 6.3).
+// max_levels becomes a leaf with a random label.
 void Prune(DecisionTree& tree, int max_levels, dp::SecureUrbg& urbg);
 
 }  // namespace dpq::core::selection

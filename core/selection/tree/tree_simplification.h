@@ -1,5 +1,6 @@
 // Prediction-preserving simplification of a decision tree: pure post-
-// processing of a released tree (no privacy cost, design.md section 8).
+// processing of a released tree (no privacy cost: docs/privacy.md 3.1;
+// docs/selection.md, "DP-MOET trees are simplified before release").
 // DP-MOET's random trees often repeat tests that the path already decides,
 // e.g. "(c=='a' ? (c=='b' ? x : y) : z)" where c=='b' is always false.
 #ifndef DPQ_CORE_SELECTION_TREE_TREE_SIMPLIFICATION_H_

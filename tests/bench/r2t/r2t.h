@@ -1,7 +1,7 @@
 // Race to the top (R2T; Dong et al., SIGMOD 2022, the R2T mechanism and its
 // error theorem) over the truncated conflict-pair counts of
 // truncated_count.h: the paper's SQL baseline for I_MI
-// (inconsistency-measures-under-dp.txt, Table 1).
+// (the inconsistency-measures paper, Table 1; docs/r2t.md).
 //
 // With GS the global sensitivity bound (here N = public_max_rows: a tuple
 // conflicts with at most N - 1 others, docs/privacy.md 2.1), thresholds

@@ -1,4 +1,5 @@
-// dpq-r2t: Table 1 of inconsistency-measures-under-dp.txt on one dataset.
+// dpq-r2t: Table 1 of the inconsistency-measures paper (docs/r2t.md) on one
+// dataset.
 // Loads a CSV and its DCs, builds the conflict graph, and for `runs` runs
 // prints the true I_MI, the R2T baseline's estimate (r2t.h) and dpq's own
 // private I_MI (core/private ComputePrivateMeasure, one or more methods)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reproduces Table 1 of inconsistency-measures-under-dp.txt end to end: the
+# Reproduces Table 1 of the inconsistency-measures paper end to end: the
 # relative error of the R2T baseline and of dpq's private I_MI at epsilon 1
 # on Adult, Flight and Stock-like data (docs/r2t.md), with dpq's I_MI by the
 # paper's method (optimized) and by dpq's default (gem).

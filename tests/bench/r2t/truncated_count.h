@@ -2,8 +2,9 @@
 // Machanavajjhala, "R2T: Instance-optimal Truncation for Differentially
 // Private Query Evaluation with Foreign Keys", SIGMOD 2022: the LP-based
 // truncation for self-joins) for the paper's SQL baseline of I_MI
-// (inconsistency-measures-under-dp.txt, Table 1): the number of conflicting tuple pairs, where every tuple is an
-// individual and a pair references both of its tuples.
+// (the inconsistency-measures paper, Table 1; docs/r2t.md): the number of
+// conflicting tuple pairs, where every tuple is an individual and a pair
+// references both of its tuples.
 //
 // For a conflict graph G = (V, E) and a threshold tau > 0, R2T's LP is
 //

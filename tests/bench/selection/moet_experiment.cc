@@ -5,13 +5,13 @@
 //   moet_experiment [--part pareto|agg|all] [--datasets nltcs,adult,acs]
 //                   [--runs R] [--eps 0.01,...] [--out DIR]
 //
-// Table 1 (Pareto): per run i (seed i), NODP-MOET-Pareto once, then every
-// DP variant at every epsilon; mean C(NODP, DP) with strict dominance on
-// (TPR, TNR) over the full data. p=30, s=3, paper k=3 (= 2 generations +
-// the final selection), d=4, d_max=10, o=3. Variants: MOg (global, Delta =
-// |T| - 1 as in the paper), MOl (local dampening, corrected delta^TPR/TNR)
-// and MOg-artifact (global with Delta = n_records - 1, the artifact's
-// choice, flag M9), to explain the paper's flat global column.
+// Table 1 (Pareto): per run i (seed i), NODP-MOET-Pareto once, then every DP
+// variant at every epsilon; mean C(NODP, DP) with strict dominance on (TPR,
+// TNR) over the full data. p=30, s=3, paper k=3 (= 2 generations + the final
+// selection), d=4, d_max=10, o=3. Variants: MOg (global, Delta = |T| - 1 as in
+// the paper), MOl (local dampening, corrected delta^TPR/TNR) and MOg-artifact
+// (global with Delta = n_records - 1, the artifact's choice;
+// docs/selection-experiments.md), to explain the paper's flat global column.
 //
 // Figure 2 (Aggregation): fixed 67/33 train/test split (seed 0); p=100,
 // s=20, paper k=2 (= 1 generation), d=3, d_max=5, o=1, w=(3,2); mean

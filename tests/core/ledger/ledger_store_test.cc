@@ -398,7 +398,7 @@ TEST_P(LedgerStoreTest,
 }
 
 // ---------------------------------------------------------------------------
-// Retries (design.md 5.7).
+// Retries (docs/privacy.md 3.2).
 
 TEST_P(LedgerStoreTest,
        RetryOfACommittedRequestReplaysAndChargesNothing) {

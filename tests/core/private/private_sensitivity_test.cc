@@ -69,7 +69,8 @@ TEST(ProjectionSensitivityTest, EdgeCountChangeIsBetweenZeroAndTheta) {
 }
 
 TEST(ProjectionSensitivityTest, PositiveDegreeChangeIsWithinThetaPlusOne) {
-  // Design 5.5: |G_theta.V>0| - |(G - v)_theta.V>0| in [-theta, theta + 1].
+  // docs/privacy.md 6.1: |G_theta.V>0| - |(G - v)_theta.V>0| in
+  // [-theta, theta + 1].
   bool attained = false;
   for (const NamedGraph& ng : RandomTestGraphs()) {
     const Graph& g = ng.graph;

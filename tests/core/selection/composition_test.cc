@@ -1,6 +1,7 @@
-// Sensitivity composition on all graphs with 5 vertices (spec 12.8, 12.9):
-// candidates are the vertices, objectives (degree, egocentric density) with
-// delta^deg = 1 and the corrected delta^ed, neighbours differ in one edge.
+// Sensitivity composition on all graphs with 5 vertices (docs/selection.md,
+// "Tests"): candidates are the vertices, objectives (degree, egocentric
+// density) with delta^deg = 1 and the corrected delta^ed, neighbours differ in
+// one edge.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>

@@ -13,7 +13,7 @@ namespace {
 using ::dpq::testing::SmallGraphs;
 
 // (A1) and (A2) over all graphs on 5 vertices and every edge-neighbour
-// (1024 graphs x 10 edges x 5 vertices), t <= 4 (spec 12.7).
+// (1024 graphs x 10 edges x 5 vertices), t <= 4 (docs/selection.md, "Tests").
 TEST(EgodensitySensitivityTest, AdmissibleOnAllFiveVertexGraphs) {
   const SmallGraphs graphs(5);
   double tightest_gap = 1;
@@ -43,7 +43,8 @@ TEST(EgodensitySensitivityTest, AdmissibleOnAllFiveVertexGraphs) {
 // neighbours: adding an edge to a new neighbour with c neighbours in N(v)
 // gives (d + 1, T + c); removing one to a neighbour with c neighbours in
 // N(v) gives (d - 1, T - c); an edge between two neighbours gives T +- 1.
-// Enumerates every feasible (d, T, c) up to d = 40 (spec 7.3).
+// Enumerates every feasible (d, T, c) up to d = 40 (docs/selection.md,
+// "Sensitivities").
 TEST(EgodensitySensitivityTest, BoundsEveryLocalChangeUpToDegree40) {
   const auto density = [](int64_t d, int64_t t) {
     return d < 2 ? 0.0 : 2.0 * t / (static_cast<double>(d) * (d - 1));
@@ -84,8 +85,8 @@ TEST(EgodensitySensitivityTest, ValuesAndVertexWrapper) {
 }
 
 // Lemma 7.2 of the paper as printed, kept only to show why it is not used
-// (flag H2): at d - t = 3 it is 2 (above the global sensitivity 1) and at
-// the next t it drops to 1, so (A2) fails with y = x.
+// (docs/privacy.md 6.1): at d - t = 3 it is 2 (above the global sensitivity 1)
+// and at the next t it drops to 1, so (A2) fails with y = x.
 double PaperLemma72(int64_t d, int64_t t) {
   return d - t > 2 ? 2.0 / static_cast<double>(d - t - 2) : 1.0;
 }

@@ -27,7 +27,8 @@ class PerCandidate final : public SensitivityFunction {
   std::vector<double> values_;
 };
 
-// The paper's definition (E7): |dom^-| + |ndom^+| from cumulative sums.
+// The paper's definition (Def. 4.5, "E7" in docs/selection.md): |dom^-| +
+// |ndom^+| from cumulative sums.
 int64_t E7(const ScoreTable& u, const std::vector<double>& s, size_t r) {
   const size_t n = u.num_candidates;
   const auto plus = [&](size_t i, size_t c) {

@@ -1,8 +1,8 @@
-// Exact privacy audit (spec 12.10): the full output distribution of
-// PrivPareto and PrivAgg, global and local, for k = 1 and for ordered pairs
-// (k = 2, without replacement), on every neighbouring pair of graphs with 5
-// vertices (edge-DP; objectives degree and egocentric density). The largest
-// log-ratio must not exceed epsilon.
+// Exact privacy audit (docs/selection.md, "Tests"): the full output
+// distribution of PrivPareto and PrivAgg, global and local, for k = 1 and for
+// ordered pairs (k = 2, without replacement), on every neighbouring pair of
+// graphs with 5 vertices (edge-DP; objectives degree and egocentric density).
+// The largest log-ratio must not exceed epsilon.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>

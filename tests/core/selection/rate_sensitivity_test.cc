@@ -49,7 +49,7 @@ double Delta(const State& s, uint64_t t) {
 }
 
 // (A1) and (A2) for every state with P <= 12, NEG <= 2, t <= 4, under both
-// neighbour models (spec 12.7).
+// neighbour models (docs/selection.md, "Sensitivities").
 TEST(RateSensitivityTest, AdmissibleOnAllSmallStatesBothNeighbourModels) {
   int checked = 0;
   for (bool replacement : {true, false}) {
@@ -90,8 +90,8 @@ TEST(RateSensitivityTest, ValuesAndClassWrapper) {
   EXPECT_DOUBLE_EQ(s.Global(), 1.0);
 }
 
-// Lemma 6.1 of the paper as printed (spec 6.5), kept only to show why it is
-// not used (flag H1).
+// Lemma 6.1 of the paper as printed, kept only to show why it is not used
+// (docs/privacy.md 6.1).
 double PaperLemma61(int tp, int p, int t) {
   const int p1 = std::max(p - t, 2);
   const int tp1 = std::max(tp - std::max(t - (p - tp), 0), 2);

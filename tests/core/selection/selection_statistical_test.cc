@@ -1,8 +1,8 @@
-// Randomised checks of the selection mechanisms (spec 12.10-12.11), seeded.
-// Each test states its false-failure probability; the thresholds come from
-// the chi-square survival function (computed offline: P(chi2_4 > 40) =
-// 4.3e-8, P(chi2_19 > 65) = 6.1e-7) or from a normal bound on log
-// frequencies (see EmpiricalPrivacyAudit).
+// Randomised checks of the selection mechanisms (docs/selection.md, "Tests"),
+// seeded. Each test states its false-failure probability; the thresholds come
+// from the chi-square survival function (computed offline: P(chi2_4 > 40) =
+// 4.3e-8, P(chi2_19 > 65) = 6.1e-7) or from a normal bound on log frequencies
+// (see EmpiricalPrivacyAudit).
 #include <algorithm>
 #include <cmath>
 #include <cstddef>

@@ -38,7 +38,7 @@ class SmallGraphs {
     for (int w = 0; w < vertices_; ++w) d += (w != v && HasEdge(g, v, w));
     return d;
   }
-  // Eq. (2) of the paper with 0 for degree < 2 (spec 7.2), by brute force.
+  // Eq. (2) of the paper with 0 for degree < 2, by brute force.
   double EgocentricDensity(uint32_t g, int v) const {
     std::vector<int> nbrs;
     for (int w = 0; w < vertices_; ++w) {

@@ -1,8 +1,8 @@
-// Composition and privacy on small tabular data (spec 12.8-12.10): records
-// (feature f in {0,1,2}, label in {0,1}), candidates = all 8 classifiers
-// {0,1,2} -> {0,1} (the role of the trees in DP-MOET), objectives TPR and
-// TNR with the corrected rate sensitivities. Every dataset with at most 5
-// records; neighbours by replacing, adding or removing one record.
+// Composition and privacy on small tabular data (docs/selection.md, "Tests"):
+// records (feature f in {0,1,2}, label in {0,1}), candidates = all 8
+// classifiers {0,1,2} -> {0,1} (the role of the trees in DP-MOET), objectives
+// TPR and TNR with the corrected rate sensitivities. Every dataset with at most
+// 5 records; neighbours by replacing, adding or removing one record.
 #include <algorithm>
 #include <array>
 #include <cmath>

@@ -712,7 +712,7 @@ TEST_F(BuyerServiceTest, PassedDeadlineReservesNothing) {
   EXPECT_THAT(Entries("alice"), ::testing::IsEmpty());
 }
 
-// Once reserved, the charge stands (privacy-holes issue, item 4): a caller
+// Once reserved, the charge stands (docs/privacy.md 3, rule 3): a caller
 // that leaves after the reservation is charged, and the release stops
 // instead of computing for nobody (gem's flow sweep polls the call; a
 // large graph's flows take seconds). No answer was drawn or released, so

@@ -1,6 +1,7 @@
 // BuyerService's ReleaseCuboids, TrainDecisionTree and SelectInfluentialNodes
-// (issues 5 and 6) and the dataset kinds, through the pure *Impl functions:
-// validation before any reservation, charges, ledger entries, replays.
+// (docs/service.md, "Buyer releases") and the dataset kinds, through the pure
+// *Impl functions: validation before any reservation, charges, ledger entries,
+// replays.
 #include <unistd.h>
 
 #include <cmath>
@@ -231,7 +232,7 @@ TEST_F(ReleaseRpcsTest, CuboidsAreChargedRecordedAndConsistent) {
   EXPECT_THAT(by_sex["other"], DoubleNear(0, 1e-6));
 
   // The dataset's ledger counts induced neighbours under [Sex]; a cube
-  // release is charged its epsilon (privacy-holes issue, item 5).
+  // release is charged its epsilon (docs/privacy.md 1.1).
   const std::vector<LedgerEntry> entries = Entries();
   ASSERT_THAT(entries, SizeIs(1));
   EXPECT_EQ(entries[0].operation, "ReleaseCuboids [Sex,Label] [Label]");
@@ -319,7 +320,7 @@ TEST_F(ReleaseRpcsTest, TreeChargesEpsilonPlusAccuracyEpsilon) {
   EXPECT_TRUE(r.has_tnr());
   // "people" has the public exact cuboid [Sex]: k_Q = 2, so a tree (private
   // for one row added or removed) is charged 2 x (1 + 0.5) in its
-  // induced-neighbour ledger (privacy-holes issue, item 5).
+  // induced-neighbour ledger (docs/privacy.md 1.1).
   EXPECT_DOUBLE_EQ(r.epsilon_charged(), 3);
   EXPECT_DOUBLE_EQ(r.remaining_budget(), 7);
   // Every child index points into the node list.
@@ -511,7 +512,7 @@ TEST_F(ReleaseRpcsTest, TreeOverBudgetChargesNothingAndFreesItsSlot) {
 }
 
 // A caller that leaves stops the training (cooperative cancellation), but
-// the charge stands once reserved (privacy-holes issue, item 4): training
+// the charge stands once reserved (docs/privacy.md 3, rule 3): training
 // time depends on the rows, so a free abandoned try would be a timing
 // oracle. The retry with the same request_id trains and answers for free.
 TEST_F(ReleaseRpcsTest, TreeStoppedByItsCallerIsChargedAndTheRetryResumes) {
@@ -644,7 +645,7 @@ TEST_F(ReleaseRpcsTest, CachedNodeScoresStillGiveRandomDraws) {
   EXPECT_GT(drawn.size(), 1u);
 }
 
-// The review's oracle (privacy-holes issue, item 2): with weights (w, 0),
+// The review's oracle (docs/privacy.md 7, finding 2): with weights (w, 0),
 // w * degree used to overflow exactly when a degree exceeded DBL_MAX / |w|,
 // and the error (before any charge) named the candidate; a binary search
 // over w revealed the largest degree for free. Weights are normalised now
@@ -883,8 +884,8 @@ TEST_F(ReleaseRpcsTest, EveryReleaseKindKeepsItsFingerprintAndOperation) {
 // ---- Releases wait for the background conflict graph -------------------------
 
 // After a server start the graphs are rebuilt in the background. A release
-// that needs one waits for it AFTER its charge (privacy-holes issue, item
-// 4): how long the build takes depends on the data, so a deadline that
+// that needs one waits for it AFTER its charge (docs/privacy.md 2.3 and 3,
+// rule 3): how long the build takes depends on the data, so a deadline that
 // passes meanwhile must not make the try free. The retry with the same
 // request_id gets the answer without a further charge.
 TEST(BackgroundGraphReleaseTest, WaitingForTheGraphIsChargedAndResumable) {

@@ -107,9 +107,10 @@ TEST_F(DatasetKindsTest, GraphDatasetIsAnEdgeListWithEdgeNeighbours) {
   }
 }
 
-// Privacy-holes issue, item 1: under edge-DP the node set must not come
-// from the edges. Removing the only edge of d (a degree-1 node) keeps d in
-// the graph, and an isolated declared node is a node with degree 0.
+// docs/privacy.md 1.2 (finding 1 of section 7): under edge-DP the node set
+// must not come from the edges. Removing the only edge of d (a degree-1
+// node) keeps d in the graph, and an isolated declared node is a node with
+// degree 0.
 TEST_F(DatasetKindsTest, NodeUniverseIsDeclaredNotReadOffTheEdges) {
   auto registry = OpenRegistry();
   v1::DatasetManifest with_e = GraphManifest();

@@ -182,9 +182,10 @@ TEST_F(DatasetRegistryTest, DeclaredColumnTypesOverrideInference) {
   EXPECT_EQ(d->PublicInfo().columns(2).type(), v1::COLUMN_TYPE_DOUBLE);
 }
 
-// Privacy-holes issue, item 7, and the type-flip issue: no column type is
-// inferred from the rows unless the owner asks, once, at registration; the
-// result is shown to the owner and frozen into the stored manifest.
+// docs/privacy.md 2.2 (finding 7 of section 7, and the type flip): no
+// column type is inferred from the rows unless the owner asks, once, at
+// registration; the result is shown to the owner and frozen into the stored
+// manifest.
 TEST_F(DatasetRegistryTest, ColumnTypesAreDeclaredOrExplicitlyInferredOnce) {
   auto registry = OpenRegistry();
   v1::DatasetManifest m = Manifest();

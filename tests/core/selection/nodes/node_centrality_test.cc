@@ -1,5 +1,5 @@
-// Degree and egocentric density (spec 7.2) and the admissibility of the
-// corrected delta^ed (spec 7.3, 10 H2; core/selection/egodensity_
+// Degree and egocentric density (the paper's Eq. (2)) and the admissibility
+// of the corrected delta^ed (docs/privacy.md 6.1; core/selection/egodensity_
 // sensitivity.h) under edge-DP, exhaustively on every graph with 5
 // vertices and every neighbour (one edge toggled), plus the counterexample
 // to the paper's printed Lemma 7.2.

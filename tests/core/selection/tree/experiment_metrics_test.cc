@@ -1,4 +1,5 @@
-// The experiment metrics (spec 12 item 6): coverage C with strict
+// The experiment metrics (docs/selection-experiments.md): coverage C with
+// strict
 // dominance and recall.
 #include "tests/bench/selection/experiment_metrics.h"
 

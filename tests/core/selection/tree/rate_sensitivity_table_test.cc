@@ -1,4 +1,4 @@
-// Admissibility of the corrected delta^TPR / delta^TNR (spec 6.5, 10 H1;
+// Admissibility of the corrected delta^TPR / delta^TNR (docs/privacy.md 6.1;
 // core/selection/rate_sensitivity.h) checked on real tables and trees:
 // every table of up to 4 rows over a small domain, every neighbour under
 // add/remove AND replacement, every tree of a fixed set, t <= 4. Plus the
@@ -129,7 +129,7 @@ TEST(RateSensitivityTableTest, CorrectedFunctionIsAdmissibleOnAllSmallTables) {
   EXPECT_GT(pairs, 2000u);
 }
 
-// Lemma 6.1 as printed (main text), spec 6.5.
+// Lemma 6.1 as printed (main text; docs/privacy.md 6.1).
 double PaperDeltaTpr(double tp, double p, double t) {
   const double fn = p - tp;
   const double tp_prime = std::max(tp - std::max(t - fn, 0.0), 2.0);
