@@ -1,6 +1,8 @@
 // Checks on files no compiler reads: the Dockerfile, README, CI script and
 // deployment manifests must stay consistent with the tree (the image itself
-// is built and run by deploy/check-image.sh, too long for every test run).
+// is built and run by deploy/check-image.sh, too long for every test run);
+// and the sources' comments and messages cite only documents in the
+// repository.
 #include <sys/stat.h>
 
 #include <filesystem>
@@ -9,10 +11,13 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "gmock/gmock.h"
@@ -374,6 +379,96 @@ TEST(DeployFilesTest, ComposeAndKubernetesUseTheHealthProbeAndMountedCerts) {
     ++resources;
   }
   EXPECT_GE(resources, 3);
+}
+
+// What a comment or a message may not cite: documents that are not in the
+// repository (the former design notes and style guide, a review's issue
+// list, the papers' folder next to it). A reader of the code must find every
+// rule it cites in docs/*.md, which the comments cite instead. The needles
+// are split so that this file does not match itself.
+const char* const kOutsideDocuments[] = {"design" ".md", "style" ".md",
+                                         "privacy" "-holes",
+                                         "shared/" "papers"};
+
+// Citations still to be removed by the rewrite of the client that another
+// branch carries: (file, needle). The check fails once one is gone, so the
+// entry is deleted with it.
+const std::set<std::pair<std::string, std::string>> kPendingClientCitations =
+    {{"client/grpc_status.h", "style" ".md"},
+     {"client/request_id.h", "design" ".md"}};
+
+// "issue N" or "Issues N and M" with digits: an issue of a tracker the
+// repository does not hold. (A word ending in "issue", such as "tissue",
+// is not one.)
+bool CitesAnIssueNumber(absl::string_view line) {
+  const std::string lower = absl::AsciiStrToLower(line);
+  for (size_t at = lower.find("issue"); at != std::string::npos;
+       at = lower.find("issue", at + 1)) {
+    if (at > 0 && absl::ascii_isalpha(lower[at - 1])) continue;
+    size_t next = at + 5;
+    if (next < lower.size() && lower[next] == 's') ++next;
+    if (next + 1 < lower.size() && lower[next] == ' ' &&
+        absl::ascii_isdigit(lower[next + 1])) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool IsSourceFile(const std::filesystem::path& path) {
+  const std::string ext = path.extension().string();
+  return path.filename() == "CMakeLists.txt" || ext == ".cc" || ext == ".h" ||
+         ext == ".proto" || ext == ".sh";
+}
+
+TEST(SourceFilesTest, CiteOnlyDocumentsInTheRepository) {
+  std::vector<std::string> hits;
+  std::set<std::pair<std::string, std::string>> pending_seen;
+  int scanned = 0;
+  for (const char* folder :
+       {"core", "server", "client", "proto", "tests", "deploy"}) {
+    ASSERT_TRUE(std::filesystem::is_directory(kRoot / folder)) << folder;
+    for (const auto& entry :
+         std::filesystem::recursive_directory_iterator(kRoot / folder)) {
+      if (!entry.is_regular_file() || !IsSourceFile(entry.path())) continue;
+      ++scanned;
+      const std::string file =
+          entry.path().lexically_relative(kRoot).generic_string();
+      int number = 0;
+      for (absl::string_view line : Lines(ReadFile(entry.path()))) {
+        ++number;
+        for (const char* needle : kOutsideDocuments) {
+          if (!absl::StrContains(line, needle)) continue;
+          if (kPendingClientCitations.count({file, needle})) {
+            pending_seen.insert({file, needle});
+            continue;
+          }
+          hits.push_back(absl::StrCat(file, ":", number, ": ", line));
+        }
+        if (CitesAnIssueNumber(line)) {
+          hits.push_back(absl::StrCat(file, ":", number, ": ", line));
+        }
+      }
+    }
+  }
+  EXPECT_GT(scanned, 300) << "the walk missed the sources";
+  EXPECT_TRUE(hits.empty())
+      << "cite docs/*.md (or state the reason) instead of a document "
+         "outside the repository:\n"
+      << absl::StrJoin(hits, "\n");
+  for (const auto& [file, needle] : kPendingClientCitations) {
+    EXPECT_TRUE(pending_seen.count({file, needle}))
+        << file << " no longer cites " << needle
+        << ": remove it from kPendingClientCitations";
+  }
+}
+
+TEST(SourceFilesTest, IssueNumbersAreRecognised) {
+  // Split literals, so that this file does not match itself.
+  EXPECT_TRUE(CitesAnIssueNumber("// Issue " "14, item 3: imports"));
+  EXPECT_TRUE(CitesAnIssueNumber("# kinds (issues " "5 and 6)"));
+  EXPECT_FALSE(CitesAnIssueNumber("// a tissue 3 cells thick"));
+  EXPECT_FALSE(CitesAnIssueNumber("// the issue is the deadline"));
 }
 
 }  // namespace
