@@ -23,9 +23,9 @@ class Option;
 
 namespace dpq::client {
 
-// Whether a flag's value goes into a proto `string` field (and so must be
-// UTF-8) or stays on this machine (a local file path) or is parsed by dpq
-// (a number or a name, checked anyway).
+// What a flag's value is. kSent: text that goes into a proto `string` field,
+// so it must be UTF-8. kLocal: a local file path (any bytes), or a number
+// or name that dpq parses itself.
 enum class FlagText { kSent, kLocal };
 
 class CommandFlags {
