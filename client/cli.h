@@ -1,7 +1,8 @@
 // `dpq`, the client CLI for buyers and admins, as a function: RunCli parses
-// the arguments, reads local files, calls the server through the stubs that
-// CliEnv supplies (a real gRPC channel by default; gMock stubs in tests) and
-// prints tables or one JSON object.
+// the arguments (client/command_line.h), reads local files, calls the
+// server through the stubs that CliEnv supplies (a real gRPC channel by
+// default; gMock stubs in tests) and prints tables or one JSON object. Each
+// command is one file under client/commands/.
 //
 // Exit status: 0 success; 1 a server or gRPC error (one line
 // `dpq: <CODE>: <message>` on stderr) or a local file error (same form,
@@ -16,9 +17,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "client/cli_args.h"
 #include "client/connection.h"
 #include "client/file_chunker.h"
+#include "client/global_options.h"
 
 namespace dpq::client {
 
@@ -33,7 +34,7 @@ struct CliEnv {
   // Opens a connection; called at most once per run, after all local
   // checks passed.
   std::function<absl::StatusOr<Connection>(const ConnectionOptions&)> connect;
-  // A fresh request id for measure/report without --request-id.
+  // A fresh request id for a release without --request-id.
   std::function<std::string()> new_request_id;
   // Size of the CSV chunks of an upload.
   size_t upload_chunk_bytes = kUploadChunkBytes;

@@ -10,6 +10,7 @@ BUILD_PACKAGES=(
   build-essential cmake ninja-build pkg-config openssl
   libabsl-dev libssl-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
+  libcli11-dev  # header-only: the command line of dpq (client/)
   libsqlite3-dev libpq-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libglpk-dev gnuplot-nox  # GLPK: the I_R clique LP (core/measures)

@@ -1,7 +1,8 @@
 // The `dpq` binary against the real server for the cube and selection
 // releases: `dpq admin register` with --cube-dimension/--public-cuboid and
 // --kind graph, `dpq describe`, `dpq cuboids`, `dpq tree`, `dpq top-nodes`:
-// success paths, the --json fields scripts rely on, and one error each
+// success paths, the --json fields scripts rely on (protobuf's JSON mapping
+// of each response: lowerCamelCase names), and one error each
 // (exit 1 with one line "dpq: CODE: message", or exit 2 for usage).
 #include <cmath>
 #include <optional>
@@ -43,7 +44,7 @@ double JsonNumber(const std::string& json, const std::string& key) {
 }
 
 // The count of the cell whose values are exactly `values_json` (e.g.
-// {"Sex":"F"}) in a `dpq --json cuboids` output; NaN if absent.
+// ["F"]) in a `dpq --json cuboids` or `describe` output; NaN if absent.
 double CellCount(const std::string& json, const std::string& values_json) {
   const std::string needle =
       absl::StrCat("{\"values\":", values_json, ",\"count\":");
@@ -53,6 +54,17 @@ double CellCount(const std::string& json, const std::string& values_json) {
   const size_t end = json.find('}', start);
   double d = std::nan("");
   if (!absl::SimpleAtod(json.substr(start, end - start), &d)) {
+    return std::nan("");
+  }
+  return d;
+}
+
+// The first number of the JSON array "key": [1.5,...]; NaN if absent.
+double JsonFirstNumber(const std::string& json, const std::string& key) {
+  const std::regex re("\"" + key + "\":\\[(-?[0-9.eE+-]+)");
+  std::smatch m;
+  double d = std::nan("");
+  if (!std::regex_search(json, m, re) || !absl::SimpleAtod(m[1].str(), &d)) {
     return std::nan("");
   }
   return d;
@@ -155,9 +167,9 @@ TEST_F(CliReleaseTest, DescribeShowsKindCubeExactCuboidsAndReleases) {
 
   r = Dpq({"--json", "describe", "people"}, token_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(JsonField(r.out, "kind").value_or(""), "table");
-  EXPECT_THAT(r.out, HasSubstr(R"("public_cuboids":[{"dimensions":["Sex"],)"));
-  EXPECT_DOUBLE_EQ(CellCount(r.out, R"({"Sex":"F"})"), 20);
+  EXPECT_EQ(JsonField(r.out, "kind").value_or(""), "DATASET_KIND_TABLE");
+  EXPECT_THAT(r.out, HasSubstr(R"("publicCuboids":[{"dimensions":["Sex"],)"));
+  EXPECT_DOUBLE_EQ(CellCount(r.out, R"(["F"])"), 20);
 
   r = Dpq({"describe", "net"}, token_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -182,15 +194,14 @@ TEST_F(CliReleaseTest, CuboidsTableJsonAndReplay) {
            "--request-id", "q-2"},
           token_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(JsonField(r.out, "dataset").value_or(""), "people");
-  EXPECT_THAT(r.out, HasSubstr(R"("cuboids":[{"dimensions":["Sex"],)"));
+  EXPECT_THAT(r.out, HasSubstr(R"({"cuboids":[{"dimensions":["Sex"],)"));
   // Sex is public exactly: the server may add no noise at all.
-  EXPECT_GE(JsonNumber(r.out, "noise_stddev"), 0);
-  EXPECT_NEAR(CellCount(r.out, R"({"Sex":"F"})"), 20, 1e-6) << r.out;
-  EXPECT_NEAR(CellCount(r.out, R"({"Sex":"M"})"), 20, 1e-6) << r.out;
-  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "epsilon_charged"), 1);
-  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "remaining_budget"), 3);
-  EXPECT_EQ(JsonField(r.out, "request_id").value_or(""), "q-2");
+  EXPECT_GE(JsonFirstNumber(r.out, "noiseStddev"), 0) << r.out;
+  EXPECT_NEAR(CellCount(r.out, R"(["F"])"), 20, 1e-6) << r.out;
+  EXPECT_NEAR(CellCount(r.out, R"(["M"])"), 20, 1e-6) << r.out;
+  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "epsilonCharged"), 1);
+  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "remainingBudget"), 3);
+  EXPECT_EQ(JsonField(r.out, "requestId").value_or(""), "q-2");
   EXPECT_EQ(JsonField(r.out, "replayed").value_or(""), "false");
   const std::string first = r.out;
 
@@ -199,8 +210,8 @@ TEST_F(CliReleaseTest, CuboidsTableJsonAndReplay) {
           token_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(JsonField(r.out, "replayed").value_or(""), "true");
-  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "epsilon_charged"), 0);
-  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "remaining_budget"), 3);
+  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "epsilonCharged"), 0);
+  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "remainingBudget"), 3);
 
   // --integral: non-negative integers.
   r = Dpq({"--json", "cuboids", "people", "--dims", "Age", "--epsilon", "1",
@@ -272,13 +283,13 @@ TEST_F(CliReleaseTest, TreeTableAndJson) {
           token_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr(R"("nodes":[{"leaf":)"));
-  EXPECT_FALSE(JsonField(r.out, "tree_text").value_or("").empty()) << r.out;
+  EXPECT_FALSE(JsonField(r.out, "treeText").value_or("").empty()) << r.out;
   const double tpr = JsonNumber(r.out, "tpr");
   const double tnr = JsonNumber(r.out, "tnr");
-  EXPECT_TRUE(tpr > -1e300 && tnr > -1e300) << r.out;  // numbers, not null
-  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "epsilon_charged"), 3);
-  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "remaining_budget"), 0);
-  EXPECT_THAT(JsonField(r.out, "request_id").value_or(""),
+  EXPECT_TRUE(tpr > -1e300 && tnr > -1e300) << r.out;  // paid: present
+  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "epsilonCharged"), 3);
+  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "remainingBudget"), 0);
+  EXPECT_THAT(JsonField(r.out, "requestId").value_or(""),
               MatchesRegex("dpq-[0-9a-f]{32}"));
 }
 
@@ -325,8 +336,8 @@ TEST_F(CliReleaseTest, TopNodesTableJsonAndErrors) {
   for (const std::string& node : nodes) {
     EXPECT_TRUE(kNodeIds.contains(node)) << node << " in " << r.out;
   }
-  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "epsilon_charged"), 1);
-  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "remaining_budget"), 3);
+  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "epsilonCharged"), 1);
+  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "remainingBudget"), 3);
   EXPECT_EQ(JsonField(r.out, "replayed").value_or(""), "false");
 
   // k above the 8 nodes.

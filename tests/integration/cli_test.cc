@@ -1,6 +1,7 @@
 // The `dpq` binary against the real server: every subcommand, its exit
 // codes (0 ok, 1 gRPC error as one line "dpq: CODE: message", 2 usage), and
-// the --json fields scripts rely on.
+// the --json fields scripts rely on (protobuf's JSON mapping of each
+// response: lowerCamelCase names, 64-bit integers as strings, enum names).
 #include <optional>
 #include <regex>
 #include <string>
@@ -66,7 +67,7 @@ class CliTest : public ServerFixture {
     const CommandResult created =
         Dpq({"--json", "admin", "create-buyer", name}, admin_token_);
     EXPECT_EQ(created.exit_code, 0) << created.err;
-    EXPECT_EQ(JsonField(created.out, "buyer").value_or(""), name)
+    EXPECT_EQ(JsonField(created.out, "buyerId").value_or(""), name)
         << created.out;
     const std::string token = JsonField(created.out, "token").value_or("");
     EXPECT_THAT(token, MatchesRegex("dpq_[0-9a-f]{64}")) << created.out;
@@ -113,10 +114,11 @@ TEST_F(CliTest, BuyerSessionWithTablesAndJson) {
           token);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string value = JsonField(r.out, "value").value_or("?");
-  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "epsilon_charged"), 1);
-  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "remaining_budget"), 1);
+  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "epsilonCharged"), 1);
+  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "remainingBudget"), 1);
   EXPECT_EQ(JsonField(r.out, "method").value_or(""), "gem") << r.out;
-  EXPECT_EQ(JsonField(r.out, "estimates").value_or(""), "lower_bound") << r.out;
+  EXPECT_EQ(JsonField(r.out, "estimate").value_or(""), "ESTIMATE_LOWER_BOUND")
+      << r.out;
 
   // The same request id again: the recorded answer, free.
   r = Dpq({"--json", "measure", "hospital", "--measure", "mi", "--epsilon", "1",
@@ -124,7 +126,7 @@ TEST_F(CliTest, BuyerSessionWithTablesAndJson) {
           token);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(JsonField(r.out, "value").value_or(""), value);
-  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "epsilon_charged"), 0);
+  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "epsilonCharged"), 0);
   EXPECT_EQ(JsonField(r.out, "replayed").value_or(""), "true") << r.out;
 
   // --method of r names an I_R method; a method of mi / p is a usage error,
@@ -149,12 +151,13 @@ TEST_F(CliTest, BuyerSessionWithTablesAndJson) {
 
   r = Dpq({"--json", "report", "hospital", "--epsilon", "0.6"}, token);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "epsilon_charged"), 0.6);
-  EXPECT_NEAR(JsonNumber(r.out, "remaining_budget"), 0.15, 1e-9);
+  EXPECT_DOUBLE_EQ(JsonNumber(r.out, "epsilonCharged"), 0.6);
+  EXPECT_NEAR(JsonNumber(r.out, "remainingBudget"), 0.15, 1e-9);
   EXPECT_TRUE(JsonField(r.out, "value").has_value()) << r.out;
-  EXPECT_THAT(r.out, HasSubstr(R"("method":"gem","estimates":"lower_bound")"));
-  EXPECT_THAT(r.out,
-              HasSubstr(R"("method":"cover_bound","estimates":"lower_bound")"));
+  EXPECT_THAT(r.out, HasSubstr(R"("method":"gem",)"
+                               R"("estimate":"ESTIMATE_LOWER_BOUND")"));
+  EXPECT_THAT(r.out, HasSubstr(R"("method":"cover_bound",)"
+                               R"("estimate":"ESTIMATE_LOWER_BOUND")"));
 
   r = Dpq({"budget", "hospital"}, token);
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -194,7 +197,7 @@ TEST_F(CliTest, ExactRepairDatasetReleasesTheExactCoverAcrossARestart) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("I_R released as:  the exact minimum repair"));
   r = Dpq({"--json", "describe", "clique"}, token);
-  EXPECT_EQ(JsonField(r.out, "exact_repair").value_or(""), "true") << r.out;
+  EXPECT_EQ(JsonField(r.out, "exactRepair").value_or(""), "true") << r.out;
 
   // At epsilon 1000 the noise (scale 1e-3) is 0 but with probability
   // about 1e-434.
@@ -203,7 +206,8 @@ TEST_F(CliTest, ExactRepairDatasetReleasesTheExactCoverAcrossARestart) {
       token);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(JsonField(r.out, "method").value_or(""), "exact") << r.out;
-  EXPECT_EQ(JsonField(r.out, "estimates").value_or(""), "exact") << r.out;
+  EXPECT_EQ(JsonField(r.out, "estimate").value_or(""), "ESTIMATE_EXACT")
+      << r.out;
   EXPECT_NEAR(JsonNumber(r.out, "value"), 5, 1) << r.out;
   r = Dpq({"measure", "clique", "--measure", "r", "--epsilon", "1000",
            "--method", "cover_bound"},
@@ -218,11 +222,13 @@ TEST_F(CliTest, ExactRepairDatasetReleasesTheExactCoverAcrossARestart) {
            "--method", "exact"},
           token);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(JsonField(r.out, "estimates").value_or(""), "exact") << r.out;
+  EXPECT_EQ(JsonField(r.out, "estimate").value_or(""), "ESTIMATE_EXACT")
+      << r.out;
   EXPECT_NEAR(JsonNumber(r.out, "value"), 5, 1) << r.out;
   r = Dpq({"--json", "report", "clique", "--epsilon", "3000"}, token);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr(R"("method":"exact","estimates":"exact")"));
+  EXPECT_THAT(r.out,
+              HasSubstr(R"("method":"exact","estimate":"ESTIMATE_EXACT")"));
 
   // The refusals: graphs locally, unprovable covers by the server.
   r = Dpq({"admin", "register", "g", "--kind", "graph", "--data", csv,

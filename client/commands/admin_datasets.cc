@@ -1,0 +1,48 @@
+#include "client/commands/admin_datasets.h"
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "client/format.h"
+#include "client/json_output.h"
+#include "client/text_table.h"
+#include "core/util/status_macros.h"
+
+namespace dpq::client {
+
+namespace v1 = ::dpq::v1;
+
+AdminDatasetsCommand::AdminDatasetsCommand()
+    : Command({.name = "admin datasets",
+               .synopsis = "admin datasets",
+               .summary = "Lists datasets with their true sizes.",
+               .service = Service::kAdmin}) {}
+
+void AdminDatasetsCommand::DefineFlags(CommandFlags& /*flags*/) {}
+
+absl::StatusOr<CommandOutput> AdminDatasetsCommand::Run(
+    const RunContext& context) {
+  v1::AdminListDatasetsResponse response;
+  RETURN_IF_ERROR(UnaryCall(context.call, *context.connection.admin,
+                            &v1::AdminService::StubInterface::ListDatasets,
+                            v1::AdminListDatasetsRequest(), &response));
+  return ResponseOutput(response, context.json,
+                        [&response] { return AdminDatasetsText(response); });
+}
+
+std::string AdminDatasetsText(const v1::AdminListDatasetsResponse& response) {
+  TextTable table({"ID", "VERSION", "ROWS", "MAX_ROWS", "CSV_BYTES", "EDGES",
+                   "CAP", "SPENT_ALL"});
+  for (const v1::AdminDatasetInfo& a : response.datasets()) {
+    table.AddRow({a.dataset().dataset_id(), absl::StrCat(a.dataset().version()),
+                  absl::StrCat(a.stats().rows()),
+                  absl::StrCat(a.dataset().public_max_rows()),
+                  absl::StrCat(a.stats().csv_bytes()),
+                  absl::StrCat(a.stats().edges()),
+                  a.cap() == 0 ? std::string("none") : FormatReal(a.cap()),
+                  FormatReal(a.spent_all_buyers())});
+  }
+  return table.Render();
+}
+
+}  // namespace dpq::client

@@ -1,0 +1,83 @@
+#include "client/commands/report.h"
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "client/command_flags.h"
+#include "client/flag_values.h"
+#include "client/format.h"
+#include "client/json_output.h"
+#include "client/terminal_text.h"
+#include "client/text_table.h"
+#include "core/util/status_macros.h"
+
+namespace dpq::client {
+
+namespace v1 = ::dpq::v1;
+
+ReportCommand::ReportCommand()
+    : Command({.name = "report",
+               .synopsis = "report ID --epsilon E [--method M] "
+                           "[--repair-method RM] [--request-id R]",
+               .summary = "Releases I_MI, I_P and I_R for one charge of E "
+                          "(E/3 each).",
+               .release = true}) {}
+
+void ReportCommand::DefineFlags(CommandFlags& flags) {
+  flags.Argument("ID", request_.mutable_dataset_id());
+  flags.Value("--epsilon", &epsilon_, FlagText::kLocal, /*required=*/true);
+  flags.Value("--method", &method_, FlagText::kLocal);
+  flags.Value("--repair-method", &repair_method_, FlagText::kLocal);
+  request_id_.Define(flags);
+}
+
+absl::Status ReportCommand::Validate(const CommandFlags& flags) {
+  ASSIGN_OR_RETURN(const double epsilon, ParseNumber("--epsilon", epsilon_));
+  request_.set_epsilon(epsilon);
+  // --method is the method of I_MI and I_P; --repair-method that of I_R.
+  if (flags.Given("--method")) {
+    ASSIGN_OR_RETURN(const v1::SelectionMethod method,
+                     ParseMethodName(method_));
+    request_.set_method(method);
+  }
+  if (flags.Given("--repair-method")) {
+    ASSIGN_OR_RETURN(const v1::RepairMethod method,
+                     ParseRepairMethodName(repair_method_));
+    request_.set_repair_method(method);
+  }
+  RETURN_IF_ERROR(request_id_.Validate(flags));
+  request_.set_request_id(request_id_.value());
+  return absl::OkStatus();
+}
+
+absl::StatusOr<CommandOutput> ReportCommand::Run(const RunContext& context) {
+  request_.set_request_id(context.request_id);
+  v1::QualityReportResponse response;
+  RETURN_IF_ERROR(UnaryCall(context.call, *context.connection.buyer,
+                            &v1::BuyerService::StubInterface::QualityReport,
+                            request_, &response));
+  FillRequestId(context.request_id, &response);
+  return ResponseOutput(response, context.json, [&] {
+    return ReportText(request_.dataset_id(), response);
+  });
+}
+
+std::string ReportText(absl::string_view dataset_id,
+                       const v1::QualityReportResponse& response) {
+  TextTable table({"MEASURE", "VALUE", "\u00b195%", "ESTIMATES", "THETA",
+                   "EPSILON", "METHOD"});
+  for (const v1::MeasureResult& r : response.results()) {
+    table.AddRow({MeasureLabel(r.measure()), absl::StrCat(r.value()),
+                  absl::StrCat(r.bound95()), EstimateLabel(r.estimate()),
+                  r.measure() == v1::MEASURE_R ? std::string("-")
+                                               : absl::StrCat(r.theta()),
+                  FormatReal(r.epsilon()), OrDash(r.method())});
+  }
+  std::string out =
+      absl::StrCat("Quality report for ", TerminalSafe(dataset_id), ":\n");
+  out += table.Render();
+  AppendChargeLines(response, &out);
+  return out;
+}
+
+}  // namespace dpq::client

@@ -1,0 +1,133 @@
+#include "client/format.h"
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/time/time.h"
+#include "client/terminal_text.h"
+
+namespace dpq::client {
+
+std::string OrDash(absl::string_view text) {
+  return text.empty() ? "-" : TerminalSafe(text);
+}
+
+std::string FormatReal(double value) {
+  if (value == 0) return "0";  // also -0
+  return absl::StrFormat("%.6g", value);
+}
+
+std::string MeasureCode(dpq::v1::Measure measure) {
+  switch (measure) {
+    case dpq::v1::MEASURE_MI:
+      return "MI";
+    case dpq::v1::MEASURE_P:
+      return "P";
+    case dpq::v1::MEASURE_R:
+      return "R";
+    default:
+      return "UNSPECIFIED";
+  }
+}
+
+std::string MeasuresList(const dpq::v1::DatasetInfo& info,
+                         absl::string_view sep) {
+  std::vector<std::string> codes;
+  for (int m : info.supported_measures()) {
+    codes.push_back(MeasureCode(static_cast<dpq::v1::Measure>(m)));
+  }
+  return absl::StrJoin(codes, sep);
+}
+
+std::string MeasureLabel(dpq::v1::Measure measure) {
+  switch (measure) {
+    case dpq::v1::MEASURE_MI:
+      return "I_MI (conflicting pairs)";
+    case dpq::v1::MEASURE_P:
+      return "I_P (tuples in conflicts)";
+    case dpq::v1::MEASURE_R:
+      return "I_R (minimal repair deletions)";
+    default:
+      return "unspecified measure";
+  }
+}
+
+std::string EstimateLabel(dpq::v1::Estimate estimate) {
+  switch (estimate) {
+    case dpq::v1::ESTIMATE_EXACT:
+      return "exact";
+    case dpq::v1::ESTIMATE_LOWER_BOUND:
+      return "lower bound";
+    case dpq::v1::ESTIMATE_UPPER_BOUND:
+      return "upper bound";
+    default:
+      return "-";
+  }
+}
+
+std::string EstimateCaveat(dpq::v1::Estimate estimate) {
+  switch (estimate) {
+    case dpq::v1::ESTIMATE_LOWER_BOUND:
+      return "; estimates a lower bound: may undercount";
+    case dpq::v1::ESTIMATE_UPPER_BOUND:
+      return "; estimates an upper bound: may overcount up to 2x";
+    default:
+      return "";
+  }
+}
+
+std::string ColumnTypeName(dpq::v1::ColumnType type) {
+  switch (type) {
+    case dpq::v1::COLUMN_TYPE_INT64:
+      return "int64";
+    case dpq::v1::COLUMN_TYPE_DOUBLE:
+      return "double";
+    case dpq::v1::COLUMN_TYPE_STRING:
+      return "string";
+    default:
+      return "inferred";
+  }
+}
+
+std::string LedgerStateName(dpq::v1::LedgerEntryState state) {
+  switch (state) {
+    case dpq::v1::LEDGER_ENTRY_STATE_RESERVED:
+      return "RESERVED";
+    case dpq::v1::LEDGER_ENTRY_STATE_COMMITTED:
+      return "COMMITTED";
+    case dpq::v1::LEDGER_ENTRY_STATE_REFUNDED:
+      return "REFUNDED";
+    case dpq::v1::LEDGER_ENTRY_STATE_CHARGED:
+      return "CHARGED";
+    default:
+      return "UNSPECIFIED";
+  }
+}
+
+std::string KindName(dpq::v1::DatasetKind kind) {
+  return kind == dpq::v1::DATASET_KIND_GRAPH ? "graph" : "table";
+}
+
+std::string FormatCount(double count) {
+  if (std::isnan(count)) return "nan";
+  if (std::isinf(count)) return count > 0 ? "inf" : "-inf";
+  // Below 2^53 every integer is exact, and the cast cannot overflow.
+  if (std::fabs(count) < 9007199254740992.0 && count == std::trunc(count)) {
+    return absl::StrCat(static_cast<int64_t>(count));
+  }
+  return absl::StrFormat("%.2f", count);
+}
+
+std::string FormatTimestamp(const google::protobuf::Timestamp& ts) {
+  if (ts.seconds() == 0 && ts.nanos() == 0) return "-";
+  const absl::Time t =
+      absl::FromUnixSeconds(ts.seconds()) + absl::Nanoseconds(ts.nanos());
+  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
+}
+
+}  // namespace dpq::client

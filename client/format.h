@@ -1,0 +1,48 @@
+// The words and numbers of `dpq`'s tables and sentences for people: reals,
+// counts, timestamps, and the names of measures, estimates, types, ledger
+// states and dataset kinds.
+#ifndef DPQ_CLIENT_FORMAT_H_
+#define DPQ_CLIENT_FORMAT_H_
+
+#include <string>
+
+#include "absl/strings/string_view.h"
+#include "dpq/v1/buyer_service.pb.h"
+#include "dpq/v1/dataset.pb.h"
+#include "dpq/v1/ledger.pb.h"
+#include "google/protobuf/timestamp.pb.h"
+
+namespace dpq::client {
+
+// Server text made safe for a terminal (TerminalSafe), or "-" if empty.
+std::string OrDash(absl::string_view text);
+// Epsilon (and other reals) with up to 6 significant digits: 1, 0.333333.
+std::string FormatReal(double value);
+// "MI", "P", "R" (or "UNSPECIFIED").
+std::string MeasureCode(dpq::v1::Measure measure);
+// "I_MI (conflicting pairs)", "I_P (tuples in conflicts)",
+// "I_R (minimal repair deletions)".
+std::string MeasureLabel(dpq::v1::Measure measure);
+// The codes of the measures a dataset answers, joined by `sep`: "MI,P,R".
+std::string MeasuresList(const dpq::v1::DatasetInfo& info,
+                         absl::string_view sep);
+// What a result estimates: "exact" / "lower bound" / "upper bound" ("-"
+// when unspecified), and the caveat printed after the noise bound ("" for
+// exact or unspecified values).
+std::string EstimateLabel(dpq::v1::Estimate estimate);
+std::string EstimateCaveat(dpq::v1::Estimate estimate);
+// "int64", "double", "string", "inferred".
+std::string ColumnTypeName(dpq::v1::ColumnType type);
+// "RESERVED", "COMMITTED", "REFUNDED", "CHARGED", "UNSPECIFIED".
+std::string LedgerStateName(dpq::v1::LedgerEntryState state);
+// "table" (also for UNSPECIFIED, the default) or "graph".
+std::string KindName(dpq::v1::DatasetKind kind);
+// A count for tables: integers exactly ("12", "-3"), other values with two
+// decimals ("12.35"); non-finite values as "nan"/"inf".
+std::string FormatCount(double count);
+// RFC 3339 in UTC, e.g. "2024-05-01T12:00:00Z"; "-" if unset (zero).
+std::string FormatTimestamp(const google::protobuf::Timestamp& ts);
+
+}  // namespace dpq::client
+
+#endif  // DPQ_CLIENT_FORMAT_H_

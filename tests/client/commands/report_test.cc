@@ -1,0 +1,194 @@
+// `dpq report`: flags, the request sent, the table and the JSON.
+#include "client/commands/report.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "client/cli.h"
+#include "client/json_output.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/text_format.h"
+#include "gtest/gtest.h"
+#include "tests/client/cli_test_fixture.h"
+#include "tests/client/parse_testing.h"
+#include "tests/testing/status_matchers.h"
+
+namespace dpq::client {
+namespace {
+
+namespace v1 = ::dpq::v1;
+using ::dpq::testing::StatusIs;
+using ::grpc::health::v1::HealthCheckRequest;
+using ::grpc::health::v1::HealthCheckResponse;
+using ::testing::_;
+using ::testing::DoAll;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Invoke;
+using ::testing::IsEmpty;
+using ::testing::Not;
+using ::testing::Return;
+using ::testing::SaveArg;
+using ::testing::SetArgPointee;
+using ::testing::StartsWith;
+
+template <typename T>
+T FromText(const std::string& text) {
+  T message;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &message))
+      << text;
+  return message;
+}
+
+// The request `args` parse into (a parse error fails the test).
+v1::QualityReportRequest Request(const std::vector<std::string>& args) {
+  ParsedLine p(args);
+  EXPECT_TRUE(p.ok()) << p.status();
+  const ReportCommand* command = p.command<ReportCommand>();
+  EXPECT_NE(command, nullptr);
+  return command == nullptr ? v1::QualityReportRequest() : command->request();
+}
+
+TEST(ParseBuyerTest, Report) {
+  v1::QualityReportRequest inv =
+      Request({"report", "tax", "--epsilon", "3", "--method=basic",
+               "--request-id", "q"});
+  EXPECT_EQ(inv.dataset_id(), "tax");
+  EXPECT_DOUBLE_EQ(inv.epsilon(), 3);
+  EXPECT_EQ(inv.method(), dpq::v1::SELECTION_METHOD_BASIC);
+  EXPECT_EQ(inv.repair_method(), dpq::v1::REPAIR_METHOD_UNSPECIFIED);
+  EXPECT_EQ(inv.request_id(), "q");
+  ExpectUsageError({"report", "tax"}, "dpq report: --epsilon is required");
+  ExpectUsageError({"report", "--epsilon", "1"}, "dpq report expects ID");
+  ExpectUsageError({"report", "tax", "--epsilon", "1", "--measure", "mi"},
+                   "Unknown flag '--measure' for 'dpq report'");
+}
+
+TEST(ParseBuyerTest, ReportRepairMethod) {
+  v1::QualityReportRequest inv = Request(
+      {"report", "tax", "--epsilon", "3", "--repair-method", "vertex_cover"});
+  EXPECT_EQ(inv.repair_method(), dpq::v1::REPAIR_METHOD_VERTEX_COVER);
+  EXPECT_EQ(inv.method(), dpq::v1::SELECTION_METHOD_UNSPECIFIED);
+  inv = Request({"report", "tax", "--epsilon", "3", "--method", "gem",
+                 "--repair-method=EXACT"});
+  EXPECT_EQ(inv.method(), dpq::v1::SELECTION_METHOD_GEM);
+  EXPECT_EQ(inv.repair_method(), dpq::v1::REPAIR_METHOD_EXACT);
+  inv = Request(
+      {"report", "tax", "--epsilon", "3", "--repair-method", "cover_bound"});
+  EXPECT_EQ(inv.repair_method(), dpq::v1::REPAIR_METHOD_COVER_BOUND);
+  // report's --method is the method of I_MI and I_P only.
+  ExpectUsageError({"report", "tax", "--epsilon", "3", "--method", "exact"},
+                   "--method for mi and p must be one of");
+  ExpectUsageError(
+      {"report", "tax", "--epsilon", "3", "--repair-method", "basic"},
+      "the method for r must be one of cover_bound, exact, vertex_cover; got "
+      "'basic'");
+  ExpectUsageError({"report", "tax", "--epsilon", "3", "--repair-method"},
+                   "--repair-method needs a value");
+}
+
+const char kReport[] = R"pb(
+  results {
+    measure: MEASURE_MI
+    value: 100
+    epsilon: 0.333333333333333
+    theta: 7
+    bound95: 40
+    method: "gem"
+    estimate: ESTIMATE_LOWER_BOUND
+  }
+  results {
+    measure: MEASURE_P
+    value: 50
+    epsilon: 0.333333333333333
+    theta: 7
+    bound95: 20
+    method: "gem"
+    estimate: ESTIMATE_LOWER_BOUND
+  }
+  results {
+    measure: MEASURE_R
+    value: 30
+    epsilon: 0.333333333333333
+    bound95: 9
+    method: "exact"
+    estimate: ESTIMATE_EXACT
+  }
+  epsilon_charged: 1
+  remaining_budget: 0
+  request_id: "rep"
+)pb";
+
+TEST(ReportTextTest, HumanTable) {
+  const auto resp = FromText<dpq::v1::QualityReportResponse>(kReport);
+  EXPECT_EQ(
+      ReportText("h", resp),
+      "Quality report for h:\n"
+      "MEASURE                         VALUE  \u00b195%  ESTIMATES    THETA  "
+      "EPSILON   METHOD\n"
+      "I_MI (conflicting pairs)        100    40    lower bound  7      "
+      "0.333333  gem\n"
+      "I_P (tuples in conflicts)       50     20    lower bound  7      "
+      "0.333333  gem\n"
+      "I_R (minimal repair deletions)  30     9     exact        -      "
+      "0.333333  exact\n"
+      "charged epsilon 1, remaining 0\n"
+      "request id: rep\n");
+}
+
+TEST(ReportTextTest, Json) {
+  const auto resp = FromText<dpq::v1::QualityReportResponse>(kReport);
+  EXPECT_EQ(
+      *ProtoJsonLine(resp),
+      R"({"results":[)"
+      R"({"measure":"MEASURE_MI","value":"100","epsilon":0.333333333333333,"theta":7,"bound95":"40","method":"gem","estimate":"ESTIMATE_LOWER_BOUND"},)"
+      R"({"measure":"MEASURE_P","value":"50","epsilon":0.333333333333333,"theta":7,"bound95":"20","method":"gem","estimate":"ESTIMATE_LOWER_BOUND"},)"
+      R"({"measure":"MEASURE_R","value":"30","epsilon":0.333333333333333,"theta":0,"bound95":"9","method":"exact","estimate":"ESTIMATE_EXACT"}],)"
+      R"("epsilonCharged":1,"remainingBudget":0,"requestId":"rep","replayed":false})"
+      "\n");
+}
+
+TEST_F(CliTest, ReportSendsEverythingAndPrintsJson) {
+  v1::QualityReportRequest sent;
+  v1::QualityReportResponse resp = ThreeResults(/*with_methods=*/false);
+  resp.set_epsilon_charged(3);
+  resp.set_remaining_budget(0);
+  resp.set_request_id("dpq-generated");
+  EXPECT_CALL(*buyer_, QualityReport(_, _, _))
+      .WillOnce(DoAll(SaveArg<1>(&sent), SetArgPointee<2>(resp),
+                      Return(grpc::Status::OK)));
+  EXPECT_EQ(
+      Run({"report", "tax", "--epsilon=3", "--method", "baseline", "--json"}),
+      kExitOk);
+  EXPECT_EQ(sent.dataset_id(), "tax");
+  EXPECT_DOUBLE_EQ(sent.epsilon(), 3);
+  EXPECT_EQ(sent.method(), v1::SELECTION_METHOD_BASELINE);
+  EXPECT_EQ(sent.repair_method(), v1::REPAIR_METHOD_UNSPECIFIED);
+  EXPECT_EQ(sent.request_id(), "dpq-generated");
+  EXPECT_EQ(out(), *ProtoJsonLine(resp));
+  EXPECT_THAT(out(), HasSubstr(R"("epsilonCharged":3,"remainingBudget":0)"));
+}
+
+TEST_F(CliTest, ReportSendsTheRepairMethodAndShowsEstimates) {
+  v1::QualityReportRequest sent;
+  v1::QualityReportResponse resp = ThreeResults(/*with_methods=*/true);
+  resp.set_epsilon_charged(3);
+  resp.set_request_id("q");
+  EXPECT_CALL(*buyer_, QualityReport(_, _, _))
+      .WillOnce(DoAll(SaveArg<1>(&sent), SetArgPointee<2>(resp),
+                      Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"report", "tax", "--epsilon", "3", "--repair-method",
+                 "vertex_cover", "--request-id", "q"}),
+            kExitOk)
+      << err();
+  EXPECT_EQ(sent.repair_method(), v1::REPAIR_METHOD_VERTEX_COVER);
+  EXPECT_EQ(sent.method(), v1::SELECTION_METHOD_UNSPECIFIED);
+  EXPECT_EQ(out(), ReportText("tax", resp));
+  EXPECT_THAT(out(), HasSubstr("ESTIMATES"));
+  EXPECT_THAT(out(), HasSubstr("upper bound"));
+  EXPECT_THAT(out(), HasSubstr("lower bound"));
+}
+
+}  // namespace
+}  // namespace dpq::client
