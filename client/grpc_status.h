@@ -1,5 +1,6 @@
 // The one converter from grpc::Status to absl::Status on the client side
-// (style.md section 3; the server's counterpart is server/grpc_status.h).
+// (docs/architecture.md 2: one status conversion at each edge; the
+// server's counterpart is server/grpc_status.h).
 #ifndef DPQ_CLIENT_GRPC_STATUS_H_
 #define DPQ_CLIENT_GRPC_STATUS_H_
 

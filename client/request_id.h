@@ -1,6 +1,6 @@
 // Request ids: the idempotency keys of every release (MeasureInconsistency,
 // QualityReport, ReleaseCuboids, TrainDecisionTree, SelectInfluentialNodes;
-// design.md 5.7). `dpq` picks a random one when the user gives
+// docs/privacy.md 3.2). `dpq` picks a random one when the user gives
 // none and prints it, so that a retry can reuse it at no charge.
 #ifndef DPQ_CLIENT_REQUEST_ID_H_
 #define DPQ_CLIENT_REQUEST_ID_H_

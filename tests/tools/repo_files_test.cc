@@ -390,13 +390,6 @@ const char* const kOutsideDocuments[] = {"design" ".md", "style" ".md",
                                          "privacy" "-holes",
                                          "shared/" "papers"};
 
-// Citations still to be removed by the rewrite of the client that another
-// branch carries: (file, needle). The check fails once one is gone, so the
-// entry is deleted with it.
-const std::set<std::pair<std::string, std::string>> kPendingClientCitations =
-    {{"client/grpc_status.h", "style" ".md"},
-     {"client/request_id.h", "design" ".md"}};
-
 // "issue N" or "Issues N and M" with digits: an issue of a tracker the
 // repository does not hold. (A word ending in "issue", such as "tissue",
 // is not one.)
@@ -423,7 +416,6 @@ bool IsSourceFile(const std::filesystem::path& path) {
 
 TEST(SourceFilesTest, CiteOnlyDocumentsInTheRepository) {
   std::vector<std::string> hits;
-  std::set<std::pair<std::string, std::string>> pending_seen;
   int scanned = 0;
   for (const char* folder :
        {"core", "server", "client", "proto", "tests", "deploy"}) {
@@ -439,10 +431,6 @@ TEST(SourceFilesTest, CiteOnlyDocumentsInTheRepository) {
         ++number;
         for (const char* needle : kOutsideDocuments) {
           if (!absl::StrContains(line, needle)) continue;
-          if (kPendingClientCitations.count({file, needle})) {
-            pending_seen.insert({file, needle});
-            continue;
-          }
           hits.push_back(absl::StrCat(file, ":", number, ": ", line));
         }
         if (CitesAnIssueNumber(line)) {
@@ -456,11 +444,6 @@ TEST(SourceFilesTest, CiteOnlyDocumentsInTheRepository) {
       << "cite docs/*.md (or state the reason) instead of a document "
          "outside the repository:\n"
       << absl::StrJoin(hits, "\n");
-  for (const auto& [file, needle] : kPendingClientCitations) {
-    EXPECT_TRUE(pending_seen.count({file, needle}))
-        << file << " no longer cites " << needle
-        << ": remove it from kPendingClientCitations";
-  }
 }
 
 TEST(SourceFilesTest, IssueNumbersAreRecognised) {
