@@ -1,6 +1,7 @@
 // Parsing `dpq` command lines in tests: ParsedLine runs CommandLine::Parse
 // with every command and an environment of our choosing; command<T>() is
-// the command parsed (with its request()), or nullptr.
+// the command parsed (with its request()), or nullptr. ParsedRequest<T> is
+// that request straight away.
 #ifndef DPQ_TESTS_CLIENT_PARSE_TESTING_H_
 #define DPQ_TESTS_CLIENT_PARSE_TESTING_H_
 
@@ -8,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -51,6 +53,18 @@ class ParsedLine {
   std::unique_ptr<CommandLine> line_;
   absl::Status status_;
 };
+
+// The request of the T command `args` parse into; a parse error, or
+// another command, fails the test (and gives an empty request).
+template <typename T>
+auto ParsedRequest(const std::vector<std::string>& args) {
+  using Request = std::decay_t<decltype(std::declval<const T&>().request())>;
+  ParsedLine p(args);
+  EXPECT_TRUE(p.ok()) << p.status();
+  const T* command = p.command<T>();
+  EXPECT_NE(command, nullptr);
+  return command == nullptr ? Request() : command->request();
+}
 
 // `args` is a usage error (kInvalidArgument) whose message has `fragment`.
 inline void ExpectUsageError(const std::vector<std::string>& args,

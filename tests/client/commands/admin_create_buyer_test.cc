@@ -9,38 +9,20 @@
 #include "client/cli.h"
 #include "client/json_output.h"
 #include "gmock/gmock.h"
-#include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "tests/client/cli_test_fixture.h"
 #include "tests/client/parse_testing.h"
-#include "tests/testing/status_matchers.h"
 
 namespace dpq::client {
 namespace {
 
 namespace v1 = ::dpq::v1;
-using ::dpq::testing::StatusIs;
-using ::grpc::health::v1::HealthCheckRequest;
-using ::grpc::health::v1::HealthCheckResponse;
 using ::testing::_;
 using ::testing::DoAll;
-using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using ::testing::Invoke;
-using ::testing::IsEmpty;
-using ::testing::Not;
 using ::testing::Return;
 using ::testing::SaveArg;
 using ::testing::SetArgPointee;
-using ::testing::StartsWith;
-
-template <typename T>
-T FromText(const std::string& text) {
-  T message;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &message))
-      << text;
-  return message;
-}
 
 // The CreateBuyerResponse as it is: the buyer (with its creation time) and
 // the token, on one line, so that `sed 's/.*"token" *: *"\(...\)".*/\1/'`

@@ -16,38 +16,22 @@
 #include "client/commands/admin_set_cap.h"
 #include "client/json_output.h"
 #include "gmock/gmock.h"
-#include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "tests/client/cli_test_fixture.h"
 #include "tests/client/parse_testing.h"
-#include "tests/testing/status_matchers.h"
+#include "tests/client/proto_text_testing.h"
 
 namespace dpq::client {
 namespace {
 
 namespace v1 = ::dpq::v1;
-using ::dpq::testing::StatusIs;
-using ::grpc::health::v1::HealthCheckRequest;
-using ::grpc::health::v1::HealthCheckResponse;
 using ::testing::_;
 using ::testing::DoAll;
-using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using ::testing::Invoke;
-using ::testing::IsEmpty;
-using ::testing::Not;
 using ::testing::Return;
 using ::testing::SaveArg;
 using ::testing::SetArgPointee;
 using ::testing::StartsWith;
-
-template <typename T>
-T FromText(const std::string& text) {
-  T message;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &message))
-      << text;
-  return message;
-}
 
 TEST(ParseAdminTest, DeleteDatasetsBuyers) {
   ParsedLine del({"admin", "delete", "h"});
@@ -135,44 +119,6 @@ TEST(ParseAdminTest, LedgerAndAudit) {
                    "--limit expects a non-negative integer, got '1.5'");
 }
 
-const char kInfo[] = R"pb(
-  dataset_id: "hospital"
-  description: "Hospital \"quality\" data"
-  columns { name: "zip" type: COLUMN_TYPE_INT64 }
-  columns { name: "city" type: COLUMN_TYPE_STRING }
-  constraints: "zip -> city"
-  public_max_rows: 1000
-  supported_measures: MEASURE_MI
-  supported_measures: MEASURE_P
-  supported_measures: MEASURE_R
-  neighbouring: "one row added or removed (unbounded DP)"
-  version: 2
-  registered_at { seconds: 1714564800 }
-)pb";
-
-const char kBudget[] = R"pb(
-  budgets {
-    buyer_id: "alice"
-    dataset_id: "hospital"
-    granted: 3
-    spent: 1
-    reserved: 0.5
-    remaining: 1.5
-  }
-  history {
-    entry_id: 7
-    buyer_id: "alice"
-    dataset_id: "hospital"
-    request_id: "r-1"
-    operation: "MeasureInconsistency MI optimized"
-    epsilon: 1
-    state: LEDGER_ENTRY_STATE_COMMITTED
-    created_at { seconds: 1714564800 }
-    settled_at { seconds: 1714564801 }
-    neighbouring: "one row"
-  }
-)pb";
-
 TEST(AdminTextTest, BudgetChange) {
   dpq::v1::Budget b;
   b.set_buyer_id("alice");
@@ -193,7 +139,7 @@ TEST(AdminTextTest, BudgetChange) {
 TEST(AdminTextTest, AdminDatasetsShowTrueSizes) {
   dpq::v1::AdminListDatasetsResponse resp;
   dpq::v1::AdminDatasetInfo* a = resp.add_datasets();
-  *a->mutable_dataset() = FromText<dpq::v1::DatasetInfo>(kInfo);
+  *a->mutable_dataset() = HospitalInfo();
   a->mutable_stats()->set_rows(998);
   a->mutable_stats()->set_csv_bytes(4096);
   a->mutable_stats()->set_edges(17);
@@ -231,7 +177,7 @@ TEST(AdminTextTest, BuyersLedgerAudit) {
       R"("createdAt":"2024-05-01T12:00:00Z"},{"buyerId":"bob","revoked":true}]})"
       "\n");
 
-  const auto budget = FromText<dpq::v1::GetBudgetResponse>(kBudget);
+  const auto budget = AliceBudget();
   dpq::v1::ListLedgerResponse ledger;
   *ledger.mutable_entries() = budget.history();
   *ledger.mutable_budgets() = budget.budgets();

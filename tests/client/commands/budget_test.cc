@@ -8,38 +8,22 @@
 #include "client/cli.h"
 #include "client/json_output.h"
 #include "gmock/gmock.h"
-#include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "tests/client/cli_test_fixture.h"
 #include "tests/client/parse_testing.h"
-#include "tests/testing/status_matchers.h"
+#include "tests/client/proto_text_testing.h"
 
 namespace dpq::client {
 namespace {
 
 namespace v1 = ::dpq::v1;
-using ::dpq::testing::StatusIs;
-using ::grpc::health::v1::HealthCheckRequest;
-using ::grpc::health::v1::HealthCheckResponse;
 using ::testing::_;
 using ::testing::DoAll;
-using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using ::testing::Invoke;
-using ::testing::IsEmpty;
 using ::testing::Not;
 using ::testing::Return;
 using ::testing::SaveArg;
 using ::testing::SetArgPointee;
-using ::testing::StartsWith;
-
-template <typename T>
-T FromText(const std::string& text) {
-  T message;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &message))
-      << text;
-  return message;
-}
 
 TEST(ParseBuyerTest, Budget) {
   ParsedLine all({"budget"});
@@ -63,31 +47,8 @@ TEST(ParseBuyerTest, Budget) {
   ExpectUsageError({"budget", "--history=yes"}, "--history takes no value");
 }
 
-const char kBudget[] = R"pb(
-  budgets {
-    buyer_id: "alice"
-    dataset_id: "hospital"
-    granted: 3
-    spent: 1
-    reserved: 0.5
-    remaining: 1.5
-  }
-  history {
-    entry_id: 7
-    buyer_id: "alice"
-    dataset_id: "hospital"
-    request_id: "r-1"
-    operation: "MeasureInconsistency MI optimized"
-    epsilon: 1
-    state: LEDGER_ENTRY_STATE_COMMITTED
-    created_at { seconds: 1714564800 }
-    settled_at { seconds: 1714564801 }
-    neighbouring: "one row"
-  }
-)pb";
-
 TEST(BudgetTextTest, HumanTableWithAndWithoutHistory) {
-  const auto resp = FromText<dpq::v1::GetBudgetResponse>(kBudget);
+  const auto resp = AliceBudget();
   EXPECT_EQ(BudgetText(resp, "", false),
             "DATASET   GRANTED  SPENT  RESERVED  REMAINING\n"
             "hospital  3        1      0.5       1.5\n");
@@ -111,7 +72,7 @@ TEST(BudgetTextTest, EmptyBudgetsSayNoGrant) {
 // The response as it is: the server sends history only when asked, so it
 // is [] otherwise.
 TEST(BudgetTextTest, JsonIncludesHistoryOnlyWhenAsked) {
-  auto resp = FromText<dpq::v1::GetBudgetResponse>(kBudget);
+  auto resp = AliceBudget();
   EXPECT_EQ(
       *ProtoJsonLine(resp),
       R"({"budgets":[{"buyerId":"alice","datasetId":"hospital","granted":3,)"

@@ -8,52 +8,28 @@
 #include "client/cli.h"
 #include "client/json_output.h"
 #include "gmock/gmock.h"
-#include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "tests/client/cli_test_fixture.h"
 #include "tests/client/parse_testing.h"
-#include "tests/testing/status_matchers.h"
+#include "tests/client/proto_text_testing.h"
 
 namespace dpq::client {
 namespace {
 
 namespace v1 = ::dpq::v1;
-using ::dpq::testing::StatusIs;
-using ::grpc::health::v1::HealthCheckRequest;
-using ::grpc::health::v1::HealthCheckResponse;
 using ::testing::_;
 using ::testing::DoAll;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using ::testing::Invoke;
 using ::testing::IsEmpty;
-using ::testing::Not;
 using ::testing::Return;
 using ::testing::SaveArg;
 using ::testing::SetArgPointee;
-using ::testing::StartsWith;
-
-template <typename T>
-T FromText(const std::string& text) {
-  T message;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &message))
-      << text;
-  return message;
-}
-
-// The request `args` parse into (a parse error fails the test).
-v1::ReleaseCuboidsRequest Request(const std::vector<std::string>& args) {
-  ParsedLine p(args);
-  EXPECT_TRUE(p.ok()) << p.status();
-  const CuboidsCommand* command = p.command<CuboidsCommand>();
-  EXPECT_NE(command, nullptr);
-  return command == nullptr ? v1::ReleaseCuboidsRequest() : command->request();
-}
 
 TEST(ParseCuboidsTest, EveryFlag) {
-  const v1::ReleaseCuboidsRequest request =
-      Request({"cuboids", "adult", "--dims", "Sex,Age", "--dims=Salary",
-               "--epsilon", "0.5", "--integral", "--request-id", "c-1"});
+  const v1::ReleaseCuboidsRequest request = ParsedRequest<CuboidsCommand>(
+      {"cuboids", "adult", "--dims", "Sex,Age", "--dims=Salary", "--epsilon",
+       "0.5", "--integral", "--request-id", "c-1"});
   EXPECT_EQ(request.dataset_id(), "adult");
   ASSERT_EQ(request.cuboids_size(), 2);
   EXPECT_THAT(request.cuboids(0).dimensions(), ElementsAre("Sex", "Age"));
@@ -70,18 +46,18 @@ TEST(ParseCuboidsTest, EveryFlag) {
 }
 
 TEST(ParseCuboidsTest, DefaultsAndTheApexCuboid) {
-  const v1::ReleaseCuboidsRequest request =
-      Request({"cuboids", "adult", "--dims", "", "--epsilon", "1"});
+  const v1::ReleaseCuboidsRequest request = ParsedRequest<CuboidsCommand>(
+      {"cuboids", "adult", "--dims", "", "--epsilon", "1"});
   ASSERT_EQ(request.cuboids_size(), 1);
   EXPECT_THAT(request.cuboids(0).dimensions(), IsEmpty());
   EXPECT_FALSE(request.non_negative_integral());
   EXPECT_EQ(request.request_id(), "");
   // `--dims=` is the apex cuboid too.
-  EXPECT_THAT(
-      Request({"cuboids", "adult", "--dims=", "--dims", "A", "--epsilon", "1"})
-          .cuboids(0)
-          .dimensions(),
-      IsEmpty());
+  EXPECT_THAT(ParsedRequest<CuboidsCommand>({"cuboids", "adult", "--dims=",
+                                             "--dims", "A", "--epsilon", "1"})
+                  .cuboids(0)
+                  .dimensions(),
+              IsEmpty());
 }
 
 TEST(ParseCuboidsTest, Errors) {

@@ -8,57 +8,25 @@
 #include "client/cli.h"
 #include "client/json_output.h"
 #include "gmock/gmock.h"
-#include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "tests/client/cli_test_fixture.h"
 #include "tests/client/parse_testing.h"
-#include "tests/testing/status_matchers.h"
+#include "tests/client/proto_text_testing.h"
 
 namespace dpq::client {
 namespace {
 
 namespace v1 = ::dpq::v1;
-using ::dpq::testing::StatusIs;
-using ::grpc::health::v1::HealthCheckRequest;
-using ::grpc::health::v1::HealthCheckResponse;
 using ::testing::_;
 using ::testing::DoAll;
-using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using ::testing::Invoke;
-using ::testing::IsEmpty;
-using ::testing::Not;
 using ::testing::Return;
 using ::testing::SaveArg;
 using ::testing::SetArgPointee;
-using ::testing::StartsWith;
-
-template <typename T>
-T FromText(const std::string& text) {
-  T message;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &message))
-      << text;
-  return message;
-}
-
-const char kInfo[] = R"pb(
-  dataset_id: "hospital"
-  description: "Hospital \"quality\" data"
-  columns { name: "zip" type: COLUMN_TYPE_INT64 }
-  columns { name: "city" type: COLUMN_TYPE_STRING }
-  constraints: "zip -> city"
-  public_max_rows: 1000
-  supported_measures: MEASURE_MI
-  supported_measures: MEASURE_P
-  supported_measures: MEASURE_R
-  neighbouring: "one row added or removed (unbounded DP)"
-  version: 2
-  registered_at { seconds: 1714564800 }
-)pb";
 
 TEST(DatasetsTextTest, TableHidesRowCountUnlessPublic) {
   dpq::v1::ListDatasetsResponse resp;
-  *resp.add_datasets() = FromText<dpq::v1::DatasetInfo>(kInfo);
+  *resp.add_datasets() = HospitalInfo();
   dpq::v1::DatasetInfo* tax = resp.add_datasets();
   tax->set_dataset_id("tax");
   tax->set_public_max_rows(200000);
@@ -78,7 +46,7 @@ TEST(DatasetsTextTest, TableHidesRowCountUnlessPublic) {
 // fields such as registeredAt after the others, and '>' as \u003e.)
 TEST(DatasetsTextTest, JsonIsTheProtoMappingWithEveryField) {
   dpq::v1::ListDatasetsResponse resp;
-  *resp.add_datasets() = FromText<dpq::v1::DatasetInfo>(kInfo);
+  *resp.add_datasets() = HospitalInfo();
   EXPECT_EQ(*ProtoJsonLine(resp),
             R"({"datasets":[{"datasetId":"hospital",)"
             R"("description":"Hospital \"quality\" data",)"

@@ -8,53 +8,18 @@
 #include "client/cli.h"
 #include "client/json_output.h"
 #include "gmock/gmock.h"
-#include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "tests/client/cli_test_fixture.h"
 #include "tests/client/parse_testing.h"
-#include "tests/testing/status_matchers.h"
+#include "tests/client/proto_text_testing.h"
 
 namespace dpq::client {
 namespace {
 
 namespace v1 = ::dpq::v1;
-using ::dpq::testing::StatusIs;
-using ::grpc::health::v1::HealthCheckRequest;
-using ::grpc::health::v1::HealthCheckResponse;
-using ::testing::_;
-using ::testing::DoAll;
-using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using ::testing::Invoke;
-using ::testing::IsEmpty;
 using ::testing::Not;
-using ::testing::Return;
-using ::testing::SaveArg;
-using ::testing::SetArgPointee;
 using ::testing::StartsWith;
-
-template <typename T>
-T FromText(const std::string& text) {
-  T message;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &message))
-      << text;
-  return message;
-}
-
-const char kInfo[] = R"pb(
-  dataset_id: "hospital"
-  description: "Hospital \"quality\" data"
-  columns { name: "zip" type: COLUMN_TYPE_INT64 }
-  columns { name: "city" type: COLUMN_TYPE_STRING }
-  constraints: "zip -> city"
-  public_max_rows: 1000
-  supported_measures: MEASURE_MI
-  supported_measures: MEASURE_P
-  supported_measures: MEASURE_R
-  neighbouring: "one row added or removed (unbounded DP)"
-  version: 2
-  registered_at { seconds: 1714564800 }
-)pb";
 
 TEST(DescribeTextTest, OwnerTextIsEscapedEverywhere) {
   const auto resp = FromText<dpq::v1::DescribeDatasetResponse>(R"pb(
@@ -89,7 +54,7 @@ TEST(DescribeTextTest, OwnerTextIsEscapedEverywhere) {
 
 TEST(DescribeTextTest, HumanListsSchemaAndConstraints) {
   dpq::v1::DescribeDatasetResponse resp;
-  *resp.mutable_dataset() = FromText<dpq::v1::DatasetInfo>(kInfo);
+  *resp.mutable_dataset() = HospitalInfo();
   const std::string text = DescribeText(resp);
   EXPECT_THAT(text, HasSubstr("dataset:          hospital\n"));
   EXPECT_THAT(text, HasSubstr("version:          2 (registered "
@@ -105,7 +70,7 @@ TEST(DescribeTextTest, HumanListsSchemaAndConstraints) {
 
 TEST(DescribeTextTest, ExactRepairIsShownInTextAndJson) {
   dpq::v1::DescribeDatasetResponse resp;
-  *resp.mutable_dataset() = FromText<dpq::v1::DatasetInfo>(kInfo);
+  *resp.mutable_dataset() = HospitalInfo();
   resp.mutable_dataset()->set_exact_repair(true);
   EXPECT_THAT(DescribeText(resp),
               HasSubstr("I_R released as:  the exact minimum repair (owner's "

@@ -8,10 +8,10 @@
 #include "client/cli.h"
 #include "client/json_output.h"
 #include "gmock/gmock.h"
-#include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "tests/client/cli_test_fixture.h"
 #include "tests/client/parse_testing.h"
+#include "tests/client/proto_text_testing.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::client {
@@ -19,42 +19,19 @@ namespace {
 
 namespace v1 = ::dpq::v1;
 using ::dpq::testing::StatusIs;
-using ::grpc::health::v1::HealthCheckRequest;
-using ::grpc::health::v1::HealthCheckResponse;
 using ::testing::_;
 using ::testing::DoAll;
-using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using ::testing::Invoke;
 using ::testing::IsEmpty;
 using ::testing::Not;
 using ::testing::Return;
 using ::testing::SaveArg;
 using ::testing::SetArgPointee;
-using ::testing::StartsWith;
-
-template <typename T>
-T FromText(const std::string& text) {
-  T message;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &message))
-      << text;
-  return message;
-}
-
-// The request `args` parse into (a parse error fails the test).
-v1::MeasureInconsistencyRequest Request(const std::vector<std::string>& args) {
-  ParsedLine p(args);
-  EXPECT_TRUE(p.ok()) << p.status();
-  const MeasureCommand* command = p.command<MeasureCommand>();
-  EXPECT_NE(command, nullptr);
-  return command == nullptr ? v1::MeasureInconsistencyRequest()
-                            : command->request();
-}
 
 TEST(ParseBuyerTest, MeasureWithAllFlags) {
-  v1::MeasureInconsistencyRequest inv =
-      Request({"measure", "hospital", "--measure", "MI", "--epsilon=0.5",
-               "--method", "hierarchical", "--request-id", "r-1"});
+  v1::MeasureInconsistencyRequest inv = ParsedRequest<MeasureCommand>(
+      {"measure", "hospital", "--measure", "MI", "--epsilon=0.5", "--method",
+       "hierarchical", "--request-id", "r-1"});
   EXPECT_EQ(inv.dataset_id(), "hospital");
   EXPECT_EQ(inv.measure(), dpq::v1::MEASURE_MI);
   EXPECT_DOUBLE_EQ(inv.epsilon(), 0.5);
@@ -63,15 +40,16 @@ TEST(ParseBuyerTest, MeasureWithAllFlags) {
 }
 
 TEST(ParseBuyerTest, MeasureDefaultsAndEveryMeasureAndMethod) {
-  v1::MeasureInconsistencyRequest inv =
-      Request({"measure", "h", "--measure", "r", "--epsilon", "1"});
+  v1::MeasureInconsistencyRequest inv = ParsedRequest<MeasureCommand>(
+      {"measure", "h", "--measure", "r", "--epsilon", "1"});
   EXPECT_EQ(inv.measure(), dpq::v1::MEASURE_R);
   EXPECT_EQ(inv.method(), dpq::v1::SELECTION_METHOD_UNSPECIFIED);
   EXPECT_EQ(inv.repair_method(), dpq::v1::REPAIR_METHOD_UNSPECIFIED);
   EXPECT_EQ(inv.request_id(), "");
-  EXPECT_EQ(
-      Request({"measure", "h", "--measure", "p", "--epsilon", "1"}).measure(),
-      dpq::v1::MEASURE_P);
+  EXPECT_EQ(ParsedRequest<MeasureCommand>(
+                {"measure", "h", "--measure", "p", "--epsilon", "1"})
+                .measure(),
+            dpq::v1::MEASURE_P);
   const std::map<std::string, dpq::v1::SelectionMethod> methods = {
       {"gem", dpq::v1::SELECTION_METHOD_GEM},
       {"GEM", dpq::v1::SELECTION_METHOD_GEM},
@@ -80,10 +58,11 @@ TEST(ParseBuyerTest, MeasureDefaultsAndEveryMeasureAndMethod) {
       {"basic", dpq::v1::SELECTION_METHOD_BASIC},
       {"baseline", dpq::v1::SELECTION_METHOD_BASELINE}};
   for (const auto& [name, method] : methods) {
-    EXPECT_EQ(Request({"measure", "h", "--measure", "mi", "--epsilon", "1",
-                       "--method", name})
-                  .method(),
-              method)
+    EXPECT_EQ(
+        ParsedRequest<MeasureCommand>({"measure", "h", "--measure", "mi",
+                                       "--epsilon", "1", "--method", name})
+            .method(),
+        method)
         << name;
   }
 }
@@ -98,16 +77,16 @@ TEST(ParseBuyerTest, MeasureRTakesTheRepairMethods) {
       {"vertex_cover", dpq::v1::REPAIR_METHOD_VERTEX_COVER}};
   for (const auto& [name, method] : methods) {
     SCOPED_TRACE(name);
-    v1::MeasureInconsistencyRequest inv = Request(
+    v1::MeasureInconsistencyRequest inv = ParsedRequest<MeasureCommand>(
         {"measure", "h", "--measure", "r", "--epsilon", "1", "--method", name});
     EXPECT_EQ(inv.repair_method(), method);
     EXPECT_EQ(inv.method(), dpq::v1::SELECTION_METHOD_UNSPECIFIED);
-    inv = Request(
+    inv = ParsedRequest<MeasureCommand>(
         {"measure", "h", "--method", name, "--epsilon", "1", "--measure", "R"});
     EXPECT_EQ(inv.repair_method(), method);
   }
   // And the other way round: mi / p never set repair_method.
-  v1::MeasureInconsistencyRequest inv = Request(
+  v1::MeasureInconsistencyRequest inv = ParsedRequest<MeasureCommand>(
       {"measure", "h", "--measure", "p", "--epsilon", "1", "--method", "gem"});
   EXPECT_EQ(inv.repair_method(), dpq::v1::REPAIR_METHOD_UNSPECIFIED);
 }
@@ -180,8 +159,8 @@ TEST(ParseBuyerTest, MeasureErrors) {
 TEST(ParseBuyerTest, NonPositiveEpsilonIsLeftToTheServer) {
   // The server owns the range check (INVALID_ARGUMENT naming epsilon); the
   // CLI only insists on a number. A negative value is not taken for a flag.
-  v1::MeasureInconsistencyRequest inv =
-      Request({"measure", "h", "--measure", "mi", "--epsilon", "-1"});
+  v1::MeasureInconsistencyRequest inv = ParsedRequest<MeasureCommand>(
+      {"measure", "h", "--measure", "mi", "--epsilon", "-1"});
   EXPECT_DOUBLE_EQ(inv.epsilon(), -1);
 }
 

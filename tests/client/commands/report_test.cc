@@ -8,52 +8,26 @@
 #include "client/cli.h"
 #include "client/json_output.h"
 #include "gmock/gmock.h"
-#include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "tests/client/cli_test_fixture.h"
 #include "tests/client/parse_testing.h"
-#include "tests/testing/status_matchers.h"
+#include "tests/client/proto_text_testing.h"
 
 namespace dpq::client {
 namespace {
 
 namespace v1 = ::dpq::v1;
-using ::dpq::testing::StatusIs;
-using ::grpc::health::v1::HealthCheckRequest;
-using ::grpc::health::v1::HealthCheckResponse;
 using ::testing::_;
 using ::testing::DoAll;
-using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using ::testing::Invoke;
-using ::testing::IsEmpty;
-using ::testing::Not;
 using ::testing::Return;
 using ::testing::SaveArg;
 using ::testing::SetArgPointee;
-using ::testing::StartsWith;
-
-template <typename T>
-T FromText(const std::string& text) {
-  T message;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &message))
-      << text;
-  return message;
-}
-
-// The request `args` parse into (a parse error fails the test).
-v1::QualityReportRequest Request(const std::vector<std::string>& args) {
-  ParsedLine p(args);
-  EXPECT_TRUE(p.ok()) << p.status();
-  const ReportCommand* command = p.command<ReportCommand>();
-  EXPECT_NE(command, nullptr);
-  return command == nullptr ? v1::QualityReportRequest() : command->request();
-}
 
 TEST(ParseBuyerTest, Report) {
   v1::QualityReportRequest inv =
-      Request({"report", "tax", "--epsilon", "3", "--method=basic",
-               "--request-id", "q"});
+      ParsedRequest<ReportCommand>({"report", "tax", "--epsilon", "3",
+                                    "--method=basic", "--request-id", "q"});
   EXPECT_EQ(inv.dataset_id(), "tax");
   EXPECT_DOUBLE_EQ(inv.epsilon(), 3);
   EXPECT_EQ(inv.method(), dpq::v1::SELECTION_METHOD_BASIC);
@@ -66,15 +40,16 @@ TEST(ParseBuyerTest, Report) {
 }
 
 TEST(ParseBuyerTest, ReportRepairMethod) {
-  v1::QualityReportRequest inv = Request(
+  v1::QualityReportRequest inv = ParsedRequest<ReportCommand>(
       {"report", "tax", "--epsilon", "3", "--repair-method", "vertex_cover"});
   EXPECT_EQ(inv.repair_method(), dpq::v1::REPAIR_METHOD_VERTEX_COVER);
   EXPECT_EQ(inv.method(), dpq::v1::SELECTION_METHOD_UNSPECIFIED);
-  inv = Request({"report", "tax", "--epsilon", "3", "--method", "gem",
-                 "--repair-method=EXACT"});
+  inv = ParsedRequest<ReportCommand>({"report", "tax", "--epsilon", "3",
+                                      "--method", "gem",
+                                      "--repair-method=EXACT"});
   EXPECT_EQ(inv.method(), dpq::v1::SELECTION_METHOD_GEM);
   EXPECT_EQ(inv.repair_method(), dpq::v1::REPAIR_METHOD_EXACT);
-  inv = Request(
+  inv = ParsedRequest<ReportCommand>(
       {"report", "tax", "--epsilon", "3", "--repair-method", "cover_bound"});
   EXPECT_EQ(inv.repair_method(), dpq::v1::REPAIR_METHOD_COVER_BOUND);
   // report's --method is the method of I_MI and I_P only.

@@ -8,56 +8,29 @@
 #include "client/cli.h"
 #include "client/json_output.h"
 #include "gmock/gmock.h"
-#include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "tests/client/cli_test_fixture.h"
 #include "tests/client/parse_testing.h"
-#include "tests/testing/status_matchers.h"
+#include "tests/client/proto_text_testing.h"
 
 namespace dpq::client {
 namespace {
 
 namespace v1 = ::dpq::v1;
-using ::dpq::testing::StatusIs;
-using ::grpc::health::v1::HealthCheckRequest;
-using ::grpc::health::v1::HealthCheckResponse;
 using ::testing::_;
 using ::testing::DoAll;
 using ::testing::ElementsAre;
-using ::testing::HasSubstr;
-using ::testing::Invoke;
 using ::testing::IsEmpty;
-using ::testing::Not;
 using ::testing::Return;
 using ::testing::SaveArg;
 using ::testing::SetArgPointee;
-using ::testing::StartsWith;
-
-template <typename T>
-T FromText(const std::string& text) {
-  T message;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &message))
-      << text;
-  return message;
-}
-
-// The request `args` parse into (a parse error fails the test).
-v1::SelectInfluentialNodesRequest Request(
-    const std::vector<std::string>& args) {
-  ParsedLine p(args);
-  EXPECT_TRUE(p.ok()) << p.status();
-  const TopNodesCommand* command = p.command<TopNodesCommand>();
-  EXPECT_NE(command, nullptr);
-  return command == nullptr ? v1::SelectInfluentialNodesRequest()
-                            : command->request();
-}
 
 TEST(ParseTopNodesTest, EveryFlag) {
-  v1::SelectInfluentialNodesRequest inv =
-      Request({"top-nodes", "karate", "--k", "3", "--objectives",
-               "egocentric_density,Degree", "--approach", "aggregation",
-               "--weights", "0.5,0.5", "--sensitivity", "GLOBAL", "--epsilon",
-               "2", "--request-id", "n-1"});
+  v1::SelectInfluentialNodesRequest inv = ParsedRequest<TopNodesCommand>(
+      {"top-nodes", "karate", "--k", "3", "--objectives",
+       "egocentric_density,Degree", "--approach", "aggregation", "--weights",
+       "0.5,0.5", "--sensitivity", "GLOBAL", "--epsilon", "2", "--request-id",
+       "n-1"});
   EXPECT_EQ(inv.dataset_id(), "karate");
   EXPECT_EQ(inv.k(), 3u);
   EXPECT_THAT(inv.objectives(),
@@ -71,8 +44,8 @@ TEST(ParseTopNodesTest, EveryFlag) {
 }
 
 TEST(ParseTopNodesTest, DefaultsAndServerSideChecks) {
-  v1::SelectInfluentialNodesRequest inv =
-      Request({"top-nodes", "karate", "--k", "0", "--epsilon", "1"});
+  v1::SelectInfluentialNodesRequest inv = ParsedRequest<TopNodesCommand>(
+      {"top-nodes", "karate", "--k", "0", "--epsilon", "1"});
   EXPECT_EQ(inv.k(), 0u);  // the range of k is the server's to check
   EXPECT_THAT(inv.objectives(), IsEmpty());
   EXPECT_EQ(inv.approach(), v1::SELECTION_APPROACH_UNSPECIFIED);

@@ -8,73 +8,50 @@
 #include "client/cli.h"
 #include "client/json_output.h"
 #include "gmock/gmock.h"
-#include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "tests/client/cli_test_fixture.h"
 #include "tests/client/parse_testing.h"
-#include "tests/testing/status_matchers.h"
+#include "tests/client/proto_text_testing.h"
 
 namespace dpq::client {
 namespace {
 
 namespace v1 = ::dpq::v1;
-using ::dpq::testing::StatusIs;
-using ::grpc::health::v1::HealthCheckRequest;
-using ::grpc::health::v1::HealthCheckResponse;
 using ::testing::_;
 using ::testing::DoAll;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using ::testing::Invoke;
 using ::testing::IsEmpty;
 using ::testing::Not;
 using ::testing::Return;
 using ::testing::SaveArg;
 using ::testing::SetArgPointee;
-using ::testing::StartsWith;
-
-template <typename T>
-T FromText(const std::string& text) {
-  T message;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &message))
-      << text;
-  return message;
-}
-
-// The request `args` parse into (a parse error fails the test).
-v1::TrainDecisionTreeRequest Request(const std::vector<std::string>& args) {
-  ParsedLine p(args);
-  EXPECT_TRUE(p.ok()) << p.status();
-  const TreeCommand* command = p.command<TreeCommand>();
-  EXPECT_NE(command, nullptr);
-  return command == nullptr ? v1::TrainDecisionTreeRequest()
-                            : command->request();
-}
 
 TEST(ParseTreeTest, EveryFlag) {
-  v1::TrainDecisionTreeRequest inv = Request({"tree",
-                                              "adult",
-                                              "--label",
-                                              "income",
-                                              "--positive",
-                                              ">50K",
-                                              "--features",
-                                              "age,sex",
-                                              "--approach",
-                                              "Aggregation",
-                                              "--weights",
-                                              "1,2.5",
-                                              "--sensitivity",
-                                              "local",
-                                              "--generations",
-                                              "20",
-                                              "--population=40",
-                                              "--accuracy-epsilon",
-                                              "0.25",
-                                              "--epsilon",
-                                              "1",
-                                              "--request-id",
-                                              "t-1"});
+  v1::TrainDecisionTreeRequest inv =
+      ParsedRequest<TreeCommand>({"tree",
+                                  "adult",
+                                  "--label",
+                                  "income",
+                                  "--positive",
+                                  ">50K",
+                                  "--features",
+                                  "age,sex",
+                                  "--approach",
+                                  "Aggregation",
+                                  "--weights",
+                                  "1,2.5",
+                                  "--sensitivity",
+                                  "local",
+                                  "--generations",
+                                  "20",
+                                  "--population=40",
+                                  "--accuracy-epsilon",
+                                  "0.25",
+                                  "--epsilon",
+                                  "1",
+                                  "--request-id",
+                                  "t-1"});
   EXPECT_EQ(inv.dataset_id(), "adult");
   EXPECT_EQ(inv.label_column(), "income");
   EXPECT_EQ(inv.positive_class(), ">50K");
@@ -91,8 +68,8 @@ TEST(ParseTreeTest, EveryFlag) {
 
 TEST(ParseTreeTest, DefaultsAreLeftToTheServer) {
   v1::TrainDecisionTreeRequest inv =
-      Request({"tree", "adult", "--label", "income", "--positive", "",
-               "--epsilon", "2"});
+      ParsedRequest<TreeCommand>({"tree", "adult", "--label", "income",
+                                  "--positive", "", "--epsilon", "2"});
   EXPECT_EQ(inv.positive_class(), "");
   EXPECT_THAT(inv.features(), IsEmpty());
   EXPECT_EQ(inv.approach(), v1::SELECTION_APPROACH_UNSPECIFIED);

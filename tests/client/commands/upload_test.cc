@@ -12,38 +12,21 @@
 #include "client/commands/admin_replace.h"
 #include "client/json_output.h"
 #include "gmock/gmock.h"
-#include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "tests/client/cli_test_fixture.h"
 #include "tests/client/parse_testing.h"
-#include "tests/testing/status_matchers.h"
+#include "tests/client/proto_text_testing.h"
 
 namespace dpq::client {
 namespace {
 
 namespace v1 = ::dpq::v1;
-using ::dpq::testing::StatusIs;
-using ::grpc::health::v1::HealthCheckRequest;
-using ::grpc::health::v1::HealthCheckResponse;
 using ::testing::_;
-using ::testing::DoAll;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Invoke;
 using ::testing::IsEmpty;
-using ::testing::Not;
-using ::testing::Return;
-using ::testing::SaveArg;
-using ::testing::SetArgPointee;
 using ::testing::StartsWith;
-
-template <typename T>
-T FromText(const std::string& text) {
-  T message;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &message))
-      << text;
-  return message;
-}
 
 // The upload flags `p` parsed into (register or replace); nullptr if `p`
 // is another command.
@@ -229,21 +212,6 @@ TEST(ParseRegisterCubeTest, Errors) {
                    "--kind is given more than once");
 }
 
-const char kInfo[] = R"pb(
-  dataset_id: "hospital"
-  description: "Hospital \"quality\" data"
-  columns { name: "zip" type: COLUMN_TYPE_INT64 }
-  columns { name: "city" type: COLUMN_TYPE_STRING }
-  constraints: "zip -> city"
-  public_max_rows: 1000
-  supported_measures: MEASURE_MI
-  supported_measures: MEASURE_P
-  supported_measures: MEASURE_R
-  neighbouring: "one row added or removed (unbounded DP)"
-  version: 2
-  registered_at { seconds: 1714564800 }
-)pb";
-
 TEST(UploadTextTest, GraphsCountNodesAndEdges) {
   v1::DatasetInfo info;
   info.set_dataset_id("net");
@@ -298,7 +266,7 @@ TEST(UploadTextTest, TablesShowTheOwnersNotesAndAFailedRebuild) {
 }
 
 TEST(UploadTextTest, RegisteredAndReplacedTables) {
-  const auto info = FromText<dpq::v1::DatasetInfo>(kInfo);
+  const auto info = HospitalInfo();
   dpq::v1::DatasetStats stats;
   stats.set_rows(1000);
   stats.set_csv_bytes(52000);
