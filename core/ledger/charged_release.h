@@ -27,12 +27,11 @@ struct ReleaseOutcome {
 //    running `compute`; a retry of one charged without an answer runs it
 //    and records the answer, without a new charge.
 //  - Once the reservation succeeded the charge stands (docs/privacy.md 3,
-//    rule 3): if
-//    `compute` fails (an error, or the caller left), the entry is charged
-//    without an answer and the error returned with a note that a retry with
-//    the same request_id returns the answer at no further cost. Only
-//    failures that depend on no private data may refund, and those are
-//    checked before Reserve by the callers.
+//    rule 3): if `compute` fails (an error, or the caller left), the entry
+//    is charged without an answer and the error returned with a note that a
+//    retry with the same request_id returns the answer at no further cost.
+//    Only failures that depend on no private data may refund, and those
+//    are checked before Reserve by the callers.
 //  - If Commit fails (the ledger's own failure), the answer is NOT returned
 //    (kInternal/kUnavailable) and a fresh reservation is refunded: an
 //    uncharged answer never leaves.

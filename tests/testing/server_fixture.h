@@ -1,8 +1,8 @@
 // A real dpq-server for tests (docs/architecture.md 2, tests/): starts
-// server::Server on
-// 127.0.0.1:0 with a fresh temporary data directory, over plaintext, TLS or
-// mutual TLS with certificates made once per test binary by the openssl
-// CLI, and hands out channels, stubs and contexts carrying bearer tokens.
+// server::Server on 127.0.0.1:0 with a fresh temporary data directory,
+// over plaintext, TLS or mutual TLS with certificates made once per test
+// binary by the openssl CLI, and hands out channels, stubs and contexts
+// carrying bearer tokens.
 //
 //   ASSERT_OK_AND_ASSIGN(auto server, TestServer::Start());
 //   auto admin = server->AdminStub();
