@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "core/util/sha256_hex.h"
 #include "core/util/status_macros.h"
 #include "server/auth/token.h"
 #include "server/call_context.h"
@@ -136,9 +137,8 @@ grpc::Status AdminServiceImpl::RegisterDataset(
         ASSIGN_OR_RETURN(Upload upload,
                          ReadUpload(call, *reader, max_upload_bytes_));
         log.set_dataset(upload.header.manifest().dataset_id());
-        return RegisterDatasetImpl(caller, upload.header,
-                                   std::move(upload.csv), response,
-                                   call.deadline);
+        return RegisterDatasetImpl(caller, upload.header, std::move(upload.csv),
+                                   response, call.deadline);
       });
 }
 
@@ -301,7 +301,7 @@ absl::Status AdminServiceImpl::RegisterDatasetImpl(
   ASSIGN_OR_RETURN(csv, UploadedCsv(header, std::move(csv)));
   ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> dataset,
                    registry_->Register(header.manifest(), std::move(csv),
-                                     SourceOf(header), deadline));
+                                       SourceOf(header), deadline));
   *response->mutable_dataset() = dataset->PublicInfo();
   *response->mutable_stats() = dataset->Stats();
   for (const std::string& note : dataset->notes) response->add_notes(note);
@@ -324,7 +324,7 @@ absl::Status AdminServiceImpl::ReplaceDatasetImpl(
   ASSIGN_OR_RETURN(csv, UploadedCsv(header, std::move(csv)));
   ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> dataset,
                    registry_->Replace(header.manifest(), std::move(csv),
-                                    SourceOf(header), deadline));
+                                      SourceOf(header), deadline));
   *response->mutable_dataset() = dataset->PublicInfo();
   *response->mutable_stats() = dataset->Stats();
   for (const std::string& note : dataset->notes) response->add_notes(note);
@@ -380,8 +380,8 @@ absl::Status AdminServiceImpl::CreateBuyerImpl(
         "buyer name.");
   }
   ASSIGN_OR_RETURN(std::string token, auth::GenerateToken());
-  absl::StatusOr<auth::Account> account =
-      accounts_->Create(request.name(), Role::kBuyer, auth::Sha256Hex(token));
+  absl::StatusOr<auth::Account> account = accounts_->Create(
+      request.name(), Role::kBuyer, core::util::Sha256Hex(token));
   if (absl::IsAlreadyExists(account.status())) {
     return absl::AlreadyExistsError(absl::StrCat(
         "A buyer named '", request.name(), "' already exists (name)."));

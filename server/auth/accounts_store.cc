@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
+#include "core/util/sha256_hex.h"
 #include "core/util/status_macros.h"
 #include "server/auth/token.h"
 #include "server/storage/sqlite_database.h"
@@ -235,7 +236,8 @@ absl::StatusOr<bool> EnsureAdminToken(AccountsStore& accounts,
           "admin token."));
     }
     RETURN_IF_ERROR(
-        accounts.Create(kAdminId, Role::kAdmin, Sha256Hex(token)).status());
+        accounts.Create(kAdminId, Role::kAdmin, core::util::Sha256Hex(token))
+            .status());
     return false;
   }
 
@@ -267,7 +269,8 @@ absl::StatusOr<bool> EnsureAdminToken(AccountsStore& accounts,
     ::close(dir_fd);
   }
   RETURN_IF_ERROR(
-      accounts.Create(kAdminId, Role::kAdmin, Sha256Hex(token)).status());
+      accounts.Create(kAdminId, Role::kAdmin, core::util::Sha256Hex(token))
+          .status());
   return true;
 }
 

@@ -23,9 +23,6 @@ absl::StatusOr<std::string> GenerateToken();
 // True if `token` has the exact shape GenerateToken produces.
 bool IsWellFormedToken(absl::string_view token);
 
-// SHA-256 of `data` as 64 lowercase hex digits.
-std::string Sha256Hex(absl::string_view data);
-
 }  // namespace dpq::server::auth
 
 #endif  // DPQ_SERVER_AUTH_TOKEN_H_

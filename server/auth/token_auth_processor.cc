@@ -12,6 +12,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "core/util/sha256_hex.h"
 #include "server/auth/token.h"
 #include "server/request_log.h"
 
@@ -74,8 +75,8 @@ void ProcessInsecure(void* state, grpc_auth_context* context,
         [context](const std::string& value) {
           grpc_auth_context_add_cstring_property(context, kPrincipalProperty,
                                                  value.c_str());
-          grpc_auth_context_set_peer_identity_property_name(
-              context, kPrincipalProperty);
+          grpc_auth_context_set_peer_identity_property_name(context,
+                                                            kPrincipalProperty);
         });
     if (!bound.ok()) {
       LogRejected(method, bound);
@@ -122,8 +123,8 @@ class InsecureCredentialsWithAuth final : public grpc::ServerCredentials {
 
 void LogRejected(absl::string_view method, const absl::Status& status) {
   // The handler never runs for a rejected call: log its one line here.
-  const std::string rpc = method.empty() ? std::string("-")
-                                         : std::string(method.substr(1));
+  const std::string rpc =
+      method.empty() ? std::string("-") : std::string(method.substr(1));
   RequestLog log(rpc.c_str());
   log.Finish(grpc::Status(static_cast<grpc::StatusCode>(status.code()),
                           std::string(status.message())));
@@ -185,7 +186,7 @@ absl::StatusOr<std::optional<Principal>> TokenAuthProcessor::Authenticate(
         "lowercase hex digits.");
   }
   std::optional<Principal> principal =
-      accounts_->Authenticate(Sha256Hex(token));
+      accounts_->Authenticate(core::util::Sha256Hex(token));
   if (!principal.has_value()) {
     return absl::UnauthenticatedError(
         "Unknown or revoked bearer token: ask the admin for a valid one.");
@@ -193,10 +194,10 @@ absl::StatusOr<std::optional<Principal>> TokenAuthProcessor::Authenticate(
   return principal;
 }
 
-grpc::Status TokenAuthProcessor::Process(const InputMetadata& auth_metadata,
-                                         grpc::AuthContext* context,
-                                         OutputMetadata* consumed_auth_metadata,
-                                         OutputMetadata* /*response_metadata*/) {
+grpc::Status TokenAuthProcessor::Process(
+    const InputMetadata& auth_metadata, grpc::AuthContext* context,
+    OutputMetadata* consumed_auth_metadata,
+    OutputMetadata* /*response_metadata*/) {
   absl::string_view method;
   if (auto it = auth_metadata.find(kPathKey); it != auth_metadata.end()) {
     method = View(it->second);

@@ -1,6 +1,5 @@
 // Every RPC of dpq.v1.BuyerService and dpq.v1.AdminService against the real
 // dpq-server over TLS, plus the standard health and reflection services.
-#include <openssl/sha.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -10,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "core/util/sha256_hex.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "reflection/reflection_subset.grpc.pb.h"
 #include "tests/integration/harness.h"
@@ -27,14 +26,6 @@ using ::testing::Ge;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::SizeIs;
-
-std::string Sha256Hex(const std::string& data) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(),
-         digest);
-  return absl::BytesToHexString(
-      absl::string_view(reinterpret_cast<const char*>(digest), sizeof(digest)));
-}
 
 // No response may carry a raw cell of the private rows.
 template <typename Message>
@@ -414,7 +405,7 @@ TEST_F(ServiceTest, BuyerAccountsAreListedAndTokensStoredAsHashes) {
   }
   EXPECT_THAT(all_files, Not(HasSubstr(*token)));
   EXPECT_THAT(all_files, Not(HasSubstr(admin_token_)));
-  EXPECT_THAT(all_files, HasSubstr(Sha256Hex(*token)));
+  EXPECT_THAT(all_files, HasSubstr(core::util::Sha256Hex(*token)));
 
   v1::ListBuyersResponse buyers;
   auto context = Context(admin_token_);

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "core/util/sha256_hex.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "server/auth/token.h"
@@ -38,16 +39,17 @@ class AccountsStoreTest : public ::testing::Test {
 
 TEST_F(AccountsStoreTest, CreateAuthenticateRevoke) {
   ASSERT_OK_AND_ASSIGN(auto store, AccountsStore::Open(db()));
-  ASSERT_OK_AND_ASSIGN(const Account alice,
-                       store->Create("alice", Role::kBuyer, Sha256Hex("t1")));
+  ASSERT_OK_AND_ASSIGN(
+      const Account alice,
+      store->Create("alice", Role::kBuyer, core::util::Sha256Hex("t1")));
   EXPECT_EQ(alice.id, "alice");
   EXPECT_FALSE(alice.revoked);
-  EXPECT_THAT(store->Authenticate(Sha256Hex("t1")),
+  EXPECT_THAT(store->Authenticate(core::util::Sha256Hex("t1")),
               Optional(Field(&Principal::id, "alice")));
-  EXPECT_FALSE(store->Authenticate(Sha256Hex("t2")).has_value());
+  EXPECT_FALSE(store->Authenticate(core::util::Sha256Hex("t2")).has_value());
 
   ASSERT_OK(store->Revoke("alice"));
-  EXPECT_FALSE(store->Authenticate(Sha256Hex("t1")).has_value());
+  EXPECT_FALSE(store->Authenticate(core::util::Sha256Hex("t1")).has_value());
   ASSERT_OK_AND_ASSIGN(const Account revoked, store->Get("alice"));
   EXPECT_TRUE(revoked.revoked);
   // Idempotent.
@@ -56,12 +58,14 @@ TEST_F(AccountsStoreTest, CreateAuthenticateRevoke) {
 
 TEST_F(AccountsStoreTest, Errors) {
   ASSERT_OK_AND_ASSIGN(auto store, AccountsStore::Open(db()));
-  ASSERT_OK(store->Create("alice", Role::kBuyer, Sha256Hex("t1")).status());
-  EXPECT_THAT(store->Create("alice", Role::kBuyer, Sha256Hex("t2")),
+  ASSERT_OK(store->Create("alice", Role::kBuyer, core::util::Sha256Hex("t1"))
+                .status());
+  EXPECT_THAT(store->Create("alice", Role::kBuyer, core::util::Sha256Hex("t2")),
               StatusIs(absl::StatusCode::kAlreadyExists, HasSubstr("alice")));
   EXPECT_THAT(store->Revoke("bob"),
               StatusIs(absl::StatusCode::kNotFound, HasSubstr("bob")));
-  EXPECT_THAT(store->Get("bob"), StatusIs(absl::StatusCode::kNotFound, ::testing::_));
+  EXPECT_THAT(store->Get("bob"),
+              StatusIs(absl::StatusCode::kNotFound, ::testing::_));
   EXPECT_THAT(AccountsStore::Open(dir_ + "/no/such/dir/accounts.db"),
               StatusIs(absl::StatusCode::kFailedPrecondition,
                        HasSubstr("Cannot create the accounts database")));
@@ -70,17 +74,19 @@ TEST_F(AccountsStoreTest, Errors) {
 TEST_F(AccountsStoreTest, SurvivesReopenAndStoresOnlyHashes) {
   {
     ASSERT_OK_AND_ASSIGN(auto store, AccountsStore::Open(db()));
-    ASSERT_OK(store->Create("bob", Role::kBuyer, Sha256Hex("dpq_secret"))
-                  .status());
-    ASSERT_OK(store->Create("alice", Role::kBuyer, Sha256Hex("other"))
-                  .status());
+    ASSERT_OK(
+        store->Create("bob", Role::kBuyer, core::util::Sha256Hex("dpq_secret"))
+            .status());
+    ASSERT_OK(
+        store->Create("alice", Role::kBuyer, core::util::Sha256Hex("other"))
+            .status());
     ASSERT_OK(store->Revoke("alice"));
     ASSERT_OK(store->AppendAudit("admin", "CreateBuyer", "buyer=bob"));
   }
   ASSERT_OK_AND_ASSIGN(auto store, AccountsStore::Open(db()));
-  EXPECT_THAT(store->Authenticate(Sha256Hex("dpq_secret")),
+  EXPECT_THAT(store->Authenticate(core::util::Sha256Hex("dpq_secret")),
               Optional(Field(&Principal::id, "bob")));
-  EXPECT_FALSE(store->Authenticate(Sha256Hex("other")).has_value());
+  EXPECT_FALSE(store->Authenticate(core::util::Sha256Hex("other")).has_value());
   ASSERT_OK_AND_ASSIGN(const auto buyers, store->List(Role::kBuyer));
   EXPECT_THAT(buyers, ElementsAre(Field(&Account::id, "alice"),
                                   Field(&Account::id, "bob")));
@@ -122,7 +128,7 @@ TEST_F(AccountsStoreTest, EnsureAdminTokenCreatesOnceAndNeverOverwrites) {
     struct stat info;
     ASSERT_EQ(stat(path.c_str(), &info), 0);
     EXPECT_EQ(info.st_mode & 0777, 0600);
-    EXPECT_THAT(store->Authenticate(Sha256Hex(token)),
+    EXPECT_THAT(store->Authenticate(core::util::Sha256Hex(token)),
                 Optional(Field(&Principal::role, Role::kAdmin)));
   }
   ASSERT_OK_AND_ASSIGN(auto store, AccountsStore::Open(db()));
@@ -139,7 +145,7 @@ TEST_F(AccountsStoreTest, EnsureAdminTokenAdoptsAFileLeftByACrash) {
   ASSERT_OK_AND_ASSIGN(auto store, AccountsStore::Open(db()));
   EXPECT_THAT(EnsureAdminToken(*store, path),
               dpq::testing::IsOkAndHolds(false));
-  EXPECT_THAT(store->Authenticate(Sha256Hex(token)),
+  EXPECT_THAT(store->Authenticate(core::util::Sha256Hex(token)),
               Optional(Field(&Principal::id, "admin")));
 }
 

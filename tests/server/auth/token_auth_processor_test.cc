@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/util/sha256_hex.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "server/auth/accounts_store.h"
@@ -28,7 +29,8 @@ class TokenAuthProcessorTest : public ::testing::Test {
     ASSERT_OK_AND_ASSIGN(accounts_, AccountsStore::Open(dir_ + "/a.db"));
     ASSERT_OK_AND_ASSIGN(token_, GenerateToken());
     ASSERT_OK(
-        accounts_->Create("alice", Role::kBuyer, Sha256Hex(token_)).status());
+        accounts_->Create("alice", Role::kBuyer, core::util::Sha256Hex(token_))
+            .status());
     processor_ = std::make_unique<TokenAuthProcessor>(accounts_.get());
   }
   void TearDown() override {
@@ -107,11 +109,10 @@ TEST_F(TokenAuthProcessorTest, BindsAConnectionToOnePrincipal) {
   ASSERT_OK(processor_->BindToConnection(alice, existing, add));
   ASSERT_OK(processor_->BindToConnection(alice, existing, add));
   EXPECT_EQ(connection, std::vector<std::string>{"buyer:alice"});
-  EXPECT_THAT(
-      processor_->BindToConnection(Principal{"admin", Role::kAdmin}, existing,
-                                   add),
-      StatusIs(absl::StatusCode::kUnauthenticated,
-               HasSubstr("separate channel")));
+  EXPECT_THAT(processor_->BindToConnection(Principal{"admin", Role::kAdmin},
+                                           existing, add),
+              StatusIs(absl::StatusCode::kUnauthenticated,
+                       HasSubstr("separate channel")));
   EXPECT_THAT(processor_->BindToConnection(Principal{"bob", Role::kBuyer},
                                            existing, add),
               StatusIs(absl::StatusCode::kUnauthenticated, ::testing::_));
