@@ -36,6 +36,12 @@ constexpr char kTrashPrefix[] = ".trash-";
 // Edge lists an older server wrote to a temporary file to parse them (a
 // file, not a directory); a crash could leave one behind.
 constexpr char kUploadPrefix[] = ".upload-";
+// Marks a cache of a shared catalog (see the header).
+constexpr char kCatalogCacheFile[] = ".catalog-cache";
+constexpr char kCatalogCacheText[] =
+    "The datasets in this directory are a cache of the PostgreSQL catalog "
+    "of dpq-server's shared-state mode (docs/operations.md): a dataset the "
+    "catalog lacks is removed at start-up.\n";
 // Largest manifest.json and state.txt read back.
 constexpr uint64_t kMaxManifestBytes = uint64_t{16} << 20;
 constexpr uint64_t kMaxStateBytes = 4096;
@@ -224,6 +230,22 @@ absl::Status DatasetDirectory::Remove(const std::string& id) const {
   // Open if this fails.
   RemoveTree(trash).IgnoreError();
   return absl::OkStatus();
+}
+
+bool DatasetDirectory::Contains(const std::string& id) const {
+  std::error_code ec;
+  return fs::is_directory(PathOf(id), ec);
+}
+
+bool DatasetDirectory::IsCatalogCache() const {
+  std::error_code ec;
+  return fs::is_regular_file(root_ / kCatalogCacheFile, ec);
+}
+
+absl::Status DatasetDirectory::MarkCatalogCache() const {
+  if (IsCatalogCache()) return absl::OkStatus();
+  RETURN_IF_ERROR(WriteFileSynced(root_ / kCatalogCacheFile, kCatalogCacheText));
+  return FsyncDirectory(root_);
 }
 
 }  // namespace dpq::server::registry

@@ -9,6 +9,7 @@
 //     .old-<id>/                    the version a Replace is replacing
 //     .trash-<id>/                  a version being deleted
 //     .upload-*                     temporary edge lists of older servers
+//     .catalog-cache                a cache of a shared catalog (below)
 // Files are mode 0600. Ids start with a letter or a digit, so the work
 // names above never collide with a dataset.
 //
@@ -18,6 +19,12 @@
 // removal renames to .trash-<id> first. Open finishes or rolls back what a
 // crash left half done, so a dataset is always either its old or its new
 // version, never a mix. No locks: the caller serialises writes of an id.
+//
+// In the PostgreSQL mode (dataset_catalog.h) the directory is a cache of
+// the shared catalog, marked by the file .catalog-cache: a dataset found
+// here that the catalog lacks is then a leftover and removed, while in an
+// unmarked directory it may be the only copy (an embedded data directory
+// not imported yet), which the registry refuses to remove.
 #ifndef DPQ_SERVER_REGISTRY_DATASET_DIRECTORY_H_
 #define DPQ_SERVER_REGISTRY_DATASET_DIRECTORY_H_
 
@@ -79,6 +86,14 @@ class DatasetDirectory {
   // Removes a stored version durably: once this returns OK it never comes
   // back, even after a crash. kInternal.
   absl::Status Remove(const std::string& id) const;
+
+  // True if <id> is stored (its directory exists).
+  bool Contains(const std::string& id) const;
+
+  // True once MarkCatalogCache has run on this directory.
+  bool IsCatalogCache() const;
+  // Marks the directory as a cache of a shared catalog, durably. kInternal.
+  absl::Status MarkCatalogCache() const;
 
   // DATA_DIR/datasets/<id>, for messages.
   std::filesystem::path PathOf(const std::string& id) const {

@@ -13,6 +13,7 @@
 #include "absl/time/clock.h"
 #include "core/table/mapped_file.h"
 #include "core/util/status_macros.h"
+#include "core/util/sha256_hex.h"
 #include "core/util/status_prefix.h"
 #include "server/registry/build_context.h"
 #include "server/registry/dataset_builder.h"
@@ -40,6 +41,13 @@ absl::Status ValidateOptions(const RegistryOptions& options) {
     return absl::InvalidArgumentError(
         absl::StrCat("graph_build_workers must be in [1, 16], but is ",
                      options.graph_build_workers, "."));
+  }
+  if (options.catalog != nullptr &&
+      options.catalog_poll_interval <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("catalog_poll_interval must be > 0, but is ",
+                     absl::FormatDuration(options.catalog_poll_interval),
+                     "."));
   }
   return absl::OkStatus();
 }
@@ -91,8 +99,11 @@ DatasetRegistry::DatasetRegistry(Options options, DatasetDirectory directory)
 }
 
 DatasetRegistry::~DatasetRegistry() {
-  // Drops queued builds (their slots are cancelled) and joins the workers
-  // before the datasets go.
+  // Polling stops first (it loads versions and queues their builds); then
+  // queued builds are dropped (their slots are cancelled) and the workers
+  // joined before the datasets go.
+  closing_ = true;
+  poller_.reset();
   builds_.reset();
 }
 
@@ -136,6 +147,10 @@ absl::StatusOr<std::unique_ptr<DatasetRegistry>> DatasetRegistry::Open(
   ASSIGN_OR_RETURN(const std::vector<std::string> ids, directory.ListIds());
   std::unique_ptr<DatasetRegistry> registry(
       new DatasetRegistry(options, std::move(directory)));
+  if (options.catalog != nullptr) {
+    RETURN_IF_ERROR(registry->OpenWithCatalog());
+    return registry;
+  }
   for (const std::string& id : ids) {
     absl::Status s = registry->LoadFromDisk(id);
     if (!s.ok()) {
@@ -232,6 +247,9 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
     CsvSource source, absl::Time deadline) {
   RETURN_IF_ERROR(ValidateManifest(manifest));
   const std::string& id = manifest.dataset_id();
+  // With a catalog: changes made through other replicas first, so that the
+  // check below sees them.
+  RETURN_IF_ERROR(SyncWithCatalog());
   // Fail fast before the slow build; checked again under write_mu_.
   RETURN_IF_ERROR(CheckPresence(id, replace));
   BuildContext context;
@@ -253,6 +271,10 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
   std::shared_ptr<LoadedDataset> d = *std::move(built);
   ASSIGN_OR_RETURN(const std::optional<uint64_t> edges,
                    BuildRegistrationGraph(options_, deadline, d.get()));
+  // The content hash the catalog verifies every fetch against, computed
+  // outside the lock.
+  const std::string content_sha256 =
+      options_.catalog != nullptr ? core::util::Sha256Hex(csv_text) : "";
 
   absl::MutexLock write_lock(&write_mu_);
   RETURN_IF_ERROR(CheckPresence(id, replace));
@@ -267,9 +289,17 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
     d->version = old->version + 1;
   }
   d->registered_at = absl::Now();
-  // The uploaded bytes reach the disk once, here, after they were parsed.
-  RETURN_IF_ERROR(directory_.Publish(id, csv_text, d->manifest,
-                                     StateOf(*d, edges), replace));
+  const VersionState state = StateOf(*d, edges);
+  if (options_.catalog == nullptr) {
+    // The uploaded bytes reach the disk once, here, after they were parsed.
+    RETURN_IF_ERROR(
+        directory_.Publish(id, csv_text, d->manifest, state, replace));
+  } else {
+    RETURN_IF_ERROR(PublishEverywhere(*d, state, csv_text, content_sha256,
+                                      replace ? std::optional<uint64_t>(
+                                                    d->version - 1)
+                                              : std::nullopt));
+  }
   {
     absl::MutexLock lock(&mu_);
     datasets_[id] = d;
@@ -296,6 +326,7 @@ absl::Status DatasetRegistry::CheckPresence(const std::string& id,
 absl::Status DatasetRegistry::Delete(const std::string& dataset_id) {
   RETURN_IF_ERROR(ValidateId(dataset_id, "dataset_id"));
   absl::MutexLock write_lock(&write_mu_);
+  if (options_.catalog != nullptr) return DeleteFromCatalog(dataset_id);
   RETURN_IF_ERROR(CheckPresence(dataset_id, /*must_exist=*/true));
   RETURN_IF_ERROR(directory_.Remove(dataset_id));
   // Requests holding the shared_ptr keep their in-memory copy; the last

@@ -18,10 +18,31 @@
 // (at most Options::graph_build_workers at once) from the same rows, which
 // gives the same graph; a release that needs one meanwhile waits for it
 // after its charge (see LoadedDataset::WaitForConflictGraph).
+//
+// With a shared catalog (Options::catalog, the PostgreSQL mode of
+// docs/operations.md) several replicas serve the same datasets. The
+// catalog is the authority: Register and Replace build and validate
+// locally as above (every error before anything is written), then publish
+// the frozen version to the catalog (where a concurrent change of the same
+// id through another replica makes one of them fail cleanly), then store
+// it in the data directory, now a cache, and publish it in memory. Delete
+// removes from the catalog first. Open reconciles the cache with the
+// catalog (a cached version is kept if its version, texts and content hash
+// match, else fetched; a cached dataset the catalog lacks is removed) and
+// loads every dataset; then a thread polls the catalog version every
+// catalog_poll_interval and, when it changed, reconciles the same way: new
+// and replaced versions are fetched into the cache and loaded exactly as
+// at start-up, deleted ones dropped. So a change made through one replica
+// is served, or refused, by every other within the interval plus the
+// version's load time. A dataset is never served in a version the catalog
+// does not have, beyond that delay.
 #ifndef DPQ_SERVER_REGISTRY_DATASET_REGISTRY_H_
 #define DPQ_SERVER_REGISTRY_DATASET_REGISTRY_H_
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,12 +54,15 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "dpq/v1/dataset.pb.h"
+#include "server/registry/dataset_catalog.h"
 #include "server/registry/dataset_directory.h"
 #include "server/registry/dataset_id.h"
 #include "server/registry/graph_build_queue.h"
 #include "server/registry/loaded_dataset.h"
+#include "server/registry/polling_thread.h"
 #include "server/registry/registry_options.h"
 #include "server/registry/server_import.h"
+#include "server/registry/version_state.h"
 
 namespace dpq::server::registry {
 
@@ -54,6 +78,13 @@ class DatasetRegistry {
   // operator must fix or remove it): the server never silently drops a
   // dataset buyers have budgets on. So is a table whose recorded edge count
   // exceeds max_edges (its graph could not be rebuilt).
+  //
+  // With a catalog: first the cache is reconciled with it (see the file
+  // comment; a fetch that fails verification is an error naming the
+  // dataset), then polling starts. kUnavailable if the catalog cannot be
+  // reached; kFailedPrecondition if data_dir/datasets holds a dataset the
+  // catalog lacks and was never a cache of it (an embedded data directory:
+  // its datasets are imported, not deleted).
   static absl::StatusOr<std::unique_ptr<DatasetRegistry>> Open(
       const Options& options);
 
@@ -72,6 +103,10 @@ class DatasetRegistry {
   // kInvalidArgument for bad input (the message names the field, line or
   // column); kResourceExhausted above the size limits (max_edges included).
   // With source kServerPath no error quotes the CSV (server_import.h).
+  // With a catalog, also kAlreadyExists if another replica registered the
+  // id first, and kUnavailable if the catalog cannot be reached (nothing
+  // is served here then; if the catalog took it nonetheless, polling
+  // loads it).
   // `deadline` is the admin's call's: the conflict graph build and the
   // exact-repair proof stop once it passes (kDeadlineExceeded, nothing is
   // registered), so a registration never goes on after its caller left.
@@ -82,12 +117,15 @@ class DatasetRegistry {
   // Same checks; the id must exist (kNotFound). version = old version + 1.
   // Columns the manifest leaves untyped keep the replaced version's types;
   // the public exact cuboids and the kind must stay the same
-  // (kFailedPrecondition).
+  // (kFailedPrecondition). kAborted if the dataset was replaced meanwhile
+  // (here or, with a catalog, through another replica).
   absl::StatusOr<std::shared_ptr<const LoadedDataset>> Replace(
       const v1::DatasetManifest& manifest, std::string csv_text,
       CsvSource source = CsvSource::kUpload,
       absl::Time deadline = absl::InfiniteFuture()) ABSL_LOCKS_EXCLUDED(mu_);
   // Removes the files and the in-memory dataset. kNotFound if unknown.
+  // With a catalog, removes it there first (it is then gone on every
+  // replica within the poll interval); kNotFound if the catalog lacks it.
   absl::Status Delete(const std::string& dataset_id) ABSL_LOCKS_EXCLUDED(mu_);
 
   // Reads a CSV from a path on the server for uploads by `server_path`:
@@ -105,6 +143,11 @@ class DatasetRegistry {
   // Blocks until no conflict-graph build is queued or running (tests).
   void WaitForGraphBuilds();
 
+  // With a catalog: reconciles now if the catalog version changed since
+  // the last reconciliation (what the polling thread does each interval).
+  // kUnavailable if the catalog cannot be reached. OK without a catalog.
+  absl::Status SyncWithCatalog() ABSL_LOCKS_EXCLUDED(write_mu_);
+
   ~DatasetRegistry();
 
  private:
@@ -113,8 +156,46 @@ class DatasetRegistry {
   // Queues the background conflict-graph build of a loaded table version.
   void QueueGraphBuild(std::shared_ptr<const LoadedDataset> d);
 
-  // Loads the stored dataset `id` (at Open, before the registry is shared).
+  // Loads the stored dataset `id` and publishes it in memory (at Open, and
+  // for a version fetched from the catalog).
   absl::Status LoadFromDisk(const std::string& id) ABSL_LOCKS_EXCLUDED(mu_);
+
+  // ---- The shared catalog (dataset_registry_sync.cc) ----
+  // Open's part with a catalog: reconcile, then start polling.
+  absl::Status OpenWithCatalog() ABSL_LOCKS_EXCLUDED(write_mu_);
+  // One poll: SyncWithCatalog, its failures logged (once while they last).
+  void PollCatalog() ABSL_LOCKS_EXCLUDED(write_mu_);
+  // Brings the cache and memory to `snapshot`. `strict` (at Open): the
+  // first dataset that cannot be fetched or loaded is the error; else such
+  // a dataset is logged and not served, and retried when its entry
+  // changes (or at the next poll if the failure was kUnavailable).
+  absl::Status Reconcile(const CatalogSnapshot& snapshot, bool strict)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // Makes `entry` the cached and served version: keeps the cached copy if
+  // it matches, else fetches it; then loads it.
+  absl::Status ApplyEntry(const CatalogEntry& entry)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // True if the cache holds exactly this version (texts and content hash).
+  bool CacheHolds(const CatalogEntry& entry,
+                  const v1::DatasetManifest& manifest,
+                  const VersionState& state) const;
+  // Stops serving `id` (memory only).
+  void Unpublish(const std::string& id) ABSL_LOCKS_EXCLUDED(mu_);
+  // Stops serving `id` and removes its cached copy.
+  absl::Status Drop(const std::string& id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // Write's last step with a catalog: publishes the new version `d` to
+  // the catalog (`replaces`: the version it replaces), then stores it in
+  // the cache. The caller publishes it in memory.
+  absl::Status PublishEverywhere(const LoadedDataset& d,
+                                 const VersionState& state,
+                                 absl::string_view data,
+                                 const std::string& content_sha256,
+                                 std::optional<uint64_t> replaces)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // Delete with a catalog.
+  absl::Status DeleteFromCatalog(const std::string& id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   // Register (replace = false) or Replace (replace = true).
   absl::StatusOr<std::shared_ptr<const LoadedDataset>> Write(
       const v1::DatasetManifest& manifest, std::string csv_text, bool replace,
@@ -135,8 +216,25 @@ class DatasetRegistry {
   // check, version, files, map). The slow part, parsing and building the
   // graph, runs before it without any lock; Get/List only take mu_ briefly.
   absl::Mutex write_mu_;
-  // Declared last: destroyed first, so no build outlives the registry.
+  // With a catalog: the version of each dataset served from it, the
+  // versions that failed to load (not retried until their entry changes),
+  // and the catalog version reconciled last (-1: never).
+  absl::flat_hash_map<std::string, CatalogEntry> synced_
+      ABSL_GUARDED_BY(write_mu_);
+  absl::flat_hash_map<std::string, CatalogEntry> failed_
+      ABSL_GUARDED_BY(write_mu_);
+  int64_t synced_version_ ABSL_GUARDED_BY(write_mu_) = -1;
+  // A reconciliation met kUnavailable: the next poll reconciles even if
+  // the catalog version did not change.
+  bool retry_ ABSL_GUARDED_BY(write_mu_) = false;
+  // The last polling failure logged ("" while polling succeeds), so that
+  // a lasting one is logged once. Only the polling thread uses it.
+  std::string poll_error_logged_;
+  // Set by the destructor: a reconciliation in progress stops early.
+  std::atomic<bool> closing_{false};
+  // Destroyed explicitly first (see the destructor).
   std::unique_ptr<GraphBuildQueue> builds_;
+  std::unique_ptr<PollingThread> poller_;
 };
 
 }  // namespace dpq::server::registry

@@ -5,10 +5,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "absl/time/time.h"
 #include "core/graph/conflict_graph_builder.h"
+#include "server/registry/dataset_catalog.h"
 
 namespace dpq::server::registry {
 
@@ -30,6 +32,14 @@ struct RegistryOptions {
   // Longest a registration with exact_repair may spend proving the exact
   // minimum cover; past it the registration fails (the owner's error).
   absl::Duration exact_repair_time_limit = absl::Seconds(60);
+  // The shared catalog of the PostgreSQL mode (dataset_catalog.h): null in
+  // the embedded mode. With one, the catalog decides which versions exist
+  // and data_dir/datasets is a cache of it (dataset_registry.h).
+  std::shared_ptr<DatasetCatalog> catalog;
+  // How often the catalog's version is polled (> 0): a change made through
+  // another replica is served or refused here within about this time plus
+  // the new version's load time.
+  absl::Duration catalog_poll_interval = absl::Milliseconds(250);
   // Tests only: runs on the worker before each background conflict-graph
   // build (to hold a build back and observe requests waiting for it).
   std::function<void(const std::string& dataset_id)> before_graph_build;

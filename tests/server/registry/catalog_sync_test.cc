@@ -1,0 +1,416 @@
+// Two DatasetRegistry instances (two replicas: two data directories) on one
+// PostgreSQL catalog: what one registers, replaces or deletes, the other
+// serves or refuses within a second.
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/barrier.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "server/registry/dataset_registry.h"
+#include "server/storage/postgres_database.h"
+#include "server/storage/postgres_dataset_catalog.h"
+#include "tests/testing/postgres_cluster.h"
+#include "tests/testing/status_matchers.h"
+
+namespace dpq::server::registry {
+namespace {
+
+namespace fs = std::filesystem;
+using ::dpq::testing::IsOk;
+using ::dpq::testing::PostgresCluster;
+using ::dpq::testing::StatusIs;
+using storage::PgParam;
+using storage::PgPool;
+using storage::PostgresDatasetCatalog;
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+
+// The bound the service promises for small datasets.
+constexpr absl::Duration kPropagation = absl::Seconds(1);
+
+constexpr char kCsv[] =
+    "Zip,City,Score\n"
+    "10,a,1\n"
+    "10,a,2\n"
+    "10,b,3\n"
+    "20,c,4\n";
+constexpr char kCsv2[] =
+    "Zip,City,Score\n"
+    "10,a,1\n"
+    "10,b,3\n"
+    "20,c,4\n"
+    "20,d,5\n"
+    "30,e,6\n";
+constexpr char kEdges[] =
+    "source,target\n"
+    "a,b\n"
+    "b,c\n"
+    "c,a\n";
+
+// One cluster per test process (ctest runs each test in its own).
+PostgresCluster* cluster = nullptr;
+
+class ClusterEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    absl::StatusOr<std::unique_ptr<PostgresCluster>> started =
+        PostgresCluster::Start({.durable = false, .max_connections = 50});
+    ASSERT_TRUE(started.ok()) << started.status();
+    owned_ = *std::move(started);
+    cluster = owned_.get();
+  }
+  void TearDown() override {
+    cluster = nullptr;
+    owned_.reset();
+  }
+
+ private:
+  std::unique_ptr<PostgresCluster> owned_;
+};
+
+const ::testing::Environment* const kEnvironment =
+    ::testing::AddGlobalTestEnvironment(new ClusterEnvironment);
+
+v1::DatasetManifest TableManifest(const std::string& id = "zips") {
+  v1::DatasetManifest m;
+  m.set_dataset_id(id);
+  m.set_description("zip codes");
+  m.set_constraints("Zip -> City\n");
+  m.set_public_max_rows(100);
+  m.set_infer_column_types(true);
+  return m;
+}
+
+v1::DatasetManifest GraphManifest(const std::string& id = "net") {
+  v1::DatasetManifest m;
+  m.set_dataset_id(id);
+  m.set_kind(v1::DATASET_KIND_GRAPH);
+  for (const char* node : {"a", "b", "c", "d"}) m.add_node_labels(node);
+  return m;
+}
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+void WriteFile(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+
+// Polls `done` until it holds or `limit` passes; returns the time it took
+// (InfiniteDuration if it never held).
+absl::Duration TimeUntil(const std::function<bool()>& done,
+                         absl::Duration limit = absl::Seconds(10)) {
+  const absl::Time start = absl::Now();
+  while (absl::Now() - start < limit) {
+    if (done()) return absl::Now() - start;
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  return absl::InfiniteDuration();
+}
+
+// Each test: a fresh database, replicas A and B with their own data
+// directories.
+class CatalogSyncTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_NE(cluster, nullptr);
+    ASSERT_OK_AND_ASSIGN(const std::string dsn, cluster->CreateDatabase());
+    PgPool::Options options;
+    options.size = 4;
+    ASSERT_OK_AND_ASSIGN(std::unique_ptr<PgPool> pool,
+                         PgPool::Open(dsn, options));
+    pool_ = std::move(pool);
+    ASSERT_OK_AND_ASSIGN(catalog_, PostgresDatasetCatalog::Open(pool_));
+    const ::testing::TestInfo* info =
+        ::testing::UnitTest::GetInstance()->current_test_info();
+    root_ = fs::temp_directory_path() /
+            absl::StrCat("dpq_catalog_sync_", ::getpid(), "_", info->name());
+    fs::remove_all(root_);
+    for (const char* replica : {"a", "b", "c"}) {
+      fs::create_directories(root_ / replica);
+    }
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  RegistryOptions OptionsFor(const std::string& replica) const {
+    RegistryOptions options;
+    options.data_dir = (root_ / replica).string();
+    options.graph_threads = 1;
+    options.catalog = catalog_;
+    return options;
+  }
+
+  std::unique_ptr<DatasetRegistry> OpenReplica(
+      const std::string& replica,
+      absl::Duration poll = absl::Milliseconds(250)) {
+    RegistryOptions options = OptionsFor(replica);
+    options.catalog_poll_interval = poll;
+    absl::StatusOr<std::unique_ptr<DatasetRegistry>> r =
+        DatasetRegistry::Open(options);
+    EXPECT_THAT(r, IsOk());
+    return r.ok() ? *std::move(r) : nullptr;
+  }
+
+  fs::path CachedFile(const std::string& replica, const std::string& id,
+                      const std::string& file) const {
+    return root_ / replica / "datasets" / id / file;
+  }
+
+  std::shared_ptr<PgPool> pool_;
+  std::shared_ptr<PostgresDatasetCatalog> catalog_;
+  fs::path root_;
+};
+
+// The same frozen version on both replicas.
+void ExpectSameVersion(const LoadedDataset& a, const LoadedDataset& b) {
+  EXPECT_EQ(a.version, b.version);
+  EXPECT_EQ(a.registered_at, b.registered_at);
+  EXPECT_EQ(a.csv_bytes, b.csv_bytes);
+  EXPECT_EQ(a.manifest.SerializeAsString(), b.manifest.SerializeAsString());
+  EXPECT_EQ(a.PublicInfo().SerializeAsString(),
+            b.PublicInfo().SerializeAsString());
+}
+
+TEST_F(CatalogSyncTest, RegistrationThroughAIsServedByBWithinOneSecond) {
+  auto a = OpenReplica("a");
+  auto b = OpenReplica("b");
+  ASSERT_OK_AND_ASSIGN(auto registered, a->Register(TableManifest(), kCsv));
+  const absl::Duration took = TimeUntil([&] { return b->Contains("zips"); });
+  EXPECT_LT(took, kPropagation);
+  ASSERT_OK_AND_ASSIGN(auto served, b->Get("zips"));
+  ExpectSameVersion(*registered, *served);
+  EXPECT_EQ(ReadFile(CachedFile("b", "zips", "data.csv")), kCsv);
+  EXPECT_EQ(ReadFile(CachedFile("b", "zips", "manifest.json")),
+            ReadFile(CachedFile("a", "zips", "manifest.json")));
+  EXPECT_EQ(ReadFile(CachedFile("b", "zips", "state.txt")),
+            ReadFile(CachedFile("a", "zips", "state.txt")));
+  // B builds the conflict graph in the background, the same as A's.
+  ASSERT_OK_AND_ASSIGN(const ConflictGraphData* graph,
+                       served->WaitForConflictGraph(absl::InfiniteFuture()));
+  EXPECT_EQ(graph->graph.num_edges(), 2u);
+  std::cout << "propagation of a registration: " << took << "\n";
+}
+
+TEST_F(CatalogSyncTest, ReplacementThroughAIsServedByB) {
+  auto a = OpenReplica("a");
+  auto b = OpenReplica("b");
+  ASSERT_THAT(a->Register(TableManifest(), kCsv), IsOk());
+  ASSERT_NE(TimeUntil([&] { return b->Contains("zips"); }),
+            absl::InfiniteDuration());
+  ASSERT_OK_AND_ASSIGN(auto replaced, a->Replace(TableManifest(), kCsv2));
+  EXPECT_EQ(replaced->version, 2u);
+  const absl::Duration took = TimeUntil([&] {
+    absl::StatusOr<std::shared_ptr<const LoadedDataset>> d = b->Get("zips");
+    return d.ok() && (*d)->version == 2;
+  });
+  EXPECT_LT(took, kPropagation);
+  ASSERT_OK_AND_ASSIGN(auto served, b->Get("zips"));
+  ExpectSameVersion(*replaced, *served);
+  EXPECT_EQ(ReadFile(CachedFile("b", "zips", "data.csv")), kCsv2);
+  // Replacing through B now builds on version 2.
+  ASSERT_OK_AND_ASSIGN(auto third, b->Replace(TableManifest(), kCsv));
+  EXPECT_EQ(third->version, 3u);
+}
+
+TEST_F(CatalogSyncTest, DeletionThroughAIsRefusedByBWithinOneSecond) {
+  auto a = OpenReplica("a");
+  auto b = OpenReplica("b");
+  ASSERT_THAT(a->Register(TableManifest(), kCsv), IsOk());
+  ASSERT_NE(TimeUntil([&] { return b->Contains("zips"); }),
+            absl::InfiniteDuration());
+  ASSERT_THAT(a->Delete("zips"), IsOk());
+  const absl::Duration took = TimeUntil([&] { return !b->Contains("zips"); });
+  EXPECT_LT(took, kPropagation);
+  EXPECT_THAT(b->Get("zips"), StatusIs(absl::StatusCode::kNotFound));
+  EXPECT_FALSE(fs::exists(CachedFile("b", "zips", "data.csv")));
+  // Deleting through B once more: the catalog says it does not exist.
+  EXPECT_THAT(b->Delete("zips"), StatusIs(absl::StatusCode::kNotFound,
+                                          HasSubstr("does not exist")));
+}
+
+TEST_F(CatalogSyncTest, DeleteThroughBBeforeItPolledRemovesItEverywhere) {
+  auto a = OpenReplica("a");
+  auto b = OpenReplica("b", absl::Hours(1));  // never polls in this test
+  ASSERT_THAT(a->Register(TableManifest(), kCsv), IsOk());
+  EXPECT_FALSE(b->Contains("zips"));
+  ASSERT_THAT(b->Delete("zips"), IsOk());
+  EXPECT_LT(TimeUntil([&] { return !a->Contains("zips"); }), kPropagation);
+}
+
+TEST_F(CatalogSyncTest, WritesSeeChangesOfOtherReplicasAtOnce) {
+  auto a = OpenReplica("a");
+  auto b = OpenReplica("b", absl::Hours(1));  // never polls in this test
+  ASSERT_THAT(a->Register(TableManifest(), kCsv), IsOk());
+  // B catches up before it checks, instead of waiting for its poll.
+  EXPECT_THAT(b->Register(TableManifest(), kCsv2),
+              StatusIs(absl::StatusCode::kAlreadyExists));
+  ASSERT_OK_AND_ASSIGN(auto replaced, b->Replace(TableManifest(), kCsv2));
+  EXPECT_EQ(replaced->version, 2u);
+}
+
+TEST_F(CatalogSyncTest, ConcurrentRegistrationsOfOneIdHaveOneWinner) {
+  auto a = OpenReplica("a");
+  auto b = OpenReplica("b");
+  absl::Barrier start(2);
+  absl::StatusOr<std::shared_ptr<const LoadedDataset>> through_a, through_b;
+  std::thread ta([&] {
+    start.Block();
+    through_a = a->Register(TableManifest(), kCsv);
+  });
+  std::thread tb([&] {
+    start.Block();
+    through_b = b->Register(TableManifest(), kCsv2);
+  });
+  ta.join();
+  tb.join();
+  ASSERT_NE(through_a.ok(), through_b.ok())
+      << through_a.status() << " / " << through_b.status();
+  const auto& loser = through_a.ok() ? through_b : through_a;
+  EXPECT_THAT(loser, StatusIs(absl::StatusCode::kAlreadyExists));
+  const std::shared_ptr<const LoadedDataset> winner =
+      through_a.ok() ? *through_a : *through_b;
+  // Both serve the winner's version.
+  for (DatasetRegistry* r : {a.get(), b.get()}) {
+    EXPECT_NE(TimeUntil([&] {
+                absl::StatusOr<std::shared_ptr<const LoadedDataset>> d =
+                    r->Get("zips");
+                return d.ok() && (*d)->registered_at == winner->registered_at;
+              }),
+              absl::InfiniteDuration());
+  }
+  ASSERT_OK_AND_ASSIGN(auto on_a, a->Get("zips"));
+  ASSERT_OK_AND_ASSIGN(auto on_b, b->Get("zips"));
+  ExpectSameVersion(*on_a, *on_b);
+}
+
+TEST_F(CatalogSyncTest, GraphDatasetIsServedByB) {
+  auto a = OpenReplica("a");
+  auto b = OpenReplica("b");
+  ASSERT_OK_AND_ASSIGN(auto registered, a->Register(GraphManifest(), kEdges));
+  EXPECT_LT(TimeUntil([&] { return b->Contains("net"); }), kPropagation);
+  ASSERT_OK_AND_ASSIGN(auto served, b->Get("net"));
+  EXPECT_TRUE(served->is_graph());
+  EXPECT_EQ(served->edge_graph.graph.num_nodes(), 4u);
+  EXPECT_EQ(served->edge_graph.graph.num_edges(), 3u);
+  ExpectSameVersion(*registered, *served);
+}
+
+TEST_F(CatalogSyncTest, RestartWithStaleOrCorruptCacheFetchesAgain) {
+  auto a = OpenReplica("a");
+  ASSERT_THAT(a->Register(TableManifest("stale"), kCsv), IsOk());
+  ASSERT_THAT(a->Register(TableManifest("corrupt"), kCsv), IsOk());
+  ASSERT_THAT(a->Register(TableManifest("kept"), kCsv), IsOk());
+  ASSERT_THAT(a->Register(TableManifest("deleted"), kCsv), IsOk());
+  auto b = OpenReplica("b");
+  ASSERT_TRUE(b->Contains("deleted"));
+  b.reset();
+  // While B is down: a replacement and a deletion through A, and damage
+  // to B's cache.
+  ASSERT_THAT(a->Replace(TableManifest("stale"), kCsv2), IsOk());
+  ASSERT_THAT(a->Delete("deleted"), IsOk());
+  WriteFile(CachedFile("b", "corrupt", "data.csv"),
+            "Zip,City,Score\n10,a,1\n");
+  WriteFile(CachedFile("b", "kept", "state.txt"), "garbage\n");
+  fs::create_directories(root_ / "b" / "datasets" / "leftover");
+
+  b = OpenReplica("b");
+  ASSERT_NE(b, nullptr);
+  ASSERT_OK_AND_ASSIGN(auto stale, b->Get("stale"));
+  EXPECT_EQ(stale->version, 2u);
+  EXPECT_EQ(ReadFile(CachedFile("b", "stale", "data.csv")), kCsv2);
+  ASSERT_OK_AND_ASSIGN(auto corrupt, b->Get("corrupt"));
+  EXPECT_EQ(ReadFile(CachedFile("b", "corrupt", "data.csv")), kCsv);
+  ASSERT_OK_AND_ASSIGN(auto on_a, a->Get("corrupt"));
+  ExpectSameVersion(*on_a, *corrupt);
+  ASSERT_OK_AND_ASSIGN(auto kept, b->Get("kept"));
+  EXPECT_EQ(ReadFile(CachedFile("b", "kept", "state.txt")),
+            ReadFile(CachedFile("a", "kept", "state.txt")));
+  EXPECT_FALSE(b->Contains("deleted"));
+  EXPECT_FALSE(fs::exists(root_ / "b" / "datasets" / "deleted"));
+  EXPECT_FALSE(fs::exists(root_ / "b" / "datasets" / "leftover"));
+}
+
+TEST_F(CatalogSyncTest, BytesChangedInTheDatabaseAreNeverServed) {
+  auto a = OpenReplica("a");
+  auto b = OpenReplica("b", absl::Hours(1));  // syncs only when told
+  ASSERT_THAT(a->Register(TableManifest(), kCsv), IsOk());
+  ASSERT_THAT(pool_->Exec("UPDATE catalog_chunks SET bytes = $1",
+                          {PgParam::Bytes(kCsv2)}),
+              IsOk());
+  // The poll path: logged, not served, and B keeps working.
+  EXPECT_THAT(b->SyncWithCatalog(), IsOk());
+  EXPECT_THAT(b->Get("zips"), StatusIs(absl::StatusCode::kNotFound));
+  EXPECT_FALSE(fs::exists(CachedFile("b", "zips", "data.csv")));
+  ASSERT_THAT(b->Register(GraphManifest(), kEdges), IsOk());
+  // A start: refused, naming the dataset.
+  RegistryOptions options = OptionsFor("c");
+  EXPECT_THAT(DatasetRegistry::Open(options),
+              StatusIs(absl::StatusCode::kDataLoss,
+                       AllOf(HasSubstr("'zips'"),
+                             HasSubstr("do not match its content hash"))));
+  // A replacement through A repairs it for everyone.
+  ASSERT_THAT(a->Replace(TableManifest(), kCsv2), IsOk());
+  EXPECT_THAT(b->SyncWithCatalog(), IsOk());
+  EXPECT_TRUE(b->Contains("zips"));
+}
+
+TEST_F(CatalogSyncTest, EmbeddedDataDirectoryIsNeverDeleted) {
+  {
+    RegistryOptions embedded = OptionsFor("b");
+    embedded.catalog = nullptr;
+    ASSERT_OK_AND_ASSIGN(auto r, DatasetRegistry::Open(embedded));
+    ASSERT_THAT(r->Register(TableManifest("mine"), kCsv), IsOk());
+  }
+  EXPECT_THAT(DatasetRegistry::Open(OptionsFor("b")),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       AllOf(HasSubstr("'mine'"), HasSubstr("import"))));
+  EXPECT_EQ(ReadFile(CachedFile("b", "mine", "data.csv")), kCsv);
+}
+
+TEST_F(CatalogSyncTest, DatabaseOutageKeepsServingAndRecovers) {
+  auto a = OpenReplica("a");
+  auto b = OpenReplica("b");
+  ASSERT_THAT(a->Register(TableManifest(), kCsv), IsOk());
+  ASSERT_NE(TimeUntil([&] { return b->Contains("zips"); }),
+            absl::InfiniteDuration());
+  ASSERT_THAT(cluster->Stop(), IsOk());
+  absl::SleepFor(absl::Milliseconds(800));  // a few failed polls
+  EXPECT_TRUE(b->Contains("zips"));
+  EXPECT_THAT(b->Register(TableManifest("other"), kCsv),
+              StatusIs(absl::StatusCode::kUnavailable));
+  EXPECT_THAT(DatasetRegistry::Open(OptionsFor("c")),
+              StatusIs(absl::StatusCode::kUnavailable));
+  ASSERT_THAT(cluster->Restart(), IsOk());
+  // Service resumes by itself: a change through A reaches B.
+  absl::Status deleted = a->Delete("zips");
+  for (int i = 0; i < 4 && absl::IsUnavailable(deleted); ++i) {
+    deleted = a->Delete("zips");
+  }
+  ASSERT_THAT(deleted, IsOk());
+  EXPECT_NE(TimeUntil([&] { return !b->Contains("zips"); }),
+            absl::InfiniteDuration());
+}
+
+}  // namespace
+}  // namespace dpq::server::registry
