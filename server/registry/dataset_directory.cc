@@ -244,7 +244,8 @@ bool DatasetDirectory::IsCatalogCache() const {
 
 absl::Status DatasetDirectory::MarkCatalogCache() const {
   if (IsCatalogCache()) return absl::OkStatus();
-  RETURN_IF_ERROR(WriteFileSynced(root_ / kCatalogCacheFile, kCatalogCacheText));
+  RETURN_IF_ERROR(
+      WriteFileSynced(root_ / kCatalogCacheFile, kCatalogCacheText));
   return FsyncDirectory(root_);
 }
 

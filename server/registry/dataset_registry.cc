@@ -12,8 +12,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "core/table/mapped_file.h"
-#include "core/util/status_macros.h"
 #include "core/util/sha256_hex.h"
+#include "core/util/status_macros.h"
 #include "core/util/status_prefix.h"
 #include "server/registry/build_context.h"
 #include "server/registry/dataset_builder.h"
@@ -46,8 +46,7 @@ absl::Status ValidateOptions(const RegistryOptions& options) {
       options.catalog_poll_interval <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError(
         absl::StrCat("catalog_poll_interval must be > 0, but is ",
-                     absl::FormatDuration(options.catalog_poll_interval),
-                     "."));
+                     absl::FormatDuration(options.catalog_poll_interval), "."));
   }
   return absl::OkStatus();
 }
@@ -295,10 +294,9 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
     RETURN_IF_ERROR(
         directory_.Publish(id, csv_text, d->manifest, state, replace));
   } else {
-    RETURN_IF_ERROR(PublishEverywhere(*d, state, csv_text, content_sha256,
-                                      replace ? std::optional<uint64_t>(
-                                                    d->version - 1)
-                                              : std::nullopt));
+    RETURN_IF_ERROR(PublishEverywhere(
+        *d, state, csv_text, content_sha256,
+        replace ? std::optional<uint64_t>(d->version - 1) : std::nullopt));
   }
   {
     absl::MutexLock lock(&mu_);

@@ -11,6 +11,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
 #include "core/table/mapped_file.h"
 #include "core/util/sha256_hex.h"
 #include "core/util/status_macros.h"
@@ -34,9 +35,9 @@ void LogWarning(const std::string& text) {
 absl::Status ChangedMeanwhile(const std::string& id,
                               const absl::Status& status) {
   if (!absl::IsNotFound(status)) return status;
-  return absl::AbortedError(absl::StrCat(
-      "dataset '", id, "' changed in the catalog meanwhile: ",
-      status.message()));
+  return absl::AbortedError(
+      absl::StrCat("dataset '", id,
+                   "' changed in the catalog meanwhile: ", status.message()));
 }
 
 // The catalog's texts of a version, parsed and checked against its entry.
@@ -61,8 +62,8 @@ absl::StatusOr<CatalogTexts> ParseRecord(const CatalogEntry& entry,
         absl::StrCat("the catalog's manifest names dataset '",
                      texts.manifest.dataset_id(), "'."));
   }
-  ASSIGN_OR_RETURN(texts.state, ParseVersionState(record.state_text,
-                                                  "the catalog's state"));
+  ASSIGN_OR_RETURN(texts.state,
+                   ParseVersionState(record.state_text, "the catalog's state"));
   if (texts.state.version != entry.version) {
     return absl::DataLossError(absl::StrCat(
         "the catalog lists version ", entry.version,
@@ -80,16 +81,19 @@ absl::Status DatasetRegistry::OpenWithCatalog() {
                      options_.catalog->Snapshot());
     if (!directory_.IsCatalogCache()) {
       // Never delete what may be the only copy of a dataset.
-      ASSIGN_OR_RETURN(const std::vector<std::string> ids, directory_.ListIds());
+      ASSIGN_OR_RETURN(const std::vector<std::string> ids,
+                       directory_.ListIds());
       std::vector<std::string> unknown;
       absl::flat_hash_set<std::string> listed;
-      for (const CatalogEntry& e : snapshot.datasets) listed.insert(e.dataset_id);
+      for (const CatalogEntry& e : snapshot.datasets)
+        listed.insert(e.dataset_id);
       for (const std::string& id : ids) {
         if (!listed.contains(id)) unknown.push_back(absl::StrCat("'", id, "'"));
       }
       if (!unknown.empty()) {
         return absl::FailedPreconditionError(absl::StrCat(
-            "The data directory holds dataset(s) ", absl::StrJoin(unknown, ", "),
+            "The data directory holds dataset(s) ",
+            absl::StrJoin(unknown, ", "),
             " that the PostgreSQL catalog lacks: it is an embedded data "
             "directory, not a cache of this database. Import it into the "
             "database (dpq-server --import-sqlite) or start with an empty "
@@ -141,7 +145,8 @@ void DatasetRegistry::PollCatalog() {
   poll_error_logged_ = key;
   LogWarning(absl::StrCat(
       "cannot bring the datasets in step with the PostgreSQL catalog (",
-      synced.message(), "); serving the datasets loaded, retrying every ",
+      absl::StripSuffix(synced.message(), "."),
+      "); serving the datasets loaded, retrying every ",
       absl::FormatDuration(options_.catalog_poll_interval), "."));
 }
 
@@ -159,15 +164,16 @@ absl::Status DatasetRegistry::Reconcile(const CatalogSnapshot& snapshot,
     absl::Status dropped = Drop(id);
     if (!dropped.ok()) {
       if (strict) return dropped;
-      LogWarning(absl::StrCat("cannot remove dataset '", id,
-                              "', deleted from the catalog, from the cache: ",
-                              dropped.message()));
+      LogWarning(absl::StrCat(
+          "cannot remove dataset '", id,
+          "', deleted from the catalog, from the cache: ", dropped.message()));
     }
   }
   for (const CatalogEntry& entry : snapshot.datasets) {
     if (closing_) return absl::OkStatus();
     const std::string& id = entry.dataset_id;
-    if (auto it = synced_.find(id); it != synced_.end() && it->second == entry) {
+    if (auto it = synced_.find(id);
+        it != synced_.end() && it->second == entry) {
       continue;
     }
     if (auto it = failed_.find(id);
@@ -191,7 +197,7 @@ absl::Status DatasetRegistry::Reconcile(const CatalogSnapshot& snapshot,
     if (absl::IsAborted(applied)) continue;  // the next poll sees the change
     failed_[id] = entry;
     LogWarning(absl::StrCat(
-        applied.message(),
+        absl::StripSuffix(applied.message(), "."),
         ". It is not served by this replica until it changes in the "
         "catalog or the replica restarts."));
   }
@@ -235,8 +241,8 @@ bool DatasetRegistry::CacheHolds(const CatalogEntry& entry,
   }
   absl::StatusOr<core::table::MappedFile> data =
       directory_.MapData(entry.dataset_id);
-  return data.ok() && core::util::Sha256Hex(data->view()) ==
-                          entry.content_sha256;
+  return data.ok() &&
+         core::util::Sha256Hex(data->view()) == entry.content_sha256;
 }
 
 void DatasetRegistry::Unpublish(const std::string& id) {
@@ -273,8 +279,8 @@ absl::Status DatasetRegistry::PublishEverywhere(
                    options_.catalog->Publish(record, data, replaces));
   // The catalog has it: every replica serves it from now on. A cache
   // directory left by a version that failed to load is overwritten.
-  absl::Status cached = directory_.Publish(id, data, d.manifest, state,
-                                           directory_.Contains(id));
+  absl::Status cached =
+      directory_.Publish(id, data, d.manifest, state, directory_.Contains(id));
   if (!cached.ok()) {
     // Polling retries to fetch it; meanwhile the old version is not served.
     Unpublish(id);

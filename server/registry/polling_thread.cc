@@ -7,7 +7,9 @@ namespace dpq::server::registry {
 
 PollingThread::PollingThread(absl::Duration interval,
                              std::function<void()> tick)
-    : interval_(interval), tick_(std::move(tick)), thread_([this] { Loop(); }) {}
+    : interval_(interval),
+      tick_(std::move(tick)),
+      thread_([this] { Loop(); }) {}
 
 PollingThread::~PollingThread() {
   {
@@ -15,11 +17,6 @@ PollingThread::~PollingThread() {
     stop_ = true;
   }
   thread_.join();
-}
-
-bool PollingThread::stopping() const {
-  absl::MutexLock lock(&mu_);
-  return stop_;
 }
 
 void PollingThread::Loop() {

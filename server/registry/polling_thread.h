@@ -24,16 +24,12 @@ class PollingThread {
   PollingThread(const PollingThread&) = delete;
   PollingThread& operator=(const PollingThread&) = delete;
 
-  // True once the destructor has begun (a long tick may check it and
-  // return early).
-  bool stopping() const ABSL_LOCKS_EXCLUDED(mu_);
-
  private:
   void Loop() ABSL_LOCKS_EXCLUDED(mu_);
 
   const absl::Duration interval_;
   const std::function<void()> tick_;
-  mutable absl::Mutex mu_;
+  absl::Mutex mu_;
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
   std::thread thread_;  // last: started once the members above exist
 };

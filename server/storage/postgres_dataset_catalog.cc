@@ -78,11 +78,12 @@ absl::Status DoesNotExist(const std::string& id) {
 }
 
 // The one row of a single-value query as an int64.
-absl::StatusOr<int64_t> SingleInt(const PgResult& rows, absl::string_view what) {
+absl::StatusOr<int64_t> SingleInt(const PgResult& rows,
+                                  absl::string_view what) {
   if (rows.rows() != 1) {
-    return absl::InternalError(
-        absl::StrCat("The catalog's ", what, " query returned ", rows.rows(),
-                     " rows instead of one."));
+    return absl::InternalError(absl::StrCat("The catalog's ", what,
+                                            " query returned ", rows.rows(),
+                                            " rows instead of one."));
   }
   return rows.GetInt64(0, 0);
 }
@@ -211,11 +212,13 @@ absl::StatusOr<std::string> PostgresDatasetCatalog::FetchData(
                       PgParam::Int(seq)},
                      /*binary_results=*/true));
           if (chunk.rows() != 1) {
-            return absl::DataLossError(absl::StrCat(
-                "Dataset '", entry.dataset_id, "' version ", entry.version,
-                ": chunk ", seq, " of ", chunks, " is missing in the catalog."));
+            return absl::DataLossError(
+                absl::StrCat("Dataset '", entry.dataset_id, "' version ",
+                             entry.version, ": chunk ", seq, " of ", chunks,
+                             " is missing in the catalog."));
           }
-          data.append(chunk.Get(0, 0));
+          const absl::string_view bytes = chunk.Get(0, 0);
+          data.append(bytes.data(), bytes.size());
         }
         return absl::OkStatus();
       },
@@ -249,20 +252,20 @@ absl::StatusOr<int64_t> PostgresDatasetCatalog::Publish(
   const absl::Status done = pool_->Transaction([&](PgConnection& c)
                                                    -> absl::Status {
     conflict = absl::OkStatus();
-    const int64_t chunks =
-        static_cast<int64_t>((data.size() + kCatalogChunkBytes - 1) /
-                             kCatalogChunkBytes);
+    const int64_t chunks = static_cast<int64_t>(
+        (data.size() + kCatalogChunkBytes - 1) / kCatalogChunkBytes);
     // The row first: it decides the race with another replica (the
     // primary key, or the row lock on the replaced version).
-    PgParam params[] = {PgParam::Text(id),
-                        PgParam::Int(version),
-                        PgParam::Text(record.kind),
-                        PgParam::Text(record.manifest_json),
-                        PgParam::Text(record.state_text),
-                        PgParam::Text(record.entry.content_sha256),
-                        PgParam::Int(static_cast<int64_t>(data.size())),
-                        PgParam::Int(chunks),
-                        PgParam::Int(static_cast<int64_t>(replaces.value_or(0)))};
+    PgParam params[] = {
+        PgParam::Text(id),
+        PgParam::Int(version),
+        PgParam::Text(record.kind),
+        PgParam::Text(record.manifest_json),
+        PgParam::Text(record.state_text),
+        PgParam::Text(record.entry.content_sha256),
+        PgParam::Int(static_cast<int64_t>(data.size())),
+        PgParam::Int(chunks),
+        PgParam::Int(static_cast<int64_t>(replaces.value_or(0)))};
     if (!replaces.has_value()) {
       ASSIGN_OR_RETURN(
           PgResult inserted,

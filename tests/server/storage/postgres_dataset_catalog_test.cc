@@ -29,6 +29,7 @@ using ::dpq::testing::StatusIs;
 using registry::CatalogEntry;
 using registry::CatalogRecord;
 using registry::CatalogSnapshot;
+using ::testing::_;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -174,7 +175,8 @@ TEST_F(PostgresDatasetCatalogTest, SecondRegistrationOfAnIdIsAlreadyExists) {
   EXPECT_EQ(Count("SELECT count(*) FROM catalog_chunks"), 1);
 }
 
-TEST_F(PostgresDatasetCatalogTest, ConcurrentRegistrationsOfOneIdHaveOneWinner) {
+TEST_F(PostgresDatasetCatalogTest,
+       ConcurrentRegistrationsOfOneIdHaveOneWinner) {
   constexpr int kRacers = 8;
   absl::Barrier start(kRacers);
   std::atomic<int> won = 0;
@@ -251,7 +253,7 @@ TEST_F(PostgresDatasetCatalogTest, RegisteredAgainIsAnotherRevision) {
   EXPECT_EQ(first.version, second.version);
   EXPECT_NE(first, second);
   EXPECT_THAT(catalog_->FetchRecord(first),
-              StatusIs(absl::StatusCode::kNotFound));
+              StatusIs(absl::StatusCode::kNotFound, _));
 }
 
 TEST_F(PostgresDatasetCatalogTest, ChangedBytesAreDataLoss) {
@@ -277,8 +279,9 @@ TEST_F(PostgresDatasetCatalogTest, StoppedDatabaseIsUnavailable) {
   Register("zips", "a\n");
   ASSERT_THAT(cluster->Stop(), IsOk());
   EXPECT_THAT(catalog_->CatalogVersion(),
-              StatusIs(absl::StatusCode::kUnavailable));
-  EXPECT_THAT(catalog_->Snapshot(), StatusIs(absl::StatusCode::kUnavailable));
+              StatusIs(absl::StatusCode::kUnavailable, _));
+  EXPECT_THAT(catalog_->Snapshot(),
+              StatusIs(absl::StatusCode::kUnavailable, _));
   ASSERT_THAT(cluster->Restart(), IsOk());
   // A pooled connection may notice the restart on its first command only.
   absl::StatusOr<int64_t> version = catalog_->CatalogVersion();
