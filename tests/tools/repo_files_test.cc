@@ -446,6 +446,35 @@ TEST(SourceFilesTest, CiteOnlyDocumentsInTheRepository) {
       << absl::StrJoin(hits, "\n");
 }
 
+// The bearer token stays in a call's metadata (no AuthMetadataProcessor
+// consumes it), so one file reads that metadata, and it never logs or
+// returns it (server/auth/bearer_auth.h).
+TEST(SourceFilesTest, OnlyTheBearerCheckReadsCallMetadata) {
+  const std::string allowed = "server/auth/bearer_auth.cc";
+  std::vector<std::string> hits;
+  for (const auto& entry :
+       std::filesystem::recursive_directory_iterator(kRoot / "server")) {
+    if (!entry.is_regular_file() || !IsSourceFile(entry.path())) continue;
+    const std::string file =
+        entry.path().lexically_relative(kRoot).generic_string();
+    if (file == allowed) continue;
+    int number = 0;
+    for (absl::string_view line : Lines(ReadFile(entry.path()))) {
+      ++number;
+      for (const char* needle :
+           {"client_metadata", "GetRecvInitialMetadata", "auth_context"}) {
+        if (absl::StrContains(line, needle)) {
+          hits.push_back(absl::StrCat(file, ":", number, ": ", line));
+        }
+      }
+    }
+  }
+  EXPECT_THAT(ReadFile(kRoot / allowed), HasSubstr("client_metadata()"));
+  EXPECT_TRUE(hits.empty())
+      << "only " << allowed << " may read a call's metadata:\n"
+      << absl::StrJoin(hits, "\n");
+}
+
 TEST(SourceFilesTest, IssueNumbersAreRecognised) {
   // Split literals, so that this file does not match itself.
   EXPECT_TRUE(CitesAnIssueNumber("// Issue " "14, item 3: imports"));
