@@ -30,11 +30,8 @@
 #include "server/auth/accounts_store.h"
 #include "server/buyer/buyer_service_impl.h"
 #include "server/registry/dataset_registry.h"
-<<<<<<< HEAD
-#include "server/storage/sqlite_accounts_store.h"
-=======
 #include "server/replica_identity.h"
->>>>>>> main
+#include "server/storage/sqlite_accounts_store.h"
 #include "server/storage/sqlite_ledger_store.h"
 #include "server/text_repair_interceptor.h"
 
