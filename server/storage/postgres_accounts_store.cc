@@ -86,10 +86,10 @@ absl::StatusOr<Account> PostgresAccountsStore::Create(
     const std::string& id, Role role, const std::string& token_sha256) {
   // The primary key decides between replicas creating the same id at once:
   // the later insert waits for the earlier one's commit and does nothing.
-  ASSIGN_OR_RETURN(PgResult r,
-                   pool_->Exec(kInsertPrincipalSql,
-                               {PgParam::Text(id), PgParam::Text(RoleName(role)),
-                                PgParam::Text(token_sha256)}));
+  ASSIGN_OR_RETURN(
+      PgResult r, pool_->Exec(kInsertPrincipalSql,
+                              {PgParam::Text(id), PgParam::Text(RoleName(role)),
+                               PgParam::Text(token_sha256)}));
   if (r.rows() == 0) return PrincipalExistsError(id);
   ASSIGN_OR_RETURN(const int64_t created_us, r.GetInt64(0, 0));
   return Account{id, role, absl::FromUnixMicros(created_us), false};
@@ -133,11 +133,10 @@ absl::StatusOr<std::vector<Account>> PostgresAccountsStore::List(
 
 absl::StatusOr<std::optional<Principal>> PostgresAccountsStore::Authenticate(
     absl::string_view token_sha256) const {
-  ASSIGN_OR_RETURN(
-      PgResult r,
-      pool_->Exec("SELECT id, role FROM principals "
-                  "WHERE token_sha256 = $1 AND NOT revoked",
-                  {PgParam::Text(std::string(token_sha256))}));
+  ASSIGN_OR_RETURN(PgResult r,
+                   pool_->Exec("SELECT id, role FROM principals "
+                               "WHERE token_sha256 = $1 AND NOT revoked",
+                               {PgParam::Text(std::string(token_sha256))}));
   if (r.rows() == 0) return std::optional<Principal>();
   return std::optional<Principal>(
       Principal{std::string(r.Get(0, 0)), RoleFromName(r.Get(0, 1))});
@@ -168,10 +167,9 @@ absl::StatusOr<std::vector<AuditRecord>> PostgresAccountsStore::ListAudit(
   records.reserve(r.rows());
   for (int row = 0; row < r.rows(); ++row) {
     ASSIGN_OR_RETURN(const int64_t time_us, r.GetInt64(row, 0));
-    records.push_back(AuditRecord{absl::FromUnixMicros(time_us),
-                                  std::string(r.Get(row, 1)),
-                                  std::string(r.Get(row, 2)),
-                                  std::string(r.Get(row, 3))});
+    records.push_back(
+        AuditRecord{absl::FromUnixMicros(time_us), std::string(r.Get(row, 1)),
+                    std::string(r.Get(row, 2)), std::string(r.Get(row, 3))});
   }
   return records;
 }

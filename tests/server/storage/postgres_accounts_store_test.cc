@@ -145,15 +145,16 @@ class PostgresAccountsReplicasTest : public ::testing::Test {
   std::unique_ptr<PostgresAccountsStore> a_, b_;
 };
 
-TEST_F(PostgresAccountsReplicasTest, ABuyerCreatedViaOneAuthenticatesViaTheOther) {
+TEST_F(PostgresAccountsReplicasTest,
+       ABuyerCreatedViaOneAuthenticatesViaTheOther) {
   ASSERT_OK(a_->Create("alice", Role::kBuyer, Hash("t1")).status());
   EXPECT_THAT(b_->Authenticate(Hash("t1")), Authenticates("alice"));
   EXPECT_THAT(b_->Get("alice"),
               IsOkAndHolds(Field(&Account::role, Role::kBuyer)));
   ASSERT_OK(b_->AppendAudit("admin", "CreateBuyer", "buyer=alice"));
   EXPECT_THAT(a_->ListAudit(10),
-              IsOkAndHolds(ElementsAre(Field(&auth::AuditRecord::details,
-                                             "buyer=alice"))));
+              IsOkAndHolds(ElementsAre(
+                  Field(&auth::AuditRecord::details, "buyer=alice"))));
 }
 
 TEST_F(PostgresAccountsReplicasTest, ARevocationViaOneHoldsViaTheOtherAtOnce) {
@@ -223,8 +224,8 @@ TEST_F(PostgresAccountsReplicasTest, ReplicasStartingTogetherMakeOneAdmin) {
   ASSERT_EQ(*created[0] + *created[1], 1);
   const int winner = *created[0] ? 0 : 1;
   EXPECT_EQ(ReadFileOrEmpty(paths[1 - winner]), "");
-  const std::string token = std::string(
-      absl::StripAsciiWhitespace(ReadFileOrEmpty(paths[winner])));
+  const std::string token =
+      std::string(absl::StripAsciiWhitespace(ReadFileOrEmpty(paths[winner])));
   ASSERT_TRUE(auth::IsWellFormedToken(token));
   EXPECT_THAT(a_->Authenticate(Hash(token)), Authenticates(kAdminId));
   EXPECT_THAT(b_->Authenticate(Hash(token)), Authenticates(kAdminId));
