@@ -50,7 +50,8 @@ plain DPQ_UPSTREAM_CA "$upstream_ca"
 plain DPQ_UPSTREAM_TLS_NAME "$upstream_name"
 
 upstreams=()
-for u in ${DPQ_UPSTREAMS//,/ }; do
+upstream_list="${DPQ_UPSTREAMS:-}"
+for u in ${upstream_list//,/ }; do
   host_port='^([A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\]):[0-9]{1,5}$'
   [[ "$u" =~ $host_port ]] ||
     fail "DPQ_UPSTREAMS: '$u' is not HOST:PORT"

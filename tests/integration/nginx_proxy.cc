@@ -105,8 +105,8 @@ absl::StatusOr<std::unique_ptr<NginxProxy>> NginxProxy::Start(
          {"DPQ_UPSTREAM_TLS_NAME", "localhost"}});
     if (render.exit_code != 0) {
       return absl::InternalError(
-          absl::StrCat("deploy/nginx/render-conf.sh failed (",
-                       render.exit_code, "): ", render.err));
+          absl::StrCat("deploy/nginx/render-conf.sh failed (", render.exit_code,
+                       "): ", render.err));
     }
     last = proxy->Launch(port);
     if (last.ok()) return proxy;
@@ -117,17 +117,17 @@ absl::StatusOr<std::unique_ptr<NginxProxy>> NginxProxy::Start(
 
 absl::Status NginxProxy::Launch(int port) {
   const std::string log_path = prefix_.Sub("nginx.log");
-  const int log_fd = ::open(log_path.c_str(),
-                            O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  const int log_fd =
+      ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   if (log_fd < 0) return absl::InternalError("cannot open " + log_path);
   std::string globals = "daemon off;";
   // As root, nginx would switch its workers to `nobody`, who cannot enter
   // the prefix directory (mode 0700).
   if (::geteuid() == 0) globals += " user root;";
-  std::vector<std::string> argv = {kNginxBinary, "-p",  prefix_.path() + "/",
-                                   "-c",         config_path(),
-                                   "-e",         "stderr",
-                                   "-g",         globals};
+  std::vector<std::string> argv = {
+      kNginxBinary, "-p",          prefix_.path() + "/",
+      "-c",         config_path(), "-e",
+      "stderr",     "-g",          globals};
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
   std::vector<char*> c_argv = CStrings(argv);

@@ -58,9 +58,9 @@ class NginxTest : public ServerFixture {
     request.set_include_history(true);
     v1::GetBudgetResponse response;
     auto context = Context(token);
-    EXPECT_THAT(proxied_->buyer(token).GetBudget(context.get(), request,
-                                                 &response),
-                GrpcOk());
+    EXPECT_THAT(
+        proxied_->buyer(token).GetBudget(context.get(), request, &response),
+        GrpcOk());
     return response;
   }
 
@@ -143,14 +143,14 @@ TEST_F(NginxTest, TwoBuyersAndTheAdminShareOneConnection) {
     // call without a token is nobody.
     auto bob_as_admin = Context(*bob);
     v1::ListBuyersResponse refused;
-    EXPECT_THAT(proxied_->admin(*bob).ListBuyers(bob_as_admin.get(), list,
-                                                 &refused),
-                GrpcIs(grpc::StatusCode::PERMISSION_DENIED, testing::_));
+    EXPECT_THAT(
+        proxied_->admin(*bob).ListBuyers(bob_as_admin.get(), list, &refused),
+        GrpcIs(grpc::StatusCode::PERMISSION_DENIED, testing::_));
     v1::GetBudgetRequest anonymous_request;
     v1::GetBudgetResponse anonymous;
     auto no_token = Context("");
-    EXPECT_THAT(proxied_->buyer("").GetBudget(no_token.get(),
-                                              anonymous_request, &anonymous),
+    EXPECT_THAT(proxied_->buyer("").GetBudget(no_token.get(), anonymous_request,
+                                              &anonymous),
                 GrpcIs(grpc::StatusCode::UNAUTHENTICATED, testing::_));
   }
 
@@ -211,21 +211,20 @@ TEST_F(NginxTest, LargeUploadStreamsThroughNginx) {
 // @dpq_unavailable) and `dpq health` fails.
 TEST_F(NginxTest, HealthChecksGoThroughNginx) {
   auto health = grpc::health::v1::Health::NewStub(channel_);
-  for (const char* service : {"", "dpq.v1.BuyerService",
-                              "dpq.v1.AdminService"}) {
+  for (const char* service :
+       {"", "dpq.v1.BuyerService", "dpq.v1.AdminService"}) {
     grpc::health::v1::HealthCheckRequest request;
     request.set_service(service);
     grpc::health::v1::HealthCheckResponse response;
     auto context = Context("");
     ASSERT_THAT(health->Check(context.get(), request, &response), GrpcOk())
         << "service '" << service << "'";
-    EXPECT_EQ(response.status(),
-              grpc::health::v1::HealthCheckResponse::SERVING)
+    EXPECT_EQ(response.status(), grpc::health::v1::HealthCheckResponse::SERVING)
         << "service '" << service << "'";
   }
-  const std::vector<std::string> dpq_health = {
-      kClientBinary, "--server", nginx_->address(), "--ca", certs_.ca(),
-      "health"};
+  const std::vector<std::string> dpq_health = {kClientBinary,     "--server",
+                                               nginx_->address(), "--ca",
+                                               certs_.ca(),       "health"};
   const CommandResult up = RunCommand(dpq_health, {{"-DPQ_TOKEN", ""}});
   EXPECT_EQ(up.exit_code, 0) << up.err;
   EXPECT_THAT(up.out, HasSubstr("SERVING"));
