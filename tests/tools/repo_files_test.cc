@@ -323,22 +323,12 @@ TEST(DeployFilesTest, ScriptsAreExecutable) {
 
 // The config example uses only the keys the server documents, each once.
 TEST(DeployFilesTest, ConfigExampleHasKnownKeysOnly) {
-  const std::set<std::string> known = {"listen",
-                                       "data_dir",
-                                       "tls_cert",
-                                       "tls_key",
-                                       "client_ca",
-                                       "insecure",
-                                       "max_message_bytes",
-                                       "max_upload_bytes",
-                                       "max_rows",
-                                       "graph_threads",
-                                       "drain_seconds",
-                                       "graph_build_workers",
-                                       "exact_repair_seconds",
-                                       "max_heavy_jobs",
-                                       "import_dir",
-                                       "max_heavy_jobs_per_buyer"};
+  const std::set<std::string> known = {
+      "listen",    "data_dir",      "tls_cert",          "tls_key",
+      "client_ca", "insecure",      "max_message_bytes", "max_upload_bytes",
+      "max_rows",  "graph_threads", "drain_seconds",
+      "graph_build_workers", "exact_repair_seconds", "max_heavy_jobs",
+      "import_dir", "max_heavy_jobs_per_buyer"};
   const std::string text = ReadFile(kRoot / "deploy/dpq-server.conf.example");
   ASSERT_FALSE(text.empty());
   std::map<std::string, int> seen;
@@ -405,15 +395,9 @@ TEST(DeployFilesTest, ComposeAndKubernetesUseTheHealthProbeAndMountedCerts) {
 // list, the papers' folder next to it). A reader of the code must find every
 // rule it cites in docs/*.md, which the comments cite instead. The needles
 // are split so that this file does not match itself.
-const char* const kOutsideDocuments[] = {
-    "design"
-    ".md",
-    "style"
-    ".md",
-    "privacy"
-    "-holes",
-    "shared/"
-    "papers"};
+const char* const kOutsideDocuments[] = {"design" ".md", "style" ".md",
+                                         "privacy" "-holes",
+                                         "shared/" "papers"};
 
 // "issue N" or "Issues N and M" with digits: an issue of a tracker the
 // repository does not hold. (A word ending in "issue", such as "tissue",
