@@ -1,6 +1,7 @@
 #include "server/call_handler.h"
 
 #include "absl/status/statusor.h"
+#include "server/auth/bearer_auth.h"
 #include "server/grpc_status.h"
 
 namespace dpq::server {
@@ -9,8 +10,9 @@ namespace {
 // The caller, with its role checked; its id is logged even when the role
 // is wrong (who tried matters most then).
 absl::StatusOr<auth::Principal> Authorize(const grpc::ServerContext& context,
+                                          const auth::AccountsStore& accounts,
                                           Access access, RequestLog& log) {
-  absl::StatusOr<auth::Principal> caller = auth::CallerOf(context);
+  absl::StatusOr<auth::Principal> caller = auth::CallerOf(accounts, context);
   if (!caller.ok()) return caller.status();
   log.set_principal(caller->id);
   if (access == Access::kAdmin) {
@@ -22,8 +24,10 @@ absl::StatusOr<auth::Principal> Authorize(const grpc::ServerContext& context,
 }  // namespace
 
 grpc::Status HandleCall(RequestLog& log, const grpc::ServerContext& context,
-                        Access access, CallImpl impl) {
-  absl::StatusOr<auth::Principal> caller = Authorize(context, access, log);
+                        const auth::AccountsStore& accounts, Access access,
+                        CallImpl impl) {
+  absl::StatusOr<auth::Principal> caller =
+      Authorize(context, accounts, access, log);
   if (!caller.ok()) return log.Finish(ToGrpcStatus(caller.status()));
   return log.Finish(
       ToGrpcStatus(impl(*caller, CallContext::FromServerContext(context))));

@@ -1,13 +1,13 @@
 // The one skeleton of every RPC handler of dpq's services (BuyerService,
-// AdminService): authenticate the caller, check the RPC's role, run the
-// pure XImpl with the call's deadline and cancellation, convert its status
-// once and write the request's one log line. Each gRPC method only names
-// its log fields and its XImpl:
+// AdminService): authenticate the caller by the call's own bearer token,
+// check the RPC's role, run the pure XImpl with the call's deadline and
+// cancellation, convert its status once and write the request's one log
+// line. Each gRPC method only names its log fields and its XImpl:
 //
 //   grpc::Status BuyerServiceImpl::GetBudget(grpc::ServerContext* context,
 //       const v1::GetBudgetRequest* request, v1::GetBudgetResponse* response) {
 //     RequestLog log("BuyerService.GetBudget");
-//     return HandleCall(log, *context, Access::kAnyPrincipal,
+//     return HandleCall(log, *context, *accounts_, Access::kAnyPrincipal,
 //                       [&](const auth::Principal& caller, const CallContext&) {
 //                         return GetBudgetImpl(caller, *request, response);
 //                       });
@@ -19,14 +19,14 @@
 #include "absl/status/status.h"
 #include "grpcpp/server_context.h"
 #include "grpcpp/support/status.h"
+#include "server/auth/accounts_store.h"
 #include "server/auth/principal.h"
 #include "server/call_context.h"
 #include "server/request_log.h"
 
 namespace dpq::server {
 
-// Who may call an RPC. Every caller has passed the token processor
-// (server/auth/token_auth_processor.h); this is the handler's own check.
+// Who may call an RPC, once the call's token has authenticated its caller.
 enum class Access {
   // Buyers and the admin (who acts as the principal "admin", with its own
   // ledger).
@@ -40,15 +40,20 @@ enum class Access {
 using CallImpl =
     absl::FunctionRef<absl::Status(const auth::Principal&, const CallContext&)>;
 
-// Runs one RPC: the caller (auth::CallerOf; UNAUTHENTICATED without one),
-// whose id goes into `log` whatever the outcome; the role (`access`;
+// Runs one RPC: the caller, authenticated by the call's own bearer token
+// against `accounts` (auth::CallerOf, server/auth/bearer_auth.h:
+// UNAUTHENTICATED for a missing, malformed, unknown or revoked token, the
+// store's UNAVAILABLE if its database is unreachable), whose id goes into
+// `log` whatever the outcome (a rejected call is logged as principal "-");
+// the role (`access`;
 // PERMISSION_DENIED for a buyer calling an admin RPC); then `impl` with the
 // call's deadline and cancellation. Its status is converted once
 // (ToGrpcStatus) and written, with the fields the handler set on `log`
 // (dataset, epsilon), as the request's one log line (RequestLog::Finish,
 // which records the message of INTERNAL, UNKNOWN and DATA_LOSS errors).
 grpc::Status HandleCall(RequestLog& log, const grpc::ServerContext& context,
-                        Access access, CallImpl impl);
+                        const auth::AccountsStore& accounts, Access access,
+                        CallImpl impl);
 
 }  // namespace dpq::server
 

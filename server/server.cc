@@ -28,10 +28,10 @@
 #include "grpcpp/server_builder.h"
 #include "server/admin/admin_service_impl.h"
 #include "server/auth/accounts_store.h"
-#include "server/auth/token_auth_processor.h"
 #include "server/buyer/buyer_service_impl.h"
 #include "server/registry/dataset_registry.h"
 #include "server/replica_identity.h"
+#include "server/storage/sqlite_accounts_store.h"
 #include "server/storage/sqlite_ledger_store.h"
 #include "server/text_repair_interceptor.h"
 
@@ -278,7 +278,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
                        "get the answers)"));
 
   ASSIGN_OR_RETURN(server->accounts_,
-                   auth::AccountsStore::Open(dir + "/accounts.db"));
+                   storage::SqliteAccountsStore::Open(dir + "/accounts.db"));
   server->admin_token_path_ = dir + "/admin.token";
   ASSIGN_OR_RETURN(server->created_admin_token_,
                    auth::EnsureAdminToken(*server->accounts_,
@@ -298,24 +298,23 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
                    registry::DatasetRegistry::Open(registry_options));
 
   server->buyer_service_ = std::make_unique<buyer::BuyerServiceImpl>(
-      server->registry_.get(), server->ledger_.get(),
+      server->registry_.get(), server->ledger_.get(), server->accounts_.get(),
       static_cast<int>(options.max_heavy_jobs),
       static_cast<int>(options.max_heavy_jobs_per_buyer));
   server->admin_service_ = std::make_unique<admin::AdminServiceImpl>(
       server->registry_.get(), server->ledger_.get(), server->accounts_.get(),
       options.max_upload_bytes);
 
-  server->auth_processor_ =
-      std::make_shared<auth::TokenAuthProcessor>(server->accounts_.get());
+  // No AuthMetadataProcessor: each call's bearer token is checked by the
+  // handler skeleton (server/call_handler.h), so that nothing is bound to
+  // the connection.
   if (options.insecure_for_local_dev) {
     LogLine(
         "WARNING: serving plaintext gRPC (--insecure): tokens and answers "
         "cross the network unencrypted. Local development only.");
-    credentials =
-        auth::InsecureServerCredentialsWithAuth(server->auth_processor_);
+    credentials = grpc::InsecureServerCredentials();
   } else {
     credentials = grpc::SslServerCredentials(ssl_options);
-    credentials->SetAuthMetadataProcessor(server->auth_processor_);
   }
 
   grpc::EnableDefaultHealthCheckService(true);

@@ -31,7 +31,6 @@ class AdminServiceImpl;
 }  // namespace admin
 namespace auth {
 class AccountsStore;
-class TokenAuthProcessor;
 }  // namespace auth
 namespace buyer {
 class BuyerServiceImpl;
@@ -164,7 +163,6 @@ class Server {
   std::unique_ptr<core::ledger::LedgerStore> ledger_;
   std::unique_ptr<auth::AccountsStore> accounts_;
   std::unique_ptr<registry::DatasetRegistry> registry_;
-  std::shared_ptr<auth::TokenAuthProcessor> auth_processor_;
   std::unique_ptr<buyer::BuyerServiceImpl> buyer_service_;
   std::unique_ptr<admin::AdminServiceImpl> admin_service_;
   std::unique_ptr<grpc::Server> server_;

@@ -132,7 +132,7 @@ grpc::Status AdminServiceImpl::RegisterDataset(
     v1::RegisterDatasetResponse* response) {
   RequestLog log("AdminService.RegisterDataset");
   return HandleCall(
-      log, *context, Access::kAdmin,
+      log, *context, *accounts_, Access::kAdmin,
       [&](const Principal& caller, const CallContext& call) -> absl::Status {
         ASSIGN_OR_RETURN(Upload upload,
                          ReadUpload(call, *reader, max_upload_bytes_));
@@ -148,7 +148,7 @@ grpc::Status AdminServiceImpl::ReplaceDataset(
     v1::ReplaceDatasetResponse* response) {
   RequestLog log("AdminService.ReplaceDataset");
   return HandleCall(
-      log, *context, Access::kAdmin,
+      log, *context, *accounts_, Access::kAdmin,
       [&](const Principal& caller, const CallContext& call) -> absl::Status {
         ASSIGN_OR_RETURN(Upload upload,
                          ReadUpload(call, *reader, max_upload_bytes_));
@@ -163,7 +163,7 @@ grpc::Status AdminServiceImpl::DeleteDataset(
     v1::DeleteDatasetResponse* response) {
   RequestLog log("AdminService.DeleteDataset");
   log.set_dataset(request->dataset_id());
-  return HandleCall(log, *context, Access::kAdmin,
+  return HandleCall(log, *context, *accounts_, Access::kAdmin,
                     [&](const Principal& caller, const CallContext&) {
                       return DeleteDatasetImpl(caller, *request, response);
                     });
@@ -173,7 +173,7 @@ grpc::Status AdminServiceImpl::ListDatasets(
     grpc::ServerContext* context, const v1::AdminListDatasetsRequest* request,
     v1::AdminListDatasetsResponse* response) {
   RequestLog log("AdminService.ListDatasets");
-  return HandleCall(log, *context, Access::kAdmin,
+  return HandleCall(log, *context, *accounts_, Access::kAdmin,
                     [&](const Principal& caller, const CallContext&) {
                       return ListDatasetsImpl(caller, *request, response);
                     });
@@ -183,7 +183,7 @@ grpc::Status AdminServiceImpl::CreateBuyer(
     grpc::ServerContext* context, const v1::CreateBuyerRequest* request,
     v1::CreateBuyerResponse* response) {
   RequestLog log("AdminService.CreateBuyer");
-  return HandleCall(log, *context, Access::kAdmin,
+  return HandleCall(log, *context, *accounts_, Access::kAdmin,
                     [&](const Principal& caller, const CallContext&) {
                       return CreateBuyerImpl(caller, *request, response);
                     });
@@ -193,7 +193,7 @@ grpc::Status AdminServiceImpl::RevokeBuyer(
     grpc::ServerContext* context, const v1::RevokeBuyerRequest* request,
     v1::RevokeBuyerResponse* response) {
   RequestLog log("AdminService.RevokeBuyer");
-  return HandleCall(log, *context, Access::kAdmin,
+  return HandleCall(log, *context, *accounts_, Access::kAdmin,
                     [&](const Principal& caller, const CallContext&) {
                       return RevokeBuyerImpl(caller, *request, response);
                     });
@@ -203,7 +203,7 @@ grpc::Status AdminServiceImpl::ListBuyers(grpc::ServerContext* context,
                                           const v1::ListBuyersRequest* request,
                                           v1::ListBuyersResponse* response) {
   RequestLog log("AdminService.ListBuyers");
-  return HandleCall(log, *context, Access::kAdmin,
+  return HandleCall(log, *context, *accounts_, Access::kAdmin,
                     [&](const Principal& caller, const CallContext&) {
                       return ListBuyersImpl(caller, *request, response);
                     });
@@ -215,7 +215,7 @@ grpc::Status AdminServiceImpl::GrantBudget(
   RequestLog log("AdminService.GrantBudget");
   log.set_dataset(request->dataset_id());
   log.set_epsilon(request->epsilon());
-  return HandleCall(log, *context, Access::kAdmin,
+  return HandleCall(log, *context, *accounts_, Access::kAdmin,
                     [&](const Principal& caller, const CallContext&) {
                       return GrantBudgetImpl(caller, *request, response);
                     });
@@ -226,7 +226,7 @@ grpc::Status AdminServiceImpl::SetBudget(grpc::ServerContext* context,
                                          v1::SetBudgetResponse* response) {
   RequestLog log("AdminService.SetBudget");
   log.set_dataset(request->dataset_id());
-  return HandleCall(log, *context, Access::kAdmin,
+  return HandleCall(log, *context, *accounts_, Access::kAdmin,
                     [&](const Principal& caller, const CallContext&) {
                       return SetBudgetImpl(caller, *request, response);
                     });
@@ -237,7 +237,7 @@ grpc::Status AdminServiceImpl::SetDatasetCap(
     v1::SetDatasetCapResponse* response) {
   RequestLog log("AdminService.SetDatasetCap");
   log.set_dataset(request->dataset_id());
-  return HandleCall(log, *context, Access::kAdmin,
+  return HandleCall(log, *context, *accounts_, Access::kAdmin,
                     [&](const Principal& caller, const CallContext&) {
                       return SetDatasetCapImpl(caller, *request, response);
                     });
@@ -248,7 +248,7 @@ grpc::Status AdminServiceImpl::ListLedger(grpc::ServerContext* context,
                                           v1::ListLedgerResponse* response) {
   RequestLog log("AdminService.ListLedger");
   if (!request->dataset_id().empty()) log.set_dataset(request->dataset_id());
-  return HandleCall(log, *context, Access::kAdmin,
+  return HandleCall(log, *context, *accounts_, Access::kAdmin,
                     [&](const Principal& caller, const CallContext&) {
                       return ListLedgerImpl(caller, *request, response);
                     });
@@ -258,7 +258,7 @@ grpc::Status AdminServiceImpl::ListAuditLog(
     grpc::ServerContext* context, const v1::ListAuditLogRequest* request,
     v1::ListAuditLogResponse* response) {
   RequestLog log("AdminService.ListAuditLog");
-  return HandleCall(log, *context, Access::kAdmin,
+  return HandleCall(log, *context, *accounts_, Access::kAdmin,
                     [&](const Principal& caller, const CallContext&) {
                       return ListAuditLogImpl(caller, *request, response);
                     });

@@ -4,215 +4,35 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdint>
 #include <cstring>
 #include <fstream>
-#include <memory>
 #include <sstream>
 #include <string>
-#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
-#include "absl/time/clock.h"
 #include "core/util/sha256_hex.h"
 #include "core/util/status_macros.h"
 #include "server/auth/token.h"
-#include "server/storage/sqlite_database.h"
 
 namespace dpq::server::auth {
-namespace {
-
-using ::dpq::server::storage::SqliteDatabase;
-using ::dpq::server::storage::SqliteStatement;
-using ::dpq::server::storage::SqliteTransaction;
-
-constexpr char kSchemaSql[] = R"sql(
-CREATE TABLE IF NOT EXISTS principals (
-  id           TEXT PRIMARY KEY,
-  role         TEXT NOT NULL CHECK (role IN ('admin','buyer')),
-  token_sha256 TEXT NOT NULL UNIQUE,
-  created_at   INTEGER NOT NULL,
-  revoked      INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS audit (
-  seq     INTEGER PRIMARY KEY AUTOINCREMENT,
-  time    INTEGER NOT NULL,
-  actor   TEXT NOT NULL,
-  action  TEXT NOT NULL,
-  details TEXT NOT NULL
-);
-)sql";
 
 const char* RoleName(Role role) {
   return role == Role::kAdmin ? "admin" : "buyer";
 }
 
-Role RoleOf(const std::string& name) {
+Role RoleFromName(absl::string_view name) {
   return name == "admin" ? Role::kAdmin : Role::kBuyer;
 }
 
-// A row of (id, role, created_at, revoked).
-Account AccountFromRow(const SqliteStatement& row) {
-  Account account;
-  account.id = row.Text(0);
-  account.role = RoleOf(row.Text(1));
-  account.created_at = absl::FromUnixMicros(row.Int64(2));
-  account.revoked = row.Int64(3) != 0;
-  return account;
-}
-
-absl::Status NoSuchPrincipal(const std::string& id) {
+absl::Status NoSuchPrincipalError(absl::string_view id) {
   return absl::NotFoundError(absl::StrCat("No buyer named '", id, "'."));
 }
 
-}  // namespace
-
-AccountsStore::AccountsStore(std::unique_ptr<SqliteDatabase> db)
-    : db_(std::move(db)) {}
-
-AccountsStore::~AccountsStore() = default;
-
-absl::StatusOr<std::unique_ptr<AccountsStore>> AccountsStore::Open(
-    const std::string& db_path) {
-  SqliteDatabase::Options options;
-  options.name = "accounts database";  // token hashes: owner only (0600)
-  options.busy_timeout = kBusyTimeout;
-  ASSIGN_OR_RETURN(std::unique_ptr<SqliteDatabase> db,
-                   SqliteDatabase::Open(db_path, options));
-  {
-    ASSIGN_OR_RETURN(std::unique_ptr<SqliteTransaction> tx,
-                     db->Begin(/*immediate=*/true));
-    RETURN_IF_ERROR(db->Exec(kSchemaSql, "creating the accounts schema"));
-    RETURN_IF_ERROR(tx->Commit());
-  }
-  std::unique_ptr<AccountsStore> store(new AccountsStore(std::move(db)));
-  absl::MutexLock lock(&store->mu_);
-  RETURN_IF_ERROR(store->LoadIndex());
-  return store;
-}
-
-absl::Status AccountsStore::LoadIndex() {
-  by_hash_.clear();
-  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> select,
-                   db_->Prepare("SELECT id, role, token_sha256 FROM principals "
-                                "WHERE revoked = 0"));
-  while (true) {
-    ASSIGN_OR_RETURN(const bool row, select->Step());
-    if (!row) break;
-    by_hash_[select->Text(2)] =
-        Principal{select->Text(0), RoleOf(select->Text(1))};
-  }
-  return absl::OkStatus();
-}
-
-absl::StatusOr<Account> AccountsStore::Create(const std::string& id, Role role,
-                                              const std::string& token_sha256) {
-  absl::MutexLock lock(&mu_);
-  ASSIGN_OR_RETURN(
-      std::unique_ptr<SqliteStatement> insert,
-      db_->Cached("INSERT INTO principals (id, role, token_sha256, "
-                  "created_at, revoked) VALUES (?1, ?2, ?3, ?4, 0) "
-                  "ON CONFLICT (id) DO NOTHING"));
-  // Stored in microseconds: the account returned is what Get reads back.
-  const absl::Time now = absl::FromUnixMicros(absl::ToUnixMicros(absl::Now()));
-  RETURN_IF_ERROR(insert->BindText(1, id));
-  RETURN_IF_ERROR(insert->BindText(2, RoleName(role)));
-  RETURN_IF_ERROR(insert->BindText(3, token_sha256));
-  RETURN_IF_ERROR(insert->BindInt64(4, absl::ToUnixMicros(now)));
-  RETURN_IF_ERROR(insert->Run());
-  if (db_->Changes() == 0) {
-    return absl::AlreadyExistsError(
-        absl::StrCat("A principal named '", id, "' already exists."));
-  }
-  by_hash_[token_sha256] = Principal{id, role};
-  return Account{id, role, now, false};
-}
-
-absl::Status AccountsStore::Revoke(const std::string& id) {
-  absl::MutexLock lock(&mu_);
-  ASSIGN_OR_RETURN(
-      std::unique_ptr<SqliteStatement> update,
-      db_->Cached("UPDATE principals SET revoked = 1 WHERE id = ?1 "
-                  "RETURNING token_sha256"));
-  RETURN_IF_ERROR(update->BindText(1, id));
-  ASSIGN_OR_RETURN(const bool found, update->Step());
-  if (!found) return NoSuchPrincipal(id);
-  const std::string hash = update->Text(0);
-  ASSIGN_OR_RETURN(const bool more, update->Step());
-  (void)more;  // id is the primary key: one row at most
-  by_hash_.erase(hash);
-  return absl::OkStatus();
-}
-
-absl::StatusOr<Account> AccountsStore::Get(const std::string& id) const {
-  absl::MutexLock lock(&mu_);
-  ASSIGN_OR_RETURN(
-      std::unique_ptr<SqliteStatement> select,
-      db_->Cached("SELECT id, role, created_at, revoked FROM principals "
-                  "WHERE id = ?1"));
-  RETURN_IF_ERROR(select->BindText(1, id));
-  ASSIGN_OR_RETURN(const bool found, select->Step());
-  if (!found) return NoSuchPrincipal(id);
-  return AccountFromRow(*select);
-}
-
-absl::StatusOr<std::vector<Account>> AccountsStore::List(Role role) const {
-  absl::MutexLock lock(&mu_);
-  ASSIGN_OR_RETURN(
-      std::unique_ptr<SqliteStatement> select,
-      db_->Cached("SELECT id, role, created_at, revoked FROM principals "
-                  "WHERE role = ?1 ORDER BY id"));
-  RETURN_IF_ERROR(select->BindText(1, RoleName(role)));
-  std::vector<Account> accounts;
-  while (true) {
-    ASSIGN_OR_RETURN(const bool row, select->Step());
-    if (!row) break;
-    accounts.push_back(AccountFromRow(*select));
-  }
-  return accounts;
-}
-
-std::optional<Principal> AccountsStore::Authenticate(
-    absl::string_view token_sha256) const {
-  absl::MutexLock lock(&mu_);
-  auto it = by_hash_.find(token_sha256);
-  if (it == by_hash_.end()) return std::nullopt;
-  return it->second;
-}
-
-absl::Status AccountsStore::AppendAudit(const std::string& actor,
-                                        const std::string& action,
-                                        const std::string& details) {
-  absl::MutexLock lock(&mu_);
-  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> insert,
-                   db_->Cached("INSERT INTO audit (time, actor, action, "
-                               "details) VALUES (?1, ?2, ?3, ?4)"));
-  RETURN_IF_ERROR(insert->BindInt64(1, absl::ToUnixMicros(absl::Now())));
-  RETURN_IF_ERROR(insert->BindText(2, actor));
-  RETURN_IF_ERROR(insert->BindText(3, action));
-  RETURN_IF_ERROR(insert->BindText(4, details));
-  return insert->Run();
-}
-
-absl::StatusOr<std::vector<AuditRecord>> AccountsStore::ListAudit(
-    size_t limit) const {
-  absl::MutexLock lock(&mu_);
-  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> select,
-                   db_->Cached("SELECT time, actor, action, details FROM audit "
-                               "ORDER BY seq DESC LIMIT ?1"));
-  // A limit above the largest int64 wraps to a negative LIMIT: no limit.
-  RETURN_IF_ERROR(select->BindInt64(1, static_cast<int64_t>(limit)));
-  std::vector<AuditRecord> records;
-  while (true) {
-    ASSIGN_OR_RETURN(const bool row, select->Step());
-    if (!row) break;
-    records.push_back(AuditRecord{absl::FromUnixMicros(select->Int64(0)),
-                                  select->Text(1), select->Text(2),
-                                  select->Text(3)});
-  }
-  return records;
+absl::Status PrincipalExistsError(absl::string_view id) {
+  return absl::AlreadyExistsError(
+      absl::StrCat("A principal named '", id, "' already exists."));
 }
 
 absl::StatusOr<bool> EnsureAdminToken(AccountsStore& accounts,
@@ -268,9 +88,16 @@ absl::StatusOr<bool> EnsureAdminToken(AccountsStore& accounts,
     ::fsync(dir_fd);
     ::close(dir_fd);
   }
-  RETURN_IF_ERROR(
+  const absl::Status created =
       accounts.Create(kAdminId, Role::kAdmin, core::util::Sha256Hex(token))
-          .status());
+          .status();
+  if (absl::IsAlreadyExists(created)) {
+    // Another replica sharing the database created the admin first: its
+    // token is the admin's, this file's would never work.
+    ::unlink(token_path.c_str());
+    return false;
+  }
+  RETURN_IF_ERROR(created);
   return true;
 }
 

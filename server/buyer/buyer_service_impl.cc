@@ -84,11 +84,13 @@ std::string LoggedDataset(const std::string& dataset_id) {
 
 BuyerServiceImpl::BuyerServiceImpl(registry::DatasetRegistry* registry,
                                    core::ledger::LedgerStore* ledger,
+                                   const auth::AccountsStore* accounts,
                                    int max_heavy_jobs,
                                    int max_heavy_jobs_per_buyer,
                                    UrbgFactory urbg)
     : registry_(registry),
       ledger_(ledger),
+      accounts_(accounts),
       heavy_jobs_(max_heavy_jobs, max_heavy_jobs_per_buyer),
       urbg_(std::move(urbg)) {}
 
@@ -103,7 +105,7 @@ grpc::Status BuyerServiceImpl::ListDatasets(
     grpc::ServerContext* context, const v1::ListDatasetsRequest* request,
     v1::ListDatasetsResponse* response) {
   RequestLog log("BuyerService.ListDatasets");
-  return HandleCall(log, *context, Access::kAnyPrincipal,
+  return HandleCall(log, *context, *accounts_, Access::kAnyPrincipal,
                     [&](const auth::Principal& caller, const CallContext&) {
                       return ListDatasetsImpl(caller, *request, response);
                     });
@@ -114,7 +116,7 @@ grpc::Status BuyerServiceImpl::DescribeDataset(
     v1::DescribeDatasetResponse* response) {
   RequestLog log("BuyerService.DescribeDataset");
   log.set_dataset(LoggedDataset(request->dataset_id()));
-  return HandleCall(log, *context, Access::kAnyPrincipal,
+  return HandleCall(log, *context, *accounts_, Access::kAnyPrincipal,
                     [&](const auth::Principal& caller, const CallContext&) {
                       return DescribeDatasetImpl(caller, *request, response);
                     });
@@ -127,7 +129,7 @@ grpc::Status BuyerServiceImpl::GetBudget(grpc::ServerContext* context,
   if (!request->dataset_id().empty()) {
     log.set_dataset(LoggedDataset(request->dataset_id()));
   }
-  return HandleCall(log, *context, Access::kAnyPrincipal,
+  return HandleCall(log, *context, *accounts_, Access::kAnyPrincipal,
                     [&](const auth::Principal& caller, const CallContext&) {
                       return GetBudgetImpl(caller, *request, response);
                     });
@@ -141,7 +143,7 @@ grpc::Status BuyerServiceImpl::MeasureInconsistency(
   log.set_dataset(LoggedDataset(request->dataset_id()));
   log.set_epsilon(request->epsilon());
   return HandleCall(
-      log, *context, Access::kAnyPrincipal,
+      log, *context, *accounts_, Access::kAnyPrincipal,
       [&](const auth::Principal& caller, const CallContext& call) {
         return MeasureInconsistencyImpl(caller, *request, response, call);
       });
@@ -154,7 +156,7 @@ grpc::Status BuyerServiceImpl::QualityReport(
   log.set_dataset(LoggedDataset(request->dataset_id()));
   log.set_epsilon(request->epsilon());
   return HandleCall(
-      log, *context, Access::kAnyPrincipal,
+      log, *context, *accounts_, Access::kAnyPrincipal,
       [&](const auth::Principal& caller, const CallContext& call) {
         return QualityReportImpl(caller, *request, response, call);
       });
@@ -167,7 +169,7 @@ grpc::Status BuyerServiceImpl::ReleaseCuboids(
   log.set_dataset(LoggedDataset(request->dataset_id()));
   log.set_epsilon(request->epsilon());
   return HandleCall(
-      log, *context, Access::kAnyPrincipal,
+      log, *context, *accounts_, Access::kAnyPrincipal,
       [&](const auth::Principal& caller, const CallContext& call) {
         return ReleaseCuboidsImpl(caller, *request, response, call);
       });
@@ -180,7 +182,7 @@ grpc::Status BuyerServiceImpl::TrainDecisionTree(
   log.set_dataset(LoggedDataset(request->dataset_id()));
   log.set_epsilon(request->epsilon() + request->accuracy_epsilon());
   return HandleCall(
-      log, *context, Access::kAnyPrincipal,
+      log, *context, *accounts_, Access::kAnyPrincipal,
       [&](const auth::Principal& caller, const CallContext& call) {
         return TrainDecisionTreeImpl(caller, *request, response, call);
       });
@@ -194,7 +196,7 @@ grpc::Status BuyerServiceImpl::SelectInfluentialNodes(
   log.set_dataset(LoggedDataset(request->dataset_id()));
   log.set_epsilon(request->epsilon());
   return HandleCall(
-      log, *context, Access::kAnyPrincipal,
+      log, *context, *accounts_, Access::kAnyPrincipal,
       [&](const auth::Principal& caller, const CallContext& call) {
         return SelectInfluentialNodesImpl(caller, *request, response, call);
       });

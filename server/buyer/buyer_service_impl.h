@@ -37,6 +37,7 @@
 #include "grpcpp/server_context.h"
 #include "grpcpp/support/status.h"
 #include "core/private/measure_release.h"
+#include "server/auth/accounts_store.h"
 #include "server/auth/principal.h"
 #include "server/buyer/heavy_job_limiter.h"
 #include "server/buyer/node_scores_cache.h"
@@ -69,7 +70,8 @@ using UrbgFactory = std::function<std::unique_ptr<core::dp::SecureUrbg>()>;
 
 class BuyerServiceImpl final : public v1::BuyerService::Service {
  public:
-  // Neither pointer is owned; both must outlive the service. Thread-safe.
+  // No pointer is owned; all must outlive the service. Thread-safe.
+  // `accounts` authenticates every call's bearer token (call_handler.h).
   // The service owns its heavy-job limiter and its cache of node selection
   // scores (node_scores_cache.h).
   // `max_heavy_jobs` (>= 1) bounds the TrainDecisionTree and
@@ -80,6 +82,7 @@ class BuyerServiceImpl final : public v1::BuyerService::Service {
   // core::dp::OpenSslUrbg.
   BuyerServiceImpl(registry::DatasetRegistry* registry,
                    core::ledger::LedgerStore* ledger,
+                   const auth::AccountsStore* accounts,
                    int max_heavy_jobs = kDefaultMaxHeavyJobs,
                    int max_heavy_jobs_per_buyer = 0,
                    UrbgFactory urbg = nullptr);
@@ -235,6 +238,7 @@ class BuyerServiceImpl final : public v1::BuyerService::Service {
 
   registry::DatasetRegistry* registry_;
   core::ledger::LedgerStore* ledger_;
+  const auth::AccountsStore* accounts_;
   mutable HeavyJobLimiter heavy_jobs_;
   mutable NodeScoresCache node_scores_;
   UrbgFactory urbg_;

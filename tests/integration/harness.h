@@ -160,12 +160,13 @@ inline constexpr uint64_t kHospitalRows = 1000;
 // never appear in any RPC response.
 inline constexpr char kHospitalCellValue[] = "callahan eye foundation";
 
-// Stubs plus helpers for the common calls. The server binds a connection
-// to the principal of its first authenticated call (see
-// server/auth/token_auth_processor.h), so a Client made from a channel
-// factory gives every token its own connection; one made from a single
-// channel sends every token over it (for clients that use one token).
-// Every helper uses a fresh ClientContext with the given token. Thread-safe.
+// Stubs plus helpers for the common calls. Every call is authenticated by
+// its own token (server/auth/bearer_auth.h), so tokens may share a
+// connection: a Client made from a single channel sends every token over
+// it (as an L7 proxy or a service acting for many buyers does); one made
+// from a channel factory gives every token its own connection (as separate
+// client processes do). Every helper uses a fresh ClientContext with the
+// given token. Thread-safe.
 class Client {
  public:
   using ChannelFactory = std::function<std::shared_ptr<grpc::Channel>()>;

@@ -186,7 +186,7 @@ TEST_F(AdminServiceTest, EveryRpcNeedsAToken) {
 
 TEST_F(AdminServiceTest, EveryRpcRejectsABuyerToken) {
   ASSERT_OK_AND_ASSIGN(const std::string token, server_->CreateBuyer("alice"));
-  auto buyer_channel_stub = server_->AdminStub();  // one channel per token
+  auto buyer_channel_stub = server_->AdminStub();
   for (const auto& [name, rpc] : AllAdminRpcs()) {
     grpc::ClientContext context;
     TestServer::Authorize(context, token);

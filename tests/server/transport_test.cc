@@ -137,22 +137,37 @@ TEST_P(TransportTest, RevokedTokenIsUnauthenticated) {
                        HasSubstr("revoked")));
 }
 
-TEST_P(TransportTest, AConnectionServesOnePrincipal) {
+TEST_P(TransportTest, OneConnectionServesEveryPrincipal) {
   ASSERT_OK_AND_ASSIGN(const std::string token, server_->CreateBuyer("alice"));
   const std::string admin = server_->admin_token();
-  auto channel = server_->Channel();
+  auto channel = server_->Channel();  // one connection for every call below
   ASSERT_OK(ListBuyers(channel, &admin));
-  // A buyer token on the admin's connection never runs as the admin...
+  // A buyer token after the admin's runs as the buyer, never as the admin...
   EXPECT_THAT(ListBuyers(channel, &token),
-              StatusIs(absl::StatusCode::kUnauthenticated,
-                       HasSubstr("separate channel")));
-  // ...and a call without a token is not let in on the connection's identity.
+              StatusIs(absl::StatusCode::kPermissionDenied,
+                       HasSubstr("Buyer 'alice'")));
+  // ...a call without a token is not let in on an earlier call's identity...
   EXPECT_THAT(ListBuyers(channel, nullptr),
-              StatusIs(absl::StatusCode::kUnauthenticated, ::testing::_));
+              StatusIs(absl::StatusCode::kUnauthenticated,
+                       HasSubstr("Missing bearer token")));
+  // ...and each token keeps working on the shared connection.
   EXPECT_OK(ListBuyers(channel, &admin));
-  // Its own channel works.
-  EXPECT_THAT(ListBuyers(server_->Channel(), &token),
-              StatusIs(absl::StatusCode::kPermissionDenied, ::testing::_));
+  grpc::ClientContext context;
+  TestServer::Authorize(context, token);
+  v1::GetBudgetResponse budget;
+  EXPECT_OK(ToAbsl(
+      v1::BuyerService::NewStub(channel)->GetBudget(&context, {}, &budget)));
+}
+
+TEST_P(TransportTest, TwoAuthorizationValuesAreUnauthenticated) {
+  ASSERT_OK_AND_ASSIGN(const std::string token, server_->CreateBuyer("alice"));
+  grpc::ClientContext context;
+  TestServer::Authorize(context, token);
+  context.AddMetadata("authorization", "Bearer " + server_->admin_token());
+  v1::ListBuyersResponse response;
+  EXPECT_THAT(ToAbsl(server_->AdminStub()->ListBuyers(&context, {}, &response)),
+              StatusIs(absl::StatusCode::kUnauthenticated,
+                       HasSubstr("expected exactly one")));
 }
 
 TEST_P(TransportTest, HealthNeedsNoToken) {

@@ -219,8 +219,7 @@ class TestServer {
   }
 
   // A new channel with its own connection (tokens go per call, see
-  // Authorize). The server binds a connection to the principal of its first
-  // call, so use one channel per token.
+  // Authorize; calls with different tokens may share the channel).
   std::shared_ptr<grpc::Channel> Channel() const {
     grpc::ChannelArguments args;
     args.SetInt(GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH, 64 << 20);

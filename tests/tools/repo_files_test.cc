@@ -284,7 +284,8 @@ TEST_F(DockerfileTest, NeverBakesInKeysOrCertificates) {
   // Nor do dev certificates or build trees reach the build context.
   const std::string ignore = ReadFile(kRoot / ".dockerignore");
   for (const char* pattern :
-       {"build*/", "deploy/certs/", "deploy/k8s/certs/"}) {
+       {"build*/", "deploy/certs/", "deploy/secrets/", "deploy/k8s/certs/",
+        "deploy/k8s/secrets/", "deploy/k8s/embedded/certs/"}) {
     EXPECT_THAT(ignore, HasSubstr(pattern));
   }
 }
@@ -312,9 +313,10 @@ TEST(ReadmeTest, TwoSetupCommandsWhoseScriptsExistAndCiRunsTheTestOne) {
 }
 
 TEST(DeployFilesTest, ScriptsAreExecutable) {
-  for (const char* script : {"deploy/install-deps.sh", "deploy/make-certs.sh",
-                             "deploy/demo/run-demo.sh",
-                             "deploy/check-image.sh"}) {
+  for (const char* script :
+       {"deploy/install-deps.sh", "deploy/make-certs.sh",
+        "deploy/make-secrets.sh", "deploy/demo/run-demo.sh",
+        "deploy/check-image.sh", "deploy/nginx/render-conf.sh"}) {
     EXPECT_TRUE(IsExecutable(kRoot / script)) << script;
   }
 }
@@ -347,38 +349,45 @@ TEST(DeployFilesTest, ConfigExampleHasKnownKeysOnly) {
 }
 
 // Kubernetes and compose probe health the way the image does and mount
-// certificates instead of baking them in.
+// certificates instead of baking them in; both variants of each: replicated
+// on PostgreSQL (deploy/compose.yaml, deploy/k8s) and embedded
+// (deploy/compose.single.yaml, deploy/k8s/embedded). The replicated files'
+// structure is checked in tests/integration/deploy_scripts_test.cc.
 TEST(DeployFilesTest, ComposeAndKubernetesUseTheHealthProbeAndMountedCerts) {
-  const std::string compose = ReadFile(kRoot / "deploy/compose.yaml");
-  ASSERT_FALSE(compose.empty());
-  EXPECT_THAT(compose, HasSubstr("/etc/dpq"));
-  EXPECT_THAT(compose, HasSubstr("/data"));
-  EXPECT_THAT(compose, HasSubstr("50051"));
-  const std::string deployment = ReadFile(kRoot / "deploy/k8s/deployment.yaml");
-  ASSERT_FALSE(deployment.empty());
-  EXPECT_THAT(deployment, HasSubstr("readinessProbe"));
-  EXPECT_THAT(deployment, HasSubstr("livenessProbe"));
-  EXPECT_THAT(deployment, HasSubstr("- health"));
-  EXPECT_THAT(deployment, HasSubstr("runAsNonRoot: true"));
-  EXPECT_THAT(deployment, HasSubstr("/etc/dpq"));
-  for (const char* file : {"deploy/k8s/service.yaml", "deploy/k8s/pvc.yaml",
-                           "deploy/k8s/kustomization.yaml"}) {
-    EXPECT_FALSE(ReadFile(kRoot / file).empty()) << file;
+  for (const char* file :
+       {"deploy/compose.yaml", "deploy/compose.single.yaml"}) {
+    const std::string compose = ReadFile(kRoot / file);
+    ASSERT_FALSE(compose.empty()) << file;
+    EXPECT_THAT(compose, HasSubstr("/etc/dpq")) << file;
+    EXPECT_THAT(compose, HasSubstr("/data")) << file;
+    EXPECT_THAT(compose, HasSubstr("50051")) << file;
   }
-  // Every resource the kustomization lists exists.
-  const std::string kustomization =
-      ReadFile(kRoot / "deploy/k8s/kustomization.yaml");
-  int resources = 0;
-  for (absl::string_view line : Lines(kustomization)) {
-    line = absl::StripAsciiWhitespace(line);
-    if (!absl::ConsumePrefix(&line, "- ")) continue;
-    if (!absl::EndsWith(line, ".yaml")) continue;
-    EXPECT_TRUE(
-        std::filesystem::exists(kRoot / "deploy/k8s" / std::string(line)))
-        << line;
-    ++resources;
+  for (const char* dir : {"deploy/k8s", "deploy/k8s/embedded"}) {
+    const std::filesystem::path k8s = kRoot / dir;
+    const std::string deployment = ReadFile(k8s / "deployment.yaml");
+    ASSERT_FALSE(deployment.empty()) << dir;
+    EXPECT_THAT(deployment, HasSubstr("readinessProbe")) << dir;
+    EXPECT_THAT(deployment, HasSubstr("livenessProbe")) << dir;
+    EXPECT_THAT(deployment, HasSubstr("- health")) << dir;
+    EXPECT_THAT(deployment, HasSubstr("runAsNonRoot: true")) << dir;
+    EXPECT_THAT(deployment, HasSubstr("/etc/dpq")) << dir;
+    for (const char* file : {"service.yaml", "kustomization.yaml"}) {
+      EXPECT_FALSE(ReadFile(k8s / file).empty()) << dir << "/" << file;
+    }
+    // Every resource the kustomization lists exists.
+    const std::string kustomization = ReadFile(k8s / "kustomization.yaml");
+    int resources = 0;
+    for (absl::string_view line : Lines(kustomization)) {
+      line = absl::StripAsciiWhitespace(line);
+      if (!absl::ConsumePrefix(&line, "- ")) continue;
+      if (!absl::EndsWith(line, ".yaml")) continue;
+      EXPECT_TRUE(std::filesystem::exists(k8s / std::string(line)))
+          << dir << "/" << line;
+      ++resources;
+    }
+    EXPECT_GE(resources, 3) << dir;
   }
-  EXPECT_GE(resources, 3);
+  EXPECT_FALSE(ReadFile(kRoot / "deploy/k8s/embedded/pvc.yaml").empty());
 }
 
 // What a comment or a message may not cite: documents that are not in the
@@ -446,10 +455,43 @@ TEST(SourceFilesTest, CiteOnlyDocumentsInTheRepository) {
       << absl::StrJoin(hits, "\n");
 }
 
+// The bearer token stays in a call's metadata (no AuthMetadataProcessor
+// consumes it), so one file reads that metadata, and it never logs or
+// returns it (server/auth/bearer_auth.h).
+TEST(SourceFilesTest, OnlyTheBearerCheckReadsCallMetadata) {
+  const std::string allowed = "server/auth/bearer_auth.cc";
+  std::vector<std::string> hits;
+  for (const auto& entry :
+       std::filesystem::recursive_directory_iterator(kRoot / "server")) {
+    if (!entry.is_regular_file() || !IsSourceFile(entry.path())) continue;
+    const std::string file =
+        entry.path().lexically_relative(kRoot).generic_string();
+    if (file == allowed) continue;
+    int number = 0;
+    for (absl::string_view line : Lines(ReadFile(entry.path()))) {
+      ++number;
+      for (const char* needle :
+           {"client_metadata", "GetRecvInitialMetadata", "auth_context"}) {
+        if (absl::StrContains(line, needle)) {
+          hits.push_back(absl::StrCat(file, ":", number, ": ", line));
+        }
+      }
+    }
+  }
+  EXPECT_THAT(ReadFile(kRoot / allowed), HasSubstr("client_metadata()"));
+  EXPECT_TRUE(hits.empty())
+      << "only " << allowed << " may read a call's metadata:\n"
+      << absl::StrJoin(hits, "\n");
+}
+
 TEST(SourceFilesTest, IssueNumbersAreRecognised) {
   // Split literals, so that this file does not match itself.
-  EXPECT_TRUE(CitesAnIssueNumber("// Issue " "14, item 3: imports"));
-  EXPECT_TRUE(CitesAnIssueNumber("# kinds (issues " "5 and 6)"));
+  EXPECT_TRUE(
+      CitesAnIssueNumber("// Issue "
+                         "14, item 3: imports"));
+  EXPECT_TRUE(
+      CitesAnIssueNumber("# kinds (issues "
+                         "5 and 6)"));
   EXPECT_FALSE(CitesAnIssueNumber("// a tissue 3 cells thick"));
   EXPECT_FALSE(CitesAnIssueNumber("// the issue is the deadline"));
 }

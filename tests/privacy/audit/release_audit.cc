@@ -19,6 +19,7 @@
 #include "dpq/v1/buyer_service.pb.h"
 #include "server/buyer/buyer_service_impl.h"
 #include "server/registry/dataset_registry.h"
+#include "server/storage/sqlite_accounts_store.h"
 #include "server/storage/sqlite_ledger_store.h"
 #include "server/tools/measure_tool.h"
 #include "tests/testing/seeded_urbg.h"
@@ -51,8 +52,12 @@ class Harness {
     ASSIGN_OR_RETURN(h->ledger_,
                      server::storage::SqliteLedgerStore::Open(":memory:"));
     auto counter = std::make_shared<std::atomic<uint64_t>>(0);
+    // The audit calls the *Impl functions: no call is authenticated.
+    ASSIGN_OR_RETURN(h->accounts_,
+                     server::storage::SqliteAccountsStore::Open(":memory:"));
     h->service_ = std::make_unique<BuyerServiceImpl>(
-        h->registry_.get(), h->ledger_.get(), /*max_heavy_jobs=*/4,
+        h->registry_.get(), h->ledger_.get(), h->accounts_.get(),
+        /*max_heavy_jobs=*/4,
         /*max_heavy_jobs_per_buyer=*/4,
         [counter, seed]() -> std::unique_ptr<core::dp::SecureUrbg> {
           // One independent stream per release.
@@ -89,6 +94,7 @@ class Harness {
   fs::path dir_;
   std::unique_ptr<server::registry::DatasetRegistry> registry_;
   std::unique_ptr<server::storage::SqliteLedgerStore> ledger_;
+  std::unique_ptr<server::storage::SqliteAccountsStore> accounts_;
   std::unique_ptr<BuyerServiceImpl> service_;
   uint64_t requests_ = 0;
 };

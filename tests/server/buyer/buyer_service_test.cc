@@ -21,6 +21,7 @@
 #include "server/buyer/buyer_convert.h"
 #include "server/buyer/buyer_service_impl.h"
 #include "server/registry/dataset_registry.h"
+#include "server/storage/sqlite_accounts_store.h"
 #include "server/storage/sqlite_ledger_store.h"
 #include "tests/testing/status_matchers.h"
 
@@ -124,7 +125,10 @@ class BuyerServiceTest : public ::testing::Test {
         storage::SqliteLedgerStore::Open((dir_ / "ledger.db").string());
     ASSERT_THAT(ledger, IsOk());
     ledger_ = *std::move(ledger);
-    service_ = std::make_unique<BuyerServiceImpl>(registry_, ledger_.get());
+    ASSERT_OK_AND_ASSIGN(accounts_,
+                         storage::SqliteAccountsStore::Open(":memory:"));
+    service_ = std::make_unique<BuyerServiceImpl>(registry_, ledger_.get(),
+                                                  accounts_.get());
   }
   void TearDown() override {
     service_.reset();
@@ -170,6 +174,7 @@ class BuyerServiceTest : public ::testing::Test {
   static registry::DatasetRegistry* registry_;
   fs::path dir_;
   std::unique_ptr<storage::SqliteLedgerStore> ledger_;
+  std::unique_ptr<storage::SqliteAccountsStore> accounts_;
   std::unique_ptr<BuyerServiceImpl> service_;
 };
 

@@ -28,6 +28,7 @@
 #include "server/buyer/node_scores_cache.h"
 #include "server/buyer/release_helpers.h"
 #include "server/registry/dataset_registry.h"
+#include "server/storage/sqlite_accounts_store.h"
 #include "server/storage/sqlite_ledger_store.h"
 #include "tests/testing/status_matchers.h"
 
@@ -133,7 +134,10 @@ class ReleaseRpcsTest : public ::testing::Test {
     ASSERT_OK_AND_ASSIGN(
         ledger_,
         storage::SqliteLedgerStore::Open((dir_ / "ledger.db").string()));
-    service_ = std::make_unique<BuyerServiceImpl>(registry_, ledger_.get());
+    ASSERT_OK_AND_ASSIGN(accounts_,
+                         storage::SqliteAccountsStore::Open(":memory:"));
+    service_ = std::make_unique<BuyerServiceImpl>(registry_, ledger_.get(),
+                                                  accounts_.get());
     ASSERT_OK(ledger_->Grant("alice", "people", 10));
     ASSERT_OK(ledger_->Grant("alice", "net", 10));
     ASSERT_OK(ledger_->Grant("alice", "partial", 10));
@@ -195,6 +199,7 @@ class ReleaseRpcsTest : public ::testing::Test {
   static registry::DatasetRegistry* registry_;
   fs::path dir_;
   std::unique_ptr<storage::SqliteLedgerStore> ledger_;
+  std::unique_ptr<storage::SqliteAccountsStore> accounts_;
   std::unique_ptr<BuyerServiceImpl> service_;
 };
 
@@ -916,7 +921,9 @@ TEST(BackgroundGraphReleaseTest, WaitingForTheGraphIsChargedAndResumable) {
   ASSERT_OK_AND_ASSIGN(
       std::unique_ptr<storage::SqliteLedgerStore> ledger,
       storage::SqliteLedgerStore::Open((dir / "ledger.db").string()));
-  BuyerServiceImpl service(registry.get(), ledger.get());
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<storage::SqliteAccountsStore> accounts,
+                       storage::SqliteAccountsStore::Open(":memory:"));
+  BuyerServiceImpl service(registry.get(), ledger.get(), accounts.get());
   ASSERT_OK(ledger->Grant("bob", "zips", 5));
 
   v1::MeasureInconsistencyRequest request;

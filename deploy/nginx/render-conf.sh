@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Renders the nginx template deploy/nginx/dpq.conf for a set of dpq-server
+# replicas: replaces its @DPQ_...@ placeholders from the environment and
+# repeats the line holding @DPQ_UPSTREAM@ once per replica. Pure bash, so
+# that it runs in a slim nginx image (deploy/nginx/Dockerfile) as well as
+# in the tests (tests/integration/nginx_proxy.h).
+#
+#   DPQ_UPSTREAMS="dpq-1:50051 dpq-2:50051" render-conf.sh TEMPLATE OUT
+#
+# Environment (defaults in brackets):
+#   DPQ_UPSTREAMS          the replicas, HOST:PORT separated by spaces or
+#                          commas (required)
+#   DPQ_LISTEN             where nginx listens [0.0.0.0:50051]
+#   DPQ_TLS_CERT           nginx's certificate for clients [/etc/dpq/server.pem]
+#   DPQ_TLS_KEY            its key [/etc/dpq/server.key]
+#   DPQ_UPSTREAM_CA        the CA that signed the replicas' certificate
+#                          [/etc/dpq/ca.pem]
+#   DPQ_UPSTREAM_TLS_NAME  the name nginx expects in the replicas'
+#                          certificate [localhost: deploy/make-certs.sh's]
+# A value that could end or extend an nginx directive (space, ';', '{',
+# '}', quote, '#', '$') is refused, so the output is always the template's
+# own directives. Exit status 2 on a usage or value error.
+set -euo pipefail
+
+fail() { echo "render-conf: $*" >&2; exit 2; }
+
+[[ $# -eq 2 ]] || fail "usage: DPQ_UPSTREAMS='HOST:PORT ...' $0 TEMPLATE OUT"
+template="$1"
+out="$2"
+[[ -r "$template" ]] || fail "cannot read the template $template"
+
+listen="${DPQ_LISTEN:-0.0.0.0:50051}"
+tls_cert="${DPQ_TLS_CERT:-/etc/dpq/server.pem}"
+tls_key="${DPQ_TLS_KEY:-/etc/dpq/server.key}"
+upstream_ca="${DPQ_UPSTREAM_CA:-/etc/dpq/ca.pem}"
+upstream_name="${DPQ_UPSTREAM_TLS_NAME:-localhost}"
+
+# plain NAME VALUE: VALUE is one nginx word without anything that could
+# start another directive, block or variable.
+plain() {
+  [[ -n "$2" ]] || fail "$1 is empty"
+  local word='^[]A-Za-z0-9._/:@%+=,[-]+$'
+  [[ "$2" =~ $word ]] ||
+    fail "$1 may hold only letters, digits and ._/:@%+=,[]- but is '$2'"
+}
+plain DPQ_LISTEN "$listen"
+plain DPQ_TLS_CERT "$tls_cert"
+plain DPQ_TLS_KEY "$tls_key"
+plain DPQ_UPSTREAM_CA "$upstream_ca"
+plain DPQ_UPSTREAM_TLS_NAME "$upstream_name"
+
+upstreams=()
+upstream_list="${DPQ_UPSTREAMS:-}"
+for u in ${upstream_list//,/ }; do
+  host_port='^([A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\]):[0-9]{1,5}$'
+  [[ "$u" =~ $host_port ]] ||
+    fail "DPQ_UPSTREAMS: '$u' is not HOST:PORT"
+  upstreams+=("$u")
+done
+[[ ${#upstreams[@]} -gt 0 ]] || fail "DPQ_UPSTREAMS names no replica (HOST:PORT ...)"
+
+rendered=""
+while IFS= read -r line || [[ -n "$line" ]]; do
+  if [[ "$line" == *@DPQ_UPSTREAM@* ]]; then
+    for u in "${upstreams[@]}"; do
+      rendered+="${line//@DPQ_UPSTREAM@/$u}"$'\n'
+    done
+    continue
+  fi
+  line="${line//@DPQ_LISTEN@/$listen}"
+  line="${line//@DPQ_TLS_CERT@/$tls_cert}"
+  line="${line//@DPQ_TLS_KEY@/$tls_key}"
+  line="${line//@DPQ_UPSTREAM_CA@/$upstream_ca}"
+  line="${line//@DPQ_UPSTREAM_TLS_NAME@/$upstream_name}"
+  rendered+="$line"$'\n'
+done < "$template"
+
+left=$(grep -o '@DPQ_[A-Z_]*@' <<< "$rendered" | sort -u | tr '\n' ' ' || true)
+[[ -z "$left" ]] || fail "the template has placeholders this script does not know: $left"
+
+tmp="$out.tmp.$$"
+printf '%s' "$rendered" > "$tmp"
+mv "$tmp" "$out"
+echo "render-conf: wrote $out (${#upstreams[@]} replicas: ${upstreams[*]}; listening on $listen)"

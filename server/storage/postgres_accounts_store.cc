@@ -1,0 +1,177 @@
+#include "server/storage/postgres_accounts_store.h"
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "absl/types/span.h"
+#include "core/util/status_macros.h"
+
+namespace dpq::server::storage {
+namespace {
+
+using ::dpq::server::auth::Account;
+using ::dpq::server::auth::AuditRecord;
+using ::dpq::server::auth::NoSuchPrincipalError;
+using ::dpq::server::auth::Principal;
+using ::dpq::server::auth::PrincipalExistsError;
+using ::dpq::server::auth::Role;
+using ::dpq::server::auth::RoleFromName;
+using ::dpq::server::auth::RoleName;
+
+// Version 1. Ids sort bytewise (COLLATE "C"), as in the SQLite store,
+// whatever the database's collation. Times are Unix microseconds, as in
+// the SQLite store, so that its rows import exactly.
+constexpr absl::string_view kMigrations[] = {R"sql(
+CREATE TABLE principals (
+  id           TEXT COLLATE "C" PRIMARY KEY,
+  role         TEXT NOT NULL CHECK (role IN ('admin', 'buyer')),
+  token_sha256 TEXT NOT NULL UNIQUE,
+  created_at   BIGINT NOT NULL,
+  revoked      BOOLEAN NOT NULL DEFAULT FALSE
+);
+CREATE TABLE audit_log (
+  seq     BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  time    BIGINT NOT NULL,
+  actor   TEXT NOT NULL,
+  action  TEXT NOT NULL,
+  details TEXT NOT NULL
+);
+)sql"};
+
+// Creating and auditing stamp the row with the database clock in Unix
+// microseconds (clock_timestamp(): the statement's time, not its
+// transaction's start).
+constexpr char kInsertPrincipalSql[] =
+    "INSERT INTO principals (id, role, token_sha256, created_at) "
+    "VALUES ($1, $2, $3, "
+    "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000)::BIGINT) "
+    "ON CONFLICT (id) DO NOTHING RETURNING created_at";
+constexpr char kInsertAuditSql[] =
+    "INSERT INTO audit_log (time, actor, action, details) "
+    "VALUES ((EXTRACT(EPOCH FROM clock_timestamp()) * 1000000)::BIGINT, "
+    "$1, $2, $3)";
+
+// Row `row` of (id, role, created_at, revoked).
+absl::StatusOr<Account> AccountFromRow(const PgResult& result, int row) {
+  Account account;
+  account.id = std::string(result.Get(row, 0));
+  account.role = RoleFromName(result.Get(row, 1));
+  ASSIGN_OR_RETURN(const int64_t created_us, result.GetInt64(row, 2));
+  account.created_at = absl::FromUnixMicros(created_us);
+  ASSIGN_OR_RETURN(account.revoked, result.GetBool(row, 3));
+  return account;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<PostgresAccountsStore>>
+PostgresAccountsStore::Open(std::shared_ptr<PgPool> pool) {
+  if (pool == nullptr) {
+    return absl::InvalidArgumentError("PostgresAccountsStore needs a pool.");
+  }
+  RETURN_IF_ERROR(ApplyMigrations(*pool, "accounts", kMigrations));
+  return std::unique_ptr<PostgresAccountsStore>(
+      new PostgresAccountsStore(std::move(pool)));
+}
+
+absl::StatusOr<Account> PostgresAccountsStore::Create(
+    const std::string& id, Role role, const std::string& token_sha256) {
+  // The primary key decides between replicas creating the same id at once:
+  // the later insert waits for the earlier one's commit and does nothing.
+  ASSIGN_OR_RETURN(
+      PgResult r, pool_->Exec(kInsertPrincipalSql,
+                              {PgParam::Text(id), PgParam::Text(RoleName(role)),
+                               PgParam::Text(token_sha256)}));
+  if (r.rows() == 0) return PrincipalExistsError(id);
+  ASSIGN_OR_RETURN(const int64_t created_us, r.GetInt64(0, 0));
+  return Account{id, role, absl::FromUnixMicros(created_us), false};
+}
+
+absl::Status PostgresAccountsStore::Revoke(const std::string& id) {
+  ASSIGN_OR_RETURN(
+      PgResult r,
+      pool_->Exec("UPDATE principals SET revoked = TRUE WHERE id = $1",
+                  {PgParam::Text(id)}));
+  if (r.affected() == 0) return NoSuchPrincipalError(id);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Account> PostgresAccountsStore::Get(
+    const std::string& id) const {
+  ASSIGN_OR_RETURN(
+      PgResult r,
+      pool_->Exec("SELECT id, role, created_at, revoked FROM principals "
+                  "WHERE id = $1",
+                  {PgParam::Text(id)}));
+  if (r.rows() == 0) return NoSuchPrincipalError(id);
+  return AccountFromRow(r, 0);
+}
+
+absl::StatusOr<std::vector<Account>> PostgresAccountsStore::List(
+    Role role) const {
+  ASSIGN_OR_RETURN(
+      PgResult r,
+      pool_->Exec("SELECT id, role, created_at, revoked FROM principals "
+                  "WHERE role = $1 ORDER BY id",
+                  {PgParam::Text(RoleName(role))}));
+  std::vector<Account> accounts;
+  accounts.reserve(r.rows());
+  for (int row = 0; row < r.rows(); ++row) {
+    ASSIGN_OR_RETURN(Account account, AccountFromRow(r, row));
+    accounts.push_back(std::move(account));
+  }
+  return accounts;
+}
+
+absl::StatusOr<std::optional<Principal>> PostgresAccountsStore::Authenticate(
+    absl::string_view token_sha256) const {
+  ASSIGN_OR_RETURN(PgResult r,
+                   pool_->Exec("SELECT id, role FROM principals "
+                               "WHERE token_sha256 = $1 AND NOT revoked",
+                               {PgParam::Text(std::string(token_sha256))}));
+  if (r.rows() == 0) return std::optional<Principal>();
+  return std::optional<Principal>(
+      Principal{std::string(r.Get(0, 0)), RoleFromName(r.Get(0, 1))});
+}
+
+absl::Status PostgresAccountsStore::AppendAudit(const std::string& actor,
+                                                const std::string& action,
+                                                const std::string& details) {
+  return pool_
+      ->Exec(kInsertAuditSql, {PgParam::Text(actor), PgParam::Text(action),
+                               PgParam::Text(details)})
+      .status();
+}
+
+absl::StatusOr<std::vector<AuditRecord>> PostgresAccountsStore::ListAudit(
+    size_t limit) const {
+  // LIMIT takes a BIGINT: a larger limit is no limit.
+  const int64_t bounded =
+      limit > static_cast<size_t>(std::numeric_limits<int64_t>::max())
+          ? std::numeric_limits<int64_t>::max()
+          : static_cast<int64_t>(limit);
+  ASSIGN_OR_RETURN(
+      PgResult r,
+      pool_->Exec("SELECT time, actor, action, details FROM audit_log "
+                  "ORDER BY seq DESC LIMIT $1",
+                  {PgParam::Int(bounded)}));
+  std::vector<AuditRecord> records;
+  records.reserve(r.rows());
+  for (int row = 0; row < r.rows(); ++row) {
+    ASSIGN_OR_RETURN(const int64_t time_us, r.GetInt64(row, 0));
+    records.push_back(
+        AuditRecord{absl::FromUnixMicros(time_us), std::string(r.Get(row, 1)),
+                    std::string(r.Get(row, 2)), std::string(r.Get(row, 3))});
+  }
+  return records;
+}
+
+}  // namespace dpq::server::storage
