@@ -1,0 +1,214 @@
+// The PostgreSQL ledger, a LedgerStore (core/ledger/ledger.h; the charge
+// rules it keeps are in docs/privacy.md, section 3) for the shared-state
+// mode (docs/operations.md): several dpq-server replicas, in one or more
+// processes, each with its own PostgresLedgerStore on one database. It keeps
+// the SQLite store's guarantees (sqlite_ledger_store.h) across all of them:
+//  - a reservation is atomic over every replica: the buyer's budget row is
+//    locked (SELECT ... FOR UPDATE) for the one short transaction that
+//    checks it and inserts the entry;
+//  - idempotency by (buyer, request_id) over every replica, by a unique
+//    index over the live entries, with the same rules (a committed retry
+//    replays its answer, one still reserved is kAborted, one charged
+//    without answer is resumed, another fingerprint is kAlreadyExists, a
+//    refunded one frees its request_id);
+//  - dataset caps count every buyer on every replica;
+//  - exact amounts: BIGINT units of 10^-12 epsilon (epsilon_units.h);
+//  - entries are numbered per buyer (buyer_seq 1, 2, 3, ...; the global
+//    entry_id is internal) under a per-buyer counter row.
+// The same messages as the SQLite store.
+//
+// Schema (the "ledger" migrations, postgres_ledger_schema.h):
+//   ledger_budgets(buyer_id, dataset_id, granted, spent, reserved)
+//   ledger_datasets(dataset_id, cap)                    cap 0 = none
+//   ledger_buyers(buyer_id, last_seq)                   buyer_seq counter
+//   ledger_entries(entry_id, buyer_id, buyer_seq, dataset_id, request_id,
+//                  fingerprint, operation, neighbouring, epsilon, state,
+//                  created_at, settled_at, answer, incarnation)
+//   ledger_replicas(incarnation, replica_id, started_at, lease_until)
+// `spent` and `reserved` are running totals of the entries, changed in the
+// transaction that changes an entry. Reserve, Commit, ChargeWithoutAnswer
+// and Refund are each one round trip: one call of a PL/pgSQL function of
+// the schema, run as its own (autocommit) transaction, durable when it
+// returns (synchronous_commit as the server has it: on by default).
+//
+// Contention. A reservation locks only its budget row and its buyer's
+// counter row; a dataset's cap row is read FOR SHARE while the dataset has
+// no cap, so reservations of different buyers on one uncapped dataset do
+// not queue on one row. Only on a capped dataset is the cap row locked FOR
+// UPDATE, and the dataset's total (spent + reserved over its budgets) is
+// then summed under that lock. SetDatasetCap takes the cap row FOR UPDATE,
+// so it waits for the reservations that read the old cap.
+//
+// Replicas and leases. Each Open registers a new incarnation (a row of
+// ledger_replicas) of options.replica_id, and every entry records the
+// incarnation that reserved it. A background thread renews the lease every
+// lease/3 (lease_until = the database's now() + lease, so the replicas'
+// clocks do not matter) and sweeps: every reservation of an incarnation
+// whose lease has expired (its process died or lost the database) is
+// CHARGED without an answer, exactly as RecoverPending charges them, and a
+// retry with the same request_id then resumes it at no further cost. They
+// are never refunded: whether a computation finished, or its replica died,
+// can depend on the private data, so the charge stands (docs/privacy.md 3,
+// rule 3); this deliberately differs from refunding expired reservations.
+// The same thread charges this incarnation's own reservations that no call
+// holds any more and that are older than kOrphanAge: a Reserve or Commit
+// whose outcome was lost with the connection (kUnavailable) leaves such an
+// entry behind. Charging is a state change from reserved only, so an entry
+// already committed, charged or refunded is never charged (twice).
+// RecoverPending, called at start-up, charges what earlier incarnations of
+// this replica_id left reserved (and this incarnation's, which holds
+// nothing before serving), never another replica's.
+//
+// Errors: the database unreachable is kUnavailable ("PostgreSQL is
+// unreachable: ...; retry", from postgres_database.h) from every method; a
+// Reserve that fails so has reserved nothing the caller can use (an entry
+// its lost transaction may have written is charged by the sweep above).
+// Other database failures are kInternal.
+//
+// Thread-safe; calls run concurrently on the pool's connections.
+#ifndef DPQ_SERVER_STORAGE_POSTGRES_LEDGER_STORE_H_
+#define DPQ_SERVER_STORAGE_POSTGRES_LEDGER_STORE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/time.h"
+#include "absl/types/span.h"
+#include "core/ledger/ledger.h"
+#include "server/storage/postgres_database.h"
+
+namespace dpq::server::storage {
+
+struct PostgresLedgerOptions {
+  // This replica's stable name (e.g. the host name): RecoverPending charges
+  // only what earlier processes with this name left reserved. Non-empty.
+  std::string replica_id;
+  // How long this process's reservations stay protected without a lease
+  // renewal; renewed every lease/3. At least kMinLease.
+  absl::Duration lease = absl::Seconds(15);
+};
+
+class PostgresLedgerStore final : public core::ledger::LedgerStore {
+ public:
+  static constexpr absl::Duration kMinLease = absl::Milliseconds(300);
+  // A reservation of this incarnation that no call holds is charged by the
+  // sweep once it is this old (database clock).
+  static constexpr absl::Duration kOrphanAge = absl::Seconds(5);
+
+  // Applies the "ledger" migrations (ApplyMigrations), registers this
+  // process as a new incarnation of options.replica_id with a lease, and
+  // starts the lease thread. kInvalidArgument for an empty replica_id or a
+  // lease below kMinLease; kUnavailable if the database is unreachable;
+  // kFailedPrecondition if its ledger schema is newer than this program's.
+  static absl::StatusOr<std::unique_ptr<PostgresLedgerStore>> Open(
+      std::shared_ptr<PgPool> pool, PostgresLedgerOptions options);
+
+  PostgresLedgerStore(const PostgresLedgerStore&) = delete;
+  PostgresLedgerStore& operator=(const PostgresLedgerStore&) = delete;
+  // Stops the lease thread. The lease is not given up: reservations still
+  // held (none after a clean shutdown) are charged once it expires.
+  ~PostgresLedgerStore() override;
+
+  // OK while the database answered the last lease renewal and that was at
+  // most two renewal periods (2 * lease/3) ago; else kUnavailable with the
+  // reason. For the health service.
+  absl::Status Health() const ABSL_LOCKS_EXCLUDED(health_mu_);
+
+  // This process's incarnation (the ledger_replicas row it renews).
+  int64_t incarnation() const { return incarnation_; }
+  const std::string& replica_id() const { return options_.replica_id; }
+
+  // Runs one lease renewal and sweep now (the lease thread does this every
+  // lease/3). Returns how many reservations the sweep charged.
+  absl::StatusOr<int64_t> RenewAndSweep() ABSL_LOCKS_EXCLUDED(health_mu_,
+                                                              in_flight_mu_);
+
+  // LedgerStore (contracts in ledger.h).
+  absl::StatusOr<core::ledger::BudgetState> Grant(const std::string& buyer_id,
+                                                  const std::string& dataset_id,
+                                                  double epsilon) override;
+  absl::StatusOr<core::ledger::BudgetState> SetGranted(
+      const std::string& buyer_id, const std::string& dataset_id,
+      double granted) override;
+  // A cap below what is already spent and reserved is accepted: it only
+  // refuses further reservations on the dataset.
+  absl::Status SetDatasetCap(const std::string& dataset_id,
+                             double cap) override;
+  absl::StatusOr<std::pair<double, double>> DatasetCapAndSpent(
+      const std::string& dataset_id) override;
+  absl::StatusOr<core::ledger::BudgetState> GetBudget(
+      const std::string& buyer_id, const std::string& dataset_id) override;
+  absl::StatusOr<std::vector<core::ledger::BudgetState>> ListBudgets(
+      const core::ledger::LedgerFilter& filter) override;
+  // A retry is recognised by (buyer_id, request_id): it is the same request
+  // iff dataset_id, fingerprint and epsilon are all equal.
+  absl::StatusOr<core::ledger::Reservation> Reserve(
+      const core::ledger::ReserveRequest& request) override
+      ABSL_LOCKS_EXCLUDED(in_flight_mu_);
+  absl::Status Commit(int64_t entry_id, const std::string& answer) override
+      ABSL_LOCKS_EXCLUDED(in_flight_mu_);
+  absl::Status ChargeWithoutAnswer(int64_t entry_id) override
+      ABSL_LOCKS_EXCLUDED(in_flight_mu_);
+  absl::Status Refund(int64_t entry_id) override
+      ABSL_LOCKS_EXCLUDED(in_flight_mu_);
+  // Charges the reservations of this replica_id's incarnations up to this
+  // one; never those of other replicas (their leases cover them).
+  absl::StatusOr<int64_t> RecoverPending() override;
+  // Includes refunded entries (with their state) and recorded answers.
+  absl::StatusOr<std::vector<core::ledger::LedgerEntry>> ListEntries(
+      const core::ledger::LedgerFilter& filter) override;
+
+ private:
+  PostgresLedgerStore(std::shared_ptr<PgPool> pool,
+                      PostgresLedgerOptions options, int64_t incarnation);
+
+  // One command on a pooled connection (autocommit), retried on
+  // serialization failures and deadlocks (the command is one statement,
+  // so a retry is safe).
+  absl::StatusOr<PgResult> Run(absl::string_view sql,
+                               absl::Span<const PgParam> params);
+  absl::StatusOr<PgResult> Run(absl::string_view sql,
+                               std::initializer_list<PgParam> params) {
+    return Run(sql, absl::MakeConstSpan(params.begin(), params.size()));
+  }
+  // One attempt of Reserve; kFailedPrecondition with SQLSTATE 23505 if a
+  // concurrent reservation of the same request id on another dataset won.
+  absl::StatusOr<core::ledger::Reservation> ReserveOnce(
+      const core::ledger::ReserveRequest& request, int64_t units);
+  // ledger_settle: "charged" or "refunded".
+  absl::Status Settle(int64_t entry_id, const char* new_state);
+
+  // The lease thread: RenewAndSweep every lease/3 until stop_.
+  void LeaseLoop();
+  absl::Status Renew() ABSL_LOCKS_EXCLUDED(health_mu_);
+
+  const std::shared_ptr<PgPool> pool_;
+  const PostgresLedgerOptions options_;
+  const int64_t incarnation_;
+
+  // Entries this incarnation reserved and no Commit, ChargeWithoutAnswer
+  // or Refund has finished with yet: the sweep leaves them alone.
+  absl::Mutex in_flight_mu_;
+  absl::flat_hash_set<int64_t> in_flight_ ABSL_GUARDED_BY(in_flight_mu_);
+
+  mutable absl::Mutex health_mu_;
+  absl::Status last_renewal_ ABSL_GUARDED_BY(health_mu_);
+  absl::Time last_renewed_ ABSL_GUARDED_BY(health_mu_);
+
+  absl::Notification stop_;
+  std::thread lease_thread_;
+};
+
+}  // namespace dpq::server::storage
+
+#endif  // DPQ_SERVER_STORAGE_POSTGRES_LEDGER_STORE_H_
