@@ -25,14 +25,16 @@ CREATE TABLE ledger_replicas (
 CREATE INDEX ledger_replicas_by_replica
   ON ledger_replicas (replica_id, incarnation);
 
--- A buyer's budget on a dataset; spent and reserved are running totals of
--- its entries, changed in the transaction that changes an entry.
+-- A buyer's budget on a dataset. `used` is spent + reserved, a running
+-- total changed only by reservations (up) and refunds (down): committing
+-- or charging a reservation moves its epsilon from reserved to spent
+-- without changing `used`, so it never locks this row. `reserved` is the
+-- sum over the budget's in-flight entries, spent = used - reserved.
 CREATE TABLE ledger_budgets (
   buyer_id   TEXT NOT NULL,
   dataset_id TEXT NOT NULL,
   granted    BIGINT NOT NULL CHECK (granted >= 0),
-  spent      BIGINT NOT NULL DEFAULT 0 CHECK (spent >= 0),
-  reserved   BIGINT NOT NULL DEFAULT 0 CHECK (reserved >= 0),
+  used       BIGINT NOT NULL DEFAULT 0 CHECK (used >= 0),
   PRIMARY KEY (buyer_id, dataset_id)
 );
 -- A capped dataset's total is summed over its budgets.
@@ -45,8 +47,9 @@ CREATE TABLE ledger_datasets (
   cap        BIGINT NOT NULL DEFAULT 0 CHECK (cap >= 0)
 );
 
--- The last buyer_seq given to each buyer's entries. Its row lock orders
--- one buyer's reservations on different datasets.
+-- The last buyer_seq given to each buyer's entries. Reservations lock the
+-- row first, so one buyer's reservations on every dataset and replica
+-- queue there and each sees the entries of those before it.
 CREATE TABLE ledger_buyers (
   buyer_id TEXT PRIMARY KEY,
   last_seq BIGINT NOT NULL
@@ -79,18 +82,40 @@ CREATE TABLE ledger_entries (
 CREATE UNIQUE INDEX ledger_entries_by_request
   ON ledger_entries (buyer_id, request_id)
   WHERE state IN ('reserved', 'committed', 'charged');
--- Listing by buyer (newest first), and the start of a buyer's counter.
+-- Listing by buyer, and where a buyer's counter starts.
 CREATE UNIQUE INDEX ledger_entries_by_buyer_seq
   ON ledger_entries (buyer_id, buyer_seq);
 CREATE INDEX ledger_entries_by_dataset
   ON ledger_entries (dataset_id, entry_id);
--- The in-flight entries only: the sweeps and RecoverPending.
-CREATE INDEX ledger_entries_in_flight
+-- The in-flight entries only: `reserved` of a budget or dataset, the
+-- sweeps and RecoverPending.
+CREATE INDEX ledger_entries_reserved_by_budget
+  ON ledger_entries (dataset_id, buyer_id) WHERE state = 'reserved';
+CREATE INDEX ledger_entries_reserved_by_incarnation
   ON ledger_entries (incarnation, created_at) WHERE state = 'reserved';
+
+-- What ledger_commit takes per entry.
+CREATE TYPE ledger_commit_item AS (
+  entry_id BIGINT,
+  answer   BYTEA
+);
+
+-- What ledger_reserve takes per reservation.
+CREATE TYPE ledger_reserve_item AS (
+  buyer_id     TEXT,
+  dataset_id   TEXT,
+  request_id   TEXT,
+  fingerprint  BYTEA,
+  operation    TEXT,
+  neighbouring TEXT,
+  units        BIGINT
+);
 )sql";
 
-// Version 1: the reservation. Returns one row (o_outcome, o_entry,
-// o_answer, o_remaining, o_cap, o_cap_left); o_outcome is
+// Version 1: reservations, several per call (the store's group commit:
+// one transaction and one WAL flush for all the Reserve calls waiting).
+// Returns one row per item, in order: (o_outcome, o_entry, o_answer,
+// o_remaining, o_cap, o_cap_left); o_outcome is
 //   reserved     o_entry held, o_remaining after it
 //   replay       committed retry: o_answer, o_remaining now
 //   resume       charged retry without answer: o_entry
@@ -98,127 +123,154 @@ CREATE INDEX ledger_entries_in_flight
 //   conflict     the request id was used for another request
 //   no_budget    nothing granted; exhausted: o_remaining is too little
 //   cap          the dataset cap o_cap has o_cap_left left
-// Lock order, here and everywhere: budget row, then dataset row, then the
-// buyer's counter row (Commit and the sweeps: entry rows, then budget rows
-// in (buyer, dataset) order), so these transactions never deadlock.
+// Each item is checked against what the items before it left.
+//
+// Locks: first every row the call needs, in a fixed order (the buyers'
+// counter rows, then the budget rows, then the dataset rows, each sorted),
+// so that concurrent calls on any replica queue instead of deadlocking;
+// every statement after the wait sees what the calls before committed.
+// The other writers lock at most one of these rows (Refund a budget row,
+// SetGranted a budget row, SetDatasetCap a dataset row; Commit and the
+// sweeps only entry rows).
 constexpr char kReserveV1[] = R"sql(
-CREATE FUNCTION ledger_reserve(
-    p_buyer TEXT, p_dataset TEXT, p_request TEXT, p_fingerprint BYTEA,
-    p_operation TEXT, p_neighbouring TEXT, p_units BIGINT,
-    p_incarnation BIGINT,
-    OUT o_outcome TEXT, OUT o_entry BIGINT, OUT o_answer BYTEA,
-    OUT o_remaining BIGINT, OUT o_cap BIGINT, OUT o_cap_left BIGINT)
+CREATE FUNCTION ledger_reserve(p_items ledger_reserve_item[],
+    p_incarnation BIGINT)
+RETURNS TABLE (o_outcome TEXT, o_entry BIGINT, o_answer BYTEA,
+               o_remaining BIGINT, o_cap BIGINT, o_cap_left BIGINT)
 LANGUAGE plpgsql AS $$
 DECLARE
-  b ledger_budgets%ROWTYPE;
+  it ledger_reserve_item;
+  ds TEXT;
+  b RECORD;
   e RECORD;
   cap BIGINT;
-  used BIGINT;
+  total BIGINT;
   seq BIGINT;
 BEGIN
-  -- Concurrent reservations of this budget, on any replica, queue here;
-  -- each statement below then sees what the ones before committed.
-  SELECT * INTO b FROM ledger_budgets
-    WHERE buyer_id = p_buyer AND dataset_id = p_dataset FOR UPDATE;
-  o_remaining := COALESCE(b.granted - b.spent - b.reserved, 0);
-
-  -- 1. A live entry with this request id.
-  SELECT l.entry_id, l.dataset_id, l.fingerprint, l.epsilon, l.state,
-         l.answer
-    INTO e FROM ledger_entries AS l
-    WHERE l.buyer_id = p_buyer AND l.request_id = p_request
-      AND l.state IN ('reserved', 'committed', 'charged');
-  IF FOUND THEN
-    IF e.dataset_id <> p_dataset OR e.fingerprint <> p_fingerprint
-       OR e.epsilon <> p_units THEN
-      o_outcome := 'conflict';
-    ELSIF e.state = 'reserved' THEN
-      o_outcome := 'in_progress';
-    ELSIF e.state = 'charged' THEN
-      o_outcome := 'resume';
-      o_entry := e.entry_id;
-    ELSE
-      o_outcome := 'replay';
-      o_answer := COALESCE(e.answer, ''::BYTEA);
+  -- 1. The buyers' counter rows (a new buyer's counter starts after its
+  -- highest number, for entries copied in).
+  INSERT INTO ledger_buyers (buyer_id, last_seq)
+    SELECT n.buyer_id,
+           (SELECT COALESCE(MAX(l.buyer_seq), 0) FROM ledger_entries AS l
+            WHERE l.buyer_id = n.buyer_id)
+    FROM (SELECT DISTINCT i.buyer_id FROM unnest(p_items) AS i
+          WHERE NOT EXISTS (SELECT 1 FROM ledger_buyers AS u
+                            WHERE u.buyer_id = i.buyer_id)) AS n
+    ORDER BY n.buyer_id
+    ON CONFLICT (buyer_id) DO NOTHING;
+  PERFORM 1 FROM ledger_buyers AS u
+    WHERE u.buyer_id IN (SELECT i.buyer_id FROM unnest(p_items) AS i)
+    ORDER BY u.buyer_id FOR UPDATE;
+  -- 2. The budget rows.
+  PERFORM 1 FROM ledger_budgets AS s
+    WHERE (s.buyer_id, s.dataset_id) IN
+          (SELECT i.buyer_id, i.dataset_id FROM unnest(p_items) AS i)
+    ORDER BY s.buyer_id, s.dataset_id FOR UPDATE;
+  -- 3. The dataset rows: shared while uncapped (reservations of different
+  -- buyers do not queue; SetDatasetCap waits for them), exclusive while
+  -- capped (the dataset's total is summed under it). The cap is read
+  -- first without a lock, so that a shared lock is upgraded only if a cap
+  -- was set in between.
+  FOR ds IN SELECT DISTINCT i.dataset_id FROM unnest(p_items) AS i
+            ORDER BY 1 LOOP
+    SELECT d.cap INTO cap FROM ledger_datasets AS d WHERE d.dataset_id = ds;
+    IF NOT FOUND THEN
+      INSERT INTO ledger_datasets (dataset_id) VALUES (ds)
+        ON CONFLICT (dataset_id) DO NOTHING;
+      cap := 0;
     END IF;
-    RETURN;
-  END IF;
-
-  -- 2. The buyer's budget.
-  IF p_units > o_remaining THEN
-    IF b.granted IS NULL
-       OR (b.granted = 0 AND b.spent = 0 AND b.reserved = 0) THEN
-      o_outcome := 'no_budget';
-    ELSE
-      o_outcome := 'exhausted';
-    END IF;
-    RETURN;
-  END IF;
-
-  -- 3. The dataset cap over all buyers and replicas. Without a cap the
-  -- row is only shared (SetDatasetCap waits for us); with one it is
-  -- exclusive while the dataset's total is summed. Reading the cap first
-  -- without a lock avoids upgrading a shared lock in the common cases.
-  SELECT d.cap INTO cap FROM ledger_datasets AS d
-    WHERE d.dataset_id = p_dataset;
-  IF NOT FOUND THEN
-    INSERT INTO ledger_datasets (dataset_id) VALUES (p_dataset)
-      ON CONFLICT (dataset_id) DO NOTHING;
-    cap := 0;
-  END IF;
-  IF cap > 0 THEN
-    SELECT d.cap INTO cap FROM ledger_datasets AS d
-      WHERE d.dataset_id = p_dataset FOR UPDATE;
-  ELSE
-    SELECT d.cap INTO cap FROM ledger_datasets AS d
-      WHERE d.dataset_id = p_dataset FOR SHARE;
-    IF cap > 0 THEN  -- a cap was set just now
+    IF cap = 0 THEN
       SELECT d.cap INTO cap FROM ledger_datasets AS d
-        WHERE d.dataset_id = p_dataset FOR UPDATE;
+        WHERE d.dataset_id = ds FOR SHARE;
     END IF;
-  END IF;
-  IF cap > 0 THEN
-    SELECT COALESCE(SUM(s.spent + s.reserved), 0) INTO used
-      FROM ledger_budgets AS s WHERE s.dataset_id = p_dataset;
-    IF p_units > cap - used THEN
-      o_outcome := 'cap';
-      o_cap := cap;
-      o_cap_left := GREATEST(cap - used, 0);
-      RETURN;
+    IF cap > 0 THEN
+      PERFORM 1 FROM ledger_datasets AS d WHERE d.dataset_id = ds FOR UPDATE;
     END IF;
-  END IF;
+  END LOOP;
 
-  -- 4. Hold the epsilon, numbered after the buyer's last entry. A buyer
-  -- without a counter row (new, or entries copied in) starts after its
-  -- highest number.
-  UPDATE ledger_buyers SET last_seq = last_seq + 1
-    WHERE buyer_id = p_buyer RETURNING last_seq INTO seq;
-  IF NOT FOUND THEN
-    INSERT INTO ledger_buyers AS u (buyer_id, last_seq)
-      SELECT p_buyer, COALESCE(MAX(l.buyer_seq), 0) + 1
-      FROM ledger_entries AS l WHERE l.buyer_id = p_buyer
-      ON CONFLICT (buyer_id) DO UPDATE SET last_seq = u.last_seq + 1
-      RETURNING last_seq INTO seq;
-  END IF;
-  INSERT INTO ledger_entries (buyer_id, buyer_seq, dataset_id, request_id,
-      fingerprint, operation, neighbouring, epsilon, state, incarnation)
-    VALUES (p_buyer, seq, p_dataset, p_request, p_fingerprint, p_operation,
-      p_neighbouring, p_units, 'reserved', p_incarnation)
-    RETURNING entry_id INTO o_entry;
-  UPDATE ledger_budgets SET reserved = reserved + p_units
-    WHERE buyer_id = p_buyer AND dataset_id = p_dataset;
-  o_outcome := 'reserved';
-  o_remaining := o_remaining - p_units;
+  FOREACH it IN ARRAY p_items LOOP
+    o_entry := NULL;
+    o_answer := NULL;
+    o_cap := NULL;
+    o_cap_left := NULL;
+    SELECT s.granted, s.used INTO b FROM ledger_budgets AS s
+      WHERE s.buyer_id = it.buyer_id AND s.dataset_id = it.dataset_id;
+    o_remaining := COALESCE(b.granted - b.used, 0);
+
+    -- A live entry with this request id.
+    SELECT l.entry_id, l.dataset_id, l.fingerprint, l.epsilon, l.state,
+           l.answer
+      INTO e FROM ledger_entries AS l
+      WHERE l.buyer_id = it.buyer_id AND l.request_id = it.request_id
+        AND l.state IN ('reserved', 'committed', 'charged');
+    IF FOUND THEN
+      IF e.dataset_id <> it.dataset_id OR e.fingerprint <> it.fingerprint
+         OR e.epsilon <> it.units THEN
+        o_outcome := 'conflict';
+      ELSIF e.state = 'reserved' THEN
+        o_outcome := 'in_progress';
+      ELSIF e.state = 'charged' THEN
+        o_outcome := 'resume';
+        o_entry := e.entry_id;
+      ELSE
+        o_outcome := 'replay';
+        o_answer := COALESCE(e.answer, ''::BYTEA);
+      END IF;
+      RETURN NEXT;
+      CONTINUE;
+    END IF;
+
+    -- The buyer's budget.
+    IF it.units > o_remaining THEN
+      IF b.granted IS NULL OR (b.granted = 0 AND b.used = 0) THEN
+        o_outcome := 'no_budget';
+      ELSE
+        o_outcome := 'exhausted';
+      END IF;
+      RETURN NEXT;
+      CONTINUE;
+    END IF;
+
+    -- The dataset's cap over all buyers and replicas.
+    SELECT d.cap INTO cap FROM ledger_datasets AS d
+      WHERE d.dataset_id = it.dataset_id;
+    IF cap > 0 THEN
+      SELECT COALESCE(SUM(s.used), 0) INTO total
+        FROM ledger_budgets AS s WHERE s.dataset_id = it.dataset_id;
+      IF it.units > cap - total THEN
+        o_outcome := 'cap';
+        o_cap := cap;
+        o_cap_left := GREATEST(cap - total, 0);
+        RETURN NEXT;
+        CONTINUE;
+      END IF;
+    END IF;
+
+    -- Hold the epsilon, numbered after the buyer's last entry.
+    UPDATE ledger_buyers SET last_seq = last_seq + 1
+      WHERE buyer_id = it.buyer_id RETURNING last_seq INTO seq;
+    INSERT INTO ledger_entries (buyer_id, buyer_seq, dataset_id,
+        request_id, fingerprint, operation, neighbouring, epsilon, state,
+        incarnation)
+      VALUES (it.buyer_id, seq, it.dataset_id, it.request_id,
+        it.fingerprint, it.operation, it.neighbouring, it.units, 'reserved',
+        p_incarnation)
+      RETURNING entry_id INTO o_entry;
+    UPDATE ledger_budgets SET used = used + it.units
+      WHERE buyer_id = it.buyer_id AND dataset_id = it.dataset_id;
+    o_outcome := 'reserved';
+    o_remaining := o_remaining - it.units;
+    RETURN NEXT;
+  END LOOP;
 END
 $$;
 )sql";
 
 // Version 1: settling. ledger_commit and ledger_settle return o_done, and
 // otherwise the entry's state, buyer and buyer_seq for the message
-// (o_state NULL: no such entry). Settling moves the entry out of
-// 'reserved' and its epsilon out of the budget's `reserved`, in one
-// statement each, so an entry is settled at most once however many
-// replicas try.
+// (o_state NULL: no such entry). Each is one UPDATE from 'reserved' (or,
+// for a resumed commit, from 'charged'), so an entry is settled at most
+// once however many replicas try. Only a refund changes the budget row.
 constexpr char kSettleV1[] = R"sql(
 CREATE FUNCTION ledger_entry_status(p_entry BIGINT,
     OUT o_state TEXT, OUT o_buyer TEXT, OUT o_seq BIGINT)
@@ -227,35 +279,37 @@ LANGUAGE sql STABLE AS $$
     WHERE entry_id = p_entry
 $$;
 
--- A reservation -> committed with its answer (charged); a charged entry
--- (resumed) -> committed, only the answer recorded.
-CREATE FUNCTION ledger_commit(p_entry BIGINT, p_answer BYTEA,
-    OUT o_done BOOLEAN, OUT o_state TEXT, OUT o_buyer TEXT,
-    OUT o_seq BIGINT)
+-- Commits several entries (the store's group commit), in entry_id order
+-- so that concurrent calls lock entries in one order; returns one row per
+-- item, o_index its position in p_items (from 1). A reservation ->
+-- committed with its answer (charged); a charged entry (resumed) ->
+-- committed, only the answer recorded.
+CREATE FUNCTION ledger_commit(p_items ledger_commit_item[])
+RETURNS TABLE (o_index BIGINT, o_done BOOLEAN, o_state TEXT, o_buyer TEXT,
+               o_seq BIGINT)
 LANGUAGE plpgsql AS $$
 DECLARE
-  buyer TEXT;
-  dataset TEXT;
-  units BIGINT;
+  it RECORD;
 BEGIN
-  UPDATE ledger_entries
-    SET state = 'committed', settled_at = now(), answer = p_answer
-    WHERE entry_id = p_entry AND state = 'reserved'
-    RETURNING buyer_id, dataset_id, epsilon INTO buyer, dataset, units;
-  IF FOUND THEN
-    UPDATE ledger_budgets
-      SET reserved = reserved - units, spent = spent + units
-      WHERE buyer_id = buyer AND dataset_id = dataset;
-    o_done := TRUE;
-    RETURN;
-  END IF;
-  UPDATE ledger_entries SET state = 'committed', answer = p_answer
-    WHERE entry_id = p_entry AND state = 'charged';
-  o_done := FOUND;
-  IF NOT o_done THEN
-    SELECT s.o_state, s.o_buyer, s.o_seq INTO o_state, o_buyer, o_seq
-      FROM ledger_entry_status(p_entry) AS s;
-  END IF;
+  FOR it IN SELECT i.entry_id AS id, i.answer, i.n
+            FROM unnest(p_items) WITH ORDINALITY AS i(entry_id, answer, n)
+            ORDER BY i.entry_id, i.n LOOP
+    o_index := it.n;
+    o_state := NULL;
+    o_buyer := NULL;
+    o_seq := NULL;
+    UPDATE ledger_entries
+      SET state = 'committed', answer = it.answer,
+          settled_at = CASE WHEN state = 'reserved' THEN now()
+                            ELSE settled_at END
+      WHERE entry_id = it.id AND state IN ('reserved', 'charged');
+    o_done := FOUND;
+    IF NOT o_done THEN
+      SELECT s.o_state, s.o_buyer, s.o_seq INTO o_state, o_buyer, o_seq
+        FROM ledger_entry_status(it.id) AS s;
+    END IF;
+    RETURN NEXT;
+  END LOOP;
 END
 $$;
 
@@ -273,12 +327,10 @@ BEGIN
     WHERE entry_id = p_entry AND state = 'reserved'
     RETURNING buyer_id, dataset_id, epsilon INTO buyer, dataset, units;
   o_done := FOUND;
-  IF o_done THEN
-    UPDATE ledger_budgets
-      SET reserved = reserved - units,
-          spent = spent + CASE WHEN p_state = 'charged' THEN units ELSE 0 END
+  IF o_done AND p_state = 'refunded' THEN
+    UPDATE ledger_budgets SET used = used - units
       WHERE buyer_id = buyer AND dataset_id = dataset;
-  ELSE
+  ELSIF NOT o_done THEN
     SELECT s.o_state, s.o_buyer, s.o_seq INTO o_state, o_buyer, o_seq
       FROM ledger_entry_status(p_entry) AS s;
   END IF;
@@ -287,40 +339,30 @@ $$;
 
 -- Charges, without an answer, those of p_entries that are still reserved;
 -- returns how many. Entries another transaction is settling right now are
--- skipped (it settles them); budgets are updated in (buyer, dataset) order.
+-- skipped (it settles them).
 CREATE FUNCTION ledger_charge_reserved(p_entries BIGINT[])
-RETURNS BIGINT LANGUAGE plpgsql AS $$
-DECLARE
-  buyers TEXT[];
-  datasets TEXT[];
-  amounts BIGINT[];
-  charged BIGINT;
-BEGIN
+RETURNS BIGINT LANGUAGE sql AS $$
   WITH locked AS (
     SELECT entry_id FROM ledger_entries
       WHERE entry_id = ANY (p_entries) AND state = 'reserved'
       ORDER BY entry_id FOR UPDATE SKIP LOCKED),
-  settled AS (
+  charged AS (
     UPDATE ledger_entries AS e SET state = 'charged', settled_at = now()
       FROM locked WHERE e.entry_id = locked.entry_id
-      RETURNING e.buyer_id, e.dataset_id, e.epsilon),
-  totals AS (
-    SELECT s.buyer_id, s.dataset_id, SUM(s.epsilon)::BIGINT AS amount,
-           COUNT(*) AS n
-      FROM settled AS s GROUP BY s.buyer_id, s.dataset_id)
-  SELECT array_agg(t.buyer_id ORDER BY t.buyer_id, t.dataset_id),
-         array_agg(t.dataset_id ORDER BY t.buyer_id, t.dataset_id),
-         array_agg(t.amount ORDER BY t.buyer_id, t.dataset_id),
-         COALESCE(SUM(t.n), 0)
-    INTO buyers, datasets, amounts, charged FROM totals AS t;
-  FOR i IN 1 .. COALESCE(array_length(buyers, 1), 0) LOOP
-    UPDATE ledger_budgets
-      SET reserved = reserved - amounts[i], spent = spent + amounts[i]
-      WHERE buyer_id = buyers[i] AND dataset_id = datasets[i];
-  END LOOP;
-  RETURN charged;
-END
+      RETURNING 1)
+  SELECT COUNT(*) FROM charged
 $$;
+
+-- Budgets with spent and reserved (units), for reading.
+CREATE VIEW ledger_budget_totals AS
+  SELECT b.buyer_id, b.dataset_id, b.granted,
+         b.used - r.reserved AS spent, r.reserved
+  FROM ledger_budgets AS b,
+       LATERAL (SELECT COALESCE(SUM(e.epsilon), 0)::BIGINT AS reserved
+                FROM ledger_entries AS e
+                WHERE e.dataset_id = b.dataset_id
+                  AND e.buyer_id = b.buyer_id
+                  AND e.state = 'reserved') AS r;
 )sql";
 
 // Version 1: replicas. ledger_recover charges the reservations of the
@@ -367,26 +409,28 @@ $$;
 )sql";
 
 // Version 1: the admin's writes (not on the release path).
-// ledger_grant adds p_units unless the total would pass p_max (o_ok false);
-// ledger_set_granted sets the total unless spent + reserved exceed it
-// (o_ok false, with spent and reserved); ledger_set_cap locks the
-// dataset's row FOR UPDATE, so it waits for reservations that read the old
-// cap.
+// ledger_grant adds p_units unless the total would pass p_max (o_ok
+// false) and returns the budget; ledger_set_granted sets the total unless
+// spent + reserved exceed it (o_ok false) and returns spent and reserved.
+// ledger_set_cap locks the dataset's row FOR UPDATE, so it waits for the
+// reservations that read the old cap.
 constexpr char kAdminV1[] = R"sql(
 CREATE FUNCTION ledger_grant(p_buyer TEXT, p_dataset TEXT, p_units BIGINT,
-    p_max BIGINT, OUT o_ok BOOLEAN, OUT o_granted BIGINT,
-    OUT o_spent BIGINT, OUT o_reserved BIGINT)
+    p_max BIGINT, OUT o_ok BOOLEAN, OUT o_granted BIGINT, OUT o_spent BIGINT,
+    OUT o_reserved BIGINT)
 LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO ledger_budgets AS b (buyer_id, dataset_id, granted)
     VALUES (p_buyer, p_dataset, p_units)
     ON CONFLICT (buyer_id, dataset_id)
       DO UPDATE SET granted = b.granted + excluded.granted
-      WHERE b.granted <= p_max - excluded.granted
-    RETURNING granted, spent, reserved INTO o_granted, o_spent, o_reserved;
+      WHERE b.granted <= p_max - excluded.granted;
   o_ok := FOUND;
   INSERT INTO ledger_datasets (dataset_id) VALUES (p_dataset)
     ON CONFLICT (dataset_id) DO NOTHING;
+  SELECT t.granted, t.spent, t.reserved INTO o_granted, o_spent, o_reserved
+    FROM ledger_budget_totals AS t
+    WHERE t.buyer_id = p_buyer AND t.dataset_id = p_dataset;
 END
 $$;
 
@@ -399,15 +443,13 @@ BEGIN
     VALUES (p_buyer, p_dataset, p_units)
     ON CONFLICT (buyer_id, dataset_id)
       DO UPDATE SET granted = excluded.granted
-      WHERE b.spent + b.reserved <= excluded.granted
-    RETURNING spent, reserved INTO o_spent, o_reserved;
+      WHERE b.used <= excluded.granted;
   o_ok := FOUND;
-  IF NOT o_ok THEN
-    SELECT spent, reserved INTO o_spent, o_reserved FROM ledger_budgets
-      WHERE buyer_id = p_buyer AND dataset_id = p_dataset;
-  END IF;
   INSERT INTO ledger_datasets (dataset_id) VALUES (p_dataset)
     ON CONFLICT (dataset_id) DO NOTHING;
+  SELECT t.spent, t.reserved INTO o_spent, o_reserved
+    FROM ledger_budget_totals AS t
+    WHERE t.buyer_id = p_buyer AND t.dataset_id = p_dataset;
 END
 $$;
 

@@ -24,6 +24,7 @@
 #include "core/ledger/epsilon_units.h"
 #include "core/ledger/ledger.h"
 #include "core/util/status_macros.h"
+#include "server/storage/group_commit.h"
 #include "server/storage/postgres_database.h"
 #include "server/storage/postgres_ledger_schema.h"
 
@@ -50,14 +51,11 @@ constexpr char kRefunded[] = "refunded";
 // Attempts of one command that PostgreSQL aborted as a deadlock or a
 // serialization failure (the lock order of the schema makes these rare).
 constexpr int kMaxAttempts = 10;
-// Attempts of a Reserve that lost a race on its request id against a
-// reservation of the same id on another dataset (the retry then reports
-// the conflict).
-constexpr int kMaxReserveAttempts = 3;
-
-constexpr char kReserveSql[] =
-    "SELECT o_outcome, o_entry, o_answer, o_remaining, o_cap, o_cap_left "
-    "FROM ledger_reserve($1, $2, $3, $4, $5, $6, $7, $8)";
+// Attempts of a batch of reservations that failed on a unique index (a
+// database changed by hand; ledger_reserve's locks prevent it otherwise).
+constexpr int kMaxBatchAttempts = 3;
+// Reservations written in one transaction at most.
+constexpr size_t kMaxBatch = 64;
 
 constexpr char kEntryColumns[] =
     "entry_id, buyer_id, dataset_id, request_id, fingerprint, operation, "
@@ -153,22 +151,23 @@ absl::StatusOr<BudgetState> ReadBudget(const PgResult& r, int row, int first,
 }
 
 // The name of an entry in messages, from (o_state, o_buyer, o_seq) at
-// `first`: by buyer and buyer_seq, never the global handle, since messages
+// `first` of `row`: by buyer and buyer_seq, never the global handle, since messages
 // can reach a buyer (charged_release.cc). state "" if there is no entry.
 struct EntryStatus {
   std::string state;
   std::string name;
 };
-absl::StatusOr<EntryStatus> ReadEntryStatus(const PgResult& r, int first) {
+absl::StatusOr<EntryStatus> ReadEntryStatus(const PgResult& r, int row,
+                                            int first) {
   EntryStatus status;
-  if (r.IsNull(0, first)) {
+  if (r.IsNull(row, first)) {
     status.name = "an unknown ledger entry";
     return status;
   }
-  status.state = std::string(r.Get(0, first));
-  ASSIGN_OR_RETURN(const int64_t seq, r.GetInt64(0, first + 2));
+  status.state = std::string(r.Get(row, first));
+  ASSIGN_OR_RETURN(const int64_t seq, r.GetInt64(row, first + 2));
   status.name = absl::StrCat("ledger entry ", seq, " of buyer '",
-                             r.Get(0, first + 1), "'");
+                             r.Get(row, first + 1), "'");
   return status;
 }
 
@@ -190,12 +189,26 @@ bool IsRetryable(const absl::Status& status) {
 
 }  // namespace
 
+struct PostgresLedgerStore::ReserveOp {
+  const ReserveRequest* request = nullptr;
+  int64_t units = 0;  // the charge
+  absl::StatusOr<Reservation> result = Reservation();  // set by WriteReserves
+};
+
+struct PostgresLedgerStore::CommitOp {
+  int64_t entry_id = 0;
+  const std::string* answer = nullptr;
+  absl::Status result;  // set by WriteCommits
+};
+
 PostgresLedgerStore::PostgresLedgerStore(std::shared_ptr<PgPool> pool,
                                          PostgresLedgerOptions options,
                                          int64_t incarnation)
     : pool_(std::move(pool)),
       options_(std::move(options)),
       incarnation_(incarnation),
+      reserves_(kMaxBatch),
+      commits_(kMaxBatch),
       last_renewed_(absl::Now()) {}
 
 PostgresLedgerStore::~PostgresLedgerStore() {
@@ -383,8 +396,11 @@ PostgresLedgerStore::DatasetCapAndSpent(const std::string& dataset_id) {
       const PgResult r,
       Run("SELECT COALESCE((SELECT cap FROM ledger_datasets "
           "                 WHERE dataset_id = $1), 0), "
-          "       COALESCE((SELECT SUM(spent) FROM ledger_budgets "
-          "                 WHERE dataset_id = $1), 0)::BIGINT",
+          "       (COALESCE((SELECT SUM(used) FROM ledger_budgets "
+          "                  WHERE dataset_id = $1), 0) - "
+          "        COALESCE((SELECT SUM(epsilon) FROM ledger_entries "
+          "                  WHERE dataset_id = $1 AND state = 'reserved'), "
+          "                 0))::BIGINT",
           {PgParam::Text(dataset_id)}));
   RETURN_IF_ERROR(RequireOneRow(r, "cap and spent"));
   ASSIGN_OR_RETURN(const int64_t cap, r.GetInt64(0, 0));
@@ -397,7 +413,8 @@ absl::StatusOr<BudgetState> PostgresLedgerStore::GetBudget(
   RETURN_IF_ERROR(RequireId(buyer_id, "buyer_id"));
   RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
   ASSIGN_OR_RETURN(const PgResult r,
-                   Run("SELECT granted, spent, reserved FROM ledger_budgets "
+                   Run("SELECT granted, spent, reserved "
+                       "FROM ledger_budget_totals "
                        "WHERE buyer_id = $1 AND dataset_id = $2",
                        {PgParam::Text(buyer_id), PgParam::Text(dataset_id)}));
   if (r.rows() == 0) {
@@ -413,7 +430,7 @@ absl::StatusOr<std::vector<BudgetState>> PostgresLedgerStore::ListBudgets(
     const LedgerFilter& filter) {
   std::string sql =
       "SELECT buyer_id, dataset_id, granted, spent, reserved "
-      "FROM ledger_budgets WHERE TRUE";
+      "FROM ledger_budget_totals WHERE TRUE";
   std::vector<PgParam> params;
   if (!filter.buyer_id.empty()) {
     params.push_back(PgParam::Text(filter.buyer_id));
@@ -447,38 +464,70 @@ absl::StatusOr<Reservation> PostgresLedgerStore::Reserve(
   RETURN_IF_ERROR(RequireId(request.dataset_id, "dataset_id"));
   RETURN_IF_ERROR(RequireId(request.request_id, "request_id"));
   RETURN_IF_ERROR(core::dp::ValidateEpsilon(request.epsilon, "epsilon"));
-  ASSIGN_OR_RETURN(const int64_t units, ChargeUnits(request.epsilon));
-  for (int attempt = 1;; ++attempt) {
-    absl::StatusOr<Reservation> reservation = ReserveOnce(request, units);
-    // A reservation of the same request id on another dataset committed
-    // between our check and our insert: the next attempt sees it.
-    if (attempt < kMaxReserveAttempts && !reservation.ok() &&
-        SqlStateOf(reservation.status()) == "23505") {
-      continue;
-    }
-    return reservation;
+  ReserveOp op;
+  op.request = &request;
+  ASSIGN_OR_RETURN(op.units, ChargeUnits(request.epsilon));
+  reserves_.Run(op, [this](absl::Span<ReserveOp* const> batch) {
+    WriteReserves(batch);
+  });
+  return std::move(op.result);
+}
+
+void PostgresLedgerStore::WriteReserves(
+    absl::Span<ReserveOp* const> batch) {
+  // ledger_reserve(ARRAY[ROW($1, ..., $7)::ledger_reserve_item, ...], $n)
+  std::string sql =
+      "SELECT o_outcome, o_entry, o_answer, o_remaining, o_cap, o_cap_left "
+      "FROM ledger_reserve(ARRAY[";
+  std::vector<PgParam> params;
+  params.reserve(batch.size() * 7 + 1);
+  for (size_t i = 0; i < batch.size(); ++i) {
+    const ReserveRequest& request = *batch[i]->request;
+    const size_t p = params.size();
+    absl::StrAppend(&sql, i == 0 ? "" : ", ", "ROW($", p + 1, "::TEXT, $",
+                    p + 2, "::TEXT, $", p + 3, "::TEXT, $", p + 4,
+                    "::BYTEA, $", p + 5, "::TEXT, $", p + 6, "::TEXT, $",
+                    p + 7, "::BIGINT)::ledger_reserve_item");
+    params.push_back(PgParam::Text(request.buyer_id));
+    params.push_back(PgParam::Text(request.dataset_id));
+    params.push_back(PgParam::Text(request.request_id));
+    params.push_back(PgParam::Bytes(request.fingerprint));
+    params.push_back(PgParam::Text(request.operation));
+    params.push_back(PgParam::Text(request.neighbouring));
+    params.push_back(PgParam::Int(batch[i]->units));
+  }
+  params.push_back(PgParam::Int(incarnation_));
+  absl::StrAppend(&sql, "], $", params.size(), "::BIGINT)");
+
+  absl::StatusOr<PgResult> r = Run(sql, params);
+  for (int attempt = 1;
+       attempt < kMaxBatchAttempts && SqlStateOf(r.status()) == "23505";
+       ++attempt) {
+    r = Run(sql, params);
+  }
+  if (r.ok() && r->rows() != static_cast<int>(batch.size())) {
+    r = absl::InternalError(absl::StrCat(
+        "The ledger function ledger_reserve returned ", r->rows(),
+        " rows for ", batch.size(), " reservations."));
+  }
+  for (size_t i = 0; i < batch.size(); ++i) {
+    batch[i]->result =
+        r.ok() ? ReadReservation(*r, static_cast<int>(i), *batch[i]->request,
+                                 batch[i]->units)
+               : absl::StatusOr<Reservation>(r.status());
   }
 }
 
-absl::StatusOr<Reservation> PostgresLedgerStore::ReserveOnce(
-    const ReserveRequest& request, int64_t units) {
-  ASSIGN_OR_RETURN(
-      const PgResult r,
-      Run(kReserveSql,
-          {PgParam::Text(request.buyer_id), PgParam::Text(request.dataset_id),
-           PgParam::Text(request.request_id),
-           PgParam::Bytes(request.fingerprint),
-           PgParam::Text(request.operation),
-           PgParam::Text(request.neighbouring), PgParam::Int(units),
-           PgParam::Int(incarnation_)}));
-  RETURN_IF_ERROR(RequireOneRow(r, "ledger_reserve"));
-  const absl::string_view outcome = r.Get(0, 0);
-  ASSIGN_OR_RETURN(const int64_t remaining, OptionalInt64(r, 0, 3));
+absl::StatusOr<Reservation> PostgresLedgerStore::ReadReservation(
+    const PgResult& r, int row, const ReserveRequest& request,
+    int64_t units) {
+  const absl::string_view outcome = r.Get(row, 0);
+  ASSIGN_OR_RETURN(const int64_t remaining, OptionalInt64(r, row, 3));
   const int64_t shown = std::max<int64_t>(0, remaining);
   Reservation reservation;
   reservation.remaining = FromUnits(shown);
   if (outcome == "reserved") {
-    ASSIGN_OR_RETURN(const int64_t entry_id, r.GetInt64(0, 1));
+    ASSIGN_OR_RETURN(const int64_t entry_id, r.GetInt64(row, 1));
     {
       absl::MutexLock lock(&in_flight_mu_);
       in_flight_.insert(entry_id);
@@ -487,11 +536,11 @@ absl::StatusOr<Reservation> PostgresLedgerStore::ReserveOnce(
     return reservation;
   }
   if (outcome == "replay") {
-    ASSIGN_OR_RETURN(reservation.recorded_answer, Bytea(r, 0, 2));
+    ASSIGN_OR_RETURN(reservation.recorded_answer, Bytea(r, row, 2));
     return reservation;  // Nothing charged.
   }
   if (outcome == "resume") {
-    ASSIGN_OR_RETURN(reservation.entry_id, r.GetInt64(0, 1));
+    ASSIGN_OR_RETURN(reservation.entry_id, r.GetInt64(row, 1));
     reservation.resumed = true;  // Charged already.
     return reservation;
   }
@@ -521,8 +570,8 @@ absl::StatusOr<Reservation> PostgresLedgerStore::ReserveOnce(
                      Amount(shown), ", requested ", Amount(units), "."));
   }
   if (outcome == "cap") {
-    ASSIGN_OR_RETURN(const int64_t cap, r.GetInt64(0, 4));
-    ASSIGN_OR_RETURN(const int64_t cap_left, r.GetInt64(0, 5));
+    ASSIGN_OR_RETURN(const int64_t cap, r.GetInt64(row, 4));
+    ASSIGN_OR_RETURN(const int64_t cap_left, r.GetInt64(row, 5));
     return absl::ResourceExhaustedError(absl::StrCat(
         "Dataset cap reached on dataset '", request.dataset_id, "': cap ",
         Amount(cap), " over all buyers, of which ", Amount(cap_left),
@@ -536,20 +585,63 @@ absl::StatusOr<Reservation> PostgresLedgerStore::ReserveOnce(
 
 absl::Status PostgresLedgerStore::Commit(int64_t entry_id,
                                          const std::string& answer) {
-  absl::StatusOr<PgResult> r =
-      Run("SELECT o_done, o_state, o_buyer, o_seq FROM ledger_commit($1, $2)",
-          {PgParam::Int(entry_id), PgParam::Bytes(answer)});
+  CommitOp op;
+  op.entry_id = entry_id;
+  op.answer = &answer;
+  commits_.Run(op, [this](absl::Span<CommitOp* const> batch) {
+    WriteCommits(batch);
+  });
   // Whatever the outcome, no call holds the entry any more: if it is
   // still reserved (the outcome was lost), the sweep charges it.
   {
     absl::MutexLock lock(&in_flight_mu_);
     in_flight_.erase(entry_id);
   }
-  if (!r.ok()) return r.status();
-  RETURN_IF_ERROR(RequireOneRow(*r, "ledger_commit"));
-  ASSIGN_OR_RETURN(const bool done, r->GetBool(0, 0));
+  return op.result;
+}
+
+void PostgresLedgerStore::WriteCommits(absl::Span<CommitOp* const> batch) {
+  // ledger_commit(ARRAY[ROW($1, $2)::ledger_commit_item, ...])
+  std::string sql =
+      "SELECT o_index, o_done, o_state, o_buyer, o_seq "
+      "FROM ledger_commit(ARRAY[";
+  std::vector<PgParam> params;
+  params.reserve(batch.size() * 2);
+  for (size_t i = 0; i < batch.size(); ++i) {
+    absl::StrAppend(&sql, i == 0 ? "" : ", ", "ROW($", params.size() + 1,
+                    "::BIGINT, $", params.size() + 2,
+                    "::BYTEA)::ledger_commit_item");
+    params.push_back(PgParam::Int(batch[i]->entry_id));
+    params.push_back(PgParam::Bytes(*batch[i]->answer));
+  }
+  absl::StrAppend(&sql, "])");
+  absl::StatusOr<PgResult> r = Run(sql, params);
+  if (r.ok() && r->rows() != static_cast<int>(batch.size())) {
+    r = absl::InternalError(absl::StrCat(
+        "The ledger function ledger_commit returned ", r->rows(),
+        " rows for ", batch.size(), " entries."));
+  }
+  for (CommitOp* op : batch) {
+    op->result = r.ok() ? absl::InternalError(
+                              "The ledger function ledger_commit returned no "
+                              "row for an entry.")
+                        : r.status();
+  }
+  if (!r.ok()) return;
+  for (int row = 0; row < r->rows(); ++row) {
+    const absl::StatusOr<int64_t> index = r->GetInt64(row, 0);
+    if (!index.ok() || *index < 1 ||
+        *index > static_cast<int64_t>(batch.size())) {
+      continue;  // that op keeps its kInternal
+    }
+    batch[*index - 1]->result = ReadCommit(*r, row);
+  }
+}
+
+absl::Status PostgresLedgerStore::ReadCommit(const PgResult& r, int row) {
+  ASSIGN_OR_RETURN(const bool done, r.GetBool(row, 1));
   if (done) return absl::OkStatus();
-  ASSIGN_OR_RETURN(const EntryStatus entry, ReadEntryStatus(*r, 1));
+  ASSIGN_OR_RETURN(const EntryStatus entry, ReadEntryStatus(r, row, 2));
   if (entry.state == kCommitted) {
     return absl::AbortedError(absl::StrCat(
         "The ", entry.name,
@@ -575,7 +667,7 @@ absl::Status PostgresLedgerStore::Settle(int64_t entry_id,
   RETURN_IF_ERROR(RequireOneRow(*r, "ledger_settle"));
   ASSIGN_OR_RETURN(const bool done, r->GetBool(0, 0));
   if (done) return absl::OkStatus();
-  ASSIGN_OR_RETURN(const EntryStatus entry, ReadEntryStatus(*r, 1));
+  ASSIGN_OR_RETURN(const EntryStatus entry, ReadEntryStatus(*r, 0, 1));
   const std::string verb =
       std::string(new_state) == kRefunded ? "refund" : "charge";
   return absl::FailedPreconditionError(

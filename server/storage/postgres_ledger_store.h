@@ -3,41 +3,54 @@
 // mode (docs/operations.md): several dpq-server replicas, in one or more
 // processes, each with its own PostgresLedgerStore on one database. It keeps
 // the SQLite store's guarantees (sqlite_ledger_store.h) across all of them:
-//  - a reservation is atomic over every replica: the buyer's budget row is
-//    locked (SELECT ... FOR UPDATE) for the one short transaction that
-//    checks it and inserts the entry;
-//  - idempotency by (buyer, request_id) over every replica, by a unique
-//    index over the live entries, with the same rules (a committed retry
-//    replays its answer, one still reserved is kAborted, one charged
-//    without answer is resumed, another fingerprint is kAlreadyExists, a
-//    refunded one frees its request_id);
+//  - a reservation is atomic over every replica: it locks its buyer's and
+//    its budget's rows (SELECT ... FOR UPDATE) in the one short
+//    transaction that checks the budget and inserts the entry;
+//  - idempotency by (buyer, request_id) over every replica, with the same
+//    rules (a committed retry replays its answer, one still reserved is
+//    kAborted, one charged without answer is resumed, another fingerprint
+//    is kAlreadyExists, a refunded one frees its request_id): one buyer's
+//    reservations queue on the buyer's row, so each sees the entries of
+//    those before it, and a unique index over the live entries backs it;
 //  - dataset caps count every buyer on every replica;
 //  - exact amounts: BIGINT units of 10^-12 epsilon (epsilon_units.h);
 //  - entries are numbered per buyer (buyer_seq 1, 2, 3, ...; the global
-//    entry_id is internal) under a per-buyer counter row.
+//    entry_id is internal) from a counter in the buyer's row.
 // The same messages as the SQLite store.
 //
 // Schema (the "ledger" migrations, postgres_ledger_schema.h):
-//   ledger_budgets(buyer_id, dataset_id, granted, spent, reserved)
-//   ledger_datasets(dataset_id, cap)                    cap 0 = none
-//   ledger_buyers(buyer_id, last_seq)                   buyer_seq counter
+//   ledger_budgets(buyer_id, dataset_id, granted, used)  used = spent +
+//                                                         reserved
+//   ledger_datasets(dataset_id, cap)                     cap 0 = none
+//   ledger_buyers(buyer_id, last_seq)                    buyer_seq counter
 //   ledger_entries(entry_id, buyer_id, buyer_seq, dataset_id, request_id,
 //                  fingerprint, operation, neighbouring, epsilon, state,
 //                  created_at, settled_at, answer, incarnation)
 //   ledger_replicas(incarnation, replica_id, started_at, lease_until)
-// `spent` and `reserved` are running totals of the entries, changed in the
-// transaction that changes an entry. Reserve, Commit, ChargeWithoutAnswer
-// and Refund are each one round trip: one call of a PL/pgSQL function of
-// the schema, run as its own (autocommit) transaction, durable when it
-// returns (synchronous_commit as the server has it: on by default).
+// `used` is a running total, raised by reservations and lowered by refunds
+// in the transaction that changes the entry; committing or charging moves
+// epsilon from reserved to spent and leaves it alone. `reserved` is summed
+// over the budget's in-flight entries (a partial index holds only those)
+// when a budget is read, and spent = used - reserved.
 //
-// Contention. A reservation locks only its budget row and its buyer's
-// counter row; a dataset's cap row is read FOR SHARE while the dataset has
-// no cap, so reservations of different buyers on one uncapped dataset do
-// not queue on one row. Only on a capped dataset is the cap row locked FOR
-// UPDATE, and the dataset's total (spent + reserved over its budgets) is
-// then summed under that lock. SetDatasetCap takes the cap row FOR UPDATE,
-// so it waits for the reservations that read the old cap.
+// Round trips and contention. Writes on the release path are
+// group-committed as in the SQLite store (group_commit.h): the Reserve
+// calls waiting in this process are written by one call of the PL/pgSQL
+// function ledger_reserve, the Commit calls by one call of ledger_commit;
+// each call is one round trip and one short autocommit transaction (one
+// WAL flush), its items applied in order, each checked against what the
+// ones before it left, one failing without affecting the others. A
+// reservation batch locks its rows in a fixed order (buyers, budgets,
+// datasets; each sorted), so batches of different replicas queue instead
+// of deadlocking. Commits, charges and the sweeps change only entry rows
+// (a refund also its budget's), so they never queue behind reservations.
+// A dataset's row is locked FOR SHARE while the dataset has no cap, so
+// reservations of different buyers on it do not queue on one row; only on
+// a capped dataset is it locked FOR UPDATE, and the dataset's total (used,
+// summed over its budgets) is then read under that lock. SetDatasetCap
+// takes the row FOR UPDATE, so it waits for the reservations that read the
+// old cap. Every write is durable when its call returns
+// (synchronous_commit as the server has it: on by default).
 //
 // Replicas and leases. Each Open registers a new incarnation (a row of
 // ledger_replicas) of options.replica_id, and every entry records the
@@ -85,6 +98,7 @@
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "core/ledger/ledger.h"
+#include "server/storage/group_commit.h"
 #include "server/storage/postgres_database.h"
 
 namespace dpq::server::storage {
@@ -181,10 +195,20 @@ class PostgresLedgerStore final : public core::ledger::LedgerStore {
                                std::initializer_list<PgParam> params) {
     return Run(sql, absl::MakeConstSpan(params.begin(), params.size()));
   }
-  // One attempt of Reserve; kFailedPrecondition with SQLSTATE 23505 if a
-  // concurrent reservation of the same request id on another dataset won.
-  absl::StatusOr<core::ledger::Reservation> ReserveOnce(
-      const core::ledger::ReserveRequest& request, int64_t units);
+  // Group commit (group_commit.h): the Reserve calls waiting in this
+  // process are written by one call of ledger_reserve, the Commit calls by
+  // one call of ledger_commit; each sets every op's result.
+  struct ReserveOp;
+  struct CommitOp;
+  void WriteReserves(absl::Span<ReserveOp* const> batch)
+      ABSL_LOCKS_EXCLUDED(in_flight_mu_);
+  void WriteCommits(absl::Span<CommitOp* const> batch);
+  // Row `row` of ledger_reserve's result as Reserve's outcome.
+  absl::StatusOr<core::ledger::Reservation> ReadReservation(
+      const PgResult& r, int row, const core::ledger::ReserveRequest& request,
+      int64_t units) ABSL_LOCKS_EXCLUDED(in_flight_mu_);
+  // Row `row` of ledger_commit's result as Commit's outcome.
+  static absl::Status ReadCommit(const PgResult& r, int row);
   // ledger_settle: "charged" or "refunded".
   absl::Status Settle(int64_t entry_id, const char* new_state);
 
@@ -195,6 +219,9 @@ class PostgresLedgerStore final : public core::ledger::LedgerStore {
   const std::shared_ptr<PgPool> pool_;
   const PostgresLedgerOptions options_;
   const int64_t incarnation_;
+
+  GroupCommit<ReserveOp> reserves_;
+  GroupCommit<CommitOp> commits_;
 
   // Entries this incarnation reserved and no Commit, ChargeWithoutAnswer
   // or Refund has finished with yet: the sweep leaves them alone.

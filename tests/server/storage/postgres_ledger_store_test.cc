@@ -437,8 +437,9 @@ TEST_F(PostgresLedgerStoreTest, SweepChargesOwnReservationsNoCallHolds) {
   ASSERT_OK_AND_ASSIGN(const Reservation held, a->Reserve(Request("held", 1)));
   // What a Reserve whose reply was lost leaves behind.
   ASSERT_OK(Sql(absl::StrCat(
-                    "SELECT ledger_reserve('alice', 'hospital', 'lost', "
-                    "'\\x00'::BYTEA, 'op', 'tuple', 1000000000000, ",
+                    "SELECT * FROM ledger_reserve(ARRAY[ROW('alice', "
+                    "'hospital', 'lost', '\\x00'::BYTEA, 'op', 'tuple', "
+                    "1000000000000)::ledger_reserve_item], ",
                     a->incarnation(), ")"))
                 .status());
   EXPECT_THAT(a->RenewAndSweep(), IsOkAndHolds(0));  // young
