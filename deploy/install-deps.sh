@@ -14,6 +14,12 @@ BUILD_PACKAGES=(
   libsqlite3-dev libpq-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libglpk-dev gnuplot-nox  # GLPK: the I_R clique LP (core/measures)
+  # The PostgreSQL server, for tests only: they start throw-away clusters
+  # (tests/testing/postgres_cluster.h); dpq itself needs only libpq5.
+  postgresql
+  # nginx with the grpc module, for tests only: the deployment tests put it
+  # in front of two replicas (grpc_pass), as deploy/compose.yaml does.
+  nginx-light
 )
 RUNTIME_PACKAGES=(
   libabsl20220623 libssl3 libgrpc++1.51 libprotobuf32 libsqlite3-0 libpq5

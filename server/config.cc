@@ -82,6 +82,18 @@ absl::Status ApplySetting(absl::string_view key, absl::string_view value,
     return ParseInteger(key, value, &options->max_heavy_jobs_per_buyer);
   } else if (key == "drain_seconds") {
     return ParseInteger(key, value, &options->drain_seconds);
+  } else if (key == "database") {
+    options->database = std::string(value);
+  } else if (key == "database_file") {
+    options->database_file = std::string(value);
+  } else if (key == "replica_id") {
+    options->replica_id = std::string(value);
+  } else if (key == "replica_lease_seconds") {
+    return ParseInteger(key, value, &options->replica_lease_seconds);
+  } else if (key == "database_connections") {
+    return ParseInteger(key, value, &options->database_connections);
+  } else if (key == "admin_token_file") {
+    options->admin_token_file = std::string(value);
   } else {
     return absl::InvalidArgumentError(absl::StrCat(
         "Unknown setting '", key,
@@ -89,7 +101,9 @@ absl::Status ApplySetting(absl::string_view key, absl::string_view value,
         "client_ca, insecure, "
         "max_message_bytes, max_upload_bytes, max_rows, graph_threads, "
         "graph_build_workers, exact_repair_seconds, max_heavy_jobs, "
-        "max_heavy_jobs_per_buyer, drain_seconds."));
+        "max_heavy_jobs_per_buyer, drain_seconds, database, database_file, "
+        "replica_id, replica_lease_seconds, database_connections, "
+        "admin_token_file."));
   }
   return absl::OkStatus();
 }
@@ -176,6 +190,10 @@ absl::StatusOr<CommandLine> ParseCommandLine(int argc,
       config_path = value;
       continue;
     }
+    if (key == "import_sqlite") {
+      result.import_sqlite_dir = value;
+      continue;
+    }
     // Check the flag now, so the error names the flag, not a file line.
     Options scratch;
     if (absl::Status status = ApplySetting(key, value, &scratch);
@@ -239,6 +257,27 @@ std::string Usage() {
       "(1 to max-heavy-jobs; default half of them, at least 1, so 1 of the "
       "default 2: a buyer leaves a slot to the others)\n"
       "  --drain-seconds N        grace period on SIGTERM (default 30)\n"
+      "  --admin-token-file F     the admin token (default DIR/admin.token)\n"
+      "\n"
+      "Several replicas on one PostgreSQL (docs/operations.md):\n"
+      "  --database DSN           keep the ledger, accounts and datasets in "
+      "PostgreSQL\n"
+      "                           (postgresql://... or 'host=... dbname=...'; "
+      "PG* environment\n"
+      "                           variables fill in the rest); DIR is then "
+      "a local cache\n"
+      "  --database-file F        the DSN, read from a file (e.g. a Secret)\n"
+      "  --replica-id ID          this replica's name (default: kept in "
+      "DIR/replica.id)\n"
+      "  --replica-lease-seconds N  a dead replica's reservations are "
+      "charged after this\n"
+      "                           (2-3600, default 15)\n"
+      "  --database-connections N connections per replica (2-64, default "
+      "16)\n"
+      "  --import-sqlite DIR      copy the embedded data directory DIR "
+      "(ledger, accounts,\n"
+      "                           datasets) into the empty database, then "
+      "exit\n"
       "  --help                   this text\n");
 }
 

@@ -4,7 +4,9 @@
 // tls_cert, tls_key,
 // client_ca, insecure (true/false), max_message_bytes, max_upload_bytes,
 // max_rows, graph_threads, graph_build_workers, exact_repair_seconds,
-// max_heavy_jobs, max_heavy_jobs_per_buyer, drain_seconds.
+// max_heavy_jobs, max_heavy_jobs_per_buyer, drain_seconds, database,
+// database_file, replica_id, replica_lease_seconds, database_connections,
+// admin_token_file.
 #ifndef DPQ_SERVER_CONFIG_H_
 #define DPQ_SERVER_CONFIG_H_
 
@@ -33,6 +35,9 @@ absl::Status ApplyConfigFile(const std::string& path, Options* options);
 // What the command line asked for.
 struct CommandLine {
   bool help = false;
+  // --import-sqlite DIR: copy the embedded data directory DIR into the
+  // (empty) PostgreSQL database of --database, then exit.
+  std::string import_sqlite_dir;
   Options options;
 };
 

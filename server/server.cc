@@ -31,6 +31,7 @@
 #include "server/auth/token_auth_processor.h"
 #include "server/buyer/buyer_service_impl.h"
 #include "server/registry/dataset_registry.h"
+#include "server/replica_identity.h"
 #include "server/storage/sqlite_ledger_store.h"
 #include "server/text_repair_interceptor.h"
 
@@ -192,6 +193,26 @@ absl::Status ValidateOptions(const Options& options) {
   if (options.drain_seconds < 0) {
     return absl::InvalidArgumentError(absl::StrCat(
         "drain_seconds must be >= 0, but is ", options.drain_seconds, "."));
+  }
+  if (!options.database.empty() && !options.database_file.empty()) {
+    return absl::InvalidArgumentError(
+        "database and database_file are both set: give the DSN once.");
+  }
+  if (options.replica_lease_seconds < 2 ||
+      options.replica_lease_seconds > 3600) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "replica_lease_seconds must be in [2, 3600], but is ",
+        options.replica_lease_seconds, "."));
+  }
+  if (options.database_connections < 2 || options.database_connections > 64) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "database_connections must be in [2, 64], but is ",
+        options.database_connections, "."));
+  }
+  if (!options.replica_id.empty() && !IsValidReplicaId(options.replica_id)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "replica_id must be 1-64 letters, digits, '.', '_' or '-', but is '",
+        options.replica_id, "'."));
   }
   return absl::OkStatus();
 }

@@ -85,6 +85,27 @@ struct Options {
   // On shutdown (SIGTERM), how long in-flight calls may take to finish
   // before they are cancelled.
   int64_t drain_seconds = 30;
+
+  // The shared-state mode (docs/operations.md): with either of these set,
+  // the ledger, the accounts and the dataset catalog live in PostgreSQL and
+  // data_dir is this replica's local cache. `database` is a libpq
+  // connection string or postgresql:// URI; `database_file` a file holding
+  // one (e.g. a mounted Secret). The standard PG* environment variables
+  // supply what the DSN leaves out. Never printed.
+  std::string database;
+  std::string database_file;
+  // This replica's name in the ledger's leases; "" = a random id kept in
+  // DATA_DIR/replica.id, so a restarted replica settles only its own
+  // reservations.
+  std::string replica_id;
+  // How long a replica's reservations survive it when it dies (its lease,
+  // 2..3600 s), before another replica charges them.
+  int64_t replica_lease_seconds = 15;
+  // Connections to PostgreSQL per replica (2..64).
+  int64_t database_connections = 16;
+  // The admin token's file; "" = DATA_DIR/admin.token. Replicas share one
+  // (e.g. a Secret): the first to start creates the admin from it.
+  std::string admin_token_file;
 };
 
 // kInvalidArgument naming the option for a bad value or combination: TLS

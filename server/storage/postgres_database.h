@@ -108,6 +108,8 @@ class PgResult {
   pg_result* result_ = nullptr;
 };
 
+class PgPool;
+
 // One open connection (PQconnectdb). Each command is sent with
 // PQexecParams (no SQL text is ever built from values).
 class PgConnection {
@@ -142,7 +144,22 @@ class PgConnection {
   bool healthy() const;
 
  private:
+  friend class PgPool;
+  friend absl::Status ApplyMigrations(PgPool&, absl::string_view,
+                                      absl::Span<const absl::string_view>);
+
   explicit PgConnection(pg_conn* conn);
+  // The status for a failed command or a broken connection; marks the
+  // connection broken when the failure means it is unusable.
+  absl::Status Error(pg_result* result, absl::string_view sql);
+  // Reads whatever the server sent while the connection sat idle (without
+  // blocking): false if it closed the connection meanwhile (a restart).
+  bool StillAlive();
+  // True between BEGIN and COMMIT/ROLLBACK (also when the transaction
+  // failed): such a connection must not go back to the pool.
+  bool InTransaction() const;
+  void MarkBroken() { broken_ = true; }
+
   pg_conn* conn_ = nullptr;
   bool broken_ = false;
 };
@@ -216,6 +233,7 @@ class PgPool {
   const std::string dsn_;
   const Options options_;
   absl::Mutex mu_;
+  absl::CondVar returned_;  // signalled when a connection is returned
   std::vector<std::unique_ptr<PgConnection>> idle_ ABSL_GUARDED_BY(mu_);
   int open_ ABSL_GUARDED_BY(mu_) = 0;  // idle + leased
 };

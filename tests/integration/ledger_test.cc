@@ -13,6 +13,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "google/protobuf/util/message_differencer.h"
+#include "tests/integration/burst.h"
 #include "tests/integration/harness.h"
 
 namespace dpq::integration {
@@ -350,127 +351,6 @@ TEST_F(LedgerTest, LedgerBudgetsAndAnswersSurviveARestart) {
       client_->admin(admin_token_).ListAuditLog(context.get(), {}, &audit),
       GrpcOk());
   EXPECT_GE(audit.entries_size(), 4);
-}
-
-// What the clients of a burst received, for reconciliation with the ledger.
-struct Burst {
-  std::mutex mu;
-  std::map<std::string, int64_t> answered;  // request_id -> value
-  std::atomic<int> sent{0};
-};
-
-// `threads` clients fire measures (epsilon 0.5, unique request ids) at the
-// server until `stop`, recording every answer they receive.
-std::vector<std::thread> StartBurst(const std::string& address,
-                                    const std::string& ca,
-                                    const std::string& token, int threads,
-                                    std::atomic<bool>& stop, Burst& burst) {
-  std::vector<std::thread> out;
-  for (int t = 0; t < threads; ++t) {
-    out.emplace_back([&, t, address, ca, token] {
-      Client client(TlsChannel(address, ca, "", "", /*own_connection=*/true));
-      for (int i = 0; !stop.load(); ++i) {
-        const std::string id = absl::StrCat("burst-", t, "-", i);
-        v1::MeasureInconsistencyResponse r;
-        ++burst.sent;
-        const grpc::Status s = client.Measure(
-            token, "hospital", t % 3 == 0 ? v1::MEASURE_R : v1::MEASURE_MI, 0.5,
-            id, &r, std::chrono::milliseconds(10000));
-        if (s.ok()) {
-          std::lock_guard<std::mutex> lock(burst.mu);
-          burst.answered[id] = r.result().value();
-        } else if (s.error_code() == StatusCode::UNAVAILABLE ||
-                   s.error_code() == StatusCode::DEADLINE_EXCEEDED ||
-                   s.error_code() == StatusCode::CANCELLED) {
-          return;  // the server went away
-        } else {
-          ADD_FAILURE() << id << ": " << Describe(s);
-          return;
-        }
-      }
-    });
-  }
-  return out;
-}
-
-// Every answer a client received has a COMMITTED entry with its request id;
-// the committed and charged (reserved when the server died: the charge
-// stands) epsilon sums to `spent`; nothing is left reserved; nothing is
-// refunded; retries replay, and a charged request's retry resumes it.
-void Reconcile(Client& client, const std::string& admin_token,
-               const std::string& buyer, const std::string& token,
-               Burst& burst) {
-  absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-      client.Ledger(admin_token, buyer, "hospital");
-  ASSERT_TRUE(entries.ok()) << entries.status();
-  std::map<std::string, v1::LedgerEntry> by_id;
-  double charged = 0;
-  int refunded = 0;
-  std::vector<std::string> charged_without_answer;
-  for (const v1::LedgerEntry& e : *entries) {
-    EXPECT_TRUE(by_id.emplace(e.request_id(), e).second)
-        << "two entries for " << e.request_id();
-    EXPECT_NE(e.state(), v1::LEDGER_ENTRY_STATE_RESERVED)
-        << e.request_id() << " still reserved after recovery";
-    if (e.state() == v1::LEDGER_ENTRY_STATE_COMMITTED ||
-        e.state() == v1::LEDGER_ENTRY_STATE_CHARGED) {
-      charged += e.epsilon();
-    }
-    if (e.state() == v1::LEDGER_ENTRY_STATE_CHARGED) {
-      charged_without_answer.push_back(e.request_id());
-      EXPECT_EQ(burst.answered.count(e.request_id()), 0u)
-          << e.request_id() << " was answered but has no recorded answer";
-    }
-    if (e.state() == v1::LEDGER_ENTRY_STATE_REFUNDED) ++refunded;
-  }
-  EXPECT_EQ(refunded, 0) << "a charge, once reserved, stands";
-  for (const auto& [id, value] : burst.answered) {
-    auto it = by_id.find(id);
-    ASSERT_NE(it, by_id.end()) << "answer " << id << " has no ledger entry";
-    EXPECT_EQ(it->second.state(), v1::LEDGER_ENTRY_STATE_COMMITTED) << id;
-    EXPECT_DOUBLE_EQ(it->second.epsilon(), 0.5) << id;
-  }
-  absl::StatusOr<v1::Budget> budget = client.Budget(token, "hospital");
-  ASSERT_TRUE(budget.ok()) << budget.status();
-  EXPECT_DOUBLE_EQ(budget->spent(), charged);
-  EXPECT_DOUBLE_EQ(budget->reserved(), 0);
-  // Every received answer replays identically after the restart.
-  for (const auto& [id, value] : burst.answered) {
-    const bool is_r = id.rfind("burst-", 0) == 0 &&
-                      std::stoi(id.substr(6, id.find('-', 6) - 6)) % 3 == 0;
-    v1::MeasureInconsistencyResponse r;
-    ASSERT_THAT(
-        client.Measure(token, "hospital", is_r ? v1::MEASURE_R : v1::MEASURE_MI,
-                       0.5, id, &r),
-        GrpcOk())
-        << id;
-    EXPECT_TRUE(r.replayed()) << id;
-    EXPECT_EQ(r.result().value(), value) << id;
-  }
-  absl::StatusOr<v1::Budget> after = client.Budget(token, "hospital");
-  ASSERT_TRUE(after.ok());
-  EXPECT_DOUBLE_EQ(after->spent(), budget->spent()) << "replays are free";
-  // A request charged without an answer (the server died while computing
-  // it) is resumed by its retry: answered now, charged nothing more.
-  for (const std::string& id : charged_without_answer) {
-    const bool is_r = id.rfind("burst-", 0) == 0 &&
-                      std::stoi(id.substr(6, id.find('-', 6) - 6)) % 3 == 0;
-    v1::MeasureInconsistencyResponse r;
-    ASSERT_THAT(
-        client.Measure(token, "hospital", is_r ? v1::MEASURE_R : v1::MEASURE_MI,
-                       0.5, id, &r),
-        GrpcOk())
-        << id;
-    EXPECT_TRUE(r.replayed()) << id;
-    EXPECT_EQ(r.epsilon_charged(), 0) << id;
-  }
-  absl::StatusOr<v1::Budget> resumed = client.Budget(token, "hospital");
-  ASSERT_TRUE(resumed.ok());
-  EXPECT_DOUBLE_EQ(resumed->spent(), budget->spent()) << "resumes are free";
-  std::cerr << "reconciled: " << burst.sent.load() << " sent, "
-            << burst.answered.size() << " answered, " << charged / 0.5
-            << " charged (" << charged_without_answer.size()
-            << " without an answer, resumed), " << refunded << " refunded\n";
 }
 
 TEST_F(LedgerTest, KillNineDuringABurstNeverLosesOrInventsACharge) {

@@ -183,6 +183,57 @@ TEST(ConfigTest, ImportDirIsOffByDefaultAndSetByKeyOrFlag) {
   EXPECT_THAT(Usage(), HasSubstr("--import-dir DIR"));
 }
 
+TEST(ConfigTest, SharedStateKeysAndFlags) {
+  Options options;
+  ASSERT_OK(ApplyConfigText(
+      "database = postgresql://dpq@db/dpq\n"
+      "replica_id = dpq-1\n"
+      "replica_lease_seconds = 30\n"
+      "database_connections = 8\n"
+      "admin_token_file = /run/secrets/admin.token\n",
+      "dpq.conf", &options));
+  EXPECT_EQ(options.database, "postgresql://dpq@db/dpq");
+  EXPECT_EQ(options.replica_id, "dpq-1");
+  EXPECT_EQ(options.replica_lease_seconds, 30);
+  EXPECT_EQ(options.database_connections, 8);
+  EXPECT_EQ(options.admin_token_file, "/run/secrets/admin.token");
+  ASSERT_OK_AND_ASSIGN(
+      CommandLine line,
+      Parse({"--database-file", "/run/secrets/dsn", "--import-sqlite",
+             "/srv/old", "--insecure"}));
+  EXPECT_EQ(line.options.database_file, "/run/secrets/dsn");
+  EXPECT_EQ(line.import_sqlite_dir, "/srv/old");
+  EXPECT_THAT(Usage(), HasSubstr("--database DSN"));
+  EXPECT_THAT(Usage(), HasSubstr("--import-sqlite DIR"));
+}
+
+TEST(ValidateOptionsTest, SharedStateOptionsAreChecked) {
+  Options options = InsecureOptions();
+  options.database = "dbname=dpq";
+  EXPECT_OK(ValidateOptions(options));
+  options.database_file = "/dsn";
+  EXPECT_THAT(ValidateOptions(options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("give the DSN once")));
+  options.database_file.clear();
+  options.replica_lease_seconds = 1;
+  EXPECT_THAT(ValidateOptions(options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("replica_lease_seconds must be in [2, 3600]")));
+  options.replica_lease_seconds = 15;
+  options.database_connections = 65;
+  EXPECT_THAT(ValidateOptions(options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("database_connections must be in [2, 64]")));
+  options.database_connections = 16;
+  options.replica_id = "a b";
+  EXPECT_THAT(ValidateOptions(options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("replica_id must be")));
+  options.replica_id = "dpq-1.zone_a";
+  EXPECT_OK(ValidateOptions(options));
+}
+
 TEST(ConfigTest, HelpIsRecognised) {
   ASSERT_OK_AND_ASSIGN(CommandLine line, Parse({"--help"}));
   EXPECT_TRUE(line.help);

@@ -4,8 +4,9 @@
 // listening only on a Unix socket in that directory (no TCP port, so
 // parallel tests never collide). When the tests run as root, initdb,
 // pg_ctl and postgres run as the unprivileged user `postgres` (Debian's
-// package creates it; PostgreSQL refuses to run as root). Stop() or the
-// destructor stops the server (fast mode) and removes the directory.
+// package creates it; PostgreSQL refuses to run as root). The destructor
+// stops the server (immediate mode) and removes the directory; clusters
+// left by killed test processes are removed by the next Start().
 //
 // A missing PostgreSQL is a test failure saying what to install, never a
 // silent skip.
