@@ -42,6 +42,7 @@ using ::dpq::core::ledger::testing::LedgerStoreTest;
 using ::dpq::testing::IsOkAndHolds;
 using ::dpq::testing::PostgresCluster;
 using ::dpq::testing::StatusIs;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Pair;
 using ::testing::SizeIs;
@@ -242,6 +243,54 @@ TEST_F(PostgresLedgerStoreTest, RefusesANewerSchemaVersion) {
           .status());
   EXPECT_THAT(OpenStore(dsn_, "a"),
               StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("99")));
+}
+
+// One ledger_reserve call carrying several reservations, as the group
+// commit sends them: each is checked against what the ones before it
+// left and numbered after them, and one refused does not affect the
+// others.
+TEST_F(PostgresLedgerStoreTest, OneBatchChecksAndNumbersEachReservation) {
+  std::unique_ptr<PostgresLedgerStore> a = Replica("a");
+  ASSERT_NE(a, nullptr);
+  ASSERT_OK(a->Grant("alice", "hospital", 2).status());
+  ASSERT_OK(a->Grant("alice", "tax", 10).status());
+  ASSERT_OK(a->Grant("bob", "hospital", 10).status());
+  ASSERT_OK(a->Reserve(Request("a1", 1, "alice", "hospital")).status());
+  const auto item = [](const std::string& buyer, const std::string& dataset,
+                       const std::string& request_id, const char* units) {
+    return absl::StrCat("ROW('", buyer, "', '", dataset, "', '", request_id,
+                        "', '\\x01'::BYTEA, 'op', 'tuple', ", units,
+                        ")::ledger_reserve_item");
+  };
+  ASSERT_OK_AND_ASSIGN(
+      const PgResult r,
+      Sql(absl::StrCat(
+          "SELECT o_outcome, o_remaining FROM ledger_reserve(ARRAY[",
+          item("bob", "hospital", "b1", "1000000000000"), ", ",
+          item("alice", "tax", "a2", "1000000000000"), ", ",
+          item("alice", "hospital", "a3", "1500000000000"), ", ",
+          item("bob", "hospital", "b2", "1000000000000"), ", ",
+          item("bob", "hospital", "b1", "1000000000000"), ", ",
+          item("alice", "hospital", "a4", "1000000000000"), "], ",
+          a->incarnation(), ")")));
+  ASSERT_EQ(r.rows(), 6);
+  std::vector<std::string> outcomes;
+  for (int row = 0; row < r.rows(); ++row) {
+    outcomes.push_back(absl::StrCat(r.Get(row, 0), " ", r.Get(row, 1)));
+  }
+  EXPECT_THAT(outcomes,
+              ElementsAre("reserved 9000000000000", "reserved 9000000000000",
+                          "exhausted 1000000000000", "reserved 8000000000000",
+                          "in_progress 8000000000000", "reserved 0"));
+  ASSERT_OK_AND_ASSIGN(const std::vector<LedgerEntry> entries,
+                       a->ListEntries(Filter("")));
+  std::vector<std::string> numbers;
+  for (const LedgerEntry& e : entries) {
+    numbers.push_back(e.buyer_id + "#" + std::to_string(e.buyer_seq) + " " +
+                      e.request_id);
+  }
+  EXPECT_THAT(numbers, ElementsAre("alice#3 a4", "bob#2 b2", "alice#2 a2",
+                                   "bob#1 b1", "alice#1 a1"));
 }
 
 // The issue's race: one buyer's budget, 40 threads split across two
