@@ -62,7 +62,8 @@
 // retry with the same request_id then resumes it at no further cost. They
 // are never refunded: whether a computation finished, or its replica died,
 // can depend on the private data, so the charge stands (docs/privacy.md 3,
-// rule 3); this deliberately differs from refunding expired reservations.
+// rule 3). (The feature request asked for expired reservations to be
+// refunded; this rule overrides it.)
 // The same thread charges this incarnation's own reservations that no call
 // holds any more and that are older than kOrphanAge: a Reserve or Commit
 // whose outcome was lost with the connection (kUnavailable) leaves such an
