@@ -106,7 +106,8 @@ namespace dpq::server::storage {
 
 struct PostgresLedgerOptions {
   // This replica's stable name (e.g. the host name): RecoverPending charges
-  // only what earlier processes with this name left reserved. Non-empty.
+  // what earlier processes with this name left reserved, so two processes
+  // running at once must not share it. Non-empty.
   std::string replica_id;
   // How long this process's reservations stay protected without a lease
   // renewal; renewed every lease/3. At least kMinLease.

@@ -417,7 +417,8 @@ TEST_F(PostgresLedgerStoreTest, OneRequestIdOnTwoDatasetsRacesToOneEntry) {
 // its lease expired another replica's sweep charges them (the charge
 // stands, docs/privacy.md 3), and a retry resumes at no further cost.
 TEST_F(PostgresLedgerStoreTest, ExpiredLeaseIsChargedByAnotherReplica) {
-  std::unique_ptr<PostgresLedgerStore> a = Replica("a", absl::Seconds(1));
+  // a renews every 2/3 s, b sweeps every 1/3 s.
+  std::unique_ptr<PostgresLedgerStore> a = Replica("a", absl::Seconds(2));
   std::unique_ptr<PostgresLedgerStore> b = Replica("b", absl::Seconds(1));
   ASSERT_NE(a, nullptr);
   ASSERT_NE(b, nullptr);
@@ -426,8 +427,8 @@ TEST_F(PostgresLedgerStoreTest, ExpiredLeaseIsChargedByAnotherReplica) {
                        a->Reserve(Request("r1", 0.25)));
   ASSERT_OK_AND_ASSIGN(const Reservation live,
                        b->Reserve(Request("r2", 0.25)));
-  // While a renews, nothing of its is charged.
-  absl::SleepFor(absl::Milliseconds(1500));
+  // While a renews, nothing of its is charged, also after its first lease.
+  absl::SleepFor(absl::Milliseconds(2500));
   EXPECT_EQ(StateOf(*b, "r1"), EntryState::kReserved);
   a.reset();  // dies: no more renewals
   EXPECT_TRUE(Eventually([&] { return StateOf(*b, "r1") == EntryState::kCharged; }));
