@@ -37,12 +37,25 @@ struct Account {
   bool revoked = false;
 };
 
+// One principal as stored, with its token's hash: what moves between
+// stores (dpq-server --import-sqlite), never what admins are shown.
+struct PrincipalRecord {
+  Account account;
+  std::string token_sha256;  // 64 hex digits
+};
+
 // One admin action.
 struct AuditRecord {
   absl::Time time;
   std::string actor;    // "admin"
   std::string action;   // the RPC, e.g. "GrantBudget"
   std::string details;  // its arguments, never a token or data value
+};
+
+// All the accounts of a store, for moving them to another store.
+struct AccountsSnapshot {
+  std::vector<PrincipalRecord> principals;  // sorted by id, revoked included
+  std::vector<AuditRecord> audit;           // oldest first
 };
 
 class AccountsStore {

@@ -174,4 +174,37 @@ absl::StatusOr<std::vector<AuditRecord>> PostgresAccountsStore::ListAudit(
   return records;
 }
 
+absl::StatusOr<bool> PostgresAccountsStore::HoldsData(PgConnection& c) {
+  ASSIGN_OR_RETURN(PgResult r,
+                   c.Exec("SELECT EXISTS (SELECT 1 FROM principals) OR "
+                          "EXISTS (SELECT 1 FROM audit_log)"));
+  return r.GetBool(0, 0);
+}
+
+absl::Status PostgresAccountsStore::Import(
+    PgConnection& c, const auth::AccountsSnapshot& snapshot) {
+  for (const auth::PrincipalRecord& p : snapshot.principals) {
+    RETURN_IF_ERROR(
+        c.Exec("INSERT INTO principals (id, role, token_sha256, created_at, "
+               "revoked) VALUES ($1, $2, $3, $4, $5)",
+               {PgParam::Text(p.account.id),
+                PgParam::Text(RoleName(p.account.role)),
+                PgParam::Text(p.token_sha256),
+                PgParam::Int(absl::ToUnixMicros(p.account.created_at)),
+                PgParam::Text(p.account.revoked ? "true" : "false")})
+            .status());
+  }
+  // In order: seq (an identity) numbers them as the old log did.
+  for (const AuditRecord& record : snapshot.audit) {
+    RETURN_IF_ERROR(
+        c.Exec("INSERT INTO audit_log (time, actor, action, details) "
+               "VALUES ($1, $2, $3, $4)",
+               {PgParam::Int(absl::ToUnixMicros(record.time)),
+                PgParam::Text(record.actor), PgParam::Text(record.action),
+                PgParam::Text(record.details)})
+            .status());
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace dpq::server::storage

@@ -66,6 +66,17 @@ class PostgresAccountsStore final : public auth::AccountsStore {
   absl::StatusOr<std::vector<auth::AuditRecord>> ListAudit(
       size_t limit) const override;
 
+  // For dpq-server --import-sqlite (sqlite_import.h), on a connection
+  // inside the caller's transaction, once Open has brought the tables up
+  // to date. HoldsData: true if any principal or audit record exists.
+  // Import writes `snapshot` as it is (token hashes, roles, revocations,
+  // creation and audit times), the audit log in its order; it does not
+  // check for existing rows (a clash is kFailedPrecondition from the
+  // primary key).
+  static absl::StatusOr<bool> HoldsData(PgConnection& c);
+  static absl::Status Import(PgConnection& c,
+                             const auth::AccountsSnapshot& snapshot);
+
  private:
   explicit PostgresAccountsStore(std::shared_ptr<PgPool> pool)
       : pool_(std::move(pool)) {}

@@ -116,6 +116,32 @@ absl::StatusOr<int64_t> InsertChunks(PgConnection& c, const std::string& id,
   return seq;
 }
 
+// A new dataset's row ($1 id, $2 version, $3 kind, $4 manifest, $5 state,
+// $6 content_sha256, $7 byte_size, $8 chunk_count), its revision set by
+// StoreBytes; nothing if the id exists.
+constexpr char kInsertDatasetSql[] =
+    "INSERT INTO catalog_datasets (dataset_id, version, revision, kind, "
+    "manifest, state, content_sha256, byte_size, chunk_count) VALUES ($1, $2, "
+    "0, $3, $4, $5, $6, $7, $8) ON CONFLICT (dataset_id) DO NOTHING";
+
+// The last step of storing a version whose row is written: its chunks,
+// the catalog version bumped, and that as the row's revision (returned).
+absl::StatusOr<int64_t> StoreBytes(PgConnection& c, const std::string& id,
+                                   uint64_t version, absl::string_view data) {
+  RETURN_IF_ERROR(InsertChunks(c, id, version, data).status());
+  ASSIGN_OR_RETURN(const int64_t revision, BumpCatalogVersion(c));
+  RETURN_IF_ERROR(
+      c.Exec("UPDATE catalog_datasets SET revision = $2 WHERE dataset_id = $1",
+             {PgParam::Text(id), PgParam::Int(revision)})
+          .status());
+  return revision;
+}
+
+int64_t ChunkCount(size_t bytes) {
+  return static_cast<int64_t>((bytes + kCatalogChunkBytes - 1) /
+                              kCatalogChunkBytes);
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<PostgresDatasetCatalog>>
@@ -252,8 +278,7 @@ absl::StatusOr<int64_t> PostgresDatasetCatalog::Publish(
   const absl::Status done = pool_->Transaction([&](PgConnection& c)
                                                    -> absl::Status {
     conflict = absl::OkStatus();
-    const int64_t chunks = static_cast<int64_t>(
-        (data.size() + kCatalogChunkBytes - 1) / kCatalogChunkBytes);
+    const int64_t chunks = ChunkCount(data.size());
     // The row first: it decides the race with another replica (the
     // primary key, or the row lock on the replaced version).
     PgParam params[] = {
@@ -269,11 +294,7 @@ absl::StatusOr<int64_t> PostgresDatasetCatalog::Publish(
     if (!replaces.has_value()) {
       ASSIGN_OR_RETURN(
           PgResult inserted,
-          c.Exec("INSERT INTO catalog_datasets (dataset_id, version, "
-                 "revision, kind, manifest, state, content_sha256, "
-                 "byte_size, chunk_count) VALUES ($1, $2, 0, $3, $4, $5, $6, "
-                 "$7, $8) ON CONFLICT (dataset_id) DO NOTHING",
-                 absl::MakeConstSpan(params, 8)));
+          c.Exec(kInsertDatasetSql, absl::MakeConstSpan(params, 8)));
       if (inserted.affected() == 0) {
         conflict = absl::AlreadyExistsError(absl::StrCat(
             "Dataset '", id,
@@ -308,12 +329,8 @@ absl::StatusOr<int64_t> PostgresDatasetCatalog::Publish(
     if (!conflict.ok()) {
       return absl::FailedPreconditionError("rolled back: conflict");
     }
-    RETURN_IF_ERROR(InsertChunks(c, id, record.entry.version, data).status());
-    ASSIGN_OR_RETURN(revision, BumpCatalogVersion(c));
-    return c
-        .Exec("UPDATE catalog_datasets SET revision = $2 WHERE dataset_id = $1",
-              {PgParam::Text(id), PgParam::Int(revision)})
-        .status();
+    ASSIGN_OR_RETURN(revision, StoreBytes(c, id, record.entry.version, data));
+    return absl::OkStatus();
   });
   if (!conflict.ok()) return conflict;
   RETURN_IF_ERROR(done);
@@ -330,6 +347,32 @@ absl::Status PostgresDatasetCatalog::Remove(const std::string& dataset_id) {
     if (deleted.affected() == 0) return DoesNotExist(dataset_id);
     return BumpCatalogVersion(c).status();
   });
+}
+
+absl::StatusOr<bool> PostgresDatasetCatalog::HoldsData(PgConnection& c) {
+  ASSIGN_OR_RETURN(PgResult r,
+                   c.Exec("SELECT EXISTS (SELECT 1 FROM catalog_datasets)"));
+  return r.GetBool(0, 0);
+}
+
+absl::StatusOr<int64_t> PostgresDatasetCatalog::ImportVersion(
+    PgConnection& c, const CatalogRecord& record, absl::string_view data) {
+  const std::string& id = record.entry.dataset_id;
+  const PgParam params[] = {
+      PgParam::Text(id),
+      PgParam::Int(static_cast<int64_t>(record.entry.version)),
+      PgParam::Text(record.kind),
+      PgParam::Text(record.manifest_json),
+      PgParam::Text(record.state_text),
+      PgParam::Text(record.entry.content_sha256),
+      PgParam::Int(static_cast<int64_t>(data.size())),
+      PgParam::Int(ChunkCount(data.size()))};
+  ASSIGN_OR_RETURN(PgResult inserted, c.Exec(kInsertDatasetSql, params));
+  if (inserted.affected() == 0) {
+    return absl::AlreadyExistsError(
+        absl::StrCat("Dataset '", id, "' already exists in the catalog."));
+  }
+  return StoreBytes(c, id, record.entry.version, data);
 }
 
 }  // namespace dpq::server::storage

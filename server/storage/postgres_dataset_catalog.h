@@ -60,6 +60,18 @@ class PostgresDatasetCatalog final : public registry::DatasetCatalog {
                                   std::optional<uint64_t> replaces) override;
   absl::Status Remove(const std::string& dataset_id) override;
 
+  // For dpq-server --import-sqlite (sqlite_import.h), on a connection
+  // inside the caller's transaction, once Open has brought the tables up
+  // to date. HoldsData: true if any dataset exists. ImportVersion stores
+  // `record` with `data` as Publish stores a new dataset (row, chunks,
+  // catalog version bumped; record.entry.version as it is, so an imported
+  // dataset keeps its version number) and returns its revision.
+  // kAlreadyExists if the id exists.
+  static absl::StatusOr<bool> HoldsData(PgConnection& c);
+  static absl::StatusOr<int64_t> ImportVersion(
+      PgConnection& c, const registry::CatalogRecord& record,
+      absl::string_view data);
+
  private:
   explicit PostgresDatasetCatalog(std::shared_ptr<PgPool> pool)
       : pool_(std::move(pool)) {}

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/ascii.h"
@@ -15,8 +16,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/strip.h"
 #include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -721,6 +722,192 @@ absl::StatusOr<std::vector<LedgerEntry>> PostgresLedgerStore::ListEntries(
     entries.push_back(std::move(entry));
   }
   return entries;
+}
+
+// ---------------------------------------------------------------------------
+// Import (dpq-server --import-sqlite).
+
+namespace {
+
+// Entries per INSERT, and the bytes of their answers after which a
+// statement is sent early (answers of trees and cuboids can be large).
+constexpr size_t kImportRowsPerStatement = 500;
+constexpr size_t kImportBytesPerStatement = size_t{8} << 20;
+// The incarnation of imported entries: none (identities start at 1). They
+// are never reserved, so no lease or sweep ever looks at it.
+constexpr int64_t kImportedIncarnation = 0;
+
+// Parameter $n, a time in Unix microseconds, as the ledger's timestamp
+// (exact: timestamps hold microseconds).
+std::string MicrosToTime(int n) {
+  return absl::StrCat("TIMESTAMPTZ 'epoch' + $", n,
+                      "::BIGINT * INTERVAL '1 microsecond'");
+}
+
+absl::Status InsertEntries(PgConnection& c,
+                           absl::Span<const LedgerEntryRecord> entries) {
+  constexpr int kColumns = 12;
+  std::string values;
+  for (size_t row = 0; row < entries.size(); ++row) {
+    const int p = static_cast<int>(row) * kColumns;
+    absl::StrAppend(&values, row == 0 ? "(" : ", (");
+    // buyer_id .. state; their types spelt out, since a multi-row VALUES
+    // list does not take them from the target columns.
+    constexpr const char* kTypes[] = {"TEXT", "BIGINT", "TEXT",
+                                      "TEXT", "BYTEA",  "TEXT",
+                                      "TEXT", "BIGINT", "TEXT"};
+    for (int i = 0; i < 9; ++i) {
+      absl::StrAppend(&values, "$", p + i + 1, "::", kTypes[i], ", ");
+    }
+    absl::StrAppend(&values, MicrosToTime(p + 10), ", ", MicrosToTime(p + 11),
+                    ", $", p + 12, "::BYTEA, ", kImportedIncarnation, ")");
+  }
+  std::vector<PgParam> params;
+  params.reserve(entries.size() * kColumns);
+  for (const LedgerEntryRecord& e : entries) {
+    params.push_back(PgParam::Text(e.buyer_id));
+    params.push_back(PgParam::Int(e.buyer_seq));
+    params.push_back(PgParam::Text(e.dataset_id));
+    params.push_back(PgParam::Text(e.request_id));
+    params.push_back(PgParam::Bytes(e.fingerprint));
+    params.push_back(PgParam::Text(e.operation));
+    params.push_back(PgParam::Text(e.neighbouring));
+    params.push_back(PgParam::Int(e.epsilon));
+    params.push_back(PgParam::Text(core::ledger::EntryStateName(e.state)));
+    params.push_back(PgParam::Int(absl::ToUnixMicros(e.created_at)));
+    params.push_back(e.settled_at.has_value()
+                         ? PgParam::Int(absl::ToUnixMicros(*e.settled_at))
+                         : PgParam::Null());
+    params.push_back(e.answer.has_value() ? PgParam::Bytes(*e.answer)
+                                          : PgParam::Null());
+  }
+  return c
+      .Exec(absl::StrCat("INSERT INTO ledger_entries (buyer_id, buyer_seq, "
+                         "dataset_id, request_id, fingerprint, operation, "
+                         "neighbouring, epsilon, state, created_at, "
+                         "settled_at, answer, incarnation) VALUES ",
+                         values),
+            params)
+      .status();
+}
+
+// Every budget as the ledger now reads it (granted, spent and reserved
+// from the entries) must be the one imported, totals included.
+absl::Status CheckImportedTotals(PgConnection& c,
+                                 absl::Span<const LedgerBudgetRecord> budgets) {
+  ASSIGN_OR_RETURN(const PgResult r,
+                   c.Exec("SELECT buyer_id, dataset_id, granted, spent, "
+                          "reserved FROM ledger_budget_totals"));
+  absl::flat_hash_map<std::pair<std::string, std::string>,
+                      const LedgerBudgetRecord*>
+      expected;
+  for (const LedgerBudgetRecord& b : budgets) {
+    expected[{b.buyer_id, b.dataset_id}] = &b;
+  }
+  if (static_cast<size_t>(r.rows()) != expected.size()) {
+    return absl::InternalError(absl::StrCat("The ledger holds ", r.rows(),
+                                            " budgets after the import of ",
+                                            expected.size(), "."));
+  }
+  for (int row = 0; row < r.rows(); ++row) {
+    const std::string buyer(r.Get(row, 0));
+    const std::string dataset(r.Get(row, 1));
+    ASSIGN_OR_RETURN(const int64_t granted, r.GetInt64(row, 2));
+    ASSIGN_OR_RETURN(const int64_t spent, r.GetInt64(row, 3));
+    ASSIGN_OR_RETURN(const int64_t reserved, r.GetInt64(row, 4));
+    auto it = expected.find(std::make_pair(buyer, dataset));
+    if (it == expected.end()) {
+      return absl::InternalError(absl::StrCat(
+          "The import wrote a budget of buyer '", buyer, "' on dataset '",
+          dataset, "' that the snapshot lacks."));
+    }
+    const LedgerBudgetRecord& b = *it->second;
+    if (granted != b.granted || spent != b.spent || reserved != b.reserved) {
+      return absl::DataLossError(absl::StrCat(
+          "The budget of buyer '", buyer, "' on dataset '", dataset,
+          "' records ", Amount(b.spent), " spent and ", Amount(b.reserved),
+          " reserved, but its entries add up to ", Amount(spent), " spent and ",
+          Amount(reserved),
+          " reserved: the ledger being imported is inconsistent; nothing "
+          "was imported."));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<bool> PostgresLedgerStore::HoldsData(PgConnection& c) {
+  ASSIGN_OR_RETURN(
+      const PgResult r,
+      c.Exec("SELECT EXISTS (SELECT 1 FROM ledger_budgets) OR "
+             "EXISTS (SELECT 1 FROM ledger_entries) OR "
+             "EXISTS (SELECT 1 FROM ledger_datasets WHERE cap <> 0)"));
+  RETURN_IF_ERROR(RequireOneRow(r, "emptiness check"));
+  return r.GetBool(0, 0);
+}
+
+absl::Status PostgresLedgerStore::Import(PgConnection& c,
+                                         const LedgerSnapshot& snapshot) {
+  for (const LedgerEntryRecord& e : snapshot.entries) {
+    if (e.state == EntryState::kReserved) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Ledger entry ", e.buyer_seq, " of buyer '", e.buyer_id,
+                       "' is still reserved: settle it before the import."));
+    }
+  }
+  for (const LedgerBudgetRecord& b : snapshot.budgets) {
+    RETURN_IF_ERROR(
+        c.Exec("INSERT INTO ledger_budgets (buyer_id, dataset_id, "
+               "granted) VALUES ($1, $2, $3)",
+               {PgParam::Text(b.buyer_id), PgParam::Text(b.dataset_id),
+                PgParam::Int(b.granted)})
+            .status());
+  }
+  // A dataset row for every cap and every budget (reservations lock it).
+  for (const LedgerDatasetRecord& d : snapshot.datasets) {
+    RETURN_IF_ERROR(c.Exec("INSERT INTO ledger_datasets (dataset_id, cap) "
+                           "VALUES ($1, $2) ON CONFLICT (dataset_id) "
+                           "DO UPDATE SET cap = excluded.cap",
+                           {PgParam::Text(d.dataset_id), PgParam::Int(d.cap)})
+                        .status());
+  }
+  RETURN_IF_ERROR(c.Exec("INSERT INTO ledger_datasets (dataset_id) "
+                         "SELECT DISTINCT dataset_id FROM ledger_budgets "
+                         "ON CONFLICT (dataset_id) DO NOTHING")
+                      .status());
+  size_t first = 0;
+  size_t bytes = 0;
+  for (size_t i = 0; i < snapshot.entries.size(); ++i) {
+    const LedgerEntryRecord& e = snapshot.entries[i];
+    bytes += e.answer.has_value() ? e.answer->size() : 0;
+    const size_t rows = i + 1 - first;
+    if (rows == kImportRowsPerStatement || bytes >= kImportBytesPerStatement ||
+        i + 1 == snapshot.entries.size()) {
+      RETURN_IF_ERROR(InsertEntries(
+          c, absl::MakeConstSpan(snapshot.entries).subspan(first, rows)));
+      first = i + 1;
+      bytes = 0;
+    }
+  }
+  // The running totals (`used` = spent + reserved; nothing is reserved)
+  // and the counters, from the entries.
+  RETURN_IF_ERROR(
+      c.Exec("UPDATE ledger_budgets AS b SET used = t.total "
+             "FROM (SELECT buyer_id, dataset_id, SUM(epsilon)::BIGINT AS total "
+             "      FROM ledger_entries "
+             "      WHERE state IN ('reserved', 'committed', 'charged') "
+             "      GROUP BY buyer_id, dataset_id) AS t "
+             "WHERE b.buyer_id = t.buyer_id AND b.dataset_id = t.dataset_id")
+          .status());
+  RETURN_IF_ERROR(
+      c.Exec("INSERT INTO ledger_buyers (buyer_id, last_seq) "
+             "SELECT buyer_id, MAX(buyer_seq) FROM ledger_entries "
+             "GROUP BY buyer_id ON CONFLICT (buyer_id) "
+             "DO UPDATE SET last_seq = GREATEST(ledger_buyers.last_seq, "
+             "excluded.last_seq)")
+          .status());
+  return CheckImportedTotals(c, snapshot.budgets);
 }
 
 }  // namespace dpq::server::storage

@@ -100,6 +100,7 @@
 #include "absl/types/span.h"
 #include "core/ledger/ledger.h"
 #include "server/storage/group_commit.h"
+#include "server/storage/ledger_snapshot.h"
 #include "server/storage/postgres_database.h"
 
 namespace dpq::server::storage {
@@ -183,6 +184,24 @@ class PostgresLedgerStore final : public core::ledger::LedgerStore {
   // Includes refunded entries (with their state) and recorded answers.
   absl::StatusOr<std::vector<core::ledger::LedgerEntry>> ListEntries(
       const core::ledger::LedgerFilter& filter) override;
+
+  // For dpq-server --import-sqlite (sqlite_import.h), on a connection
+  // inside the caller's transaction, once the ledger migrations
+  // (LedgerMigrations()) are applied; no store needs to be open.
+  // HoldsData: true if any budget, entry or dataset cap exists.
+  // Import writes `snapshot`: the budgets with their grants, the datasets
+  // with their caps, and the entries in order (each gets a new entry_id)
+  // with their buyer_seq, request ids, fingerprints, amounts, states,
+  // times and answers; then computes every budget's running total from the
+  // entries and starts each buyer's counter after its highest buyer_seq.
+  // kInvalidArgument for a reserved entry (only a running replica may hold
+  // one: the caller settles them first); kFailedPrecondition for rows that
+  // clash with existing ones or break a constraint (an entry without its
+  // budget); kDataLoss if a budget's totals computed from the entries are
+  // not the snapshot's spent and reserved (the source store's running
+  // totals disagree with its entries).
+  static absl::StatusOr<bool> HoldsData(PgConnection& c);
+  static absl::Status Import(PgConnection& c, const LedgerSnapshot& snapshot);
 
  private:
   PostgresLedgerStore(std::shared_ptr<PgPool> pool,

@@ -201,4 +201,35 @@ absl::StatusOr<std::vector<AuditRecord>> SqliteAccountsStore::ListAudit(
   return records;
 }
 
+absl::StatusOr<auth::AccountsSnapshot> SqliteAccountsStore::Export() const {
+  absl::MutexLock lock(&mu_);
+  auth::AccountsSnapshot out;
+  // A read transaction: the principals and the audit log of one moment.
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteTransaction> tx,
+                   db_->Begin(/*immediate=*/false));
+  {
+    ASSIGN_OR_RETURN(
+        std::unique_ptr<SqliteStatement> select,
+        db_->Prepare("SELECT id, role, created_at, revoked, token_sha256 "
+                     "FROM principals ORDER BY id"));
+    while (true) {
+      ASSIGN_OR_RETURN(const bool row, select->Step());
+      if (!row) break;
+      out.principals.push_back(
+          auth::PrincipalRecord{AccountFromRow(*select), select->Text(4)});
+    }
+  }
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> select,
+                   db_->Prepare("SELECT time, actor, action, details FROM "
+                                "audit ORDER BY seq"));
+  while (true) {
+    ASSIGN_OR_RETURN(const bool row, select->Step());
+    if (!row) break;
+    out.audit.push_back(AuditRecord{absl::FromUnixMicros(select->Int64(0)),
+                                    select->Text(1), select->Text(2),
+                                    select->Text(3)});
+  }
+  return out;
+}
+
 }  // namespace dpq::server::storage

@@ -71,6 +71,11 @@ class SqliteAccountsStore final : public auth::AccountsStore {
   absl::StatusOr<std::vector<auth::AuditRecord>> ListAudit(
       size_t limit) const override ABSL_LOCKS_EXCLUDED(mu_);
 
+  // Every principal with its token hash and the whole audit log, read in
+  // one transaction, for dpq-server --import-sqlite (sqlite_import.h).
+  absl::StatusOr<auth::AccountsSnapshot> Export() const
+      ABSL_LOCKS_EXCLUDED(mu_);
+
  private:
   explicit SqliteAccountsStore(std::unique_ptr<SqliteDatabase> db);
   absl::Status LoadIndex() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

@@ -1068,4 +1068,60 @@ absl::StatusOr<std::vector<LedgerEntry>> SqliteLedgerStore::ListEntries(
   return entries;
 }
 
+absl::StatusOr<LedgerSnapshot> SqliteLedgerStore::Export() {
+  LedgerSnapshot snapshot;
+  absl::MutexLock lock(&db_mu_);
+  // A read transaction: one snapshot of the three tables (WAL readers do
+  // not block writers, nor see their later commits). Rolled back at the end.
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteTransaction> tx,
+                   db_->Begin(/*immediate=*/false));
+  {
+    ASSIGN_OR_RETURN(
+        std::unique_ptr<SqliteStatement> s,
+        db_->Prepare("SELECT buyer_id, dataset_id, granted, spent, reserved "
+                     "FROM budgets ORDER BY buyer_id, dataset_id"));
+    while (true) {
+      ASSIGN_OR_RETURN(const bool row, s->Step());
+      if (!row) break;
+      snapshot.budgets.push_back(LedgerBudgetRecord{
+          s->Text(0), s->Text(1), s->Int64(2), s->Int64(3), s->Int64(4)});
+    }
+  }
+  {
+    ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> s,
+                     db_->Prepare("SELECT dataset_id, cap FROM datasets "
+                                  "ORDER BY dataset_id"));
+    while (true) {
+      ASSIGN_OR_RETURN(const bool row, s->Step());
+      if (!row) break;
+      snapshot.datasets.push_back(LedgerDatasetRecord{s->Text(0), s->Int64(1)});
+    }
+  }
+  ASSIGN_OR_RETURN(
+      std::unique_ptr<SqliteStatement> s,
+      db_->Prepare("SELECT buyer_id, buyer_seq, dataset_id, request_id, "
+                   "fingerprint, operation, neighbouring, epsilon, state, "
+                   "created_at_us, settled_at_us, answer "
+                   "FROM entries ORDER BY entry_id"));
+  while (true) {
+    ASSIGN_OR_RETURN(const bool row, s->Step());
+    if (!row) break;
+    LedgerEntryRecord entry;
+    entry.buyer_id = s->Text(0);
+    entry.buyer_seq = s->Int64(1);
+    entry.dataset_id = s->Text(2);
+    entry.request_id = s->Text(3);
+    entry.fingerprint = s->Blob(4);
+    entry.operation = s->Text(5);
+    entry.neighbouring = s->Text(6);
+    entry.epsilon = s->Int64(7);
+    ASSIGN_OR_RETURN(entry.state, ParseState(s->Text(8)));
+    entry.created_at = absl::FromUnixMicros(s->Int64(9));
+    if (!s->IsNull(10)) entry.settled_at = absl::FromUnixMicros(s->Int64(10));
+    if (!s->IsNull(11)) entry.answer = s->Blob(11);
+    snapshot.entries.push_back(std::move(entry));
+  }
+  return snapshot;
+}
+
 }  // namespace dpq::server::storage

@@ -74,6 +74,7 @@
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "core/ledger/ledger.h"
+#include "server/storage/ledger_snapshot.h"
 
 namespace dpq::server::storage {
 
@@ -134,6 +135,12 @@ class SqliteLedgerStore final : public core::ledger::LedgerStore {
   // Includes refunded entries (with their state) and recorded answers.
   absl::StatusOr<std::vector<core::ledger::LedgerEntry>> ListEntries(
       const core::ledger::LedgerFilter& filter) override;
+
+  // Every budget, dataset row and entry as stored, read in one transaction
+  // (a consistent snapshot even while another process writes), for
+  // dpq-server --import-sqlite (sqlite_import.h). Reservations stay
+  // reserved here: the caller decides what they become.
+  absl::StatusOr<LedgerSnapshot> Export() ABSL_LOCKS_EXCLUDED(db_mu_);
 
   // Reserves every request in one transaction (one fsync), in order, each
   // checked against the budget and cap left by the ones before it; the
