@@ -222,6 +222,8 @@ std::string Usage() {
       "                  (--tls-cert F --tls-key F [--client-ca F] | "
       "--insecure)\n"
       "                  [--config F] [limits]\n"
+      "       dpq-server --import-sqlite DIR (--database DSN | "
+      "--database-file F)\n"
       "\n"
       "Serves dpq.v1.BuyerService and dpq.v1.AdminService (plus gRPC health "
       "and\n"
@@ -276,8 +278,10 @@ std::string Usage() {
       "16)\n"
       "  --import-sqlite DIR      copy the embedded data directory DIR "
       "(ledger, accounts,\n"
-      "                           datasets) into the empty database, then "
-      "exit\n"
+      "                           datasets) into the empty database once, "
+      "then exit;\n"
+      "                           no --data-dir needed (docs/operations.md)"
+      "\n"
       "  --help                   this text\n");
 }
 
