@@ -31,12 +31,14 @@
 #include "server/buyer/buyer_service_impl.h"
 #include "server/registry/dataset_registry.h"
 #include "server/replica_identity.h"
-#include "server/storage/sqlite_accounts_store.h"
-#include "server/storage/sqlite_ledger_store.h"
+#include "server/state_stores.h"
 #include "server/text_repair_interceptor.h"
 
 namespace dpq::server {
 namespace {
+
+// How often the health service re-reads the durable state's health.
+constexpr absl::Duration kHealthInterval = absl::Milliseconds(250);
 
 // Polling threads of the sync gRPC server (see Server::Start).
 constexpr int kMinPollers = 4;
@@ -267,19 +269,24 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
   RETURN_IF_ERROR(CheckImportDir(options.import_dir, options.data_dir));
   const std::string dir = options.data_dir;
 
-  ASSIGN_OR_RETURN(server->ledger_,
-                   storage::SqliteLedgerStore::Open(dir + "/ledger.db"));
+  ASSIGN_OR_RETURN(StateStores state, UsesPostgres(options)
+                                          ? OpenPostgresState(options)
+                                          : OpenEmbeddedState(dir));
+  server->pool_ = state.pool;
+  server->ledger_ = std::move(state.ledger);
+  server->accounts_ = std::move(state.accounts);
+  server->state_health_ = std::move(state.health);
   ASSIGN_OR_RETURN(server->recovered_reservations_,
                    server->ledger_->RecoverPending());
-  LogLine(absl::StrCat("ledger ", dir, "/ledger.db: charged ",
+  LogLine(absl::StrCat("ledger in ", state.description, ": charged ",
                        server->recovered_reservations_,
                        " reservation(s) left unfinished by an earlier stop "
                        "(the charge stands; retries with their request ids "
                        "get the answers)"));
 
-  ASSIGN_OR_RETURN(server->accounts_,
-                   storage::SqliteAccountsStore::Open(dir + "/accounts.db"));
-  server->admin_token_path_ = dir + "/admin.token";
+  server->admin_token_path_ = options.admin_token_file.empty()
+                                  ? dir + "/admin.token"
+                                  : options.admin_token_file;
   ASSIGN_OR_RETURN(server->created_admin_token_,
                    auth::EnsureAdminToken(*server->accounts_,
                                           server->admin_token_path_));
@@ -294,6 +301,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
       static_cast<int>(options.graph_build_workers);
   registry_options.exact_repair_time_limit =
       absl::Seconds(options.exact_repair_seconds);
+  registry_options.catalog = state.catalog;
   ASSIGN_OR_RETURN(server->registry_,
                    registry::DatasetRegistry::Open(registry_options));
 
@@ -362,8 +370,33 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
     for (const char* name : kServiceNames) {
       health->SetServingStatus(name, true);
     }
+    server->health_monitor_ = std::thread([s = server.get()] { s->MonitorHealth(); });
   }
   return server;
+}
+
+void Server::MonitorHealth() {
+  grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService();
+  bool serving = true;
+  absl::MutexLock lock(&shutdown_mu_);
+  while (!shut_down_) {
+    shutdown_mu_.AwaitWithTimeout(absl::Condition(&shut_down_),
+                                  kHealthInterval);
+    if (shut_down_) break;
+    const absl::Status state = state_health_();
+    if (state.ok() == serving) continue;
+    serving = state.ok();
+    // After Shutdown() the health service ignores changes; it cannot run
+    // concurrently with this, which holds shutdown_mu_.
+    health->SetServingStatus(serving);
+    for (const char* name : kServiceNames) {
+      health->SetServingStatus(name, serving);
+    }
+    LogLine(serving ? std::string("durable state reachable again: SERVING")
+                    : absl::StrCat("durable state unreachable, NOT_SERVING "
+                                   "until it is back: ",
+                                   state.message()));
+  }
 }
 
 void Server::Shutdown(absl::Time deadline) {
@@ -372,6 +405,7 @@ void Server::Shutdown(absl::Time deadline) {
     if (shut_down_) return;
     shut_down_ = true;
   }
+  if (health_monitor_.joinable()) health_monitor_.join();
   if (server_ == nullptr) return;
   if (grpc::HealthCheckServiceInterface* health =
           server_->GetHealthCheckService();

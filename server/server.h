@@ -11,7 +11,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <functional>
 #include <string>
+#include <thread>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
@@ -38,6 +40,9 @@ class BuyerServiceImpl;
 namespace registry {
 class DatasetRegistry;
 }  // namespace registry
+namespace storage {
+class PgPool;
+}  // namespace storage
 
 // The default port of dpq-server.
 inline constexpr int kDefaultPort = 50051;
@@ -159,7 +164,12 @@ class Server {
 
  private:
   Server();
+  // Sets every health status to NOT_SERVING while the durable state is
+  // unreachable (a PostgreSQL outage) and back to SERVING when it answers
+  // again, until Shutdown.
+  void MonitorHealth() ABSL_LOCKS_EXCLUDED(shutdown_mu_);
 
+  std::shared_ptr<storage::PgPool> pool_;  // shared-state mode only
   std::unique_ptr<core::ledger::LedgerStore> ledger_;
   std::unique_ptr<auth::AccountsStore> accounts_;
   std::unique_ptr<registry::DatasetRegistry> registry_;
@@ -171,6 +181,8 @@ class Server {
   std::string admin_token_path_;
   bool created_admin_token_ = false;
   int64_t recovered_reservations_ = 0;
+  std::function<absl::Status()> state_health_;
+  std::thread health_monitor_;
   absl::Mutex shutdown_mu_;
   bool shut_down_ ABSL_GUARDED_BY(shutdown_mu_) = false;
 };

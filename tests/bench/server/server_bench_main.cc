@@ -39,6 +39,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "tests/testing/postgres_cluster.h"
 #include "tests/testing/server_fixture.h"
 
 namespace {
@@ -58,6 +59,8 @@ struct Flags {
   double epsilon = 0.001;
   std::string csv = std::string(DPQ_SHARED_DATA_DIR) + "/tax/dirty-10k.csv";
   std::string dc = std::string(DPQ_SHARED_DATA_DIR) + "/tax/constraints.dc";
+  // 0: one embedded (SQLite) server; N >= 1: N replicas on PostgreSQL.
+  int replicas = 0;
 };
 
 bool ParseFlags(int argc, char** argv, Flags* f) {
@@ -90,6 +93,9 @@ bool ParseFlags(int argc, char** argv, Flags* f) {
       f->csv = value;
     } else if (name == "--dc") {
       f->dc = value;
+    } else if (name == "--replicas") {
+      ok = absl::SimpleAtoi(value, &f->replicas) && f->replicas >= 1 &&
+           f->replicas <= 8;
     } else {
       ok = false;
     }
@@ -167,13 +173,15 @@ bool Call(dpq::v1::BuyerService::Stub& stub, const std::string& token,
   return status.ok();
 }
 
-void RunLevel(const TestServer& server, const std::string& token,
+using Servers = std::vector<std::unique_ptr<TestServer>>;
+
+void RunLevel(const Servers& servers, const std::string& token,
               const Flags& flags, int clients) {
   std::vector<ClientResult> results(clients);
   std::vector<std::unique_ptr<dpq::v1::BuyerService::Stub>> stubs;
   const auto request = Request(flags);
   for (int i = 0; i < clients; ++i) {
-    stubs.push_back(server.BuyerStub());
+    stubs.push_back(servers[i % servers.size()]->BuyerStub());
     ClientResult warmup;  // connects and binds the channel; not timed
     Call(*stubs.back(), token, request, &warmup);
   }
@@ -230,13 +238,73 @@ void RunLevel(const TestServer& server, const std::string& token,
   std::fflush(stdout);
 }
 
+// The servers: one embedded, or flags.replicas on `cluster`, sharing the
+// admin token file of the first.
+absl::StatusOr<Servers> StartServers(const Flags& flags,
+                                     dpq::testing::PostgresCluster* cluster) {
+  Servers servers;
+  if (cluster == nullptr) {
+    absl::StatusOr<std::unique_ptr<TestServer>> server = TestServer::Start();
+    if (!server.ok()) return server.status();
+    servers.push_back(*std::move(server));
+    return servers;
+  }
+  absl::StatusOr<std::string> dsn = cluster->CreateDatabase();
+  if (!dsn.ok()) return dsn.status();
+  std::string token_file;
+  for (int i = 0; i < flags.replicas; ++i) {
+    absl::StatusOr<std::unique_ptr<TestServer>> server = TestServer::Start(
+        dpq::testing::Transport::kInsecure, [&](dpq::server::Options& o) {
+          o.database = *dsn;
+          o.replica_id = absl::StrCat("bench-", i);
+          o.admin_token_file = token_file;
+        });
+    if (!server.ok()) return server.status();
+    if (i == 0) token_file = (*server)->server().admin_token_path();
+    servers.push_back(*std::move(server));
+  }
+  return servers;
+}
+
+// Waits until every replica serves `dataset` with its conflict graph
+// cached: the first call on each waits for the background build.
+bool WarmUp(const Servers& servers, const std::string& token,
+            const Flags& flags) {
+  for (size_t r = 0; r < servers.size(); ++r) {
+    auto stub = servers[r]->BuyerStub();
+    const auto t0 = Clock::now();
+    ClientResult first;
+    while (!Call(*stub, token, Request(flags), &first)) {
+      if (Clock::now() - t0 > std::chrono::seconds(60)) {
+        std::cerr << "dpq_server_bench: replica " << r
+                  << " never served the dataset: " << first.last_error << "\n";
+        return false;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    std::printf("replica %zu first call (graph build wait included): %.1f ms\n",
+                r, 1e3 * std::chrono::duration<double>(Clock::now() - t0)
+                             .count());
+  }
+  return true;
+}
+
 int Run(const Flags& flags) {
-  auto server = TestServer::Start();
-  if (!server.ok()) {
-    std::cerr << "dpq_server_bench: " << server.status() << "\n";
+  std::unique_ptr<dpq::testing::PostgresCluster> cluster;
+  if (flags.replicas > 0) {
+    auto started = dpq::testing::PostgresCluster::Start();
+    if (!started.ok()) {
+      std::cerr << "dpq_server_bench: " << started.status() << "\n";
+      return 1;
+    }
+    cluster = *std::move(started);
+  }
+  absl::StatusOr<Servers> servers = StartServers(flags, cluster.get());
+  if (!servers.ok()) {
+    std::cerr << "dpq_server_bench: " << servers.status() << "\n";
     return 1;
   }
-  const TestServer& s = **server;
+  const TestServer& s = *servers->front();
   const std::string csv = dpq::testing::ReadFileOrEmpty(flags.csv);
   const std::string dcs = dpq::testing::ReadFileOrEmpty(flags.dc);
   const size_t rows = static_cast<size_t>(
@@ -251,22 +319,17 @@ int Run(const Flags& flags) {
       return 1;
     }
   }
-  std::printf("data_dir=%s dataset=%s (%zu rows) fsync_4k_ms=%.3f\n",
+  std::printf("state=%s data_dir=%s dataset=%s (%zu rows) fsync_4k_ms=%.3f\n",
+              cluster == nullptr
+                  ? "embedded (SQLite)"
+                  : absl::StrCat(servers->size(),
+                                 " replicas on PostgreSQL (fsync, "
+                                 "synchronous_commit on)")
+                        .c_str(),
               s.data_dir().c_str(), flags.csv.c_str(), rows,
               1e3 * FsyncSeconds(s.data_dir(), 50));
-  // The first call waits for the background graph build; later ones hit
-  // the cached graph.
-  auto stub = s.BuyerStub();
-  ClientResult first;
-  const auto t0 = Clock::now();
-  if (!Call(*stub, *token, Request(flags), &first)) {
-    std::cerr << "dpq_server_bench: first call failed: " << first.last_error
-              << "\n";
-    return 1;
-  }
-  std::printf("first call (graph build wait included): %.1f ms\n",
-              1e3 * std::chrono::duration<double>(Clock::now() - t0).count());
-  for (int clients : flags.clients) RunLevel(s, *token, flags, clients);
+  if (!WarmUp(*servers, *token, flags)) return 1;
+  for (int clients : flags.clients) RunLevel(*servers, *token, flags, clients);
   return 0;
 }
 
@@ -277,7 +340,7 @@ int main(int argc, char** argv) {
   if (!ParseFlags(argc, argv, &flags)) {
     std::cerr << "usage: dpq_server_bench [--clients 1,8,64] [--seconds S] "
                  "[--measure mi|p|r] [--method optimized|gem|...] "
-                 "[--epsilon E] [--csv F] [--dc F]\n";
+                 "[--epsilon E] [--csv F] [--dc F] [--replicas N]\n";
     return 2;
   }
   return Run(flags);

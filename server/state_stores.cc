@@ -1,0 +1,63 @@
+#include "server/state_stores.h"
+
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "core/util/status_macros.h"
+#include "server/replica_identity.h"
+#include "server/storage/postgres_accounts_store.h"
+#include "server/storage/postgres_database.h"
+#include "server/storage/postgres_dataset_catalog.h"
+#include "server/storage/postgres_ledger_store.h"
+#include "server/storage/sqlite_accounts_store.h"
+#include "server/storage/sqlite_ledger_store.h"
+
+namespace dpq::server {
+
+bool UsesPostgres(const Options& options) {
+  return !options.database.empty() || !options.database_file.empty();
+}
+
+absl::StatusOr<StateStores> OpenEmbeddedState(const std::string& data_dir) {
+  StateStores state;
+  ASSIGN_OR_RETURN(state.ledger,
+                   storage::SqliteLedgerStore::Open(data_dir + "/ledger.db"));
+  ASSIGN_OR_RETURN(state.accounts, storage::SqliteAccountsStore::Open(
+                                       data_dir + "/accounts.db"));
+  state.health = [] { return absl::OkStatus(); };
+  state.description = absl::StrCat(data_dir, "/ledger.db and accounts.db");
+  return state;
+}
+
+absl::StatusOr<StateStores> OpenPostgresState(const Options& options) {
+  ASSIGN_OR_RETURN(const std::string dsn,
+                   ResolveDatabaseDsn(options.database, options.database_file));
+  ASSIGN_OR_RETURN(const std::string replica_id,
+                   LoadOrCreateReplicaId(options.data_dir, options.replica_id));
+  storage::PgPool::Options pool_options;
+  pool_options.size = static_cast<int>(options.database_connections);
+  StateStores state;
+  ASSIGN_OR_RETURN(std::unique_ptr<storage::PgPool> pool,
+                   storage::PgPool::Open(dsn, pool_options));
+  state.pool = std::move(pool);
+
+  storage::PostgresLedgerOptions ledger_options;
+  ledger_options.replica_id = replica_id;
+  ledger_options.lease = absl::Seconds(options.replica_lease_seconds);
+  ASSIGN_OR_RETURN(std::unique_ptr<storage::PostgresLedgerStore> ledger,
+                   storage::PostgresLedgerStore::Open(state.pool, ledger_options));
+  ASSIGN_OR_RETURN(state.accounts,
+                   storage::PostgresAccountsStore::Open(state.pool));
+  ASSIGN_OR_RETURN(state.catalog,
+                   storage::PostgresDatasetCatalog::Open(state.pool));
+  const storage::PostgresLedgerStore* lease_holder = ledger.get();
+  // The lease renewal is the replica's heartbeat with the database.
+  state.health = [lease_holder] { return lease_holder->Health(); };
+  state.ledger = std::move(ledger);
+  state.description = absl::StrCat("PostgreSQL (replica ", replica_id, ")");
+  return state;
+}
+
+}  // namespace dpq::server
