@@ -2,11 +2,12 @@
 // real throw-away PostgreSQL cluster: an embedded data directory made by a
 // real embedded server (two datasets, buyers, grants, a cap, releases,
 // unfinished and charged reservations, a refund, a revocation) is copied,
-// every item is compared with what the embedded stores held, a replica's
-// stores and registry on the imported database serve it (old tokens, old
-// request ids replayed, budgets, datasets with their versions), and the
-// import refuses a database that holds data, leaves nothing behind when it
-// fails, and runs once when two are started together.
+// every item is compared with what the embedded stores held; a replica's
+// stores and registry, and a dpq-server in the PostgreSQL mode, on the
+// imported database serve it (old tokens, old request ids replayed,
+// budgets, datasets in their versions); the import refuses a database
+// that holds data, leaves nothing behind when it fails, and runs once when
+// two are started together; the dpq-server binary's flag.
 #include "server/storage/sqlite_import.h"
 
 #include <sys/wait.h>
@@ -156,7 +157,20 @@ struct Embedded {
   Account admin;
   std::vector<AuditRecord> audit;  // newest first
   std::map<std::string, DatasetFiles> datasets;
+  // What the clients received, by request id.
+  std::map<std::string, v1::MeasureInconsistencyResponse> measures;
+  v1::SelectInfluentialNodesResponse top_nodes;  // alice-top-1
+  // What GetBudget showed each buyer.
+  std::map<std::string, v1::GetBudgetResponse> shown_budgets;
 };
+
+grpc::Status GetBudget(const TestServer& server, const std::string& token,
+                       v1::GetBudgetResponse* response) {
+  grpc::ClientContext context;
+  TestServer::Authorize(context, token);
+  return server.BuyerStub()->GetBudget(&context, v1::GetBudgetRequest(),
+                                       response);
+}
 
 // Stops the test server but keeps its data directory (`dir`, outside the
 // fixture's temporary one).
@@ -251,8 +265,10 @@ class EmbeddedDirTest : public ::testing::Test {
       request.set_epsilon(epsilon);
       request.set_request_id(request_id);
       v1::MeasureInconsistencyResponse response;
-      return server->BuyerStub()->MeasureInconsistency(&context, request,
-                                                       &response);
+      const grpc::Status status = server->BuyerStub()->MeasureInconsistency(
+          &context, request, &response);
+      out->measures[response.request_id()] = response;
+      return status;
     };
     ASSERT_TRUE(measure("alice", v1::MEASURE_MI, 0.5, "alice-mi-1").ok());
     ASSERT_TRUE(measure("alice", v1::MEASURE_P, 0.25, "alice-p-1").ok());
@@ -267,10 +283,10 @@ class EmbeddedDirTest : public ::testing::Test {
       request.set_k(3);
       request.set_epsilon(0.5);
       request.set_request_id("alice-top-1");
-      v1::SelectInfluentialNodesResponse response;
-      ASSERT_TRUE(server->BuyerStub()
-                      ->SelectInfluentialNodes(&context, request, &response)
-                      .ok());
+      ASSERT_TRUE(
+          server->BuyerStub()
+              ->SelectInfluentialNodes(&context, request, &out->top_nodes)
+              .ok());
     }
     // Entries in the other states, straight through the ledger: one left
     // reserved (the server stops before it settles), one charged without
@@ -307,6 +323,11 @@ class EmbeddedDirTest : public ::testing::Test {
           server->AdminStub()->RevokeBuyer(&context, request, &response).ok());
     }
 
+    for (const char* buyer : {"alice", "bob"}) {
+      ASSERT_TRUE(GetBudget(*server, out->buyer_tokens[buyer],
+                            &out->shown_budgets[buyer])
+                      .ok());
+    }
     LedgerFilter all;
     all.limit = 1000;
     ASSERT_OK_AND_ASSIGN(out->entries, ledger.ListEntries(all));
@@ -667,6 +688,137 @@ TEST_F(EmbeddedDirTest, AReplicaOnTheImportedDatabaseServesTheSameState) {
   EXPECT_OK(datasets[0]
                 ->WaitForConflictGraph(absl::Now() + absl::Seconds(60))
                 .status());
+}
+
+TEST_F(EmbeddedDirTest, AServerInPostgresModeServesTheImportedMarketplace) {
+  Embedded embedded;
+  ASSERT_NO_FATAL_FAILURE(MakeEmbeddedDir(&embedded));
+  ASSERT_OK_AND_ASSIGN(const std::string dsn, cluster->CreateDatabase());
+  ASSERT_OK(Import(embedded.dir, dsn).status());
+  // A replica with a fresh data directory and the embedded server's admin
+  // token file (docs/operations.md).
+  ASSERT_OK_AND_ASSIGN(
+      std::unique_ptr<TestServer> server,
+      TestServer::Start(dpq::testing::Transport::kInsecure, [&](Options& o) {
+        o.database = dsn;
+        o.replica_id = "replica-1";
+        o.admin_token_file = embedded.dir + "/admin.token";
+      }));
+  EXPECT_FALSE(server->server().created_admin_token());
+  EXPECT_EQ(server->admin_token(), embedded.admin_token);
+
+  // The old admin token: the buyers, carol revoked.
+  {
+    grpc::ClientContext context;
+    TestServer::Authorize(context, embedded.admin_token);
+    v1::ListBuyersResponse response;
+    ASSERT_TRUE(server->AdminStub()
+                    ->ListBuyers(&context, v1::ListBuyersRequest(), &response)
+                    .ok());
+    ASSERT_EQ(response.buyers_size(), 3);
+    EXPECT_EQ(response.buyers(2).buyer_id(), "carol");
+    EXPECT_TRUE(response.buyers(2).revoked());
+    EXPECT_FALSE(response.buyers(0).revoked());
+  }
+  // The old buyer tokens: the same budgets (the unfinished reservation
+  // now spent); the revoked token is refused.
+  for (const char* buyer : {"alice", "bob"}) {
+    SCOPED_TRACE(buyer);
+    v1::GetBudgetResponse shown;
+    ASSERT_TRUE(GetBudget(*server, embedded.buyer_tokens[buyer], &shown).ok());
+    const v1::GetBudgetResponse& before = embedded.shown_budgets[buyer];
+    ASSERT_EQ(shown.budgets_size(), before.budgets_size());
+    for (int i = 0; i < shown.budgets_size(); ++i) {
+      EXPECT_EQ(shown.budgets(i).dataset_id(), before.budgets(i).dataset_id());
+      EXPECT_EQ(Units(shown.budgets(i).granted()),
+                Units(before.budgets(i).granted()));
+      EXPECT_EQ(Units(shown.budgets(i).remaining()),
+                Units(before.budgets(i).remaining()));
+    }
+  }
+  {
+    v1::GetBudgetResponse shown;
+    EXPECT_EQ(
+        GetBudget(*server, embedded.buyer_tokens["carol"], &shown).error_code(),
+        grpc::StatusCode::UNAUTHENTICATED);
+  }
+  // Old request ids replay the answers the clients received.
+  int replayed = 0;
+  for (const auto& [request_id, original] : embedded.measures) {
+    // carol is revoked; the id the server picked for bob's request
+    // without one is never a client's.
+    if (request_id.rfind("carol", 0) == 0) continue;
+    if (request_id.rfind("srv-", 0) == 0) continue;
+    SCOPED_TRACE(request_id);
+    const std::string buyer =
+        request_id.rfind("alice", 0) == 0 ? "alice" : "bob";
+    grpc::ClientContext context;
+    TestServer::Authorize(context, embedded.buyer_tokens[buyer]);
+    v1::MeasureInconsistencyRequest request;
+    request.set_dataset_id("hospital");
+    request.set_measure(original.result().measure());
+    request.set_epsilon(original.result().epsilon());
+    request.set_request_id(request_id);
+    v1::MeasureInconsistencyResponse replay;
+    ASSERT_TRUE(server->BuyerStub()
+                    ->MeasureInconsistency(&context, request, &replay)
+                    .ok());
+    EXPECT_TRUE(replay.replayed());
+    EXPECT_EQ(replay.epsilon_charged(), 0);
+    EXPECT_EQ(replay.result().SerializeAsString(),
+              original.result().SerializeAsString());
+    ++replayed;
+  }
+  EXPECT_EQ(replayed, 3);  // alice-mi-1, alice-p-1, bob-mi-1
+  {
+    grpc::ClientContext context;
+    TestServer::Authorize(context, embedded.buyer_tokens["alice"]);
+    v1::SelectInfluentialNodesRequest request;
+    request.set_dataset_id("network");
+    request.set_k(3);
+    request.set_epsilon(0.5);
+    request.set_request_id("alice-top-1");
+    v1::SelectInfluentialNodesResponse replay;
+    ASSERT_TRUE(server->BuyerStub()
+                    ->SelectInfluentialNodes(&context, request, &replay)
+                    .ok());
+    EXPECT_TRUE(replay.replayed());
+    EXPECT_EQ(replay.nodes().size(), 3);
+    EXPECT_TRUE(std::equal(replay.nodes().begin(), replay.nodes().end(),
+                           embedded.top_nodes.nodes().begin(),
+                           embedded.top_nodes.nodes().end()));
+  }
+  // The datasets in their versions, and a new release on the imported
+  // table (its conflict graph rebuilt in the background).
+  {
+    grpc::ClientContext context;
+    TestServer::Authorize(context, embedded.buyer_tokens["alice"]);
+    v1::ListDatasetsResponse response;
+    ASSERT_TRUE(
+        server->BuyerStub()
+            ->ListDatasets(&context, v1::ListDatasetsRequest(), &response)
+            .ok());
+    ASSERT_EQ(response.datasets_size(), 2);
+    EXPECT_EQ(response.datasets(0).dataset_id(), "hospital");
+    EXPECT_EQ(response.datasets(0).version(), 2u);
+    EXPECT_EQ(response.datasets(1).dataset_id(), "network");
+    EXPECT_EQ(response.datasets(1).version(), 1u);
+  }
+  {
+    grpc::ClientContext context;
+    TestServer::Authorize(context, embedded.buyer_tokens["alice"]);
+    v1::MeasureInconsistencyRequest request;
+    request.set_dataset_id("hospital");
+    request.set_measure(v1::MEASURE_MI);
+    request.set_epsilon(0.5);
+    request.set_request_id("alice-after-import");
+    v1::MeasureInconsistencyResponse fresh;
+    ASSERT_TRUE(server->BuyerStub()
+                    ->MeasureInconsistency(&context, request, &fresh)
+                    .ok());
+    EXPECT_FALSE(fresh.replayed());
+    EXPECT_EQ(fresh.epsilon_charged(), 0.5);
+  }
 }
 
 TEST_F(EmbeddedDirTest, RefusesADatabaseThatHoldsDataOfAnyComponent) {
