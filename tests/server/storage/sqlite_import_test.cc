@@ -174,7 +174,7 @@ grpc::Status GetBudget(const TestServer& server, const std::string& token,
 
 // Stops the test server but keeps its data directory (`dir`, outside the
 // fixture's temporary one).
-class EmbeddedDirTest : public ::testing::Test {
+class SqliteImportTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_NE(cluster, nullptr);
@@ -438,7 +438,7 @@ void ExpectSameAudit(const std::vector<AuditRecord>& actual,
   }
 }
 
-TEST_F(EmbeddedDirTest, CopiesTheLedgerAccountsAndDatasetsExactlyOnce) {
+TEST_F(SqliteImportTest, CopiesTheLedgerAccountsAndDatasetsExactlyOnce) {
   Embedded embedded;
   ASSERT_NO_FATAL_FAILURE(MakeEmbeddedDir(&embedded));
   ASSERT_OK_AND_ASSIGN(const std::string dsn, cluster->CreateDatabase());
@@ -584,7 +584,7 @@ TEST_F(EmbeddedDirTest, CopiesTheLedgerAccountsAndDatasetsExactlyOnce) {
             1);
 }
 
-TEST_F(EmbeddedDirTest, AReplicaOnTheImportedDatabaseServesTheSameState) {
+TEST_F(SqliteImportTest, AReplicaOnTheImportedDatabaseServesTheSameState) {
   Embedded embedded;
   ASSERT_NO_FATAL_FAILURE(MakeEmbeddedDir(&embedded));
   ASSERT_OK_AND_ASSIGN(const std::string dsn, cluster->CreateDatabase());
@@ -690,7 +690,7 @@ TEST_F(EmbeddedDirTest, AReplicaOnTheImportedDatabaseServesTheSameState) {
                 .status());
 }
 
-TEST_F(EmbeddedDirTest, AServerInPostgresModeServesTheImportedMarketplace) {
+TEST_F(SqliteImportTest, AServerInPostgresModeServesTheImportedMarketplace) {
   Embedded embedded;
   ASSERT_NO_FATAL_FAILURE(MakeEmbeddedDir(&embedded));
   ASSERT_OK_AND_ASSIGN(const std::string dsn, cluster->CreateDatabase());
@@ -821,7 +821,7 @@ TEST_F(EmbeddedDirTest, AServerInPostgresModeServesTheImportedMarketplace) {
   }
 }
 
-TEST_F(EmbeddedDirTest, RefusesADatabaseThatHoldsDataOfAnyComponent) {
+TEST_F(SqliteImportTest, RefusesADatabaseThatHoldsDataOfAnyComponent) {
   std::string dir;
   ASSERT_NO_FATAL_FAILURE(MakeSmallDir("small", &dir));
   // One database per component, each holding a single thing.
@@ -874,7 +874,7 @@ TEST_F(EmbeddedDirTest, RefusesADatabaseThatHoldsDataOfAnyComponent) {
   }
 }
 
-TEST_F(EmbeddedDirTest, RefusesWhatIsNotAnEmbeddedDataDirectory) {
+TEST_F(SqliteImportTest, RefusesWhatIsNotAnEmbeddedDataDirectory) {
   ASSERT_OK_AND_ASSIGN(const std::string dsn, cluster->CreateDatabase());
   const std::string empty = base_ + "/empty";
   ASSERT_TRUE(fs::create_directory(empty));
@@ -888,7 +888,7 @@ TEST_F(EmbeddedDirTest, RefusesWhatIsNotAnEmbeddedDataDirectory) {
                        HasSubstr("is not a directory")));
 }
 
-TEST_F(EmbeddedDirTest, AFailureHalfwayLeavesTheDatabaseEmpty) {
+TEST_F(SqliteImportTest, AFailureHalfwayLeavesTheDatabaseEmpty) {
   std::string dir;
   ASSERT_NO_FATAL_FAILURE(MakeSmallDir("broken", &dir));
   // A running total that disagrees with the entries: found only after the
@@ -914,7 +914,7 @@ TEST_F(EmbeddedDirTest, AFailureHalfwayLeavesTheDatabaseEmpty) {
               IsOkAndHolds(SizeIs(0)));
 }
 
-TEST_F(EmbeddedDirTest, OfTwoImportsStartedTogetherExactlyOneRuns) {
+TEST_F(SqliteImportTest, OfTwoImportsStartedTogetherExactlyOneRuns) {
   std::string dir;
   ASSERT_NO_FATAL_FAILURE(MakeSmallDir("twice", &dir));
   ASSERT_OK_AND_ASSIGN(const std::string dsn, cluster->CreateDatabase());
@@ -946,7 +946,7 @@ TEST_F(EmbeddedDirTest, OfTwoImportsStartedTogetherExactlyOneRuns) {
 
 // The dpq-server binary: --import-sqlite runs, prints a summary without
 // the DSN, refuses a second run and flags it cannot run with.
-TEST_F(EmbeddedDirTest, TheServerBinaryImportsOnceAndNeverPrintsTheDsn) {
+TEST_F(SqliteImportTest, TheServerBinaryImportsOnceAndNeverPrintsTheDsn) {
   std::string dir;
   ASSERT_NO_FATAL_FAILURE(MakeSmallDir("binary", &dir));
   ASSERT_OK_AND_ASSIGN(const std::string dsn, cluster->CreateDatabase());
