@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -164,7 +165,16 @@ CommandResult RunCommand(const std::vector<std::string>& argv,
     return result;
   }
   std::vector<std::string> args = argv;
-  std::vector<std::string> envs = ChildEnvironment(env);
+  std::map<std::string, std::string> child_env = env;
+  if (!argv.empty() && argv[0] == kClientBinary &&
+      child_env.count("LSAN_OPTIONS") == 0 &&
+      std::getenv("LSAN_OPTIONS") == nullptr) {
+    // The dpq client exits while gRPC's TLS threads wind down, like this
+    // process: the same OpenSSL per-thread error state (lsan_suppressions.cc).
+    child_env["LSAN_OPTIONS"] = absl::StrCat(
+        "suppressions=", kSourceDir, "/tests/integration/lsan_client.supp");
+  }
+  std::vector<std::string> envs = ChildEnvironment(child_env);
   std::vector<char*> c_args = CStrings(args);
   std::vector<char*> c_env = CStrings(envs);
   const pid_t pid = ::fork();

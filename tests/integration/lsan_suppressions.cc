@@ -1,5 +1,8 @@
-// LeakSanitizer suppressions for the integration test process only (the
-// dpq-server and dpq processes it starts keep full leak checking).
+// LeakSanitizer suppressions for the integration test process (the
+// dpq-server processes it starts keep full leak checking; the dpq client
+// processes get the same one suppression from lsan_client.supp, through
+// RunCommand, for the same reason: seen once in CliTest.
+// BuyerSessionWithTablesAndJson under ASan, "904 bytes" from CRYPTO_zalloc).
 //
 // This process talks TLS through gRPC, whose internal threads call OpenSSL.
 // OpenSSL 3 keeps a per-thread error state (ERR_STATE, 904 bytes, allocated

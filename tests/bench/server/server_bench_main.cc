@@ -2,10 +2,10 @@
 // 127.0.0.1, a fresh data directory under $TEST_TMPDIR or /tmp), registers
 // a dataset, creates one buyer with a huge budget, waits until the conflict
 // graph is cached, then drives BuyerService.MeasureInconsistency from N
-// client threads, each with its own channel (the server binds a connection
-// to the principal of its first call), for a fixed time per N. Every call
-// is a fresh release (a new request id): budget reserved and committed in
-// the SQLite ledger (WAL, synchronous=FULL), noise drawn, answer recorded.
+// client threads, each with its own channel and connection (as N separate
+// clients would), for a fixed time per N. Every call is a fresh release (a
+// new request id): budget reserved and committed in the ledger (SQLite:
+// WAL, synchronous=FULL), noise drawn, answer recorded.
 //
 // Prints, per N: requests/s, p50/p99/max latency, errors, the CPU time per
 // request of the whole process (server and client threads: a figure that
@@ -182,7 +182,7 @@ void RunLevel(const Servers& servers, const std::string& token,
   const auto request = Request(flags);
   for (int i = 0; i < clients; ++i) {
     stubs.push_back(servers[i % servers.size()]->BuyerStub());
-    ClientResult warmup;  // connects and binds the channel; not timed
+    ClientResult warmup;  // connects the channel; not timed
     Call(*stubs.back(), token, request, &warmup);
   }
   std::atomic<bool> go{false};

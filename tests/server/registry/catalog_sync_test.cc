@@ -26,6 +26,7 @@
 #include "server/storage/postgres_database.h"
 #include "server/storage/postgres_dataset_catalog.h"
 #include "tests/testing/postgres_cluster.h"
+#include "tests/testing/postgres_test_environment.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::server::registry {
@@ -33,8 +34,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::dpq::testing::IsOk;
-using ::dpq::testing::PostgresCluster;
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TestCluster;
 using storage::PgParam;
 using storage::PgPool;
 using storage::PostgresDatasetCatalog;
@@ -64,29 +65,11 @@ constexpr char kEdges[] =
     "b,c\n"
     "c,a\n";
 
-// One cluster per test process (ctest runs each test in its own).
-PostgresCluster* cluster = nullptr;
-
-class ClusterEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override {
-    absl::StatusOr<std::unique_ptr<PostgresCluster>> started =
-        PostgresCluster::Start({.durable = false, .max_connections = 50});
-    ASSERT_TRUE(started.ok()) << started.status();
-    owned_ = *std::move(started);
-    cluster = owned_.get();
-  }
-  void TearDown() override {
-    cluster = nullptr;
-    owned_.reset();
-  }
-
- private:
-  std::unique_ptr<PostgresCluster> owned_;
-};
-
-const ::testing::Environment* const kEnvironment =
-    ::testing::AddGlobalTestEnvironment(new ClusterEnvironment);
+// One cluster per test process, a database per test
+// (tests/testing/postgres_test_environment.h).
+const ::testing::Environment* const kPostgres =
+    ::dpq::testing::AddPostgresTestEnvironment(
+        {.durable = false, .max_connections = 50});
 
 v1::DatasetManifest TableManifest(const std::string& id = "zips") {
   v1::DatasetManifest m;
@@ -135,8 +118,8 @@ absl::Duration TimeUntil(const std::function<bool()>& done,
 class CatalogSyncTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_NE(cluster, nullptr);
-    ASSERT_OK_AND_ASSIGN(const std::string dsn, cluster->CreateDatabase());
+    ASSERT_NE(TestCluster(), nullptr);
+    ASSERT_OK_AND_ASSIGN(const std::string dsn, TestCluster()->CreateDatabase());
     PgPool::Options options;
     options.size = 4;
     ASSERT_OK_AND_ASSIGN(std::unique_ptr<PgPool> pool,
@@ -405,14 +388,14 @@ TEST_F(CatalogSyncTest, DatabaseOutageKeepsServingAndRecovers) {
   ASSERT_THAT(a->Register(TableManifest(), kCsv), IsOk());
   ASSERT_NE(TimeUntil([&] { return b->Contains("zips"); }),
             absl::InfiniteDuration());
-  ASSERT_THAT(cluster->Stop(), IsOk());
+  ASSERT_THAT(TestCluster()->Stop(), IsOk());
   absl::SleepFor(absl::Milliseconds(800));  // a few failed polls
   EXPECT_TRUE(b->Contains("zips"));
   EXPECT_THAT(b->Register(TableManifest("other"), kCsv),
               StatusIs(absl::StatusCode::kUnavailable, _));
   EXPECT_THAT(DatasetRegistry::Open(OptionsFor("c")),
               StatusIs(absl::StatusCode::kUnavailable, _));
-  ASSERT_THAT(cluster->Restart(), IsOk());
+  ASSERT_THAT(TestCluster()->Restart(), IsOk());
   // Service resumes by itself: a change through A reaches B.
   absl::Status deleted = a->Delete("zips");
   for (int i = 0; i < 4 && absl::IsUnavailable(deleted); ++i) {

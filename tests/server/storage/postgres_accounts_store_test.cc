@@ -24,6 +24,7 @@
 #include "server/storage/postgres_database.h"
 #include "tests/server/auth/accounts_store_suites.h"
 #include "tests/testing/postgres_cluster.h"
+#include "tests/testing/postgres_test_environment.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::server::storage {
@@ -40,38 +41,19 @@ using ::dpq::server::auth::testing::AccountsStoreParam;
 using ::dpq::server::auth::testing::AccountsStoreTest;
 using ::dpq::server::auth::testing::ReadFileOrEmpty;
 using ::dpq::testing::IsOkAndHolds;
-using ::dpq::testing::PostgresCluster;
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TestCluster;
 using ::testing::ElementsAre;
 using ::testing::Eq;
 using ::testing::Field;
 using ::testing::HasSubstr;
 using ::testing::Optional;
 
-// One cluster per test process (ctest runs each test in its own), started
-// before the first test and stopped after the last.
-PostgresCluster* cluster = nullptr;
-
-class ClusterEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override {
-    absl::StatusOr<std::unique_ptr<PostgresCluster>> started =
-        PostgresCluster::Start({.durable = false, .max_connections = 50});
-    ASSERT_TRUE(started.ok()) << started.status();
-    owned_ = *std::move(started);
-    cluster = owned_.get();
-  }
-  void TearDown() override {
-    cluster = nullptr;
-    owned_.reset();
-  }
-
- private:
-  std::unique_ptr<PostgresCluster> owned_;
-};
-
-const ::testing::Environment* const kEnvironment =
-    ::testing::AddGlobalTestEnvironment(new ClusterEnvironment);
+// One cluster per test process, a database per test
+// (tests/testing/postgres_test_environment.h).
+const ::testing::Environment* const kPostgres =
+    ::dpq::testing::AddPostgresTestEnvironment(
+        {.durable = false, .max_connections = 50});
 
 // A new pool (a replica's own connections) on `dsn`.
 absl::StatusOr<std::shared_ptr<PgPool>> NewPool(const std::string& dsn) {
@@ -98,8 +80,8 @@ absl::StatusOr<std::unique_ptr<PostgresAccountsStore>> OpenReplica(
 class PostgresAccountsStoreHarness final : public AccountsStoreHarness {
  public:
   PostgresAccountsStoreHarness() {
-    if (cluster == nullptr) return;  // the environment reported why
-    absl::StatusOr<std::string> dsn = cluster->CreateDatabase();
+    if (TestCluster() == nullptr) return;  // the environment reported why
+    absl::StatusOr<std::string> dsn = TestCluster()->CreateDatabase();
     EXPECT_TRUE(dsn.ok()) << dsn.status();
     dsn_ = dsn.value_or("");
   }
@@ -135,8 +117,8 @@ auto AuthenticatesNobody() { return IsOkAndHolds(Eq(std::nullopt)); }
 class PostgresAccountsReplicasTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_NE(cluster, nullptr);
-    ASSERT_OK_AND_ASSIGN(dsn_, cluster->CreateDatabase());
+    ASSERT_NE(TestCluster(), nullptr);
+    ASSERT_OK_AND_ASSIGN(dsn_, TestCluster()->CreateDatabase());
     ASSERT_OK_AND_ASSIGN(a_, OpenReplica(dsn_));
     ASSERT_OK_AND_ASSIGN(b_, OpenReplica(dsn_));
   }
@@ -265,13 +247,13 @@ TEST_F(PostgresAccountsReplicasTest, IdsSortBytewiseWhateverTheCollation) {
 
 TEST_F(PostgresAccountsReplicasTest, AnUnreachableDatabaseIsUnavailable) {
   ASSERT_OK(a_->Create("alice", Role::kBuyer, Hash("t1")).status());
-  ASSERT_OK(cluster->Stop());
+  ASSERT_OK(TestCluster()->Stop());
   EXPECT_THAT(a_->Authenticate(Hash("t1")),
               StatusIs(absl::StatusCode::kUnavailable,
                        HasSubstr("PostgreSQL is unreachable")));
   EXPECT_THAT(b_->Revoke("alice"),
               StatusIs(absl::StatusCode::kUnavailable, ::testing::_));
-  ASSERT_OK(cluster->Restart());
+  ASSERT_OK(TestCluster()->Restart());
   // Service resumes by itself; nothing was revoked while it was down.
   EXPECT_THAT(a_->Authenticate(Hash("t1")), Authenticates("alice"));
   EXPECT_THAT(b_->Authenticate(Hash("t1")), Authenticates("alice"));

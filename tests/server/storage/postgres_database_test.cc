@@ -15,49 +15,31 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/postgres_cluster.h"
+#include "tests/testing/postgres_test_environment.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::server::storage {
 namespace {
 
 using ::dpq::testing::IsOkAndHolds;
-using ::dpq::testing::PostgresCluster;
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TestCluster;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-// One cluster per test process (ctest runs each test in its own), started
-// before the first test and stopped after the last.
-PostgresCluster* cluster = nullptr;
-
-class ClusterEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override {
-    absl::StatusOr<std::unique_ptr<PostgresCluster>> started =
-        PostgresCluster::Start({.durable = false, .max_connections = 50});
-    ASSERT_TRUE(started.ok()) << started.status();
-    owned_ = *std::move(started);
-    cluster = owned_.get();
-  }
-  void TearDown() override {
-    cluster = nullptr;
-    owned_.reset();
-  }
-
- private:
-  std::unique_ptr<PostgresCluster> owned_;
-};
-
-const ::testing::Environment* const kEnvironment =
-    ::testing::AddGlobalTestEnvironment(new ClusterEnvironment);
+// One cluster per test process, a database per test
+// (tests/testing/postgres_test_environment.h).
+const ::testing::Environment* const kPostgres =
+    ::dpq::testing::AddPostgresTestEnvironment(
+        {.durable = false, .max_connections = 50});
 
 // A fresh database per test.
 class PostgresDatabaseTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_NE(cluster, nullptr);
-    absl::StatusOr<std::string> dsn = cluster->CreateDatabase();
+    ASSERT_NE(TestCluster(), nullptr);
+    absl::StatusOr<std::string> dsn = TestCluster()->CreateDatabase();
     ASSERT_TRUE(dsn.ok()) << dsn.status();
     dsn_ = *dsn;
   }
@@ -324,7 +306,7 @@ TEST_F(PostgresDatabaseTest, ServerDownIsUnavailableAndThePoolRecovers) {
     ASSERT_OK_AND_ASSIGN(PgPool::Lease one, pool->Acquire());
     ASSERT_OK_AND_ASSIGN(PgPool::Lease two, pool->Acquire());
   }
-  ASSERT_OK(cluster->Stop());
+  ASSERT_OK(TestCluster()->Stop());
   EXPECT_THAT(pool->Exec("SELECT 1"),
               StatusIs(absl::StatusCode::kUnavailable,
                        AllOf(HasSubstr("PostgreSQL is unreachable"),
@@ -333,7 +315,7 @@ TEST_F(PostgresDatabaseTest, ServerDownIsUnavailableAndThePoolRecovers) {
                 return c.Exec("SELECT 1").status();
               }),
               StatusIs(absl::StatusCode::kUnavailable, HasSubstr("unreachable")));
-  ASSERT_OK(cluster->Restart());
+  ASSERT_OK(TestCluster()->Restart());
   EXPECT_OK(pool->Exec("SELECT 1").status());
   EXPECT_OK(pool->Transaction(
       [](PgConnection& c) { return c.Exec("SELECT 1").status(); }));
@@ -348,8 +330,8 @@ TEST_F(PostgresDatabaseTest, RestartWhileIdleCostsNoFailedCall) {
     ASSERT_OK_AND_ASSIGN(PgPool::Lease one, pool->Acquire());
     ASSERT_OK_AND_ASSIGN(PgPool::Lease two, pool->Acquire());
   }
-  ASSERT_OK(cluster->Stop());
-  ASSERT_OK(cluster->Restart());
+  ASSERT_OK(TestCluster()->Stop());
+  ASSERT_OK(TestCluster()->Restart());
   EXPECT_OK(pool->Exec("SELECT 1").status());
   EXPECT_OK(pool->Exec("SELECT 1").status());
 }

@@ -17,6 +17,7 @@
 #include "gtest/gtest.h"
 #include "server/storage/postgres_database.h"
 #include "tests/testing/postgres_cluster.h"
+#include "tests/testing/postgres_test_environment.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::server::storage {
@@ -24,8 +25,8 @@ namespace {
 
 using ::dpq::testing::IsOk;
 using ::dpq::testing::IsOkAndHolds;
-using ::dpq::testing::PostgresCluster;
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TestCluster;
 using registry::CatalogEntry;
 using registry::CatalogRecord;
 using registry::CatalogSnapshot;
@@ -33,29 +34,11 @@ using ::testing::_;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-// One cluster per test process (ctest runs each test in its own).
-PostgresCluster* cluster = nullptr;
-
-class ClusterEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override {
-    absl::StatusOr<std::unique_ptr<PostgresCluster>> started =
-        PostgresCluster::Start({.durable = false, .max_connections = 50});
-    ASSERT_TRUE(started.ok()) << started.status();
-    owned_ = *std::move(started);
-    cluster = owned_.get();
-  }
-  void TearDown() override {
-    cluster = nullptr;
-    owned_.reset();
-  }
-
- private:
-  std::unique_ptr<PostgresCluster> owned_;
-};
-
-const ::testing::Environment* const kEnvironment =
-    ::testing::AddGlobalTestEnvironment(new ClusterEnvironment);
+// One cluster per test process, a database per test
+// (tests/testing/postgres_test_environment.h).
+const ::testing::Environment* const kPostgres =
+    ::dpq::testing::AddPostgresTestEnvironment(
+        {.durable = false, .max_connections = 50});
 
 // A record of `id` version `version` holding `data`.
 CatalogRecord RecordOf(const std::string& id, uint64_t version,
@@ -80,8 +63,8 @@ CatalogEntry Published(CatalogRecord record, int64_t revision) {
 class PostgresDatasetCatalogTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_NE(cluster, nullptr);
-    ASSERT_OK_AND_ASSIGN(const std::string dsn, cluster->CreateDatabase());
+    ASSERT_NE(TestCluster(), nullptr);
+    ASSERT_OK_AND_ASSIGN(const std::string dsn, TestCluster()->CreateDatabase());
     PgPool::Options options;
     options.size = 4;
     ASSERT_OK_AND_ASSIGN(std::unique_ptr<PgPool> pool,
@@ -277,12 +260,12 @@ TEST_F(PostgresDatasetCatalogTest, MissingChunkIsDataLoss) {
 
 TEST_F(PostgresDatasetCatalogTest, StoppedDatabaseIsUnavailable) {
   Register("zips", "a\n");
-  ASSERT_THAT(cluster->Stop(), IsOk());
+  ASSERT_THAT(TestCluster()->Stop(), IsOk());
   EXPECT_THAT(catalog_->CatalogVersion(),
               StatusIs(absl::StatusCode::kUnavailable, _));
   EXPECT_THAT(catalog_->Snapshot(),
               StatusIs(absl::StatusCode::kUnavailable, _));
-  ASSERT_THAT(cluster->Restart(), IsOk());
+  ASSERT_THAT(TestCluster()->Restart(), IsOk());
   // A pooled connection may notice the restart on its first command only.
   absl::StatusOr<int64_t> version = catalog_->CatalogVersion();
   for (int i = 0; i < 4 && !version.ok(); ++i) {

@@ -21,6 +21,7 @@
 #include "tests/core/ledger/ledger_store_suites.h"
 #include "tests/core/ledger/test_util.h"
 #include "tests/testing/postgres_cluster.h"
+#include "tests/testing/postgres_test_environment.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::server::storage {
@@ -42,37 +43,17 @@ using ::dpq::core::ledger::testing::LedgerStoreTest;
 using ::dpq::testing::IsOkAndHolds;
 using ::dpq::testing::PostgresCluster;
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TestCluster;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Pair;
 using ::testing::SizeIs;
 
-// One cluster per test process (ctest runs each test in its own), started
-// before the first test and stopped after the last; a database per test.
-PostgresCluster* cluster = nullptr;
-
-class ClusterEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override {
-    // fsync off: these tests check behaviour, not durability (the server
-    // keeps synchronous_commit; the bench measures a durable cluster).
-    absl::StatusOr<std::unique_ptr<PostgresCluster>> started =
-        PostgresCluster::Start({.durable = false, .max_connections = 150});
-    ASSERT_TRUE(started.ok()) << started.status();
-    owned_ = *std::move(started);
-    cluster = owned_.get();
-  }
-  void TearDown() override {
-    cluster = nullptr;
-    owned_.reset();
-  }
-
- private:
-  std::unique_ptr<PostgresCluster> owned_;
-};
-
-const ::testing::Environment* const kEnvironment =
-    ::testing::AddGlobalTestEnvironment(new ClusterEnvironment);
+// One cluster per test process, a database per test
+// (tests/testing/postgres_test_environment.h).
+const ::testing::Environment* const kPostgres =
+    ::dpq::testing::AddPostgresTestEnvironment(
+        {.durable = false, .max_connections = 150});
 
 // A pool and a ledger store on `dsn`.
 absl::StatusOr<std::unique_ptr<PostgresLedgerStore>> OpenStore(
@@ -97,10 +78,10 @@ absl::StatusOr<std::unique_ptr<PostgresLedgerStore>> OpenStore(
 class PostgresLedgerStoreHarness final : public LedgerStoreHarness {
  public:
   PostgresLedgerStoreHarness() {
-    if (cluster == nullptr) {
+    if (TestCluster() == nullptr) {
       dsn_ = absl::FailedPreconditionError("No PostgreSQL cluster started.");
     } else {
-      dsn_ = cluster->CreateDatabase();
+      dsn_ = TestCluster()->CreateDatabase();
     }
   }
 
@@ -176,8 +157,8 @@ EntryState StateOf(LedgerStore& store, const std::string& request_id) {
 class PostgresLedgerStoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_NE(cluster, nullptr);
-    ASSERT_OK_AND_ASSIGN(dsn_, cluster->CreateDatabase());
+    ASSERT_NE(TestCluster(), nullptr);
+    ASSERT_OK_AND_ASSIGN(dsn_, TestCluster()->CreateDatabase());
   }
 
   // A replica's store on this test's database.
