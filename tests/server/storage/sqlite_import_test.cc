@@ -51,6 +51,7 @@
 #include "server/storage/sqlite_database.h"
 #include "server/storage/sqlite_ledger_store.h"
 #include "tests/testing/postgres_cluster.h"
+#include "tests/testing/postgres_test_environment.h"
 #include "tests/testing/server_fixture.h"
 #include "tests/testing/status_matchers.h"
 
@@ -75,37 +76,17 @@ using ::dpq::server::registry::CatalogRecord;
 using ::dpq::server::registry::CatalogSnapshot;
 using ::dpq::testing::IsOkAndHolds;
 using ::dpq::testing::MakeTempDir;
-using ::dpq::testing::PostgresCluster;
 using ::dpq::testing::ReadFileOrEmpty;
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TestCluster;
 using ::dpq::testing::TestServer;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::SizeIs;
 
-// One cluster per test process (ctest runs each test in its own).
-PostgresCluster* cluster = nullptr;
-
-class ClusterEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override {
-    absl::StatusOr<std::unique_ptr<PostgresCluster>> started =
-        PostgresCluster::Start({.durable = false, .max_connections = 100});
-    ASSERT_TRUE(started.ok()) << started.status();
-    owned_ = *std::move(started);
-    cluster = owned_.get();
-  }
-  void TearDown() override {
-    cluster = nullptr;
-    owned_.reset();
-  }
-
- private:
-  std::unique_ptr<PostgresCluster> owned_;
-};
-
-const ::testing::Environment* const kEnvironment =
-    ::testing::AddGlobalTestEnvironment(new ClusterEnvironment);
+const ::testing::Environment* const kPostgres =
+    dpq::testing::AddPostgresTestEnvironment(
+        {.durable = false, .max_connections = 100});
 
 std::string DemoPath(const std::string& file) {
   return absl::StrCat(DPQ_SOURCE_DIR, "/deploy/demo/", file);
@@ -177,7 +158,7 @@ grpc::Status GetBudget(const TestServer& server, const std::string& token,
 class SqliteImportTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_NE(cluster, nullptr);
+    ASSERT_NE(TestCluster(), nullptr);
     base_ = MakeTempDir("dpq-import");
     ASSERT_FALSE(base_.empty());
   }
@@ -441,7 +422,7 @@ void ExpectSameAudit(const std::vector<AuditRecord>& actual,
 TEST_F(SqliteImportTest, CopiesTheLedgerAccountsAndDatasetsExactlyOnce) {
   Embedded embedded;
   ASSERT_NO_FATAL_FAILURE(MakeEmbeddedDir(&embedded));
-  ASSERT_OK_AND_ASSIGN(const std::string dsn, cluster->CreateDatabase());
+  ASSERT_OK_AND_ASSIGN(const std::string dsn, TestCluster()->CreateDatabase());
   const absl::Time before_import =
       absl::FromUnixMicros(absl::ToUnixMicros(absl::Now()));
   ASSERT_OK_AND_ASSIGN(const SqliteImportSummary summary,
@@ -587,7 +568,7 @@ TEST_F(SqliteImportTest, CopiesTheLedgerAccountsAndDatasetsExactlyOnce) {
 TEST_F(SqliteImportTest, AReplicaOnTheImportedDatabaseServesTheSameState) {
   Embedded embedded;
   ASSERT_NO_FATAL_FAILURE(MakeEmbeddedDir(&embedded));
-  ASSERT_OK_AND_ASSIGN(const std::string dsn, cluster->CreateDatabase());
+  ASSERT_OK_AND_ASSIGN(const std::string dsn, TestCluster()->CreateDatabase());
   ASSERT_OK(Import(embedded.dir, dsn).status());
   ASSERT_OK_AND_ASSIGN(std::shared_ptr<PgPool> pool, Pool(dsn));
   ASSERT_OK_AND_ASSIGN(Replica replica, OpenReplica(pool));
@@ -693,7 +674,7 @@ TEST_F(SqliteImportTest, AReplicaOnTheImportedDatabaseServesTheSameState) {
 TEST_F(SqliteImportTest, AServerInPostgresModeServesTheImportedMarketplace) {
   Embedded embedded;
   ASSERT_NO_FATAL_FAILURE(MakeEmbeddedDir(&embedded));
-  ASSERT_OK_AND_ASSIGN(const std::string dsn, cluster->CreateDatabase());
+  ASSERT_OK_AND_ASSIGN(const std::string dsn, TestCluster()->CreateDatabase());
   ASSERT_OK(Import(embedded.dir, dsn).status());
   // A replica with a fresh data directory and the embedded server's admin
   // token file (docs/operations.md).
@@ -855,7 +836,8 @@ TEST_F(SqliteImportTest, RefusesADatabaseThatHoldsDataOfAnyComponent) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.holds);
-    ASSERT_OK_AND_ASSIGN(const std::string dsn, cluster->CreateDatabase());
+    ASSERT_OK_AND_ASSIGN(const std::string dsn,
+                         TestCluster()->CreateDatabase());
     ASSERT_OK_AND_ASSIGN(std::shared_ptr<PgPool> pool, Pool(dsn));
     ASSERT_OK_AND_ASSIGN(Replica replica, OpenReplica(pool));
     ASSERT_OK(c.write(replica));
@@ -875,7 +857,7 @@ TEST_F(SqliteImportTest, RefusesADatabaseThatHoldsDataOfAnyComponent) {
 }
 
 TEST_F(SqliteImportTest, RefusesWhatIsNotAnEmbeddedDataDirectory) {
-  ASSERT_OK_AND_ASSIGN(const std::string dsn, cluster->CreateDatabase());
+  ASSERT_OK_AND_ASSIGN(const std::string dsn, TestCluster()->CreateDatabase());
   const std::string empty = base_ + "/empty";
   ASSERT_TRUE(fs::create_directory(empty));
   EXPECT_THAT(Import(empty, dsn),
@@ -899,7 +881,7 @@ TEST_F(SqliteImportTest, AFailureHalfwayLeavesTheDatabaseEmpty) {
                          SqliteDatabase::Open(dir + "/ledger.db", options));
     ASSERT_OK(db->Exec("UPDATE budgets SET spent = spent + 7", "tampering"));
   }
-  ASSERT_OK_AND_ASSIGN(const std::string dsn, cluster->CreateDatabase());
+  ASSERT_OK_AND_ASSIGN(const std::string dsn, TestCluster()->CreateDatabase());
   EXPECT_THAT(Import(dir, dsn),
               StatusIs(absl::StatusCode::kDataLoss,
                        HasSubstr("budget of buyer 'dora' on dataset "
@@ -917,7 +899,7 @@ TEST_F(SqliteImportTest, AFailureHalfwayLeavesTheDatabaseEmpty) {
 TEST_F(SqliteImportTest, OfTwoImportsStartedTogetherExactlyOneRuns) {
   std::string dir;
   ASSERT_NO_FATAL_FAILURE(MakeSmallDir("twice", &dir));
-  ASSERT_OK_AND_ASSIGN(const std::string dsn, cluster->CreateDatabase());
+  ASSERT_OK_AND_ASSIGN(const std::string dsn, TestCluster()->CreateDatabase());
   // The schema first, so that both race on the import itself.
   ASSERT_OK_AND_ASSIGN(std::shared_ptr<PgPool> pool, Pool(dsn));
   ASSERT_OK_AND_ASSIGN(Replica replica, OpenReplica(pool));
@@ -949,7 +931,7 @@ TEST_F(SqliteImportTest, OfTwoImportsStartedTogetherExactlyOneRuns) {
 TEST_F(SqliteImportTest, TheServerBinaryImportsOnceAndNeverPrintsTheDsn) {
   std::string dir;
   ASSERT_NO_FATAL_FAILURE(MakeSmallDir("binary", &dir));
-  ASSERT_OK_AND_ASSIGN(const std::string dsn, cluster->CreateDatabase());
+  ASSERT_OK_AND_ASSIGN(const std::string dsn, TestCluster()->CreateDatabase());
   const std::string dsn_file = base_ + "/dsn";
   {
     std::ofstream out(dsn_file);
