@@ -26,6 +26,7 @@
 #include "core/ledger/ledger.h"
 #include "core/util/status_macros.h"
 #include "server/storage/group_commit.h"
+#include "server/storage/ledger_store_errors.h"
 #include "server/storage/postgres_database.h"
 #include "server/storage/postgres_ledger_schema.h"
 
@@ -44,11 +45,6 @@ using ::dpq::core::ledger::ReserveRequest;
 
 namespace {
 
-constexpr char kReserved[] = "reserved";
-constexpr char kCommitted[] = "committed";
-constexpr char kCharged[] = "charged";
-constexpr char kRefunded[] = "refunded";
-
 // Attempts of one command that PostgreSQL aborted as a deadlock or a
 // serialization failure (the lock order of the schema makes these rare).
 constexpr int kMaxAttempts = 10;
@@ -63,20 +59,6 @@ constexpr char kEntryColumns[] =
     "neighbouring, epsilon, state, "
     "(extract(epoch FROM created_at) * 1000000)::BIGINT, "
     "(extract(epoch FROM settled_at) * 1000000)::BIGINT, answer, buyer_seq";
-
-// A number for people: 15 significant digits ("0.1", not
-// "0.09999999999999999").
-std::string Num(double value) { return absl::StrFormat("%.15g", value); }
-// An amount in units, for people.
-std::string Amount(int64_t units) { return Num(FromUnits(units)); }
-
-absl::Status RequireId(absl::string_view value, absl::string_view field) {
-  if (value.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(field, " must not be empty."));
-  }
-  return absl::OkStatus();
-}
 
 int64_t Micros(absl::Duration d) { return absl::ToInt64Microseconds(d); }
 
@@ -102,15 +84,6 @@ absl::StatusOr<int64_t> OptionalInt64(const PgResult& result, int row,
   return result.GetInt64(row, column);
 }
 
-absl::StatusOr<EntryState> ParseState(absl::string_view state) {
-  if (state == kReserved) return EntryState::kReserved;
-  if (state == kCommitted) return EntryState::kCommitted;
-  if (state == kCharged) return EntryState::kCharged;
-  if (state == kRefunded) return EntryState::kRefunded;
-  return absl::InternalError(absl::StrCat(
-      "Ledger database holds an unknown entry state '", state, "'."));
-}
-
 // One row selected with kEntryColumns.
 absl::StatusOr<LedgerEntry> ReadEntry(const PgResult& r, int row) {
   LedgerEntry entry;
@@ -123,7 +96,7 @@ absl::StatusOr<LedgerEntry> ReadEntry(const PgResult& r, int row) {
   entry.neighbouring = std::string(r.Get(row, 6));
   ASSIGN_OR_RETURN(const int64_t units, r.GetInt64(row, 7));
   entry.epsilon = FromUnits(units);
-  ASSIGN_OR_RETURN(entry.state, ParseState(r.Get(row, 8)));
+  ASSIGN_OR_RETURN(entry.state, ParseEntryState(r.Get(row, 8)));
   ASSIGN_OR_RETURN(const int64_t created_us, r.GetInt64(row, 9));
   entry.created_at = absl::FromUnixMicros(created_us);
   if (!r.IsNull(row, 10)) {
@@ -342,11 +315,7 @@ absl::StatusOr<BudgetState> PostgresLedgerStore::Grant(
            PgParam::Int(units), PgParam::Int(kMaxUnits)}));
   RETURN_IF_ERROR(RequireOneRow(r, "ledger_grant"));
   ASSIGN_OR_RETURN(const bool ok, r.GetBool(0, 0));
-  if (!ok) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "The budget of buyer '", buyer_id, "' on dataset '", dataset_id,
-        "' would exceed ", Amount(kMaxUnits), " epsilon."));
-  }
+  if (!ok) return GrantOverflowError(buyer_id, dataset_id);
   return ReadBudget(r, 0, 1, buyer_id, dataset_id);
 }
 
@@ -367,10 +336,7 @@ absl::StatusOr<BudgetState> PostgresLedgerStore::SetGranted(
   ASSIGN_OR_RETURN(const int64_t spent, r.GetInt64(0, 1));
   ASSIGN_OR_RETURN(const int64_t reserved, r.GetInt64(0, 2));
   if (!ok) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "Cannot set the budget of buyer '", buyer_id, "' on dataset '",
-        dataset_id, "' to ", Num(granted), ": spent ", Amount(spent),
-        " and reserved ", Amount(reserved), " already exceed it."));
+    return GrantBelowUsedError(buyer_id, dataset_id, granted, spent, reserved);
   }
   BudgetState budget;
   budget.buyer_id = buyer_id;
@@ -545,39 +511,16 @@ absl::StatusOr<Reservation> PostgresLedgerStore::ReadReservation(
     reservation.resumed = true;  // Charged already.
     return reservation;
   }
-  if (outcome == "in_progress") {
-    return absl::AbortedError(absl::StrCat(
-        "The request with request_id '", request.request_id, "' of buyer '",
-        request.buyer_id, "' is still in progress; retry later."));
-  }
-  if (outcome == "conflict") {
-    return absl::AlreadyExistsError(
-        absl::StrCat("request_id '", request.request_id,
-                     "' was already used by buyer '", request.buyer_id,
-                     "' for a different request; use a new request_id."));
-  }
-  if (outcome == "no_budget") {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("Buyer '", request.buyer_id,
-                     "' has no budget on dataset '", request.dataset_id,
-                     "': nothing was granted (an admin grants it "
-                     "with GrantBudget); requested ",
-                     Amount(units), "."));
-  }
+  if (outcome == "in_progress") return StillInProgressError(request);
+  if (outcome == "conflict") return RequestIdReusedError(request);
+  if (outcome == "no_budget") return NoGrantError(request, units);
   if (outcome == "exhausted") {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("Budget exhausted for buyer '", request.buyer_id,
-                     "' on dataset '", request.dataset_id, "': remaining ",
-                     Amount(shown), ", requested ", Amount(units), "."));
+    return BudgetExhaustedError(request, shown, units);
   }
   if (outcome == "cap") {
     ASSIGN_OR_RETURN(const int64_t cap, r.GetInt64(row, 4));
     ASSIGN_OR_RETURN(const int64_t cap_left, r.GetInt64(row, 5));
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "Dataset cap reached on dataset '", request.dataset_id, "': cap ",
-        Amount(cap), " over all buyers, of which ", Amount(cap_left),
-        " remains, requested ", Amount(units), " (buyer '", request.buyer_id,
-        "' has remaining budget ", Amount(shown), ")."));
+    return DatasetCapError(request, cap, cap_left, shown, units);
   }
   return absl::InternalError(absl::StrCat(
       "The ledger function ledger_reserve returned an unknown outcome '",
@@ -643,16 +586,7 @@ absl::Status PostgresLedgerStore::ReadCommit(const PgResult& r, int row) {
   ASSIGN_OR_RETURN(const bool done, r.GetBool(row, 1));
   if (done) return absl::OkStatus();
   ASSIGN_OR_RETURN(const EntryStatus entry, ReadEntryStatus(r, row, 2));
-  if (entry.state == kCommitted) {
-    return absl::AbortedError(absl::StrCat(
-        "The ", entry.name,
-        " already has an answer (a concurrent retry recorded it first)."));
-  }
-  return absl::FailedPreconditionError(
-      entry.state.empty()
-          ? absl::StrCat("Cannot commit ", entry.name, ".")
-          : absl::StrCat("Cannot commit ", entry.name, ": it is ", entry.state,
-                         ", not reserved."));
+  return CommitRefusedError(entry.state, entry.name);
 }
 
 absl::Status PostgresLedgerStore::Settle(int64_t entry_id,
@@ -825,9 +759,9 @@ absl::Status CheckImportedTotals(PgConnection& c,
     if (granted != b.granted || spent != b.spent || reserved != b.reserved) {
       return absl::DataLossError(absl::StrCat(
           "The budget of buyer '", buyer, "' on dataset '", dataset,
-          "' records ", Amount(b.spent), " spent and ", Amount(b.reserved),
-          " reserved, but its entries add up to ", Amount(spent), " spent and ",
-          Amount(reserved),
+          "' records ", UnitsText(b.spent), " spent and ", UnitsText(b.reserved),
+          " reserved, but its entries add up to ", UnitsText(spent), " spent and ",
+          UnitsText(reserved),
           " reserved: the ledger being imported is inconsistent; nothing "
           "was imported."));
     }

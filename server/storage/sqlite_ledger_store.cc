@@ -20,6 +20,7 @@
 #include "core/ledger/epsilon_units.h"
 #include "core/ledger/ledger.h"
 #include "core/util/status_macros.h"
+#include "server/storage/ledger_store_errors.h"
 #include "server/storage/sqlite_database.h"
 
 namespace dpq::server::storage {
@@ -36,11 +37,6 @@ using ::dpq::core::ledger::Reservation;
 using ::dpq::core::ledger::ReserveRequest;
 
 namespace {
-
-constexpr char kReserved[] = "reserved";
-constexpr char kCommitted[] = "committed";
-constexpr char kCharged[] = "charged";
-constexpr char kRefunded[] = "refunded";
 
 // The whole schema of version 1. Created in one transaction.
 constexpr char kSchemaV1[] = R"sql(
@@ -257,30 +253,7 @@ constexpr char kEntryColumns[] =
     "neighbouring, epsilon, state, created_at_us, settled_at_us, answer, "
     "buyer_seq";
 
-// A number for people: 15 significant digits ("0.1", not
-// "0.09999999999999999").
-std::string Num(double value) { return absl::StrFormat("%.15g", value); }
-// An amount in units, for people.
-std::string Amount(int64_t units) { return Num(FromUnits(units)); }
-
-absl::Status RequireId(absl::string_view value, absl::string_view field) {
-  if (value.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(field, " must not be empty."));
-  }
-  return absl::OkStatus();
-}
-
 int64_t NowMicros() { return absl::ToUnixMicros(absl::Now()); }
-
-absl::StatusOr<EntryState> ParseState(const std::string& state) {
-  if (state == kReserved) return EntryState::kReserved;
-  if (state == kCommitted) return EntryState::kCommitted;
-  if (state == kCharged) return EntryState::kCharged;
-  if (state == kRefunded) return EntryState::kRefunded;
-  return absl::InternalError(absl::StrCat(
-      "Ledger database holds an unknown entry state '", state, "'."));
-}
 
 // Reads one row selected with kEntryColumns.
 absl::StatusOr<LedgerEntry> ReadEntry(const SqliteStatement& s) {
@@ -293,7 +266,7 @@ absl::StatusOr<LedgerEntry> ReadEntry(const SqliteStatement& s) {
   entry.operation = s.Text(5);
   entry.neighbouring = s.Text(6);
   entry.epsilon = FromUnits(s.Int64(7));
-  ASSIGN_OR_RETURN(entry.state, ParseState(s.Text(8)));
+  ASSIGN_OR_RETURN(entry.state, ParseEntryState(s.Text(8)));
   entry.created_at = absl::FromUnixMicros(s.Int64(9));
   if (!s.IsNull(10)) entry.settled_at = absl::FromUnixMicros(s.Int64(10));
   entry.answer = s.Blob(11);
@@ -489,9 +462,7 @@ absl::StatusOr<BudgetState> SqliteLedgerStore::Grant(
   ASSIGN_OR_RETURN(const BudgetUnits before,
                    ReadBudgetUnits(*db_, buyer_id, dataset_id));
   if (units > kMaxUnits - before.granted) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "The budget of buyer '", buyer_id, "' on dataset '", dataset_id,
-        "' would exceed ", Amount(kMaxUnits), " epsilon."));
+    return GrantOverflowError(buyer_id, dataset_id);
   }
   {
     ASSIGN_OR_RETURN(
@@ -523,10 +494,8 @@ absl::StatusOr<BudgetState> SqliteLedgerStore::SetGranted(
   ASSIGN_OR_RETURN(const BudgetUnits before,
                    ReadBudgetUnits(*db_, buyer_id, dataset_id));
   if (units < before.spent + before.reserved) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "Cannot set the budget of buyer '", buyer_id, "' on dataset '",
-        dataset_id, "' to ", Num(granted), ": spent ", Num(budget.spent),
-        " and reserved ", Num(budget.reserved), " already exceed it."));
+    return GrantBelowUsedError(buyer_id, dataset_id, granted, before.spent,
+                               before.reserved);
   }
   {
     ASSIGN_OR_RETURN(
@@ -767,17 +736,8 @@ absl::StatusOr<Reservation> SqliteLedgerStore::ReserveLocked(
                         s->Blob(2) == request.fingerprint &&
                         s->Int64(3) == units;
       const std::string state = s->Text(4);
-      if (!same) {
-        return absl::AlreadyExistsError(
-            absl::StrCat("request_id '", request.request_id,
-                         "' was already used by buyer '", request.buyer_id,
-                         "' for a different request; use a new request_id."));
-      }
-      if (state == kReserved) {
-        return absl::AbortedError(absl::StrCat(
-            "The request with request_id '", request.request_id, "' of buyer '",
-            request.buyer_id, "' is still in progress; retry later."));
-      }
+      if (!same) return RequestIdReusedError(request);
+      if (state == kReserved) return StillInProgressError(request);
       Reservation replay;
       if (state == kCharged) {
         replay.entry_id = entry_id;  // resume: charged already
@@ -800,18 +760,10 @@ absl::StatusOr<Reservation> SqliteLedgerStore::ReserveLocked(
   const int64_t remaining = budget.remaining();
   if (units > remaining) {
     if (budget.granted == 0 && budget.spent == 0 && budget.reserved == 0) {
-      return absl::ResourceExhaustedError(
-          absl::StrCat("Buyer '", request.buyer_id,
-                       "' has no budget on dataset '", request.dataset_id,
-                       "': nothing was granted (an admin grants it "
-                       "with GrantBudget); requested ",
-                       Amount(units), "."));
+      return NoGrantError(request, units);
     }
-    return absl::ResourceExhaustedError(
-        absl::StrCat("Budget exhausted for buyer '", request.buyer_id,
-                     "' on dataset '", request.dataset_id, "': remaining ",
-                     Amount(std::max<int64_t>(0, remaining)), ", requested ",
-                     Amount(units), "."));
+    return BudgetExhaustedError(request, std::max<int64_t>(0, remaining),
+                                units);
   }
 
   // 3. The dataset's cap over all buyers.
@@ -820,13 +772,9 @@ absl::StatusOr<Reservation> SqliteLedgerStore::ReserveLocked(
   if (totals.cap > 0) {
     const int64_t used = totals.spent + totals.reserved;
     if (units > totals.cap - used) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "Dataset cap reached on dataset '", request.dataset_id, "': cap ",
-          Amount(totals.cap), " over all buyers, of which ",
-          Amount(std::max<int64_t>(0, totals.cap - used)),
-          " remains, requested ", Amount(units), " (buyer '", request.buyer_id,
-          "' has remaining budget ", Amount(std::max<int64_t>(0, remaining)),
-          ")."));
+      return DatasetCapError(request, totals.cap,
+                             std::max<int64_t>(0, totals.cap - used),
+                             std::max<int64_t>(0, remaining), units);
     }
   }
 
@@ -976,16 +924,7 @@ absl::Status SqliteLedgerStore::CommitLocked(int64_t entry_id,
     if (db_->Changes() == 1) return absl::OkStatus();
   }
   ASSIGN_OR_RETURN(const EntryStatus entry, EntryStatusLocked(entry_id));
-  if (entry.state == kCommitted) {
-    return absl::AbortedError(absl::StrCat(
-        "The ", entry.name,
-        " already has an answer (a concurrent retry recorded it first)."));
-  }
-  return absl::FailedPreconditionError(
-      entry.state.empty()
-          ? absl::StrCat("Cannot commit ", entry.name, ".")
-          : absl::StrCat("Cannot commit ", entry.name, ": it is ", entry.state,
-                         ", not reserved."));
+  return CommitRefusedError(entry.state, entry.name);
 }
 
 absl::Status SqliteLedgerStore::Commit(int64_t entry_id,
@@ -1115,7 +1054,7 @@ absl::StatusOr<LedgerSnapshot> SqliteLedgerStore::Export() {
     entry.operation = s->Text(5);
     entry.neighbouring = s->Text(6);
     entry.epsilon = s->Int64(7);
-    ASSIGN_OR_RETURN(entry.state, ParseState(s->Text(8)));
+    ASSIGN_OR_RETURN(entry.state, ParseEntryState(s->Text(8)));
     entry.created_at = absl::FromUnixMicros(s->Int64(9));
     if (!s->IsNull(10)) entry.settled_at = absl::FromUnixMicros(s->Int64(10));
     if (!s->IsNull(11)) entry.answer = s->Blob(11);
