@@ -4,7 +4,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "core/dp/epsilon.h"
 #include "core/ledger/epsilon_units.h"
+#include "core/util/status_macros.h"
 
 namespace dpq::server::storage {
 
@@ -34,6 +36,13 @@ absl::Status RequireId(absl::string_view value, absl::string_view field) {
         absl::StrCat(field, " must not be empty."));
   }
   return absl::OkStatus();
+}
+
+absl::Status CheckReserveRequest(const ReserveRequest& request) {
+  RETURN_IF_ERROR(RequireId(request.buyer_id, "buyer_id"));
+  RETURN_IF_ERROR(RequireId(request.dataset_id, "dataset_id"));
+  RETURN_IF_ERROR(RequireId(request.request_id, "request_id"));
+  return core::dp::ValidateEpsilon(request.epsilon, "epsilon");
 }
 
 absl::Status GrantOverflowError(absl::string_view buyer_id,

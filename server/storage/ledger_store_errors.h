@@ -34,6 +34,10 @@ std::string UnitsText(int64_t units);
 // kInvalidArgument "<field> must not be empty." for an empty id.
 absl::Status RequireId(absl::string_view value, absl::string_view field);
 
+// Reserve's kInvalidArgument: an empty buyer_id, dataset_id or
+// request_id, or an epsilon that is not finite and > 0.
+absl::Status CheckReserveRequest(const core::ledger::ReserveRequest& request);
+
 // Grant: the budget would exceed the largest amount a store holds.
 absl::Status GrantOverflowError(absl::string_view buyer_id,
                                 absl::string_view dataset_id);

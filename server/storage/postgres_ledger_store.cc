@@ -427,10 +427,7 @@ absl::StatusOr<std::vector<BudgetState>> PostgresLedgerStore::ListBudgets(
 
 absl::StatusOr<Reservation> PostgresLedgerStore::Reserve(
     const ReserveRequest& request) {
-  RETURN_IF_ERROR(RequireId(request.buyer_id, "buyer_id"));
-  RETURN_IF_ERROR(RequireId(request.dataset_id, "dataset_id"));
-  RETURN_IF_ERROR(RequireId(request.request_id, "request_id"));
-  RETURN_IF_ERROR(core::dp::ValidateEpsilon(request.epsilon, "epsilon"));
+  RETURN_IF_ERROR(CheckReserveRequest(request));
   ReserveOp op;
   op.request = &request;
   ASSIGN_OR_RETURN(op.units, ChargeUnits(request.epsilon));

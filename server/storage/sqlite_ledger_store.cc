@@ -585,10 +585,7 @@ absl::StatusOr<std::vector<BudgetState>> SqliteLedgerStore::ListBudgets(
 
 absl::StatusOr<Reservation> SqliteLedgerStore::Reserve(
     const ReserveRequest& request) {
-  RETURN_IF_ERROR(RequireId(request.buyer_id, "buyer_id"));
-  RETURN_IF_ERROR(RequireId(request.dataset_id, "dataset_id"));
-  RETURN_IF_ERROR(RequireId(request.request_id, "request_id"));
-  RETURN_IF_ERROR(core::dp::ValidateEpsilon(request.epsilon, "epsilon"));
+  RETURN_IF_ERROR(CheckReserveRequest(request));
   WriteOp op;
   op.kind = WriteOp::Kind::kReserve;
   op.request = &request;
