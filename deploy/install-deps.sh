@@ -20,6 +20,9 @@ BUILD_PACKAGES=(
   # nginx with the grpc module, for tests only: the deployment tests put it
   # in front of two replicas (grpc_pass), as deploy/compose.yaml does.
   nginx-light
+  # A YAML parser, for tests only: the deployment manifests' checks
+  # (tests/integration/deploy_scripts_test.cc).
+  python3-yaml
 )
 RUNTIME_PACKAGES=(
   libabsl20220623 libssl3 libgrpc++1.51 libprotobuf32 libsqlite3-0 libpq5
