@@ -55,9 +55,13 @@ absl::StatusOr<bool> EnsureAdminToken(AccountsStore& accounts,
           "accounts database has no admin: remove the file to create a new "
           "admin token."));
     }
-    RETURN_IF_ERROR(
+    const absl::Status created =
         accounts.Create(kAdminId, Role::kAdmin, core::util::Sha256Hex(token))
-            .status());
+            .status();
+    // Replicas sharing the database and this file, started together: the
+    // first one created the admin, from the same file.
+    if (absl::IsAlreadyExists(created)) return false;
+    RETURN_IF_ERROR(created);
     return false;
   }
 

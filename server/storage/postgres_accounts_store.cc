@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
@@ -53,7 +54,7 @@ constexpr char kInsertPrincipalSql[] =
     "INSERT INTO principals (id, role, token_sha256, created_at) "
     "VALUES ($1, $2, $3, "
     "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000)::BIGINT) "
-    "ON CONFLICT (id) DO NOTHING RETURNING created_at";
+    "ON CONFLICT DO NOTHING RETURNING created_at";
 constexpr char kInsertAuditSql[] =
     "INSERT INTO audit_log (time, actor, action, details) "
     "VALUES ((EXTRACT(EPOCH FROM clock_timestamp()) * 1000000)::BIGINT, "
@@ -84,13 +85,25 @@ PostgresAccountsStore::Open(std::shared_ptr<PgPool> pool) {
 
 absl::StatusOr<Account> PostgresAccountsStore::Create(
     const std::string& id, Role role, const std::string& token_sha256) {
-  // The primary key decides between replicas creating the same id at once:
-  // the later insert waits for the earlier one's commit and does nothing.
+  // The unique keys decide between replicas creating the same principal at
+  // once: the later insert waits for the earlier one's commit and does
+  // nothing. Both keys, not only the id: replicas sharing one admin token
+  // file insert the same id with the same token hash, and either key may
+  // be the one the later insert meets first.
   ASSIGN_OR_RETURN(
       PgResult r, pool_->Exec(kInsertPrincipalSql,
                               {PgParam::Text(id), PgParam::Text(RoleName(role)),
                                PgParam::Text(token_sha256)}));
-  if (r.rows() == 0) return PrincipalExistsError(id);
+  if (r.rows() == 0) {
+    absl::StatusOr<Account> existing = Get(id);
+    if (existing.ok()) return PrincipalExistsError(id);
+    if (!absl::IsNotFound(existing.status())) return existing.status();
+    // Another principal has this token's hash: never for generated
+    // tokens (256 random bits), so refuse rather than share a token.
+    return absl::InternalError(absl::StrCat(
+        "Cannot create '", id, "': another principal already has this "
+        "token; create it again (a new token is generated)."));
+  }
   ASSIGN_OR_RETURN(const int64_t created_us, r.GetInt64(0, 0));
   return Account{id, role, absl::FromUnixMicros(created_us), false};
 }

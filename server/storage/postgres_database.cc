@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -73,37 +74,41 @@ bool IsRetryableState(absl::string_view sqlstate) {
   return sqlstate == "40001" || sqlstate == "40P01";
 }
 
+// libpq's reason names the server's host, address, port, user or socket
+// path: for the operator (the server's log, at most one line per
+// kDetailLogInterval), not for the callers, who may be buyers.
+constexpr absl::Duration kDetailLogInterval = absl::Seconds(10);
+
+void LogUnreachableDetail(absl::string_view detail) {
+  static absl::Mutex mu(absl::kConstInit);
+  static absl::Time last = absl::InfinitePast();
+  {
+    absl::MutexLock lock(&mu);
+    const absl::Time now = absl::Now();
+    if (now - last < kDetailLogInterval) return;
+    last = now;
+  }
+  std::fprintf(stderr, "dpq-server: PostgreSQL is unreachable: %s\n",
+               OneLine(detail).c_str());
+}
+
 absl::Status Unreachable(absl::string_view detail, absl::string_view sqlstate) {
+  LogUnreachableDetail(detail);
   return WithSqlState(
-      absl::UnavailableError(absl::StrCat(
-          "PostgreSQL is unreachable: ", OneLine(detail),
-          "; retry when the database is back.")),
+      absl::UnavailableError(
+          "PostgreSQL is unreachable (the server's log has the reason); "
+          "retry when the database is back."),
       sqlstate);
 }
 
-// libpq quotes parts of a connection string it cannot parse (`missing "="
-// after "..."`), and such a part may be a password: every quoted fragment
-// longer than one character that occurs in the DSN is redacted.
-std::string RedactDsnFragments(absl::string_view message,
-                               absl::string_view dsn) {
-  std::string out;
-  size_t pos = 0;
-  while (pos < message.size()) {
-    const size_t open = message.find('"', pos);
-    if (open == absl::string_view::npos) break;
-    const size_t close = message.find('"', open + 1);
-    if (close == absl::string_view::npos) break;
-    const absl::string_view quoted = message.substr(open + 1, close - open - 1);
-    absl::StrAppend(&out, message.substr(pos, open + 1 - pos),
-                    quoted.size() > 1 && absl::StrContains(dsn, quoted)
-                        ? absl::string_view("<redacted>")
-                        : quoted,
-                    "\"");
-    pos = close + 1;
-  }
-  absl::StrAppend(&out, message.substr(std::min(pos, message.size())));
-  return OneLine(out);
-}
+// Keepalive probes after 5 s idle, every 2 s, 3 lost = dead; unacknowledged
+// data for 10 s = dead (libpq keywords).
+constexpr std::pair<const char*, const char*> kTcpLivenessDefaults[] = {
+    {"keepalives", "1"},
+    {"keepalives_idle", "5"},
+    {"keepalives_interval", "2"},
+    {"keepalives_count", "3"},
+    {"tcp_user_timeout", "10000"}};
 
 // The keyword `keyword` of a parsed connection string, if it is set there.
 bool DsnSets(const PQconninfoOption* options, absl::string_view keyword) {
@@ -278,18 +283,21 @@ absl::StatusOr<std::unique_ptr<PgConnection>> PgConnection::Connect(
   char* parse_error = nullptr;
   PQconninfoOption* parsed = PQconninfoParse(dsn.c_str(), &parse_error);
   if (parsed == nullptr) {
-    const std::string detail = parse_error != nullptr
-                                   ? RedactDsnFragments(parse_error, dsn)
-                                   : "out of memory";
+    // libpq's reason quotes the unparsable part, which may be (or hold)
+    // the password: it is never shown.
     PQfreemem(parse_error);
-    return absl::InvalidArgumentError(absl::StrCat(
-        "The PostgreSQL connection string (database) is malformed: ", detail,
-        "."));
+    return absl::InvalidArgumentError(
+        "The PostgreSQL connection string (database) is malformed: libpq "
+        "cannot parse it (its reason is not shown, as it may quote the "
+        "password). Use 'key=value ...' pairs or a postgresql:// URI with "
+        "special characters percent-encoded.");
   }
   const bool sets_app_name = DsnSets(parsed, "application_name") ||
                              std::getenv("PGAPPNAME") != nullptr;
   const bool sets_timeout = DsnSets(parsed, "connect_timeout") ||
                             std::getenv("PGCONNECT_TIMEOUT") != nullptr;
+  const bool sets_keepalives = DsnSets(parsed, "keepalives_idle") ||
+                               DsnSets(parsed, "tcp_user_timeout");
   const std::string password = DsnValue(parsed, "password");
   PQconninfoFree(parsed);
 
@@ -306,6 +314,17 @@ absl::StatusOr<std::unique_ptr<PgConnection>> PgConnection::Connect(
   if (!sets_timeout) {
     keys.push_back("connect_timeout");
     values.push_back(timeout_seconds.c_str());
+  }
+  // A database host that vanishes without closing the connection (a
+  // crash, a partition) would otherwise block every command for the
+  // kernel's retransmission timeout (about 15 minutes): TCP keepalives and
+  // a user timeout turn it into kUnavailable within about 10 s. (No effect
+  // on Unix sockets.)
+  if (!sets_keepalives) {
+    for (const auto& [key, value] : kTcpLivenessDefaults) {
+      keys.push_back(key);
+      values.push_back(value);
+    }
   }
   keys.push_back("dbname");
   values.push_back(dsn.c_str());

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -211,6 +212,45 @@ TEST_F(PostgresAccountsReplicasTest, ReplicasStartingTogetherMakeOneAdmin) {
   ASSERT_TRUE(auth::IsWellFormedToken(token));
   EXPECT_THAT(a_->Authenticate(Hash(token)), Authenticates(kAdminId));
   EXPECT_THAT(b_->Authenticate(Hash(token)), Authenticates(kAdminId));
+  std::filesystem::remove_all(dir);
+}
+
+// The deployments' way (docs/operations.md): every replica reads the same
+// admin token file (a Secret) and they start together: neither fails, and
+// the admin is the file's token.
+TEST_F(PostgresAccountsReplicasTest, ReplicasSharingATokenFileStartTogether) {
+  std::string dir = ::testing::TempDir() + "dpq-admin-shared-XXXXXX";
+  ASSERT_NE(mkdtemp(dir.data()), nullptr);
+  const std::string path = dir + "/admin.token";
+  const std::string token = "dpq_" + std::string(64, 'a');
+  {
+    std::ofstream file(path);
+    file << token << "\n";
+  }
+  for (int round = 0; round < 10; ++round) {
+    SCOPED_TRACE(round);
+    ASSERT_OK_AND_ASSIGN(const std::string dsn, TestCluster()->CreateDatabase());
+    ASSERT_OK_AND_ASSIGN(std::shared_ptr<PgPool> pool_a, NewPool(dsn));
+    ASSERT_OK_AND_ASSIGN(std::shared_ptr<PgPool> pool_b, NewPool(dsn));
+    ASSERT_OK_AND_ASSIGN(std::unique_ptr<PostgresAccountsStore> a,
+                         PostgresAccountsStore::Open(pool_a));
+    ASSERT_OK_AND_ASSIGN(std::unique_ptr<PostgresAccountsStore> b,
+                         PostgresAccountsStore::Open(pool_b));
+    PostgresAccountsStore* stores[2] = {a.get(), b.get()};
+    absl::Barrier start(2);
+    absl::StatusOr<bool> created[2] = {false, false};
+    std::vector<std::thread> threads;
+    for (int i = 0; i < 2; ++i) {
+      threads.emplace_back([&, i] {
+        start.Block();
+        created[i] = EnsureAdminToken(*stores[i], path);
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    EXPECT_THAT(created[0], IsOkAndHolds(false));
+    EXPECT_THAT(created[1], IsOkAndHolds(false));
+    EXPECT_THAT(a->Authenticate(Hash(token)), Authenticates(kAdminId));
+  }
   std::filesystem::remove_all(dir);
 }
 
