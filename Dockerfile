@@ -26,14 +26,16 @@ RUN cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
 # against the built dpq-server and dpq, and the checks on this Dockerfile,
 # the README, .dockerignore and the CI script. Tests that read the benchmark
 # files in ../shared/data (outside this build context; ctest label
-# shared-data) are left to CI. deploy/ is only read by tests (TLS
+# shared-data) are left to CI, and so are those that start PostgreSQL
+# clusters and nginx (labels postgresql, nginx: servers a build sandbox
+# need not be able to run). deploy/ is only read by tests (TLS
 # material, demo data), so it comes after the build: an edit to a deploy
 # script does not recompile the tree.
 COPY deploy /src/deploy
 COPY README.md Dockerfile .dockerignore /src/
 COPY .ci /src/.ci
 RUN ctest --test-dir build --output-on-failure -j "$(nproc)" \
-      -LE "statistical|shared-data" \
+      -LE "statistical|shared-data|postgresql|nginx" \
  && strip build/bin/dpq-server build/bin/dpq build/bin/dpq-measure
 
 FROM debian:bookworm-slim AS runtime
