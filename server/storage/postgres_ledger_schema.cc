@@ -70,7 +70,10 @@ CREATE TABLE ledger_entries (
   state        TEXT NOT NULL
                CHECK (state IN ('reserved', 'committed', 'charged',
                                 'refunded')),
-  created_at   TIMESTAMPTZ NOT NULL DEFAULT now(),
+  -- When the row was written (clock_timestamp(), not now(): a
+  -- reservation's transaction can wait long for its locks, and the orphan
+  -- sweep must not take that wait for the entry's age).
+  created_at   TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
   settled_at   TIMESTAMPTZ,
   answer       BYTEA,
   incarnation  BIGINT NOT NULL,
@@ -193,8 +196,17 @@ BEGIN
     o_answer := NULL;
     o_cap := NULL;
     o_cap_left := NULL;
+    -- FOR UPDATE: a budget row created after step 2 (a Grant while this
+    -- call waited) is not locked yet, and an unlocked read would let a
+    -- SetGranted commit between this read and the UPDATE below (`used`
+    -- then ends above `granted`). Locking it here, after the dataset rows,
+    -- cannot deadlock: another reservation on it holds its buyer's row,
+    -- which this call holds; a Grant or SetGranted holds only this row
+    -- (their ledger_datasets insert finds the row committed, since the
+    -- budget row is visible here only once they committed it).
     SELECT s.granted, s.used INTO b FROM ledger_budgets AS s
-      WHERE s.buyer_id = it.buyer_id AND s.dataset_id = it.dataset_id;
+      WHERE s.buyer_id = it.buyer_id AND s.dataset_id = it.dataset_id
+      FOR UPDATE;
     o_remaining := COALESCE(b.granted - b.used, 0);
 
     -- A live entry with this request id.
@@ -366,10 +378,13 @@ CREATE VIEW ledger_budget_totals AS
 )sql";
 
 // Version 1: replicas. ledger_recover charges the reservations of the
-// incarnations of p_replica up to p_incarnation (a restart); ledger_sweep
-// those of incarnations whose lease expired (or whose row is gone), and
-// this incarnation's own that are older than p_orphan_age_us and not in
-// p_in_flight, then deletes the rows of expired incarnations that hold
+// incarnations of p_replica up to p_incarnation (a restart).
+// ledger_orphans lists this incarnation's reservations older than
+// p_orphan_age_us; the store drops those a call still holds (or may hold:
+// PostgresLedgerStore::RenewAndSweep) and passes the rest to ledger_sweep
+// as p_orphans. ledger_sweep charges p_orphans (those of p_incarnation)
+// and the reservations of incarnations whose lease expired (or whose row
+// is gone), then deletes the rows of expired incarnations that hold
 // nothing any more.
 constexpr char kReplicasV1[] = R"sql(
 CREATE FUNCTION ledger_recover(p_replica TEXT, p_incarnation BIGINT)
@@ -381,8 +396,15 @@ RETURNS BIGINT LANGUAGE sql AS $$
         AND r.incarnation <= p_incarnation))
 $$;
 
-CREATE FUNCTION ledger_sweep(p_incarnation BIGINT, p_orphan_age_us BIGINT,
-    p_in_flight BIGINT[])
+CREATE FUNCTION ledger_orphans(p_incarnation BIGINT, p_orphan_age_us BIGINT)
+RETURNS TABLE (o_entry BIGINT, o_buyer TEXT, o_request TEXT)
+LANGUAGE sql STABLE AS $$
+  SELECT e.entry_id, e.buyer_id, e.request_id FROM ledger_entries AS e
+    WHERE e.state = 'reserved' AND e.incarnation = p_incarnation
+      AND e.created_at < now() - p_orphan_age_us * INTERVAL '1 microsecond'
+$$;
+
+CREATE FUNCTION ledger_sweep(p_incarnation BIGINT, p_orphans BIGINT[])
 RETURNS BIGINT LANGUAGE plpgsql AS $$
 DECLARE
   charged BIGINT;
@@ -396,8 +418,7 @@ BEGIN
     UNION ALL
     SELECT e.entry_id FROM ledger_entries AS e
       WHERE e.state = 'reserved' AND e.incarnation = p_incarnation
-        AND e.created_at < now() - p_orphan_age_us * INTERVAL '1 microsecond'
-        AND e.entry_id <> ALL (p_in_flight)));
+        AND e.entry_id = ANY (p_orphans)));
   DELETE FROM ledger_replicas AS r
     WHERE r.lease_until < now() AND r.incarnation <> p_incarnation
       AND NOT EXISTS (SELECT 1 FROM ledger_entries AS e

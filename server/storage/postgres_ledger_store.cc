@@ -275,16 +275,38 @@ absl::Status PostgresLedgerStore::Renew() {
 
 absl::StatusOr<int64_t> PostgresLedgerStore::RenewAndSweep() {
   RETURN_IF_ERROR(Renew());
-  std::string in_flight;
+  // This incarnation's orphans: the candidates are read first and the
+  // calls under way looked at afterwards. A candidate's reservation had
+  // committed before the read, so its Reserve call had registered its
+  // (buyer, request id) in reserving_ before that, and keeps it there
+  // until the entry id is in in_flight_, where it stays until the Commit,
+  // ChargeWithoutAnswer or Refund is done. Looked at after the read, a
+  // candidate some call still holds is therefore in one of the two (the
+  // move between them is under in_flight_mu_): only entries whose call
+  // gave them up (or lost their outcome) are charged. The age only spares
+  // entries being written right now a useless look.
+  ASSIGN_OR_RETURN(const PgResult candidates,
+                   Run("SELECT o_entry, o_buyer, o_request "
+                       "FROM ledger_orphans($1, $2)",
+                       {PgParam::Int(incarnation_),
+                        PgParam::Int(Micros(kOrphanAge))}));
+  std::vector<int64_t> orphans;
   {
     absl::MutexLock lock(&in_flight_mu_);
-    in_flight = absl::StrCat("{", absl::StrJoin(in_flight_, ","), "}");
+    for (int row = 0; row < candidates.rows(); ++row) {
+      ASSIGN_OR_RETURN(const int64_t entry_id, candidates.GetInt64(row, 0));
+      const std::pair<std::string, std::string> request(
+          candidates.Get(row, 1), candidates.Get(row, 2));
+      if (!in_flight_.contains(entry_id) && !reserving_.contains(request)) {
+        orphans.push_back(entry_id);
+      }
+    }
   }
   ASSIGN_OR_RETURN(const PgResult r,
-                   Run("SELECT ledger_sweep($1, $2, $3::BIGINT[])",
+                   Run("SELECT ledger_sweep($1, $2::BIGINT[])",
                        {PgParam::Int(incarnation_),
-                        PgParam::Int(Micros(kOrphanAge)),
-                        PgParam::Text(std::move(in_flight))}));
+                        PgParam::Text(absl::StrCat(
+                            "{", absl::StrJoin(orphans, ","), "}"))}));
   RETURN_IF_ERROR(RequireOneRow(r, "ledger_sweep"));
   return r.GetInt64(0, 0);
 }
@@ -431,9 +453,22 @@ absl::StatusOr<Reservation> PostgresLedgerStore::Reserve(
   ReserveOp op;
   op.request = &request;
   ASSIGN_OR_RETURN(op.units, ChargeUnits(request.epsilon));
+  // In reserving_ from before the transaction until after ReadReservation
+  // put the entry id into in_flight_ (RenewAndSweep says why).
+  const std::pair<std::string, std::string> key(request.buyer_id,
+                                                request.request_id);
+  {
+    absl::MutexLock lock(&in_flight_mu_);
+    ++reserving_[key];
+  }
   reserves_.Run(op, [this](absl::Span<ReserveOp* const> batch) {
     WriteReserves(batch);
   });
+  {
+    absl::MutexLock lock(&in_flight_mu_);
+    auto it = reserving_.find(key);
+    if (--it->second == 0) reserving_.erase(it);
+  }
   return std::move(op.result);
 }
 

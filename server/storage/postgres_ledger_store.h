@@ -91,6 +91,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -248,6 +249,12 @@ class PostgresLedgerStore final : public core::ledger::LedgerStore {
   // or Refund has finished with yet: the sweep leaves them alone.
   absl::Mutex in_flight_mu_;
   absl::flat_hash_set<int64_t> in_flight_ ABSL_GUARDED_BY(in_flight_mu_);
+  // The (buyer_id, request_id) of every Reserve call under way, with how
+  // many calls carry it: registered before its transaction starts and
+  // removed only after its entry id went into in_flight_, so the sweep
+  // also leaves alone an entry whose id this process does not know yet.
+  absl::flat_hash_map<std::pair<std::string, std::string>, int> reserving_
+      ABSL_GUARDED_BY(in_flight_mu_);
 
   mutable absl::Mutex health_mu_;
   absl::Status last_renewal_ ABSL_GUARDED_BY(health_mu_);

@@ -488,6 +488,131 @@ TEST_F(PostgresLedgerStoreTest, SweepChargesOwnReservationsNoCallHolds) {
   EXPECT_EQ(budget.reserved, 0);
 }
 
+// How many lock requests of this database wait (pg_locks).
+int WaitingLocks(PgPool& pool) {
+  absl::StatusOr<PgResult> r = pool.Exec(
+      "SELECT COUNT(*) FROM pg_locks WHERE NOT granted");
+  if (!r.ok()) return -1;
+  absl::StatusOr<int64_t> n = r->GetInt64(0, 0);
+  return n.ok() ? static_cast<int>(*n) : -1;
+}
+
+// A row is stamped when it is written, not when its transaction began
+// (that can be long before, after a wait for locks).
+TEST_F(PostgresLedgerStoreTest, EntriesAreStampedWhenWritten) {
+  std::unique_ptr<PostgresLedgerStore> a = Replica("a");
+  ASSERT_NE(a, nullptr);
+  ASSERT_OK(a->Grant("alice", "hospital", 5).status());
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<PgPool> pool, PgPool::Open(dsn_));
+  ASSERT_OK_AND_ASSIGN(PgPool::Lease conn, pool->Acquire());
+  ASSERT_OK(conn->Exec("BEGIN").status());
+  ASSERT_OK(conn->Exec("SELECT pg_sleep(0.3)").status());
+  ASSERT_OK(conn->Exec(absl::StrCat(
+                           "SELECT * FROM ledger_reserve(ARRAY[ROW('alice', "
+                           "'hospital', 'late', '\\x00'::BYTEA, 'op', "
+                           "'tuple', 1000000000000)::ledger_reserve_item], ",
+                           a->incarnation(), ")"))
+                .status());
+  ASSERT_OK_AND_ASSIGN(
+      const PgResult r,
+      conn->Exec("SELECT created_at - now() >= INTERVAL '0.25 s' "
+                 "FROM ledger_entries WHERE request_id = 'late'"));
+  ASSERT_OK(conn->Exec("COMMIT").status());
+  ASSERT_EQ(r.rows(), 1);
+  EXPECT_THAT(r.GetBool(0, 0), IsOkAndHolds(true));
+}
+
+// An entry whose Reserve call is still under way (its id not yet known to
+// the store) is not charged by its own replica's sweep, however old.
+TEST_F(PostgresLedgerStoreTest, SweepSparesEntriesOfReserveCallsUnderWay) {
+  std::unique_ptr<PostgresLedgerStore> a = Replica("a");
+  ASSERT_NE(a, nullptr);
+  ASSERT_OK(a->Grant("alice", "hospital", 5).status());
+  // The entry of (alice, slow), old, that no call holds...
+  ASSERT_OK(Sql(absl::StrCat(
+                    "SELECT * FROM ledger_reserve(ARRAY[ROW('alice', "
+                    "'hospital', 'slow', '\\x00'::BYTEA, 'op', 'tuple', "
+                    "1000000000000)::ledger_reserve_item], ",
+                    a->incarnation(), ")"))
+                .status());
+  ASSERT_OK(Sql("UPDATE ledger_entries "
+                "SET created_at = created_at - INTERVAL '1 hour'")
+                .status());
+  // ...while a Reserve of (alice, slow) waits for alice's counter row.
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<PgPool> locker, PgPool::Open(dsn_));
+  ASSERT_OK_AND_ASSIGN(PgPool::Lease conn, locker->Acquire());
+  ASSERT_OK(conn->Exec("BEGIN").status());
+  ASSERT_OK(conn->Exec("SELECT 1 FROM ledger_buyers "
+                       "WHERE buyer_id = 'alice' FOR UPDATE")
+                .status());
+  absl::Status retried;
+  std::thread call([&] { retried = a->Reserve(Request("slow", 1)).status(); });
+  EXPECT_TRUE(Eventually([&] { return WaitingLocks(*locker) == 1; }));
+  EXPECT_THAT(a->RenewAndSweep(), IsOkAndHolds(0));
+  EXPECT_EQ(StateOf(*a, "slow"), EntryState::kReserved);
+  ASSERT_OK(conn->Exec("COMMIT").status());
+  call.join();
+  EXPECT_FALSE(retried.ok());  // the same request id, still reserved
+  // Once no call is under way, the sweep charges it.
+  EXPECT_THAT(a->RenewAndSweep(), IsOkAndHolds(1));
+  EXPECT_EQ(StateOf(*a, "slow"), EntryState::kCharged);
+}
+
+// A budget created (Grant) while a reservation waits for its locks, then
+// lowered to zero (SetGranted) before that reservation is written: either
+// the reservation fails or SetGranted does, never both succeed. A trigger
+// holds the reservation between its read of the budget and its write.
+TEST_F(PostgresLedgerStoreTest, SetGrantedOnANewBudgetWaitsForReservations) {
+  std::unique_ptr<PostgresLedgerStore> a = Replica("a");
+  ASSERT_NE(a, nullptr);
+  ASSERT_OK(a->Grant("bob", "hospital", 1).status());  // the dataset row
+  ASSERT_OK(Sql("CREATE FUNCTION test_pause() RETURNS TRIGGER "
+                "LANGUAGE plpgsql AS $$ BEGIN "
+                "PERFORM pg_advisory_lock(7); PERFORM pg_advisory_unlock(7); "
+                "RETURN NEW; END $$")
+                .status());
+  ASSERT_OK(Sql("CREATE TRIGGER test_pause BEFORE INSERT ON ledger_entries "
+                "FOR EACH ROW EXECUTE FUNCTION test_pause()")
+                .status());
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<PgPool> locker, PgPool::Open(dsn_));
+  ASSERT_OK_AND_ASSIGN(PgPool::Lease conn, locker->Acquire());
+  ASSERT_OK(conn->Exec("SELECT pg_advisory_lock(7)").status());
+  ASSERT_OK(conn->Exec("BEGIN").status());
+  ASSERT_OK(conn->Exec("SELECT 1 FROM ledger_datasets "
+                       "WHERE dataset_id = 'hospital' FOR UPDATE")
+                .status());
+  // alice has no budget row when the reservation takes its locks.
+  absl::StatusOr<Reservation> reserved;
+  std::thread reserve([&] { reserved = a->Reserve(Request("r", 1)); });
+  ASSERT_TRUE(Eventually([&] { return WaitingLocks(*locker) == 1; }));
+  ASSERT_OK(a->Grant("alice", "hospital", 1).status());
+  ASSERT_OK(conn->Exec("COMMIT").status());
+  // Now it waits in the trigger, having read alice's budget.
+  ASSERT_TRUE(Eventually([&] {
+    absl::StatusOr<PgResult> r = locker->Exec(
+        "SELECT COUNT(*) FROM pg_locks "
+        "WHERE NOT granted AND locktype = 'advisory'");
+    return r.ok() && r->Get(0, 0) == "1";
+  }));
+  std::atomic<bool> set_done{false};
+  absl::StatusOr<BudgetState> set;
+  std::thread lower([&] {
+    set = a->SetGranted("alice", "hospital", 0);
+    set_done = true;
+  });
+  // SetGranted either finished or waits for the reservation's lock.
+  ASSERT_TRUE(Eventually(
+      [&] { return set_done.load() || WaitingLocks(*locker) == 2; }));
+  ASSERT_OK(conn->Exec("SELECT pg_advisory_unlock(7)").status());
+  reserve.join();
+  lower.join();
+  EXPECT_NE(reserved.ok(), set.ok()) << reserved.status() << " / "
+                                     << set.status();
+  ASSERT_OK_AND_ASSIGN(const BudgetState budget,
+                       a->GetBudget("alice", "hospital"));
+  EXPECT_LE(budget.spent + budget.reserved, budget.granted);
+}
+
 // The database stopped: every method is kUnavailable naming PostgreSQL,
 // Health turns kUnavailable; after a restart both recover by themselves.
 // Its own cluster, so that stopping it disturbs no other test.
