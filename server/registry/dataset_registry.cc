@@ -162,7 +162,8 @@ absl::StatusOr<std::unique_ptr<DatasetRegistry>> DatasetRegistry::Open(
   return registry;
 }
 
-absl::Status DatasetRegistry::LoadFromDisk(const std::string& id) {
+absl::Status DatasetRegistry::LoadFromDisk(const std::string& id,
+                                           int64_t catalog_revision) {
   ASSIGN_OR_RETURN(const StoredVersion stored, directory_.ReadVersion(id));
   RETURN_IF_ERROR(CheckRecordedEdges(stored.state, options_.max_edges));
   // Mapped, not read into a string: the CSV streams from the page cache
@@ -175,6 +176,7 @@ absl::Status DatasetRegistry::LoadFromDisk(const std::string& id) {
       std::shared_ptr<LoadedDataset> d,
       BuildDataset(options_, stored.manifest, csv.view(), context, &migrated));
   d->version = stored.state.version;
+  d->catalog_revision = catalog_revision;
   d->registered_at = stored.state.registered_at;
   WarnIfTextContractBroken(id, *d, csv.view());
   if (d->manifest.exact_repair() && !stored.state.exact_repair.has_value()) {
@@ -189,12 +191,17 @@ absl::Status DatasetRegistry::LoadFromDisk(const std::string& id) {
     // inferred again.
     RETURN_IF_ERROR(directory_.RewriteManifest(id, d->manifest));
   }
-  {
-    absl::MutexLock lock(&mu_);
-    datasets_[id] = d;
-  }
+  Serve(d);
   QueueGraphBuild(std::move(d));
   return absl::OkStatus();
+}
+
+void DatasetRegistry::Serve(std::shared_ptr<const LoadedDataset> d) {
+  // The replaced version's last reference here goes outside mu_.
+  const std::string id = d->manifest.dataset_id();
+  absl::MutexLock lock(&mu_);
+  updating_.erase(id);
+  datasets_[id].swap(d);
 }
 
 absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Get(
@@ -202,6 +209,11 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Get(
   absl::ReaderMutexLock lock(&mu_);
   auto it = datasets_.find(dataset_id);
   if (it == datasets_.end()) {
+    if (auto u = updating_.find(dataset_id); u != updating_.end()) {
+      return absl::UnavailableError(absl::StrCat(
+          "Dataset '", dataset_id, "' is being updated to version ", u->second,
+          " on this server; retry in a few seconds."));
+    }
     return absl::NotFoundError(
         absl::StrCat("Dataset '", dataset_id, "' does not exist."));
   }
@@ -298,10 +310,7 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
         *d, state, csv_text, content_sha256,
         replace ? std::optional<uint64_t>(d->version - 1) : std::nullopt));
   }
-  {
-    absl::MutexLock lock(&mu_);
-    datasets_[id] = d;
-  }
+  Serve(d);
   return std::shared_ptr<const LoadedDataset>(std::move(d));
 }
 

@@ -33,9 +33,13 @@
 // catalog_poll_interval and, when it changed, reconciles the same way: new
 // and replaced versions are fetched into the cache and loaded exactly as
 // at start-up, deleted ones dropped. So a change made through one replica
-// is served, or refused, by every other within the interval plus the
-// version's load time. A dataset is never served in a version the catalog
-// does not have, beyond that delay.
+// is served by every other within the interval plus the version's load
+// time. Refusals are quicker: each poll first stops serving, under mu_
+// alone, every dataset the catalog deleted or holds in a newer version
+// (the latter is kUnavailable until the new version is loaded), so that a
+// long write on this replica (an upload holding write_mu_) never delays
+// them. A dataset is never served in a version the catalog does not
+// have, beyond the interval.
 #ifndef DPQ_SERVER_REGISTRY_DATASET_REGISTRY_H_
 #define DPQ_SERVER_REGISTRY_DATASET_REGISTRY_H_
 
@@ -88,7 +92,9 @@ class DatasetRegistry {
   static absl::StatusOr<std::unique_ptr<DatasetRegistry>> Open(
       const Options& options);
 
-  // kNotFound naming the id.
+  // kNotFound naming the id. With a catalog, kUnavailable while the
+  // dataset is being updated to a version replaced through another
+  // replica (see the file comment).
   absl::StatusOr<std::shared_ptr<const LoadedDataset>> Get(
       const std::string& dataset_id) const ABSL_LOCKS_EXCLUDED(mu_);
   // Every dataset, sorted by id.
@@ -157,14 +163,30 @@ class DatasetRegistry {
   void QueueGraphBuild(std::shared_ptr<const LoadedDataset> d);
 
   // Loads the stored dataset `id` and publishes it in memory (at Open, and
-  // for a version fetched from the catalog).
-  absl::Status LoadFromDisk(const std::string& id) ABSL_LOCKS_EXCLUDED(mu_);
+  // for a version fetched from the catalog: `catalog_revision` is its
+  // CatalogEntry::revision).
+  absl::Status LoadFromDisk(const std::string& id, int64_t catalog_revision = 0)
+      ABSL_LOCKS_EXCLUDED(mu_);
+  // Makes `d` the served version of its dataset.
+  void Serve(std::shared_ptr<const LoadedDataset> d) ABSL_LOCKS_EXCLUDED(mu_);
 
   // ---- The shared catalog (dataset_registry_sync.cc) ----
   // Open's part with a catalog: reconcile, then start polling.
   absl::Status OpenWithCatalog() ABSL_LOCKS_EXCLUDED(write_mu_);
-  // One poll: SyncWithCatalog, its failures logged (once while they last).
+  // One poll: Sync without waiting for write_mu_, its failures logged
+  // (once while they last).
   void PollCatalog() ABSL_LOCKS_EXCLUDED(write_mu_);
+  // SyncWithCatalog; if `wait` is false and a write holds write_mu_, only
+  // its first step (UnpublishStale), the rest at a later poll.
+  absl::Status Sync(bool wait) ABSL_LOCKS_EXCLUDED(write_mu_, mu_);
+  // Reconciles with a fresh snapshot unless `catalog_version` was
+  // reconciled already.
+  absl::Status ReconcileIfChanged(int64_t catalog_version)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // Stops serving, under mu_ only, every dataset that `snapshot` lacks or
+  // holds in a newer version (those are marked updating_). Versions
+  // published after the snapshot was read are kept.
+  void UnpublishStale(const CatalogSnapshot& snapshot) ABSL_LOCKS_EXCLUDED(mu_);
   // Brings the cache and memory to `snapshot`. `strict` (at Open): the
   // first dataset that cannot be fetched or loaded is the error; else such
   // a dataset is logged and not served, and retried when its entry
@@ -179,16 +201,16 @@ class DatasetRegistry {
   bool CacheHolds(const CatalogEntry& entry,
                   const v1::DatasetManifest& manifest,
                   const VersionState& state) const;
-  // Stops serving `id` (memory only).
+  // Stops serving `id` (memory only); Get says kNotFound.
   void Unpublish(const std::string& id) ABSL_LOCKS_EXCLUDED(mu_);
   // Stops serving `id` and removes its cached copy.
   absl::Status Drop(const std::string& id)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   // Write's last step with a catalog: publishes the new version `d` to
-  // the catalog (`replaces`: the version it replaces), then stores it in
-  // the cache. The caller publishes it in memory.
-  absl::Status PublishEverywhere(const LoadedDataset& d,
-                                 const VersionState& state,
+  // the catalog (`replaces`: the version it replaces; sets
+  // d.catalog_revision), then stores it in the cache. The caller publishes
+  // it in memory.
+  absl::Status PublishEverywhere(LoadedDataset& d, const VersionState& state,
                                  absl::string_view data,
                                  const std::string& content_sha256,
                                  std::optional<uint64_t> replaces)
@@ -212,6 +234,9 @@ class DatasetRegistry {
   mutable absl::Mutex mu_;
   absl::flat_hash_map<std::string, std::shared_ptr<const LoadedDataset>>
       datasets_ ABSL_GUARDED_BY(mu_);
+  // With a catalog: datasets not served because the catalog has a newer
+  // version, not loaded yet (id -> that version), for Get's message.
+  absl::flat_hash_map<std::string, uint64_t> updating_ ABSL_GUARDED_BY(mu_);
   // Serialises the publishing step of Register/Replace/Delete (presence
   // check, version, files, map). The slow part, parsing and building the
   // graph, runs before it without any lock; Get/List only take mu_ briefly.
@@ -224,6 +249,8 @@ class DatasetRegistry {
   absl::flat_hash_map<std::string, CatalogEntry> failed_
       ABSL_GUARDED_BY(write_mu_);
   int64_t synced_version_ ABSL_GUARDED_BY(write_mu_) = -1;
+  // The catalog version UnpublishStale checked last (-1: never).
+  std::atomic<int64_t> checked_version_{-1};
   // A reconciliation met kUnavailable: the next poll reconciles even if
   // the catalog version did not change.
   bool retry_ ABSL_GUARDED_BY(write_mu_) = false;

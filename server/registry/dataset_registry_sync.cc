@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -112,11 +113,38 @@ absl::Status DatasetRegistry::OpenWithCatalog() {
   return absl::OkStatus();
 }
 
-absl::Status DatasetRegistry::SyncWithCatalog() {
+absl::Status DatasetRegistry::SyncWithCatalog() { return Sync(/*wait=*/true); }
+
+absl::Status DatasetRegistry::Sync(bool wait) {
   if (options_.catalog == nullptr) return absl::OkStatus();
   ASSIGN_OR_RETURN(const int64_t version, options_.catalog->CatalogVersion());
-  absl::MutexLock lock(&write_mu_);
-  if (version == synced_version_ && !retry_) return absl::OkStatus();
+  if (version != checked_version_.load()) {
+    // Refusals first, without write_mu_: a write here may hold it for as
+    // long as an upload of max_csv_bytes takes.
+    ASSIGN_OR_RETURN(const CatalogSnapshot snapshot,
+                     options_.catalog->Snapshot());
+    UnpublishStale(snapshot);
+    checked_version_ = snapshot.catalog_version;
+  }
+  if (wait) {
+    absl::MutexLock lock(&write_mu_);
+    return ReconcileIfChanged(version);
+  }
+  // Loading waits for the write; the next poll tries again (the catalog
+  // version was not marked reconciled), its first step too: a
+  // reconciliation that held write_mu_ may have loaded a version from an
+  // older snapshot than the one just checked.
+  if (!write_mu_.TryLock()) {
+    checked_version_ = -1;
+    return absl::OkStatus();
+  }
+  const absl::Status reconciled = ReconcileIfChanged(version);
+  write_mu_.Unlock();
+  return reconciled;
+}
+
+absl::Status DatasetRegistry::ReconcileIfChanged(int64_t catalog_version) {
+  if (catalog_version == synced_version_ && !retry_) return absl::OkStatus();
   // Set again below unless this reconciliation completes.
   retry_ = true;
   ASSIGN_OR_RETURN(const CatalogSnapshot snapshot,
@@ -126,8 +154,41 @@ absl::Status DatasetRegistry::SyncWithCatalog() {
   return absl::OkStatus();
 }
 
+void DatasetRegistry::UnpublishStale(const CatalogSnapshot& snapshot) {
+  absl::flat_hash_map<std::string, const CatalogEntry*> listed;
+  for (const CatalogEntry& e : snapshot.datasets) listed[e.dataset_id] = &e;
+  // The last references here go outside mu_ (declared before the lock).
+  std::vector<std::shared_ptr<const LoadedDataset>> stale;
+  absl::MutexLock lock(&mu_);
+  for (auto it = datasets_.begin(); it != datasets_.end();) {
+    const int64_t revision = it->second->catalog_revision;
+    auto entry = listed.find(it->first);
+    // A version newer than the snapshot was published here after it was
+    // read: the snapshot says nothing about it.
+    const bool deleted =
+        revision <= snapshot.catalog_version && entry == listed.end();
+    const bool replaced =
+        entry != listed.end() && revision < entry->second->revision;
+    if (!deleted && !replaced) {
+      ++it;
+      continue;
+    }
+    if (replaced) updating_[it->first] = entry->second->version;
+    stale.push_back(std::move(it->second));
+    datasets_.erase(it++);
+  }
+  // Deleted before the new version was loaded.
+  for (auto it = updating_.begin(); it != updating_.end();) {
+    if (listed.contains(it->first)) {
+      ++it;
+    } else {
+      updating_.erase(it++);
+    }
+  }
+}
+
 void DatasetRegistry::PollCatalog() {
-  const absl::Status synced = SyncWithCatalog();
+  const absl::Status synced = Sync(/*wait=*/false);
   if (synced.ok()) {
     if (!poll_error_logged_.empty()) {
       std::fprintf(stderr,
@@ -220,7 +281,7 @@ absl::Status DatasetRegistry::ApplyEntry(const CatalogEntry& entry) {
                                        directory_.Contains(id)));
   }
   // The same path as a version stored before a restart.
-  return LoadFromDisk(id);
+  return LoadFromDisk(id, entry.revision);
 }
 
 bool DatasetRegistry::CacheHolds(const CatalogEntry& entry,
@@ -250,6 +311,7 @@ void DatasetRegistry::Unpublish(const std::string& id) {
   // reference here goes outside mu_.
   std::shared_ptr<const LoadedDataset> previous;
   absl::MutexLock lock(&mu_);
+  updating_.erase(id);
   auto it = datasets_.find(id);
   if (it == datasets_.end()) return;
   previous = std::move(it->second);
@@ -265,7 +327,7 @@ absl::Status DatasetRegistry::Drop(const std::string& id) {
 }
 
 absl::Status DatasetRegistry::PublishEverywhere(
-    const LoadedDataset& d, const VersionState& state, absl::string_view data,
+    LoadedDataset& d, const VersionState& state, absl::string_view data,
     const std::string& content_sha256, std::optional<uint64_t> replaces) {
   const std::string& id = d.manifest.dataset_id();
   CatalogRecord record;
@@ -277,6 +339,7 @@ absl::Status DatasetRegistry::PublishEverywhere(
   record.state_text = FormatVersionState(state);
   ASSIGN_OR_RETURN(record.entry.revision,
                    options_.catalog->Publish(record, data, replaces));
+  d.catalog_revision = record.entry.revision;
   // The catalog has it: every replica serves it from now on. A cache
   // directory left by a version that failed to load is overwritten.
   absl::Status cached =

@@ -51,6 +51,9 @@ struct LoadedDataset {
   // TABLE or GRAPH (UNSPECIFIED in the manifest is stored as TABLE).
   v1::DatasetKind kind = v1::DATASET_KIND_TABLE;
   uint64_t version = 1;
+  // With a shared catalog (dataset_catalog.h): the revision of this
+  // version there (CatalogEntry::revision); 0 in the embedded mode.
+  int64_t catalog_revision = 0;
   absl::Time registered_at;
   uint64_t csv_bytes = 0;
   // What the registration decided from the data at the owner's request,

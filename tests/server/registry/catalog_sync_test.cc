@@ -9,15 +9,19 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "absl/synchronization/barrier.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
@@ -119,7 +123,8 @@ class CatalogSyncTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_NE(TestCluster(), nullptr);
-    ASSERT_OK_AND_ASSIGN(const std::string dsn, TestCluster()->CreateDatabase());
+    ASSERT_OK_AND_ASSIGN(const std::string dsn,
+                         TestCluster()->CreateDatabase());
     PgPool::Options options;
     options.size = 4;
     ASSERT_OK_AND_ASSIGN(std::unique_ptr<PgPool> pool,
@@ -380,6 +385,117 @@ TEST_F(CatalogSyncTest, EmbeddedDataDirectoryIsNeverDeleted) {
               StatusIs(absl::StatusCode::kFailedPrecondition,
                        AllOf(HasSubstr("'mine'"), HasSubstr("import"))));
   EXPECT_EQ(ReadFile(CachedFile("b", "mine", "data.csv")), kCsv);
+}
+
+// The catalog of `inner`, except that a Publish of `held_id` waits until
+// Release(): a long upload, during which the registering replica holds its
+// write lock.
+class SlowUploadCatalog final : public DatasetCatalog {
+ public:
+  SlowUploadCatalog(std::shared_ptr<DatasetCatalog> inner, std::string held_id)
+      : inner_(std::move(inner)), held_id_(std::move(held_id)) {}
+
+  absl::StatusOr<int64_t> CatalogVersion() override {
+    return inner_->CatalogVersion();
+  }
+  absl::StatusOr<CatalogSnapshot> Snapshot() override {
+    return inner_->Snapshot();
+  }
+  absl::StatusOr<CatalogRecord> FetchRecord(
+      const CatalogEntry& entry) override {
+    return inner_->FetchRecord(entry);
+  }
+  absl::StatusOr<std::string> FetchData(const CatalogEntry& entry) override {
+    return inner_->FetchData(entry);
+  }
+  absl::StatusOr<int64_t> Publish(const CatalogRecord& record,
+                                  absl::string_view data,
+                                  std::optional<uint64_t> replaces) override {
+    if (record.entry.dataset_id == held_id_) {
+      absl::MutexLock lock(&mu_);
+      entered_ = true;
+      mu_.Await(absl::Condition(&released_));
+    }
+    return inner_->Publish(record, data, replaces);
+  }
+  absl::Status Remove(const std::string& dataset_id) override {
+    return inner_->Remove(dataset_id);
+  }
+
+  void WaitUntilHeld() {
+    absl::MutexLock lock(&mu_);
+    mu_.Await(absl::Condition(&entered_));
+  }
+  void Release() {
+    absl::MutexLock lock(&mu_);
+    released_ = true;
+  }
+
+ private:
+  const std::shared_ptr<DatasetCatalog> inner_;
+  const std::string held_id_;
+  absl::Mutex mu_;
+  bool entered_ ABSL_GUARDED_BY(mu_) = false;
+  bool released_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+TEST_F(CatalogSyncTest, LongUploadOnBDelaysNoDeletionOrReplacement) {
+  auto a = OpenReplica("a");
+  auto slow = std::make_shared<SlowUploadCatalog>(catalog_, "big");
+  RegistryOptions options = OptionsFor("b");
+  options.catalog = slow;
+  options.catalog_poll_interval = absl::Milliseconds(250);
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<DatasetRegistry> b,
+                       DatasetRegistry::Open(options));
+  ASSERT_THAT(a->Register(TableManifest("gone"), kCsv), IsOk());
+  ASSERT_THAT(a->Register(TableManifest("zips"), kCsv), IsOk());
+  ASSERT_NE(
+      TimeUntil([&] { return b->Contains("gone") && b->Contains("zips"); }),
+      absl::InfiniteDuration());
+
+  // B uploads "big" and holds its write lock until Release().
+  absl::StatusOr<std::shared_ptr<const LoadedDataset>> big;
+  std::thread upload([&] { big = b->Register(TableManifest("big"), kCsv2); });
+  slow->WaitUntilHeld();
+
+  ASSERT_THAT(a->Delete("gone"), IsOk());
+  EXPECT_LT(TimeUntil([&] { return !b->Contains("gone"); }, absl::Seconds(3)),
+            kPropagation);
+  EXPECT_THAT(b->Get("gone"), StatusIs(absl::StatusCode::kNotFound, _));
+
+  // Replaced through A: version 1 is no longer served by B, although B
+  // cannot load version 2 before its upload ends.
+  ASSERT_THAT(a->Replace(TableManifest("zips"), kCsv2), IsOk());
+  const absl::Time replaced = absl::Now();
+  absl::Time last_old = absl::InfinitePast();
+  while (absl::Now() - replaced < absl::Seconds(2)) {
+    absl::StatusOr<std::shared_ptr<const LoadedDataset>> d = b->Get("zips");
+    if (d.ok()) {
+      EXPECT_EQ((*d)->version, 1u);  // version 2 waits for the write lock
+      last_old = absl::Now();
+    }
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  EXPECT_LT(last_old - replaced, kPropagation);
+  EXPECT_THAT(b->Get("zips"),
+              StatusIs(absl::StatusCode::kUnavailable,
+                       AllOf(HasSubstr("'zips'"), HasSubstr("version 2"))));
+
+  slow->Release();
+  upload.join();
+  ASSERT_THAT(big, IsOk());
+  // Version 2 is loaded at the next polls; the deleted dataset stays gone.
+  EXPECT_LT(TimeUntil([&] {
+              absl::StatusOr<std::shared_ptr<const LoadedDataset>> d =
+                  b->Get("zips");
+              return d.ok() && (*d)->version == 2;
+            }),
+            kPropagation);
+  ASSERT_THAT(b->SyncWithCatalog(), IsOk());
+  EXPECT_FALSE(b->Contains("gone"));
+  EXPECT_FALSE(fs::exists(CachedFile("b", "gone", "data.csv")));
+  EXPECT_TRUE(b->Contains("big"));
+  EXPECT_LT(TimeUntil([&] { return a->Contains("big"); }), kPropagation);
 }
 
 TEST_F(CatalogSyncTest, DatabaseOutageKeepsServingAndRecovers) {
