@@ -415,20 +415,31 @@ absl::StatusOr<BudgetState> PostgresLedgerStore::GetBudget(
   return ReadBudget(r, 0, 0, buyer_id, dataset_id);
 }
 
+namespace {
+
+// Appends the filter's conditions (" AND buyer_id = $n ...") to `sql`, a
+// query ending in a WHERE clause, and their values to `params`.
+void AppendFilter(const LedgerFilter& filter, std::string* sql,
+                  std::vector<PgParam>* params) {
+  if (!filter.buyer_id.empty()) {
+    params->push_back(PgParam::Text(filter.buyer_id));
+    absl::StrAppend(sql, " AND buyer_id = $", params->size());
+  }
+  if (!filter.dataset_id.empty()) {
+    params->push_back(PgParam::Text(filter.dataset_id));
+    absl::StrAppend(sql, " AND dataset_id = $", params->size());
+  }
+}
+
+}  // namespace
+
 absl::StatusOr<std::vector<BudgetState>> PostgresLedgerStore::ListBudgets(
     const LedgerFilter& filter) {
   std::string sql =
       "SELECT buyer_id, dataset_id, granted, spent, reserved "
       "FROM ledger_budget_totals WHERE TRUE";
   std::vector<PgParam> params;
-  if (!filter.buyer_id.empty()) {
-    params.push_back(PgParam::Text(filter.buyer_id));
-    absl::StrAppend(&sql, " AND buyer_id = $", params.size());
-  }
-  if (!filter.dataset_id.empty()) {
-    params.push_back(PgParam::Text(filter.dataset_id));
-    absl::StrAppend(&sql, " AND dataset_id = $", params.size());
-  }
+  AppendFilter(filter, &sql, &params);
   // Byte order, as SQLite sorts TEXT.
   absl::StrAppend(&sql, " ORDER BY buyer_id COLLATE \"C\", "
                         "dataset_id COLLATE \"C\"");
@@ -666,14 +677,7 @@ absl::StatusOr<std::vector<LedgerEntry>> PostgresLedgerStore::ListEntries(
   std::string sql =
       absl::StrCat("SELECT ", kEntryColumns, " FROM ledger_entries WHERE TRUE");
   std::vector<PgParam> params;
-  if (!filter.buyer_id.empty()) {
-    params.push_back(PgParam::Text(filter.buyer_id));
-    absl::StrAppend(&sql, " AND buyer_id = $", params.size());
-  }
-  if (!filter.dataset_id.empty()) {
-    params.push_back(PgParam::Text(filter.dataset_id));
-    absl::StrAppend(&sql, " AND dataset_id = $", params.size());
-  }
+  AppendFilter(filter, &sql, &params);
   const int64_t limit =
       filter.limit > static_cast<size_t>(std::numeric_limits<int64_t>::max())
           ? std::numeric_limits<int64_t>::max()
