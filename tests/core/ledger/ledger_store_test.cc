@@ -23,6 +23,7 @@ namespace {
 
 using ::dpq::core::ledger::testing::Filter;
 using ::dpq::core::ledger::testing::LedgerStoreTest;
+using ::dpq::core::ledger::testing::Request;
 using ::dpq::testing::IsOkAndHolds;
 using ::dpq::testing::StatusIs;
 using ::testing::ElementsAre;
@@ -34,22 +35,6 @@ using ::testing::SizeIs;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-ReserveRequest Request(const std::string& request_id, double epsilon,
-                       const std::string& buyer = "alice",
-                       const std::string& dataset = "hospital") {
-  ReserveRequest request;
-  request.buyer_id = buyer;
-  request.dataset_id = dataset;
-  request.request_id = request_id;
-  request.fingerprint = "fp:" + dataset + ":" + std::to_string(epsilon);
-  request.operation = "MeasureInconsistency MI optimized";
-  request.neighbouring = "tuple";
-  // As the service does: a request's epsilon is quantised to whole ledger
-  // units (0.1 is then charged 0.1 exactly, not 0.1 + 10^-12).
-  request.epsilon = QuantizedEpsilon(epsilon);
-  return request;
-}
 
 }  // namespace
 

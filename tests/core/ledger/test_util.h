@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "core/ledger/epsilon_units.h"
 #include "core/ledger/ledger.h"
 
 namespace dpq::core::ledger::testing {
@@ -18,6 +19,24 @@ inline LedgerFilter Filter(const std::string& buyer_id,
   filter.dataset_id = dataset_id;
   filter.limit = limit;
   return filter;
+}
+
+// A MeasureInconsistency reservation of `epsilon` by `buyer` on `dataset`,
+// its fingerprint made from the dataset and epsilon. The epsilon is
+// quantised as the service does: a request's epsilon is whole ledger units
+// (0.1 is then charged 0.1 exactly, not 0.1 + 10^-12).
+inline ReserveRequest Request(const std::string& request_id, double epsilon,
+                              const std::string& buyer = "alice",
+                              const std::string& dataset = "hospital") {
+  ReserveRequest request;
+  request.buyer_id = buyer;
+  request.dataset_id = dataset;
+  request.request_id = request_id;
+  request.fingerprint = "fp:" + dataset + ":" + std::to_string(epsilon);
+  request.operation = "MeasureInconsistency MI optimized";
+  request.neighbouring = "tuple";
+  request.epsilon = QuantizedEpsilon(epsilon);
+  return request;
 }
 
 }  // namespace dpq::core::ledger::testing

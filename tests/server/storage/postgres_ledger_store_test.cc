@@ -40,6 +40,7 @@ using ::dpq::core::ledger::testing::LedgerConcurrencyTest;
 using ::dpq::core::ledger::testing::LedgerStoreHarness;
 using ::dpq::core::ledger::testing::LedgerStoreParam;
 using ::dpq::core::ledger::testing::LedgerStoreTest;
+using ::dpq::core::ledger::testing::Request;
 using ::dpq::testing::IsOkAndHolds;
 using ::dpq::testing::PostgresCluster;
 using ::dpq::testing::StatusIs;
@@ -114,20 +115,6 @@ INSTANTIATE_TEST_SUITE_P(Postgres, LedgerConcurrencyTest,
 
 // ---------------------------------------------------------------------------
 // What only the PostgreSQL store does: replicas, leases, outages.
-
-ReserveRequest Request(const std::string& request_id, double epsilon,
-                       const std::string& buyer = "alice",
-                       const std::string& dataset = "hospital") {
-  ReserveRequest request;
-  request.buyer_id = buyer;
-  request.dataset_id = dataset;
-  request.request_id = request_id;
-  request.fingerprint = "fp:" + dataset + ":" + std::to_string(epsilon);
-  request.operation = "MeasureInconsistency MI optimized";
-  request.neighbouring = "tuple";
-  request.epsilon = QuantizedEpsilon(epsilon);
-  return request;
-}
 
 // Waits up to `timeout` for `done`, polling.
 template <typename Condition>

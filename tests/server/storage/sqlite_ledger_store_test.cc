@@ -34,6 +34,7 @@ using ::dpq::core::ledger::testing::LedgerConcurrencyTest;
 using ::dpq::core::ledger::testing::LedgerStoreHarness;
 using ::dpq::core::ledger::testing::LedgerStoreParam;
 using ::dpq::core::ledger::testing::LedgerStoreTest;
+using ::dpq::core::ledger::testing::Request;
 using ::dpq::server::storage::testing::TempDir;
 using ::dpq::testing::StatusIs;
 using ::testing::ElementsAre;
@@ -70,20 +71,6 @@ INSTANTIATE_TEST_SUITE_P(Sqlite, LedgerConcurrencyTest,
 
 // ---------------------------------------------------------------------------
 // What only the SQLite store does: its file, schema version, batches.
-
-ReserveRequest Request(const std::string& request_id, double epsilon,
-                       const std::string& buyer = "alice",
-                       const std::string& dataset = "hospital") {
-  ReserveRequest request;
-  request.buyer_id = buyer;
-  request.dataset_id = dataset;
-  request.request_id = request_id;
-  request.fingerprint = "fp:" + dataset + ":" + std::to_string(epsilon);
-  request.operation = "MeasureInconsistency MI optimized";
-  request.neighbouring = "tuple";
-  request.epsilon = QuantizedEpsilon(epsilon);
-  return request;
-}
 
 // Runs one SQL query on the file with a separate connection; returns the
 // first column of the first row as text.
