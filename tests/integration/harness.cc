@@ -316,6 +316,20 @@ std::unique_ptr<grpc::ClientContext> Context(
   return context;
 }
 
+grpc::health::v1::HealthCheckResponse::ServingStatus CheckHealth(
+    const std::shared_ptr<grpc::Channel>& channel, const std::string& service,
+    grpc::Status* call_status) {
+  auto stub = grpc::health::v1::Health::NewStub(channel);
+  grpc::health::v1::HealthCheckRequest request;
+  request.set_service(service);
+  grpc::health::v1::HealthCheckResponse response;
+  auto context = Context("", std::chrono::seconds(10));
+  const grpc::Status status = stub->Check(context.get(), request, &response);
+  if (call_status != nullptr) *call_status = status;
+  return status.ok() ? response.status()
+                     : grpc::health::v1::HealthCheckResponse::UNKNOWN;
+}
+
 std::string Describe(const grpc::Status& status) {
   static const char* const kNames[] = {"OK",
                                        "CANCELLED",

@@ -23,6 +23,7 @@
 #include "absl/status/statusor.h"
 #include "dpq/v1/admin_service.grpc.pb.h"
 #include "dpq/v1/buyer_service.grpc.pb.h"
+#include "grpc/health/v1/health.grpc.pb.h"
 #include "gmock/gmock.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
@@ -129,6 +130,13 @@ std::shared_ptr<grpc::Channel> InsecureChannel(const std::string& address);
 std::unique_ptr<grpc::ClientContext> Context(
     const std::string& token,
     std::chrono::microseconds deadline = std::chrono::seconds(30));
+
+// Checks the standard gRPC health of `service` ("" = the whole server) over
+// `channel`, without a token: the reported status, or UNKNOWN when the
+// call itself fails (then `call_status`, if given, says why).
+grpc::health::v1::HealthCheckResponse::ServingStatus CheckHealth(
+    const std::shared_ptr<grpc::Channel>& channel, const std::string& service,
+    grpc::Status* call_status = nullptr);
 
 // "CODE: message" for failure messages.
 std::string Describe(const grpc::Status& status);

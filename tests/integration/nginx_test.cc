@@ -210,17 +210,12 @@ TEST_F(NginxTest, LargeUploadStreamsThroughNginx) {
 // nginx answers UNAVAILABLE in gRPC's own terms (deploy/nginx/dpq.conf's
 // @dpq_unavailable) and `dpq health` fails.
 TEST_F(NginxTest, HealthChecksGoThroughNginx) {
-  auto health = grpc::health::v1::Health::NewStub(channel_);
   for (const char* service :
        {"", "dpq.v1.BuyerService", "dpq.v1.AdminService"}) {
-    grpc::health::v1::HealthCheckRequest request;
-    request.set_service(service);
-    grpc::health::v1::HealthCheckResponse response;
-    auto context = Context("");
-    ASSERT_THAT(health->Check(context.get(), request, &response), GrpcOk())
-        << "service '" << service << "'";
-    EXPECT_EQ(response.status(), grpc::health::v1::HealthCheckResponse::SERVING)
-        << "service '" << service << "'";
+    grpc::Status call;
+    EXPECT_EQ(CheckHealth(channel_, service, &call),
+              grpc::health::v1::HealthCheckResponse::SERVING)
+        << "service '" << service << "': " << Describe(call);
   }
   const std::vector<std::string> dpq_health = {kClientBinary,     "--server",
                                                nginx_->address(), "--ca",
@@ -231,10 +226,8 @@ TEST_F(NginxTest, HealthChecksGoThroughNginx) {
   EXPECT_THAT(nginx_->AccessLines("/grpc.health.v1.Health/Check"), SizeIs(4));
 
   ASSERT_EQ(StopServer(), 0);
-  grpc::health::v1::HealthCheckRequest request;
-  grpc::health::v1::HealthCheckResponse response;
-  auto context = Context("", std::chrono::seconds(10));
-  const grpc::Status down = health->Check(context.get(), request, &response);
+  grpc::Status down;
+  CheckHealth(channel_, "", &down);
   EXPECT_FALSE(down.ok());
   EXPECT_THAT(down, GrpcIs(grpc::StatusCode::UNAVAILABLE,
                            HasSubstr("no dpq-server replica is reachable")));

@@ -132,25 +132,15 @@ class ReplicasTest : public ::testing::Test {
     return false;
   }
 
-  // The overall health of replica i.
-  grpc::health::v1::HealthCheckResponse::ServingStatus Health(int i) {
-    auto stub = grpc::health::v1::Health::NewStub(
-        TlsChannel(replicas_[i]->address(), certs_.ca()));
-    grpc::health::v1::HealthCheckRequest request;
-    grpc::health::v1::HealthCheckResponse response;
-    auto context = Context("", std::chrono::seconds(5));
-    if (!stub->Check(context.get(), request, &response).ok()) {
-      return grpc::health::v1::HealthCheckResponse::UNKNOWN;
-    }
-    return response.status();
-  }
-
   bool WaitForHealth(int i,
                      grpc::health::v1::HealthCheckResponse::ServingStatus want,
                      absl::Duration timeout) {
     const absl::Time end = absl::Now() + timeout;
     while (absl::Now() < end) {
-      if (Health(i) == want) return true;
+      if (CheckHealth(TlsChannel(replicas_[i]->address(), certs_.ca()), "") ==
+          want) {
+        return true;
+      }
       absl::SleepFor(absl::Milliseconds(100));
     }
     return false;

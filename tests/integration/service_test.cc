@@ -43,25 +43,17 @@ class ServiceTest : public ServerFixture {
 };
 
 TEST_F(ServiceTest, HealthIsServingWithoutAToken) {
-  auto health = grpc::health::v1::Health::NewStub(
-      TlsChannel(server_->address(), certs_.ca()));
+  const auto channel = TlsChannel(server_->address(), certs_.ca());
   for (const char* service :
        {"", "dpq.v1.BuyerService", "dpq.v1.AdminService"}) {
-    grpc::health::v1::HealthCheckRequest request;
-    request.set_service(service);
-    grpc::health::v1::HealthCheckResponse response;
-    auto context = Context("");
-    ASSERT_THAT(health->Check(context.get(), request, &response), GrpcOk())
-        << "service '" << service << "'";
-    EXPECT_EQ(response.status(), grpc::health::v1::HealthCheckResponse::SERVING)
-        << "service '" << service << "'";
+    grpc::Status call;
+    EXPECT_EQ(CheckHealth(channel, service, &call),
+              grpc::health::v1::HealthCheckResponse::SERVING)
+        << "service '" << service << "': " << Describe(call);
   }
-  grpc::health::v1::HealthCheckRequest unknown;
-  unknown.set_service("no.such.Service");
-  grpc::health::v1::HealthCheckResponse response;
-  auto context = Context("");
-  EXPECT_THAT(health->Check(context.get(), unknown, &response),
-              GrpcIs(grpc::StatusCode::NOT_FOUND, ::testing::_));
+  grpc::Status unknown;
+  CheckHealth(channel, "no.such.Service", &unknown);
+  EXPECT_THAT(unknown, GrpcIs(grpc::StatusCode::NOT_FOUND, ::testing::_));
 }
 
 TEST_F(ServiceTest, ReflectionListsBothServices) {
