@@ -272,7 +272,6 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
   ASSIGN_OR_RETURN(StateStores state, UsesPostgres(options)
                                           ? OpenPostgresState(options)
                                           : OpenEmbeddedState(dir));
-  server->pool_ = state.pool;
   server->ledger_ = std::move(state.ledger);
   server->accounts_ = std::move(state.accounts);
   server->state_health_ = std::move(state.health);
@@ -370,7 +369,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
     for (const char* name : kServiceNames) {
       health->SetServingStatus(name, true);
     }
-    server->health_monitor_ = std::thread([s = server.get()] { s->MonitorHealth(); });
+    if (server->state_health_) {
+      server->health_monitor_ =
+          std::thread([s = server.get()] { s->MonitorHealth(); });
+    }
   }
   return server;
 }

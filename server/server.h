@@ -40,9 +40,6 @@ class BuyerServiceImpl;
 namespace registry {
 class DatasetRegistry;
 }  // namespace registry
-namespace storage {
-class PgPool;
-}  // namespace storage
 
 // The default port of dpq-server.
 inline constexpr int kDefaultPort = 50051;
@@ -166,10 +163,9 @@ class Server {
   Server();
   // Sets every health status to NOT_SERVING while the durable state is
   // unreachable (a PostgreSQL outage) and back to SERVING when it answers
-  // again, until Shutdown.
+  // again, until Shutdown. Runs only in the shared-state mode.
   void MonitorHealth() ABSL_LOCKS_EXCLUDED(shutdown_mu_);
 
-  std::shared_ptr<storage::PgPool> pool_;  // shared-state mode only
   std::unique_ptr<core::ledger::LedgerStore> ledger_;
   std::unique_ptr<auth::AccountsStore> accounts_;
   std::unique_ptr<registry::DatasetRegistry> registry_;

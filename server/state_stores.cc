@@ -26,7 +26,6 @@ absl::StatusOr<StateStores> OpenEmbeddedState(const std::string& data_dir) {
                    storage::SqliteLedgerStore::Open(data_dir + "/ledger.db"));
   ASSIGN_OR_RETURN(state.accounts, storage::SqliteAccountsStore::Open(
                                        data_dir + "/accounts.db"));
-  state.health = [] { return absl::OkStatus(); };
   state.description = absl::StrCat(data_dir, "/ledger.db and accounts.db");
   return state;
 }
@@ -38,20 +37,20 @@ absl::StatusOr<StateStores> OpenPostgresState(const Options& options) {
                    LoadOrCreateReplicaId(options.data_dir, options.replica_id));
   storage::PgPool::Options pool_options;
   pool_options.size = static_cast<int>(options.database_connections);
-  StateStores state;
-  ASSIGN_OR_RETURN(std::unique_ptr<storage::PgPool> pool,
+  // Shared by the three stores, each of which keeps it alive.
+  ASSIGN_OR_RETURN(std::shared_ptr<storage::PgPool> pool,
                    storage::PgPool::Open(dsn, pool_options));
-  state.pool = std::move(pool);
+  StateStores state;
 
   storage::PostgresLedgerOptions ledger_options;
   ledger_options.replica_id = replica_id;
   ledger_options.lease = absl::Seconds(options.replica_lease_seconds);
   ASSIGN_OR_RETURN(std::unique_ptr<storage::PostgresLedgerStore> ledger,
-                   storage::PostgresLedgerStore::Open(state.pool, ledger_options));
+                   storage::PostgresLedgerStore::Open(pool, ledger_options));
   ASSIGN_OR_RETURN(state.accounts,
-                   storage::PostgresAccountsStore::Open(state.pool));
+                   storage::PostgresAccountsStore::Open(pool));
   ASSIGN_OR_RETURN(state.catalog,
-                   storage::PostgresDatasetCatalog::Open(state.pool));
+                   storage::PostgresDatasetCatalog::Open(pool));
   const storage::PostgresLedgerStore* lease_holder = ledger.get();
   // The lease renewal is the replica's heartbeat with the database.
   state.health = [lease_holder] { return lease_holder->Health(); };

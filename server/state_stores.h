@@ -19,20 +19,14 @@
 
 namespace dpq::server {
 
-namespace storage {
-class PgPool;
-}  // namespace storage
-
 struct StateStores {
-  // The PostgreSQL connections (shared-state mode only), shared by the
-  // stores below.
-  std::shared_ptr<storage::PgPool> pool;
   std::unique_ptr<core::ledger::LedgerStore> ledger;
   std::unique_ptr<auth::AccountsStore> accounts;
   // The shared dataset catalog; null in the embedded mode.
   std::shared_ptr<registry::DatasetCatalog> catalog;
-  // OK while the durable state answers (always, for the embedded files);
-  // the health service reports NOT_SERVING otherwise.
+  // OK while the durable state answers; the health service reports
+  // NOT_SERVING otherwise. Null for the embedded files, which need no
+  // watching.
   std::function<absl::Status()> health;
   // Where the state is, for the log: never the DSN.
   std::string description;
