@@ -14,7 +14,7 @@
 #include "absl/time/time.h"
 #include "dpq/v1/admin_service.grpc.pb.h"
 #include "dpq/v1/buyer_service.grpc.pb.h"
-#include "grpc/health/v1/health.grpc.pb.h"
+#include "grpc_health/v1/health.grpc.pb.h"
 #include "grpcpp/client_context.h"
 
 namespace dpq::client {

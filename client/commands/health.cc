@@ -5,7 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "client/json_output.h"
 #include "core/util/status_macros.h"
-#include "grpc/health/v1/health.grpc.pb.h"
+#include "grpc_health/v1/health.grpc.pb.h"
 
 namespace dpq::client {
 

@@ -21,7 +21,7 @@
 #include "dpq/v1/admin_service_mock.grpc.pb.h"
 #include "dpq/v1/buyer_service_mock.grpc.pb.h"
 #include "gmock/gmock.h"
-#include "grpc/health/v1/health_mock.grpc.pb.h"
+#include "grpc_health/v1/health_mock.grpc.pb.h"
 #include "grpcpp/alarm.h"
 #include "grpcpp/completion_queue.h"
 #include "grpcpp/support/async_stream.h"

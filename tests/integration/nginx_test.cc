@@ -15,7 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "dpq/v1/admin_service.grpc.pb.h"
 #include "dpq/v1/buyer_service.grpc.pb.h"
-#include "grpc/health/v1/health.grpc.pb.h"
+#include "grpc_health/v1/health.grpc.pb.h"
 #include "tests/integration/harness.h"
 #include "tests/integration/nginx_proxy.h"
 

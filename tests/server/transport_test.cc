@@ -11,7 +11,7 @@
 #include "dpq/v1/admin_service.grpc.pb.h"
 #include "dpq/v1/buyer_service.grpc.pb.h"
 #include "gmock/gmock.h"
-#include "grpc/health/v1/health.grpc.pb.h"
+#include "grpc_health/v1/health.grpc.pb.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
