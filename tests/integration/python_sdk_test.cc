@@ -1,0 +1,101 @@
+// The Python SDK (client/python/dpq_client) against the real server: a
+// ServerFixture registers three datasets and creates buyers, then
+// /usr/bin/python3 runs tests/integration/python_sdk_test.py (unittest),
+// which connects with TLS and the buyers' tokens from the environment and
+// drives every buyer call, the retries and the errors (its docstring lists
+// the cases). This test asserts that the script passed all of them.
+#include <chrono>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "tests/integration/harness.h"
+
+namespace dpq::integration {
+namespace {
+
+using ::testing::HasSubstr;
+
+// 40 people: Sex alternates F/M, Age 20..59, Label "yes" for Age >= 40;
+// every column a cube dimension (trees and cuboids), no public cuboid.
+std::string PeopleCsv() {
+  std::string csv = "Sex,Age,Label\n";
+  for (int i = 0; i < 40; ++i) {
+    absl::StrAppend(&csv, i % 2 == 0 ? "F" : "M", ",", 20 + i, ",",
+                    20 + i >= 40 ? "yes" : "no", "\n");
+  }
+  return csv;
+}
+
+v1::DatasetManifest PeopleManifest() {
+  v1::DatasetManifest m;
+  m.set_dataset_id("people");
+  m.set_constraints("Sex -> Label\n");
+  m.set_public_max_rows(100);
+  m.set_infer_column_types(true);
+  for (const char* column : {"Sex", "Age", "Label"}) {
+    v1::CubeDimension* dim = m.add_cube_dimensions();
+    dim->set_column(column);
+    dim->set_infer_domain(true);
+  }
+  m.add_public_cuboids()->add_dimensions("Sex");
+  return m;
+}
+
+// A triangle a-b-c with a pendant d, and e-f.
+constexpr char kEdges[] = "source,target\na,b\nb,c\nc,a\nc,d\ne,f\n";
+
+v1::DatasetManifest NetManifest() {
+  v1::DatasetManifest m;
+  m.set_dataset_id("net");
+  m.set_description("a small network");
+  m.set_kind(v1::DATASET_KIND_GRAPH);
+  for (const char* node : {"a", "b", "c", "d", "e", "f"}) {
+    m.add_node_labels(node);
+  }
+  return m;
+}
+
+class PythonSdkTest : public ServerFixture {};
+
+TEST_F(PythonSdkTest, UnittestsPassAgainstTheRealServer) {
+  v1::RegisterDatasetResponse people, net;
+  ASSERT_THAT(client_->RegisterHospital(admin_token_, "hospital"), GrpcOk());
+  ASSERT_THAT(client_->Register(admin_token_, PeopleManifest(), PeopleCsv(),
+                                &people),
+              GrpcOk());
+  ASSERT_THAT(client_->Register(admin_token_, NetManifest(), kEdges, &net),
+              GrpcOk());
+  // alice: the exact-budget arithmetic only; dave: releases, replays,
+  // retries; carol: a budget to exhaust; bob: nothing granted.
+  std::map<std::string, std::string> env = {
+      {"PYTHONPATH", DPQ_PYTHON_PATH},
+      {"PYTHONDONTWRITEBYTECODE", "1"},
+      {"DPQ_TEST_SERVER", server_->address()},
+      {"DPQ_TEST_CA", certs_.ca()},
+      {"DPQ_TEST_TOKEN_ALICE", NewBuyer("alice", "hospital", 20)},
+      {"DPQ_TEST_TOKEN_CAROL", NewBuyer("carol", "hospital", 1)},
+      {"DPQ_TEST_TOKEN_DAVE", NewBuyer("dave", "people", 10)},
+  };
+  ASSERT_THAT(client_->Grant(admin_token_, "dave", "net", 5), GrpcOk());
+  absl::StatusOr<std::string> bob = client_->CreateBuyer(admin_token_, "bob");
+  ASSERT_TRUE(bob.ok()) << bob.status();
+  env["DPQ_TEST_TOKEN_BOB"] = *bob;
+  const std::string token_file = dir_.Sub("dave.token");
+  WriteFileOrDie(token_file, env["DPQ_TEST_TOKEN_DAVE"] + "\n");
+  env["DPQ_TEST_TOKEN_FILE_DAVE"] = token_file;
+
+  const CommandResult r = RunCommand(
+      {"/usr/bin/python3",
+       absl::StrCat(kSourceDir, "/tests/integration/python_sdk_test.py")},
+      env, std::chrono::seconds(240));
+  // unittest reports on stderr; print it for the log either way.
+  std::cout << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 0) << "server log:\n" << server_->Log();
+  EXPECT_THAT(r.err, HasSubstr("\nOK"));
+}
+
+}  // namespace
+}  // namespace dpq::integration
