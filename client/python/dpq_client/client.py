@@ -56,8 +56,18 @@ def _enum(enum_type, prefix: str, value, field: str, request_id: str) -> int:
     for candidate in (name, prefix + name):
         if candidate in enum_type.keys():
             return enum_type.Value(candidate)
-    known = ", ".join(k[len(prefix):].lower() for k in enum_type.keys() if not k.endswith("UNSPECIFIED"))
+    known = ", ".join(k[len(prefix):].lower() for k in enum_type.keys()
+                      if not k.endswith("UNSPECIFIED"))
     raise invalid_argument(field, f"unknown value {value!r} (one of {known})", request_id)
+
+
+def _epsilon(value, field: str, request_id: str) -> float:
+    """The double of an epsilon given as int, float, Decimal or str (the
+    server checks its range)."""
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise invalid_argument(field, f"not a number: {value!r}", request_id) from None
 
 
 class Client:
@@ -91,7 +101,8 @@ class Client:
             raise ValueError("client_cert_file and client_key_file go together")
         self.target = target
         self.timeout = float(timeout)
-        self.retry_policy = retries if isinstance(retries, RetryPolicy) else RetryPolicy(max_retries=int(retries))
+        self.retry_policy = (retries if isinstance(retries, RetryPolicy)
+                             else RetryPolicy(max_retries=int(retries)))
         self._key, channel = channels.acquire(
             target, token, insecure, _read(ca_file), _read(client_cert_file),
             _read(client_key_file), server_name)
@@ -148,7 +159,7 @@ class Client:
         dataset's charge_multiplier)."""
         rid = request_id or new_request_id()
         req = pb.MeasureInconsistencyRequest(
-            dataset_id=dataset_id, epsilon=float(epsilon), request_id=rid,
+            dataset_id=dataset_id, epsilon=_epsilon(epsilon, "epsilon", rid), request_id=rid,
             measure=_enum(dataset_pb2.Measure, "MEASURE_", measure, "measure", rid),
             method=_enum(dataset_pb2.SelectionMethod, "SELECTION_METHOD_", method, "method", rid),
             repair_method=_enum(dataset_pb2.RepairMethod, "REPAIR_METHOD_", repair_method,
@@ -161,7 +172,7 @@ class Client:
         results.QualityReport)."""
         rid = request_id or new_request_id()
         req = pb.QualityReportRequest(
-            dataset_id=dataset_id, epsilon=float(epsilon), request_id=rid,
+            dataset_id=dataset_id, epsilon=_epsilon(epsilon, "epsilon", rid), request_id=rid,
             method=_enum(dataset_pb2.SelectionMethod, "SELECTION_METHOD_", method, "method", rid),
             repair_method=_enum(dataset_pb2.RepairMethod, "REPAIR_METHOD_", repair_method,
                                 "repair_method", rid))
@@ -174,10 +185,11 @@ class Client:
         dimension names per cuboid, e.g. [["Condition", "EmergencyService"]]
         (results.CuboidRelease)."""
         rid = request_id or new_request_id()
-        if isinstance(cuboids, str) or any(isinstance(c, str) for c in cuboids):
+        cuboids = [] if isinstance(cuboids, str) else list(cuboids)
+        if not cuboids or any(isinstance(c, str) for c in cuboids):
             raise invalid_argument("cuboids", "give a list of lists of dimension names", rid)
         req = pb.ReleaseCuboidsRequest(
-            dataset_id=dataset_id, epsilon=float(epsilon), request_id=rid,
+            dataset_id=dataset_id, epsilon=_epsilon(epsilon, "epsilon", rid), request_id=rid,
             non_negative_integral=non_negative_integral,
             cuboids=[dataset_pb2.CuboidSpec(dimensions=list(c)) for c in cuboids])
         return results.cuboid_release(*self._call("ReleaseCuboids", req, rid, timeout))
@@ -199,8 +211,9 @@ class Client:
             approach=_enum(pb.SelectionApproach, "SELECTION_APPROACH_", approach, "approach", rid),
             sensitivity=_enum(pb.SensitivityMode, "SENSITIVITY_MODE_", sensitivity,
                               "sensitivity", rid),
-            epsilon=float(epsilon), generations=generations, population=population,
-            accuracy_epsilon=float(accuracy_epsilon), request_id=rid)
+            epsilon=_epsilon(epsilon, "epsilon", rid), generations=generations,
+            population=population,
+            accuracy_epsilon=_epsilon(accuracy_epsilon, "accuracy_epsilon", rid), request_id=rid)
         return results.decision_tree(*self._call("TrainDecisionTree", req, rid, timeout))
 
     def select_influential_nodes(self, dataset_id: str, k: int, epsilon,
@@ -213,7 +226,7 @@ class Client:
         "egocentric_density" (default: both)."""
         rid = request_id or new_request_id()
         req = pb.SelectInfluentialNodesRequest(
-            dataset_id=dataset_id, k=k, epsilon=float(epsilon), request_id=rid,
+            dataset_id=dataset_id, k=k, epsilon=_epsilon(epsilon, "epsilon", rid), request_id=rid,
             objectives=[_enum(pb.NodeObjective, "NODE_OBJECTIVE_", o, "objectives", rid)
                         for o in objectives],
             approach=_enum(pb.SelectionApproach, "SELECTION_APPROACH_", approach, "approach", rid),
@@ -228,7 +241,8 @@ class Client:
         """(response, attempts) of a unary call, retried per the policy
         with the same request (hence the same request id)."""
         if self._closed:
-            raise DpqError(grpc.StatusCode.CANCELLED, "the client is closed", request_id, attempts=0)
+            raise DpqError(grpc.StatusCode.CANCELLED, "the client is closed", request_id,
+                           attempts=0)
         rpc = getattr(self._stub, method)
         first = self.timeout if timeout is None else float(timeout)
         policy = self.retry_policy

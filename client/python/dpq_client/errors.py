@@ -337,7 +337,7 @@ def from_rpc_error(rpc_error, request_id="", attempts=1) -> DpqError:
 def invalid_argument(field, description, request_id="") -> InvalidArgument:
     """A client-side INVALID_ARGUMENT for `field` (no call was made)."""
     err = InvalidArgument(grpc.StatusCode.INVALID_ARGUMENT,
-                          f"{field}: {description}", request_id)
+                          f"{field}: {description}", request_id, attempts=0)
     err.field_violations.append(Violation(field, description))
     err.reason = "INVALID_ARGUMENT"
     return err

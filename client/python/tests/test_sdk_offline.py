@@ -51,7 +51,8 @@ class ErrorsFromTrailers(unittest.TestCase):
             request_id="q1")
         self.assertIsInstance(e, dpq_client.BudgetExhausted)
         self.assertIsInstance(e, dpq_client.ResourceExhausted)
-        self.assertEqual((e.reason, e.dataset_id, e.request_id), ("BUDGET_EXHAUSTED", "hospital", "q1"))
+        self.assertEqual((e.reason, e.dataset_id, e.request_id),
+                         ("BUDGET_EXHAUSTED", "hospital", "q1"))
         self.assertEqual(e.remaining_epsilon, Decimal("1.3"))
         self.assertEqual(e.requested_epsilon, Decimal(2))
         self.assertIsNone(e.cap_epsilon)
@@ -61,7 +62,8 @@ class ErrorsFromTrailers(unittest.TestCase):
     def test_reason_first_code_second(self):
         cases = [
             (grpc.StatusCode.FAILED_PRECONDITION, "NO_BUDGET_GRANTED", dpq_client.NoBudgetGranted),
-            (grpc.StatusCode.RESOURCE_EXHAUSTED, "DATASET_CAP_REACHED", dpq_client.DatasetCapReached),
+            (grpc.StatusCode.RESOURCE_EXHAUSTED, "DATASET_CAP_REACHED",
+             dpq_client.DatasetCapReached),
             (grpc.StatusCode.ALREADY_EXISTS, "REQUEST_ID_REUSED", dpq_client.RequestIdReused),
             (grpc.StatusCode.ABORTED, "REQUEST_IN_PROGRESS", dpq_client.RequestInProgress),
             (grpc.StatusCode.UNAVAILABLE, "HEAVY_JOBS_BUSY", dpq_client.HeavyJobsBusy),
@@ -81,13 +83,15 @@ class ErrorsFromTrailers(unittest.TestCase):
         bad = error_details_pb2.BadRequest()
         bad.field_violations.add(field="epsilon", description="must be in [1e-6, 1e6]")
         e = errors.from_rpc_error(FakeRpcError(
-            grpc.StatusCode.INVALID_ARGUMENT, "bad", [info("INVALID_ARGUMENT", field="epsilon"), bad]))
+            grpc.StatusCode.INVALID_ARGUMENT, "bad",
+            [info("INVALID_ARGUMENT", field="epsilon"), bad]))
         self.assertIsInstance(e, ValueError)
         self.assertEqual(e.field_violations[0].subject, "epsilon")
         e = errors.from_rpc_error(FakeRpcError(
             grpc.StatusCode.UNAVAILABLE, "busy",
             [info("HEAVY_JOBS_BUSY"),
-             error_details_pb2.RetryInfo(retry_delay=duration_pb2.Duration(seconds=1, nanos=500000000))]))
+             error_details_pb2.RetryInfo(
+                 retry_delay=duration_pb2.Duration(seconds=1, nanos=500000000))]))
         self.assertEqual(e.retry_delay, 1.5)
         self.assertTrue(e.retryable)
         e = errors.from_rpc_error(FakeRpcError(
@@ -119,7 +123,8 @@ class Retries(unittest.TestCase):
         make = lambda code, reason="": errors.from_rpc_error(
             FakeRpcError(code, "m", [info(reason)] if reason else []))
         self.assertTrue(retry.should_retry(make(grpc.StatusCode.UNAVAILABLE), 0, policy, False))
-        self.assertTrue(retry.should_retry(make(grpc.StatusCode.DEADLINE_EXCEEDED), 1, policy, False))
+        self.assertTrue(
+            retry.should_retry(make(grpc.StatusCode.DEADLINE_EXCEEDED), 1, policy, False))
         self.assertFalse(retry.should_retry(make(grpc.StatusCode.UNAVAILABLE), 2, policy, False))
         for code in (grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.INTERNAL,
                      grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.ABORTED):
@@ -138,6 +143,19 @@ class Retries(unittest.TestCase):
         self.assertEqual(policy.backoff(0, 3.0, rng), 3.0)
         self.assertEqual([policy.attempt_timeout(1.0, r) for r in range(3)], [1.0, 2.0, 4.0])
         self.assertEqual(dpq_client.RetryPolicy(max_timeout=3).attempt_timeout(1.0, 5), 3)
+
+    def test_arguments_the_sdk_cannot_encode_fail_before_any_call(self):
+        # Port 1: a call would fail UNAVAILABLE, so InvalidArgument proves
+        # that none was made.
+        with dpq_client.Client("127.0.0.1:1", token="t", retries=0) as dpq:
+            for call in (lambda: dpq.measure_inconsistency("d", "median", 1),
+                         lambda: dpq.quality_report("d", "lots"),
+                         lambda: dpq.release_cuboids("d", ["Sex"], 1),
+                         lambda: dpq.select_influential_nodes("d", 1, 1, objectives=["x"])):
+                with self.assertRaises(dpq_client.InvalidArgument) as cm:
+                    call()
+                self.assertEqual(cm.exception.attempts, 0)
+                self.assertTrue(cm.exception.request_id.startswith("py-"))
 
     def test_request_ids_are_fresh(self):
         ids = {dpq_client.new_request_id() for _ in range(100)}
