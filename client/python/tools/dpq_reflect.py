@@ -232,10 +232,14 @@ class ReflectionClient:
         self._learn(self._ask(file_containing_symbol=symbol))
 
     def try_symbol(self, symbol):
-        """Like file_containing_symbol; False instead of NOT_FOUND."""
+        """Like file_containing_symbol for a message type; False instead of
+        NOT_FOUND (or of an answer that does not define it)."""
         try:
             self.file_containing_symbol(symbol)
+            self.pool.FindMessageTypeByName(symbol)
             return True
+        except KeyError:
+            return False
         except ReflectionError as error:
             if error.code == grpc.StatusCode.NOT_FOUND.value[0]:
                 return False

@@ -20,6 +20,7 @@ import unittest
 from concurrent import futures
 
 import grpc
+from google.protobuf import any_pb2
 from google.protobuf import descriptor_pb2
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -27,6 +28,27 @@ import dpq_reflect  # noqa: E402
 
 PROTOC = None
 REPO = None
+
+
+def _status_details_bytes():
+    """A google.rpc.Status (code 8, a message, one Any detail) encoded by
+    hand: this test must not depend on dpq_reflect to build it."""
+    detail = any_pb2.Any(type_url="type.googleapis.com/google.rpc.ErrorInfo",
+                         value=b"\x0a\x10BUDGET_EXHAUSTED")
+    message = "Budget exhausted".encode()
+    body = detail.SerializeToString()
+    return (b"\x08\x08" + b"\x12" + bytes([len(message)]) + message +
+            b"\x1a" + bytes([len(body)]) + body)
+
+
+_STATUS_DETAILS = _status_details_bytes()
+
+
+class _RichStatus(grpc.Status):
+    def __init__(self, details):
+        self.code = grpc.StatusCode.RESOURCE_EXHAUSTED
+        self.details = "Budget exhausted"
+        self.trailing_metadata = (("grpc-status-details-bin", details),)
 
 
 def _shape(file_proto):
@@ -87,9 +109,16 @@ class FallbackTest(unittest.TestCase):
             for request in requests:
                 response = response_class()
                 response.original_request.CopyFrom(request)
-                response.list_services_response.service.add(
-                    name="old.Service")
+                if request.WhichOneof("message_request") == "list_services":
+                    response.list_services_response.service.add(
+                        name="old.Service")
+                else:
+                    response.error_response.error_code = 5
+                    response.error_response.error_message = "not found"
                 yield response
+
+        def fail(request, context):
+            context.abort_with_status(_RichStatus(_STATUS_DETAILS))
 
         handler = grpc.method_handlers_generic_handler(
             "grpc.reflection.v1alpha.ServerReflection",
@@ -97,7 +126,12 @@ class FallbackTest(unittest.TestCase):
                 answer, request_deserializer=request_class.FromString,
                 response_serializer=response_class.SerializeToString)})
         self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
-        self.server.add_generic_rpc_handlers((handler,))
+        failing = grpc.method_handlers_generic_handler(
+            "test.Failing",
+            {"Fail": grpc.unary_unary_rpc_method_handler(
+                fail, request_deserializer=bytes,
+                response_serializer=bytes)})
+        self.server.add_generic_rpc_handlers((handler, failing))
         port = self.server.add_insecure_port("127.0.0.1:0")
         self.server.start()
         self.channel = grpc.insecure_channel("127.0.0.1:%d" % port)
@@ -110,6 +144,19 @@ class FallbackTest(unittest.TestCase):
         client = dpq_reflect.ReflectionClient(self.channel, 5)
         self.assertEqual(client.list_services(), ["old.Service"])
         self.assertEqual(client.version, "grpc.reflection.v1alpha")
+
+    def test_rich_error_details_are_printed_without_reflection(self):
+        client = dpq_reflect.ReflectionClient(self.channel, 5)
+        call = self.channel.unary_unary("/test.Failing/Fail")
+        with self.assertRaises(grpc.RpcError) as raised:
+            call(b"", timeout=5)
+        self.assertEqual(raised.exception.code(),
+                         grpc.StatusCode.RESOURCE_EXHAUSTED)
+        text = dpq_reflect._status_details(client, raised.exception)
+        # The detail's type is unknown here (the server does not describe
+        # it): the Status is shown with the raw Any.
+        self.assertIn("Budget exhausted", text)
+        self.assertIn("type.googleapis.com/google.rpc.ErrorInfo", text)
 
     def test_v1_only_reports_unimplemented(self):
         client = dpq_reflect.ReflectionClient(
