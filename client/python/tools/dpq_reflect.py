@@ -6,15 +6,17 @@ python3-grpcio and python3-protobuf. It learns the API from the server
 (grpc.reflection.v1, falling back to v1alpha when the server answers
 UNIMPLEMENTED), so it needs no .proto files and no generated code: the
 reflection messages themselves are built below from their descriptors
-(the same shape as proto/grpc_reflection/v1/reflection.proto; the test
-tests/integration/dpq_reflect_test.cc checks that they match).
+(the same shape as proto/grpc_reflection/v1/reflection.proto;
+dpq_reflect_test.py checks that they match).
 
   dpq_reflect.py [options] ls                   services
   dpq_reflect.py [options] ls SERVICE           its methods
   dpq_reflect.py [options] describe SYMBOL      a service, method, message
                                                 or enum, as .proto text
   dpq_reflect.py [options] call SERVICE/METHOD 'JSON'
-                                                one call; prints the answer
+                                                one call (a JSON array of
+                                                requests for a client
+                                                stream); prints the answer
                                                 as JSON
 
 Options: --address HOST:PORT (default $DPQ_SERVER or localhost:50051),
