@@ -61,7 +61,11 @@ std::string ScaledDecimal(int64_t value, int decimals) {
 std::string FormatDouble(double value) {
   if (std::isinf(value)) return value > 0 ? "+Inf" : "-Inf";
   if (std::isnan(value)) return "NaN";
-  // The shortest %g that reads back exactly.
+  // Whole numbers as integers ("60", not %g's "6e+01").
+  if (value == std::trunc(value) && std::fabs(value) < 1e15) {
+    return absl::StrCat(static_cast<int64_t>(value));
+  }
+  // Otherwise the shortest %g that reads back exactly.
   char buffer[32];
   for (int precision = 1; precision <= 17; ++precision) {
     std::snprintf(buffer, sizeof(buffer), "%.*g", precision, value);
