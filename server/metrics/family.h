@@ -78,14 +78,17 @@ class Family final : public FamilyBase {
   // values are ignored, missing ones are empty).
   M& With(std::initializer_list<absl::string_view> values)
       ABSL_LOCKS_EXCLUDED(mu_) {
-    std::string key;
+    // The key in a per-thread buffer: no allocation once it has grown.
+    thread_local std::string key;
+    key.clear();
     for (const absl::string_view value : values) {
       key.append(value.data(), value.size());
       key.push_back('\0');
     }
     {
       absl::ReaderMutexLock lock(&mu_);
-      if (auto it = children_.find(key); it != children_.end()) {
+      if (auto it = children_.find(absl::string_view(key));
+          it != children_.end()) {
         return *it->second.metric;
       }
     }
