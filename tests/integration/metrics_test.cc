@@ -14,6 +14,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "tests/integration/harness.h"
+#include "tests/integration/metrics_scrape.h"
 #include "tests/testing/http_client.h"
 
 namespace dpq::integration {
@@ -29,66 +30,6 @@ using ::testing::Pair;
 
 constexpr char kBuyer[] = "metrics-buyer-7f3a";
 
-// One scrape: sample values by series ("name{labels}"), and the declared
-// type of each family. Fails the test for a line that is neither.
-struct Scrape {
-  std::map<std::string, std::string> samples;
-  std::map<std::string, std::string> types;
-  std::string text;
-
-  // The value of a series, "" if absent.
-  std::string operator[](const std::string& series) const {
-    const auto it = samples.find(series);
-    return it == samples.end() ? "" : it->second;
-  }
-  // The series of family `name` (exact name, any labels), in order.
-  std::vector<std::pair<std::string, std::string>> Family(
-      const std::string& name) const {
-    std::vector<std::pair<std::string, std::string>> out;
-    for (const auto& [series, value] : samples) {
-      if (series == name || absl::StartsWith(series, name + "{")) {
-        out.emplace_back(series, value);
-      }
-    }
-    return out;
-  }
-};
-
-Scrape Parse(const std::string& text) {
-  Scrape scrape;
-  scrape.text = text;
-  for (const absl::string_view line : absl::StrSplit(text, '\n')) {
-    if (line.empty()) continue;
-    if (absl::StartsWith(line, "# HELP ")) continue;
-    if (absl::StartsWith(line, "# TYPE ")) {
-      const std::vector<std::string> parts = absl::StrSplit(line, ' ');
-      EXPECT_EQ(parts.size(), 4u) << line;
-      if (parts.size() == 4) scrape.types[parts[2]] = parts[3];
-      continue;
-    }
-    const size_t space = line.rfind(' ');
-    EXPECT_NE(space, absl::string_view::npos) << line;
-    if (space == absl::string_view::npos) continue;
-    const std::string series(line.substr(0, space));
-    const std::string value(line.substr(space + 1));
-    double number = 0;
-    EXPECT_TRUE(absl::SimpleAtod(value, &number) || value == "+Inf") << line;
-    // Every sample belongs to a declared family.
-    std::string family = series.substr(0, series.find('{'));
-    for (const char* suffix : {"_bucket", "_sum", "_count"}) {
-      if (absl::EndsWith(family, suffix) &&
-          scrape.types.count(family.substr(
-              0, family.size() - std::string(suffix).size())) > 0) {
-        family = family.substr(0, family.size() - std::string(suffix).size());
-      }
-    }
-    EXPECT_EQ(scrape.types.count(family), 1u) << "undeclared: " << line;
-    EXPECT_EQ(scrape.samples.count(series), 0u) << "twice: " << line;
-    scrape.samples[series] = value;
-  }
-  return scrape;
-}
-
 class MetricsTest : public ServerFixture {
  protected:
   void SetUp() override {
@@ -100,13 +41,9 @@ class MetricsTest : public ServerFixture {
 
   void StartWithMetrics() {
     ASSERT_NO_FATAL_FAILURE(StartServer({"--metrics-listen", "127.0.0.1:0"}));
-    // "metrics on 127.0.0.1:PORT (...)" in the server's log.
-    const std::string log = server_->Log();
-    const size_t at = log.find("metrics on 127.0.0.1:");
-    ASSERT_NE(at, std::string::npos) << log;
-    const std::string rest = log.substr(at + 21);
-    ASSERT_TRUE(absl::SimpleAtoi(rest.substr(0, rest.find(' ')), &port_))
-        << log;
+    absl::StatusOr<int> port = MetricsPort(*server_);
+    ASSERT_TRUE(port.ok()) << port.status();
+    port_ = *port;
   }
 
   HttpResponse Get(const std::string& path, const std::string& method = "GET") {
@@ -116,15 +53,7 @@ class MetricsTest : public ServerFixture {
     return response.ok() ? *response : HttpResponse{};
   }
 
-  Scrape ScrapeMetrics() {
-    const HttpResponse response = Get("/metrics");
-    EXPECT_EQ(response.status, 200);
-    EXPECT_EQ(response.headers.count("content-type") == 1
-                  ? response.headers.at("content-type")
-                  : "",
-              "text/plain; version=0.0.4");
-    return Parse(response.body);
-  }
+  Scrape ScrapeMetrics() { return ScrapeOf(port_); }
 
   int port_ = 0;
 };
