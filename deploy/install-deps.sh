@@ -24,6 +24,10 @@ BUILD_PACKAGES=(
   # A YAML parser, for tests only: the deployment manifests' checks
   # (tests/integration/deploy_scripts_test.cc).
   python3-yaml
+  # Python gRPC for buyers' tools: client/python (the SDK) and
+  # client/python/tools/dpq_reflect.py (a reflection-driven client), and
+  # their tests; both run under Debian's /usr/bin/python3.
+  python3-grpcio python3-protobuf
 )
 RUNTIME_PACKAGES=(
   libabsl20220623 libssl3 libgrpc++1.51 libprotobuf32 libsqlite3-0 libpq5

@@ -64,6 +64,8 @@ absl::Status ApplySetting(absl::string_view key, absl::string_view value,
     options->client_ca = std::string(value);
   } else if (key == "insecure") {
     return ParseBool(key, value, &options->insecure_for_local_dev);
+  } else if (key == "reflection") {
+    return ParseBool(key, value, &options->reflection);
   } else if (key == "max_message_bytes") {
     return ParseInteger(key, value, &options->max_message_bytes);
   } else if (key == "max_upload_bytes") {
@@ -100,7 +102,7 @@ absl::Status ApplySetting(absl::string_view key, absl::string_view value,
     return absl::InvalidArgumentError(absl::StrCat(
         "Unknown setting '", key,
         "'; known: listen, data_dir, import_dir, tls_cert, tls_key, "
-        "client_ca, insecure, "
+        "client_ca, insecure, reflection, "
         "max_message_bytes, max_upload_bytes, max_rows, graph_threads, "
         "graph_build_workers, exact_repair_seconds, max_heavy_jobs, "
         "max_heavy_jobs_per_buyer, drain_seconds, database, database_file, "
@@ -244,6 +246,9 @@ std::string Usage() {
       "  --client-ca F            require client certificates signed by "
       "this CA\n"
       "  --insecure               plaintext gRPC, local development only\n"
+      "  --reflection BOOL        serve gRPC server reflection v1 and "
+      "v1alpha (default\n"
+      "                           true; false turns both off)\n"
       "  --config F               `key = value` file; flags override it\n"
       "  --max-message-bytes N    largest gRPC message (default 16 MiB)\n"
       "  --max-upload-bytes N     largest CSV upload (default 1 GiB)\n"

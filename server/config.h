@@ -2,7 +2,8 @@
 // `key = value` lines with `#` comments, overridden by command-line flags.
 // Keys (flags use dashes: --data-dir): listen, data_dir, import_dir,
 // tls_cert, tls_key,
-// client_ca, insecure (true/false), max_message_bytes, max_upload_bytes,
+// client_ca, insecure (true/false), reflection (true/false),
+// max_message_bytes, max_upload_bytes,
 // max_rows, graph_threads, graph_build_workers, exact_repair_seconds,
 // max_heavy_jobs, max_heavy_jobs_per_buyer, drain_seconds, database,
 // database_file, replica_id, replica_lease_seconds, database_connections,

@@ -22,7 +22,6 @@
 #include "absl/time/clock.h"
 #include "core/ledger/ledger.h"
 #include "core/util/status_macros.h"
-#include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server_builder.h"
@@ -32,6 +31,7 @@
 #include "server/metrics/metered_ledger_store.h"
 #include "server/metrics/metrics_http_server.h"
 #include "server/metrics/server_metrics.h"
+#include "server/reflection/reflection_option.h"
 #include "server/registry/dataset_registry.h"
 #include "server/replica_identity.h"
 #include "server/state_stores.h"
@@ -338,8 +338,9 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
   }
 
   grpc::EnableDefaultHealthCheckService(true);
-  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
+  // Reflection v1 and v1alpha together, or neither (docs/reflection.md).
+  builder.SetOption(reflection::MakeReflectionOption(options.reflection));
   builder.AddListeningPort(options.listen, credentials, &server->port_);
   // No SO_REUSEPORT: a second server on the same port must fail, not share
   // the port (and the callers) with this one.

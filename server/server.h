@@ -66,6 +66,10 @@ struct Options {
   std::string client_ca;
   // Plaintext gRPC (local demos only); excludes every TLS file.
   bool insecure_for_local_dev = false;
+  // Serve gRPC server reflection, grpc.reflection.v1 and v1alpha (no token
+  // needed; it describes the API, never data). false: neither is served
+  // (docs/reflection.md).
+  bool reflection = true;
   // Largest gRPC message received or sent, in bytes (1 KiB .. 2 GiB - 1).
   int64_t max_message_bytes = int64_t{16} << 20;
   // Largest CSV upload (RegisterDataset/ReplaceDataset), in bytes.

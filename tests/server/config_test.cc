@@ -40,6 +40,7 @@ TEST(ConfigTest, ConfigTextSetsEveryKey) {
       "client_ca = /ca.pem\n"
       "\n"
       "insecure = false\n"
+      "reflection = false\n"
       "max_message_bytes = 2048\n"
       "max_upload_bytes = 4096\n"
       "max_rows = 77\n"
@@ -56,6 +57,7 @@ TEST(ConfigTest, ConfigTextSetsEveryKey) {
   EXPECT_EQ(options.tls_key, "/k.pem");
   EXPECT_EQ(options.client_ca, "/ca.pem");
   EXPECT_FALSE(options.insecure_for_local_dev);
+  EXPECT_FALSE(options.reflection) << "on by default, off here";
   EXPECT_EQ(options.max_message_bytes, 2048);
   EXPECT_EQ(options.max_upload_bytes, 4096u);
   EXPECT_EQ(options.max_rows, 77u);
