@@ -62,6 +62,8 @@ USER 65532:65532
 VOLUME ["/data"]
 WORKDIR /data
 EXPOSE 50051
+# --metrics-listen 0.0.0.0:9464 (off unless given; docs/operations.md).
+EXPOSE 9464
 # Certificates (ca.pem, server.pem, server.key) are mounted at run time into
 # /etc/dpq. `dpq health` speaks the standard gRPC health protocol over TLS.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \

@@ -12,6 +12,7 @@ BUILD_PACKAGES=(
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   libcli11-dev  # header-only: the command line of dpq (client/)
   libsqlite3-dev libpq-dev
+  libcivetweb-dev  # the metrics listener's HTTP server (server/metrics)
   libgtest-dev libgmock-dev libbenchmark-dev
   libglpk-dev gnuplot-nox  # GLPK: the I_R clique LP (core/measures)
   # The PostgreSQL server, for tests only: they start throw-away clusters
@@ -33,7 +34,7 @@ BUILD_PACKAGES=(
 )
 RUNTIME_PACKAGES=(
   libabsl20220623 libssl3 libgrpc++1.51 libprotobuf32 libsqlite3-0 libpq5
-  libglpk40 ca-certificates
+  libglpk40 libcivetweb1 ca-certificates
 )
 
 packages=("${BUILD_PACKAGES[@]}")

@@ -96,6 +96,8 @@ absl::Status ApplySetting(absl::string_view key, absl::string_view value,
     return ParseInteger(key, value, &options->database_connections);
   } else if (key == "admin_token_file") {
     options->admin_token_file = std::string(value);
+  } else if (key == "metrics_listen") {
+    options->metrics_listen = std::string(value);
   } else {
     return absl::InvalidArgumentError(absl::StrCat(
         "Unknown setting '", key,
@@ -105,7 +107,7 @@ absl::Status ApplySetting(absl::string_view key, absl::string_view value,
         "graph_build_workers, exact_repair_seconds, max_heavy_jobs, "
         "max_heavy_jobs_per_buyer, drain_seconds, database, database_file, "
         "replica_id, replica_lease_seconds, database_connections, "
-        "admin_token_file."));
+        "admin_token_file, metrics_listen."));
   }
   return absl::OkStatus();
 }
@@ -265,6 +267,11 @@ std::string Usage() {
       "default 2: a buyer leaves a slot to the others)\n"
       "  --drain-seconds N        grace period on SIGTERM (default 30)\n"
       "  --admin-token-file F     the admin token (default DIR/admin.token)\n"
+      "  --metrics-listen HOST:PORT  serve GET /metrics (Prometheus text, "
+      "plain HTTP,\n"
+      "                           no private data: bind a private "
+      "interface; port 0 =\n"
+      "                           any free; default: off)\n"
       "\n"
       "Several replicas on one PostgreSQL (docs/operations.md):\n"
       "  --database DSN           keep the ledger, accounts and datasets in "

@@ -7,7 +7,7 @@
 // max_rows, graph_threads, graph_build_workers, exact_repair_seconds,
 // max_heavy_jobs, max_heavy_jobs_per_buyer, drain_seconds, database,
 // database_file, replica_id, replica_lease_seconds, database_connections,
-// admin_token_file.
+// admin_token_file, metrics_listen.
 #ifndef DPQ_SERVER_CONFIG_H_
 #define DPQ_SERVER_CONFIG_H_
 

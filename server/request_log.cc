@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "server/metrics/server_metrics.h"
 
 namespace dpq::server {
 
@@ -72,6 +73,8 @@ grpc::Status RequestLog::Finish(const grpc::Status& status) {
       rpc_, Field(principal_), Field(dataset_), epsilon_, CodeName(status.error_code()),
       absl::ToDoubleMilliseconds(absl::Now() - start_), message);
   std::fputs(line.c_str(), stderr);
+  metrics::ServerMetrics::Default().RecordRpc(
+      rpc_, static_cast<int>(status.error_code()), absl::Now() - start_);
   return status;
 }
 

@@ -22,8 +22,9 @@ class RequestLog {
   void set_principal(std::string id) { principal_ = std::move(id); }
   void set_dataset(std::string id) { dataset_ = std::move(id); }
   void set_epsilon(double epsilon) { epsilon_ = epsilon; }
-  // Writes the line (to stderr, via the server's log sink) and returns
-  // `status` unchanged.
+  // Writes the line (to stderr, via the server's log sink), records the
+  // RPC in the metrics (dpq_rpc_*, server/metrics/server_metrics.h; a no-op
+  // without --metrics-listen) and returns `status` unchanged.
   grpc::Status Finish(const grpc::Status& status);
 
  private:

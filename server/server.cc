@@ -28,6 +28,9 @@
 #include "server/admin/admin_service_impl.h"
 #include "server/auth/accounts_store.h"
 #include "server/buyer/buyer_service_impl.h"
+#include "server/metrics/metered_ledger_store.h"
+#include "server/metrics/metrics_http_server.h"
+#include "server/metrics/server_metrics.h"
 #include "server/reflection/reflection_option.h"
 #include "server/registry/dataset_registry.h"
 #include "server/replica_identity.h"
@@ -265,6 +268,11 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
   }
 
   std::unique_ptr<Server> server(new Server());
+  // First, so that the metrics' start time is the server's.
+  metrics::ServerMetrics& metrics = metrics::ServerMetrics::Default();
+  if (!options.metrics_listen.empty()) {
+    RETURN_IF_ERROR(server->StartMetrics(options.metrics_listen, metrics));
+  }
   RETURN_IF_ERROR(MakeDataDir(options.data_dir));
   RETURN_IF_ERROR(CheckImportDir(options.import_dir, options.data_dir));
   const std::string dir = options.data_dir;
@@ -273,6 +281,11 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
                                           ? OpenPostgresState(options)
                                           : OpenEmbeddedState(dir));
   server->ledger_ = std::move(state.ledger);
+  if (metrics.recording()) {
+    server->ledger_ = std::make_unique<metrics::MeteredLedgerStore>(
+        std::move(server->ledger_),
+        UsesPostgres(options) ? "postgresql" : "sqlite", &metrics);
+  }
   server->accounts_ = std::move(state.accounts);
   server->state_health_ = std::move(state.health);
   ASSIGN_OR_RETURN(server->recovered_reservations_,
@@ -376,6 +389,20 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
     }
   }
   return server;
+}
+
+absl::Status Server::StartMetrics(const std::string& listen,
+                                  metrics::ServerMetrics& metrics) {
+  ASSIGN_OR_RETURN(metrics_http_,
+                   metrics::MetricsHttpServer::Start(
+                       listen, [&metrics] { return metrics.Render(); }));
+  metrics_port_ = metrics_http_->port();
+  metrics.EnableRecording();
+  const std::string host = listen.substr(0, listen.rfind(':'));
+  LogLine(absl::StrCat("metrics on ", host, ":", metrics_port_,
+                       " (plain HTTP, GET /metrics; no private data, but "
+                       "unauthenticated: keep it on a private interface)"));
+  return absl::OkStatus();
 }
 
 void Server::MonitorHealth() {

@@ -37,6 +37,10 @@ class AccountsStore;
 namespace buyer {
 class BuyerServiceImpl;
 }  // namespace buyer
+namespace metrics {
+class MetricsHttpServer;
+class ServerMetrics;
+}  // namespace metrics
 namespace registry {
 class DatasetRegistry;
 }  // namespace registry
@@ -111,6 +115,11 @@ struct Options {
   // The admin token's file; "" = DATA_DIR/admin.token. Replicas share one
   // (e.g. a Secret): the first to start creates the admin from it.
   std::string admin_token_file;
+  // HOST:PORT (numeric) of the metrics listener (docs/operations.md,
+  // "Metrics"): plain HTTP serving GET /metrics; port 0 picks a free port
+  // (logged, see Server::metrics_port()). "" (the default): no listener and
+  // no recording.
+  std::string metrics_listen;
 };
 
 // kInvalidArgument naming the option for a bad value or combination: TLS
@@ -144,6 +153,8 @@ class Server {
   int port() const { return port_; }
   // HOST:PORT with the real port, e.g. "127.0.0.1:43521".
   const std::string& address() const { return address_; }
+  // The metrics listener's port; 0 without --metrics-listen.
+  int metrics_port() const { return metrics_port_; }
   // True if this start created DATA_DIR/admin.token.
   bool created_admin_token() const { return created_admin_token_; }
   // DATA_DIR/admin.token.
@@ -165,6 +176,10 @@ class Server {
 
  private:
   Server();
+  // Serves `metrics` on `listen` (Options::metrics_listen), turns their
+  // recording on, and logs "metrics on HOST:PORT".
+  absl::Status StartMetrics(const std::string& listen,
+                            metrics::ServerMetrics& metrics);
   // Sets every health status to NOT_SERVING while the durable state is
   // unreachable (a PostgreSQL outage) and back to SERVING when it answers
   // again, until Shutdown. Runs only in the shared-state mode.
@@ -177,6 +192,8 @@ class Server {
   std::unique_ptr<admin::AdminServiceImpl> admin_service_;
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;
+  std::unique_ptr<metrics::MetricsHttpServer> metrics_http_;
+  int metrics_port_ = 0;
   std::string address_;
   std::string admin_token_path_;
   bool created_admin_token_ = false;

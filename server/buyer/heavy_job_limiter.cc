@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "server/metrics/server_metrics.h"
 
 namespace dpq::server::buyer {
 
@@ -21,7 +22,13 @@ HeavyJobLimiter::HeavyJobLimiter(int max_jobs, int max_jobs_per_principal)
       max_jobs_per_principal_(std::clamp(
           max_jobs_per_principal == 0 ? DefaultMaxHeavyJobsPerBuyer(max_jobs_)
                                       : max_jobs_per_principal,
-          1, max_jobs_)) {}
+          1, max_jobs_)) {
+  metrics::ServerMetrics::Default().HeavyJobCapacity(max_jobs_);
+}
+
+HeavyJobLimiter::~HeavyJobLimiter() {
+  metrics::ServerMetrics::Default().HeavyJobCapacity(-max_jobs_);
+}
 
 absl::StatusOr<HeavyJobLimiter::Slot> HeavyJobLimiter::TryAcquire(
     const char* what, const std::string& principal) {
@@ -44,6 +51,7 @@ absl::StatusOr<HeavyJobLimiter::Slot> HeavyJobLimiter::TryAcquire(
   }
   ++running_;
   ++per_principal_[principal];
+  metrics::ServerMetrics::Default().HeavyJobSlotTaken();
   return Slot(this, principal);
 }
 
@@ -61,6 +69,7 @@ int HeavyJobLimiter::running(const std::string& principal) const {
 void HeavyJobLimiter::Release(const std::string& principal) {
   absl::MutexLock lock(&mu_);
   --running_;
+  metrics::ServerMetrics::Default().HeavyJobSlotReleased();
   const auto it = per_principal_.find(principal);
   if (it != per_principal_.end() && --it->second <= 0) {
     per_principal_.erase(it);

@@ -50,7 +50,13 @@ class HeavyJobLimiter {
   // `max_jobs` >= 1 in all; `max_jobs_per_principal` in [1, max_jobs] for
   // one principal (0: DefaultMaxHeavyJobsPerBuyer(max_jobs)). Values out of
   // range are clamped (server::BuildAndStart refuses them first).
+  // Its slots count in dpq_heavy_job_slots_capacity and, while taken, in
+  // dpq_heavy_job_slots_in_use (server/metrics/server_metrics.h) until it
+  // is destroyed.
   explicit HeavyJobLimiter(int max_jobs, int max_jobs_per_principal = 0);
+  ~HeavyJobLimiter();
+  HeavyJobLimiter(const HeavyJobLimiter&) = delete;
+  HeavyJobLimiter& operator=(const HeavyJobLimiter&) = delete;
 
   // A slot for `principal`, or kUnavailable (retryable) naming the limit:
   // first when `principal` already runs max_jobs_per_principal heavy jobs

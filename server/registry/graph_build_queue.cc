@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "server/metrics/server_metrics.h"
+
 namespace dpq::server::registry {
 
 GraphBuildQueue::GraphBuildQueue(int workers) {
@@ -20,6 +22,7 @@ GraphBuildQueue::~GraphBuildQueue() {
     dropped.swap(jobs_);
   }
   for (Job& job : dropped) {
+    metrics::ServerMetrics::Default().GraphBuildDropped();
     if (job.on_drop) job.on_drop();
   }
   for (std::thread& t : threads_) t.join();
@@ -34,6 +37,7 @@ void GraphBuildQueue::Enqueue(std::function<void()> job,
       drop = true;
     } else {
       jobs_.push_back({std::move(job), std::move(on_drop)});
+      metrics::ServerMetrics::Default().GraphBuildQueued();
     }
   }
   if (drop && on_drop) on_drop();
@@ -62,9 +66,11 @@ void GraphBuildQueue::WorkerLoop() {
       job = std::move(jobs_.front());
       jobs_.pop_front();
       ++running_;
+      metrics::ServerMetrics::Default().GraphBuildStarted();
     }
     job.run();
     absl::MutexLock lock(&mu_);
+    metrics::ServerMetrics::Default().GraphBuildFinished();
     --running_;
   }
 }

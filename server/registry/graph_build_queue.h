@@ -3,7 +3,8 @@
 // Register/Replace and server start enqueue a build and return;
 // at most `workers` builds run at once (each build is itself
 // multi-threaded, so one or two workers keep the machine's cores busy
-// without starving the request handlers).
+// without starving the request handlers). Its jobs count in the
+// dpq_graph_builds_* series (server/metrics/server_metrics.h).
 #ifndef DPQ_SERVER_REGISTRY_GRAPH_BUILD_QUEUE_H_
 #define DPQ_SERVER_REGISTRY_GRAPH_BUILD_QUEUE_H_
 

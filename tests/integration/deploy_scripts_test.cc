@@ -368,6 +368,9 @@ TEST(DeployManifestsTest, ComposeRunsTwoReplicasOnOneDatabaseBehindNginx) {
                 HasSubstr("[\"CMD\", \"dpq\", \"health\""));
     EXPECT_THAT(replica, Not(HasSubstr("ports:")))
         << "only nginx is reachable from outside";
+    // Metrics on the compose network only (docs/operations.md, "Metrics").
+    EXPECT_EQ(FlagValue(replica, "--metrics-listen"), "0.0.0.0:9464");
+    EXPECT_THAT(YamlBlock(replica, "expose:"), HasSubstr("- \"9464\""));
   }
   EXPECT_EQ(replica_ids["dpq-1"], "dpq-1");
   EXPECT_EQ(replica_ids["dpq-2"], "dpq-2");
@@ -422,6 +425,20 @@ TEST(DeployManifestsTest, KubernetesRunsTwoReplicasFromSecrets) {
   EXPECT_THAT(examples, HasSubstr("name: dpq-admin-token"));
 
   const std::string embedded = DeployFile("k8s/embedded/deployment.yaml");
+  // Every pod's metrics, scraped through the prometheus.io annotations.
+  for (const std::string* manifest : {&deployment, &embedded}) {
+    EXPECT_EQ(FlagValue(*manifest, "--metrics-listen"), "0.0.0.0:9464");
+    EXPECT_THAT(*manifest, HasSubstr("prometheus.io/scrape: \"true\""));
+    EXPECT_THAT(*manifest, HasSubstr("prometheus.io/port: \"9464\""));
+    EXPECT_THAT(YamlBlock(*manifest, "- name: metrics"),
+                HasSubstr("containerPort: 9464"));
+  }
+  EXPECT_THAT(DeployFile("k8s/service.yaml"), Not(HasSubstr("9464")))
+      << "metrics stay inside the cluster network";
+  const std::string single = DeployFile("compose.single.yaml");
+  EXPECT_EQ(FlagValue(single, "--metrics-listen"), "0.0.0.0:9464");
+  EXPECT_THAT(single, HasSubstr("- \"127.0.0.1:9464:9464\""))
+      << "published on the host's loopback only";
   EXPECT_THAT(embedded, HasSubstr("\n  replicas: 1\n"));
   EXPECT_THAT(embedded, HasSubstr("type: Recreate"));
   EXPECT_THAT(embedded, HasSubstr("claimName: dpq-data"));
@@ -461,6 +478,10 @@ for name in replicas:
           name + ' does not wait for postgres')
     check('health' in s['healthcheck']['test'], name + ' has no health check')
     check('ports' not in s, name + ' publishes a port')
+    metrics = flag(s['command'], '--metrics-listen')
+    check(metrics is not None and
+          [metrics.rsplit(':', 1)[1]] == [str(p) for p in s.get('expose', [])],
+          name + ' exposes its metrics port: %s %s' % (metrics, s.get('expose')))
 check(ids == {'dpq-1', 'dpq-2'}, 'replica ids %s' % ids)
 check(dsns == {'/run/secrets/database_dsn'}, 'DSN sources %s' % dsns)
 check(len(tokens) == 1, 'admin token files %s' % tokens)
@@ -479,6 +500,24 @@ check(secrets['database_dsn']['file'] == './secrets/database.dsn', 'DSN file')
 single = docs['deploy/compose.single.yaml'][0]['services']
 check(list(single) == ['dpq'] and '--database-file' not in
       single['dpq']['command'], 'compose.single.yaml: one embedded server')
+single_metrics = flag(single['dpq']['command'], '--metrics-listen')
+check(single_metrics is not None and
+      '127.0.0.1:%s:%s' % ((single_metrics.rsplit(':', 1)[1],) * 2)
+      in single['dpq']['ports'],
+      'compose.single.yaml publishes its metrics on loopback only')
+
+def check_metrics(path, d):
+    """The pod is annotated for scraping on the port its server listens on."""
+    c = d['spec']['template']['spec']['containers'][0]
+    port = flag(c['args'], '--metrics-listen')
+    annotations = d['spec']['template']['metadata'].get('annotations', {})
+    ports = {p['name']: p['containerPort'] for p in c['ports']}
+    check(port is not None and
+          str(ports.get('metrics')) == port.rsplit(':', 1)[1] ==
+          annotations.get('prometheus.io/port') and
+          annotations.get('prometheus.io/scrape') == 'true' and
+          annotations.get('prometheus.io/path') == '/metrics',
+          path + ': metrics port, container port and annotations agree')
 
 def deployment(path):
     return next(d for d in docs[path] if d['kind'] == 'Deployment')
@@ -500,6 +539,7 @@ check('emptyDir' in volumes[mounts['/data']], 'the cache is an emptyDir')
 check(flag(c['args'], '--replica-id') == '$(POD_NAME)', 'replica id')
 check('health' in c['readinessProbe']['exec']['command'], 'readiness')
 check('livenessProbe' in c and 'startupProbe' in c, 'liveness, startup')
+check_metrics('deploy/k8s/deployment.yaml', d)
 labels = d['spec']['template']['metadata']['labels']
 service = docs['deploy/k8s/service.yaml'][0]
 check(all(labels.get(k) == v for k, v in service['spec']['selector'].items()),
@@ -511,6 +551,10 @@ check(generated >= {'dpq-tls', 'dpq-database', 'dpq-admin-token'},
 e = deployment('deploy/k8s/embedded/deployment.yaml')
 check(e['spec']['replicas'] == 1 and
       e['spec']['strategy']['type'] == 'Recreate', 'embedded: one replica')
+check_metrics('deploy/k8s/embedded/deployment.yaml', e)
+check(all(p.get('port') != 9464 and p.get('targetPort') not in (9464, 'metrics')
+          for p in service['spec']['ports']),
+      'the Service does not carry the metrics port')
 if errors:
     print('\n'.join(errors))
     sys.exit(1)

@@ -19,6 +19,7 @@
 #include "grpc_health/v1/health.grpc.pb.h"
 #include "tests/integration/burst.h"
 #include "tests/integration/harness.h"
+#include "tests/integration/metrics_scrape.h"
 #include "tests/integration/nginx_proxy.h"
 #include "tests/testing/postgres_cluster.h"
 
@@ -76,7 +77,8 @@ class ReplicasTest : public ::testing::Test {
         "--database", dsn_,
         "--replica-id", absl::StrCat("replica-", i),
         "--replica-lease-seconds", absl::StrCat(kLeaseSeconds),
-        "--admin-token-file", admin_token_path()};
+        "--admin-token-file", admin_token_path(),
+        "--metrics-listen", "127.0.0.1:0"};
     absl::StatusOr<std::unique_ptr<ServerProcess>> server =
         ServerProcess::Start(args, log_path(i));
     ASSERT_TRUE(server.ok()) << server.status();
@@ -240,6 +242,67 @@ TEST_F(ReplicasTest, RetryOnTheOtherReplicaReplaysTheRecordedAnswer) {
   absl::StatusOr<v1::Budget> budget = client(1).Budget(token, "hospital");
   ASSERT_TRUE(budget.ok()) << budget.status();
   EXPECT_EQ(budget->spent(), 1) << "the replay was free";
+}
+
+// Each replica counts its own calls, its PostgreSQL ledger operations and
+// the epsilon it charged (docs/operations.md, section 7): the charge on
+// replica 0, the free replay on replica 1, whose graph for the new
+// dataset version was built on its background queue.
+TEST_F(ReplicasTest, EachReplicaServesItsOwnMetrics) {
+  ASSERT_NO_FATAL_FAILURE(RegisterHospitalEverywhere());
+  const std::string token = Buyer("metered", 3);
+  v1::MeasureInconsistencyResponse first;
+  ASSERT_THAT(client(0).Measure(token, "hospital", v1::MEASURE_MI, 1.25,
+                                "m-once", &first),
+              GrpcOk());
+  v1::MeasureInconsistencyResponse again;
+  ASSERT_THAT(client(1).Measure(token, "hospital", v1::MEASURE_MI, 1.25,
+                                "m-once", &again),
+              GrpcOk());
+  ASSERT_TRUE(again.replayed());
+
+  std::vector<Scrape> scrapes;
+  for (int i = 0; i < kReplicas; ++i) {
+    absl::StatusOr<int> port = MetricsPort(*replicas_[i]);
+    ASSERT_TRUE(port.ok()) << port.status();
+    scrapes.push_back(ScrapeOf(*port));
+  }
+  const std::string commit =
+      "dpq_ledger_commit_duration_seconds_count{operation=\"commit\","
+      "store=\"postgresql\"}";
+  const std::string reserve =
+      "dpq_ledger_commit_duration_seconds_count{operation=\"reserve\","
+      "store=\"postgresql\"}";
+  const std::string measure_ok =
+      "dpq_rpc_requests_total{method=\"BuyerService.MeasureInconsistency\","
+      "code=\"OK\"}";
+  EXPECT_EQ(scrapes[0]["dpq_epsilon_charged_total{dataset=\"hospital\"}"],
+            "1.25")
+      << scrapes[0].text;
+  EXPECT_EQ(scrapes[0][commit], "1");
+  EXPECT_EQ(scrapes[0][reserve], "1");
+  EXPECT_EQ(scrapes[0][measure_ok], "1");
+  EXPECT_THAT(scrapes[1].Family("dpq_epsilon_charged_total"),
+              ::testing::ElementsAre())
+      << "the replay charged nothing";
+  EXPECT_EQ(scrapes[1][reserve], "1");
+  EXPECT_EQ(scrapes[1][commit], "");
+  EXPECT_EQ(scrapes[1][measure_ok], "1");
+  // Replica 1 builds the registered version's graph in the background
+  // (the replay did not need to wait for it).
+  const absl::Time deadline = absl::Now() + absl::Seconds(60);
+  Scrape later = scrapes[1];
+  while (later["dpq_graph_builds_completed_total"] != "1" &&
+         absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(50));
+    later = ScrapeOf(*MetricsPort(*replicas_[1]));
+  }
+  EXPECT_EQ(later["dpq_graph_builds_completed_total"], "1") << later.text;
+  EXPECT_EQ(later["dpq_graph_builds_queued"], "0");
+  for (const Scrape& scrape : scrapes) {
+    EXPECT_THAT(scrape.text, Not(HasSubstr("metered")));
+    EXPECT_THAT(scrape.text, Not(HasSubstr("store=\"sqlite\"")));
+  }
 }
 
 TEST_F(ReplicasTest, DatasetChangesThroughOneReachTheOtherWithinASecond) {

@@ -185,6 +185,19 @@ TEST(ConfigTest, ImportDirIsOffByDefaultAndSetByKeyOrFlag) {
   EXPECT_THAT(Usage(), HasSubstr("--import-dir DIR"));
 }
 
+TEST(ConfigTest, MetricsAreOffByDefaultAndSetByKeyOrFlag) {
+  EXPECT_EQ(Options().metrics_listen, "");
+  Options options;
+  ASSERT_OK(ApplyConfigText("metrics_listen = 127.0.0.1:9464\n", "dpq.conf",
+                            &options));
+  EXPECT_EQ(options.metrics_listen, "127.0.0.1:9464");
+  ASSERT_OK_AND_ASSIGN(
+      CommandLine line,
+      Parse({"--metrics-listen", "10.0.0.5:0", "--insecure"}));
+  EXPECT_EQ(line.options.metrics_listen, "10.0.0.5:0");
+  EXPECT_THAT(Usage(), HasSubstr("--metrics-listen HOST:PORT"));
+}
+
 TEST(ConfigTest, SharedStateKeysAndFlags) {
   Options options;
   ASSERT_OK(ApplyConfigText(

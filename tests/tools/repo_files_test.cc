@@ -258,7 +258,8 @@ TEST_F(DockerfileTest, RunsAsNonRootUser) {
 
 TEST_F(DockerfileTest, ServesTheDataVolumeOnThePortWithAHealthCheck) {
   EXPECT_THAT(runtime_->All("VOLUME"), ::testing::ElementsAre("[\"/data\"]"));
-  EXPECT_THAT(runtime_->All("EXPOSE"), ::testing::ElementsAre("50051"));
+  // gRPC, and the metrics of --metrics-listen 0.0.0.0:9464 (deploy/).
+  EXPECT_THAT(runtime_->All("EXPOSE"), ::testing::ElementsAre("50051", "9464"));
   const std::vector<std::string> checks = runtime_->All("HEALTHCHECK");
   ASSERT_EQ(checks.size(), 1u);
   EXPECT_THAT(checks[0],

@@ -17,7 +17,12 @@
 //
 //   dpq_server_bench [--clients 1,8,64] [--seconds 10] [--measure mi|p|r]
 //                    [--method optimized] [--epsilon 0.001] [--csv F]
-//                    [--dc F]
+//                    [--dc F] [--metrics-scrape-ms MS]
+//
+// --metrics-scrape-ms MS starts the server(s) with --metrics-listen
+// 127.0.0.1:0 (every RPC and ledger operation is then recorded) and
+// scrapes GET /metrics every MS ms during the run, as Prometheus would
+// (docs/performance.md, "Metrics overhead").
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -39,6 +44,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "tests/testing/http_client.h"
 #include "tests/testing/postgres_cluster.h"
 #include "tests/testing/server_fixture.h"
 
@@ -61,6 +67,8 @@ struct Flags {
   std::string dc = std::string(DPQ_SHARED_DATA_DIR) + "/tax/constraints.dc";
   // 0: one embedded (SQLite) server; N >= 1: N replicas on PostgreSQL.
   int replicas = 0;
+  // > 0: metrics on, scraped every this many ms; 0: no metrics.
+  int metrics_scrape_ms = 0;
 };
 
 bool ParseFlags(int argc, char** argv, Flags* f) {
@@ -93,6 +101,9 @@ bool ParseFlags(int argc, char** argv, Flags* f) {
       f->csv = value;
     } else if (name == "--dc") {
       f->dc = value;
+    } else if (name == "--metrics-scrape-ms") {
+      ok = absl::SimpleAtoi(value, &f->metrics_scrape_ms) &&
+           f->metrics_scrape_ms >= 1;
     } else if (name == "--replicas") {
       ok = absl::SimpleAtoi(value, &f->replicas) && f->replicas >= 1 &&
            f->replicas <= 8;
@@ -238,13 +249,60 @@ void RunLevel(const Servers& servers, const std::string& token,
   std::fflush(stdout);
 }
 
+// With metrics on, scrapes every server's GET /metrics every `period_ms`
+// from its own thread until stopped, then prints how many scrapes and how
+// large the last one was.
+class Scraper {
+ public:
+  Scraper(const Servers& servers, int period_ms) {
+    if (period_ms <= 0) return;
+    for (const auto& server : servers) {
+      ports_.push_back(server->server().metrics_port());
+    }
+    thread_ = std::thread([this, period_ms] {
+      while (!stop_.load()) {
+        for (const int port : ports_) {
+          absl::StatusOr<dpq::testing::HttpResponse> r =
+              dpq::testing::HttpRequest("127.0.0.1", port, "GET", "/metrics");
+          if (r.ok() && r->status == 200) {
+            ++scrapes_;
+            last_bytes_ = r->body.size();
+          } else {
+            ++failures_;
+          }
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(period_ms));
+      }
+    });
+  }
+  void Stop() {
+    if (!thread_.joinable()) return;
+    stop_.store(true);
+    thread_.join();
+    std::printf("metrics: %d scrapes (%d failed), last %zu bytes\n",
+                scrapes_, failures_, last_bytes_);
+  }
+  ~Scraper() { Stop(); }
+
+ private:
+  std::vector<int> ports_;
+  std::atomic<bool> stop_{false};
+  int scrapes_ = 0;
+  int failures_ = 0;
+  size_t last_bytes_ = 0;
+  std::thread thread_;
+};
+
 // The servers: one embedded, or flags.replicas on `cluster`, sharing the
 // admin token file of the first.
 absl::StatusOr<Servers> StartServers(const Flags& flags,
                                      dpq::testing::PostgresCluster* cluster) {
   Servers servers;
   if (cluster == nullptr) {
-    absl::StatusOr<std::unique_ptr<TestServer>> server = TestServer::Start();
+    absl::StatusOr<std::unique_ptr<TestServer>> server = TestServer::Start(
+        dpq::testing::Transport::kInsecure, [&](dpq::server::Options& o) {
+          if (flags.metrics_scrape_ms > 0) o.metrics_listen = "127.0.0.1:0";
+        });
     if (!server.ok()) return server.status();
     servers.push_back(*std::move(server));
     return servers;
@@ -258,6 +316,7 @@ absl::StatusOr<Servers> StartServers(const Flags& flags,
           o.database = *dsn;
           o.replica_id = absl::StrCat("bench-", i);
           o.admin_token_file = token_file;
+          if (flags.metrics_scrape_ms > 0) o.metrics_listen = "127.0.0.1:0";
         });
     if (!server.ok()) return server.status();
     if (i == 0) token_file = (*server)->server().admin_token_path();
@@ -329,7 +388,9 @@ int Run(const Flags& flags) {
               s.data_dir().c_str(), flags.csv.c_str(), rows,
               1e3 * FsyncSeconds(s.data_dir(), 50));
   if (!WarmUp(*servers, *token, flags)) return 1;
+  Scraper scraper(*servers, flags.metrics_scrape_ms);
   for (int clients : flags.clients) RunLevel(*servers, *token, flags, clients);
+  scraper.Stop();
   return 0;
 }
 
@@ -340,7 +401,8 @@ int main(int argc, char** argv) {
   if (!ParseFlags(argc, argv, &flags)) {
     std::cerr << "usage: dpq_server_bench [--clients 1,8,64] [--seconds S] "
                  "[--measure mi|p|r] [--method optimized|gem|...] "
-                 "[--epsilon E] [--csv F] [--dc F] [--replicas N]\n";
+                 "[--epsilon E] [--csv F] [--dc F] [--replicas N] "
+                 "[--metrics-scrape-ms MS]\n";
     return 2;
   }
   return Run(flags);
