@@ -48,7 +48,9 @@ std::string DcPairsSql(const core::constraints::DenialConstraint& dc,
                        const core::table::Schema& schema);
 
 // SELECT count(*) AS conflicting_pairs over the UNION (distinct) of the
-// DCs' pairs. Ends with ";". `dcs` must not be empty.
+// DCs' pairs. A DC equal to an earlier one, or to its mirror image (t1 and
+// t2 exchanged), is left out: its unordered pairs are the same. Ends with
+// ";". `dcs` must not be empty.
 std::string CountConflictsSql(
     const std::vector<core::constraints::DenialConstraint>& dcs,
     const core::table::Schema& schema);

@@ -121,6 +121,20 @@ TEST(CountConflictsSqlTest, UnionOfOneSelfJoinPerDc) {
                 DcPairsSql(dcs[1], TaxLike()) + "\n);");
 }
 
+TEST(CountConflictsSqlTest, MirrorImagesAndRepeatsAreJoinedOnce) {
+  const auto dcs = Parse(
+      "not(t1.zip=t2.zip&t1.salary>t2.salary&t1.rate<t2.rate)\n"
+      "not(t1.zip=t2.zip&t1.salary<t2.salary&t1.rate>t2.rate)\n"
+      "not(t1.rate<t2.rate&t1.salary>t2.salary&t2.zip=t1.zip)\n"
+      "zip -> city");
+  ASSERT_EQ(dcs.size(), 4u);
+  const std::string sql = CountConflictsSql(dcs, TaxLike());
+  EXPECT_THAT(sql, HasSubstr(DcPairsSql(dcs[0], TaxLike())));
+  EXPECT_THAT(sql, Not(HasSubstr(DcPairsSql(dcs[1], TaxLike()))));
+  EXPECT_THAT(sql, HasSubstr(DcPairsSql(dcs[3], TaxLike())));
+  EXPECT_EQ(sql.find("UNION"), sql.rfind("UNION"));  // two joins
+}
+
 TEST(CountConflictsSqlTest, OneDcIsMadeDistinct) {
   const auto dcs = Parse("not(t1.salary<t2.salary&t1.rate>t2.rate)");
   ASSERT_EQ(dcs.size(), 1u);

@@ -17,7 +17,7 @@
 namespace dpq::bench::peers {
 namespace {
 
-constexpr int kFields = 10;
+constexpr int kFields = 12;
 
 absl::Status BadField(absl::string_view name, absl::string_view value) {
   return absl::InvalidArgumentError(
@@ -64,20 +64,26 @@ absl::StatusOr<PeerRun> ParseRunLine(absl::string_view line) {
   if (!absl::SimpleAtod(f[3], &run.dpq_seconds)) {
     return BadField("dpq seconds", f[3]);
   }
-  if (!absl::SimpleAtoi(f[4], &run.dpq_rss_kb)) {
-    return BadField("dpq RSS", f[4]);
+  if (!absl::SimpleAtod(f[4], &run.dpq_cpu_seconds)) {
+    return BadField("dpq CPU seconds", f[4]);
   }
-  run.duckdb_count = std::string(f[5]);
-  if (!absl::SimpleAtod(f[6], &run.duckdb_load_seconds)) {
-    return BadField("DuckDB load seconds", f[6]);
+  if (!absl::SimpleAtoi(f[5], &run.dpq_rss_kb)) {
+    return BadField("dpq RSS", f[5]);
   }
-  if (!absl::SimpleAtod(f[7], &run.duckdb_query_seconds)) {
-    return BadField("DuckDB query seconds", f[7]);
+  run.duckdb_count = std::string(f[6]);
+  if (!absl::SimpleAtod(f[7], &run.duckdb_load_seconds)) {
+    return BadField("DuckDB load seconds", f[7]);
   }
-  if (!absl::SimpleAtoi(f[8], &run.duckdb_rss_kb)) {
-    return BadField("DuckDB RSS", f[8]);
+  if (!absl::SimpleAtod(f[8], &run.duckdb_query_seconds)) {
+    return BadField("DuckDB query seconds", f[8]);
   }
-  run.load_average = std::string(f[9]);
+  if (!absl::SimpleAtod(f[9], &run.duckdb_cpu_seconds)) {
+    return BadField("DuckDB CPU seconds", f[9]);
+  }
+  if (!absl::SimpleAtoi(f[10], &run.duckdb_rss_kb)) {
+    return BadField("DuckDB RSS", f[10]);
+  }
+  run.load_average = std::string(f[11]);
   return run;
 }
 
@@ -102,18 +108,21 @@ bool CountsAgree(const PeerRun& run) {
 
 std::string RenderTable(const std::vector<PeerRun>& runs) {
   std::string out =
-      "| table | DCs | conflicting pairs | dpq | dpq peak RSS | DuckDB load + "
-      "query | DuckDB peak RSS | dpq speed-up | load avg |\n"
+      "| table | DCs | conflicting pairs | dpq | DuckDB load + query | dpq "
+      "speed-up | CPU dpq / DuckDB | peak RSS dpq / DuckDB | load avg |\n"
       "|---|---|---|---|---|---|---|---|---|\n";
   for (const PeerRun& r : runs) {
     const double duckdb = r.duckdb_load_seconds + r.duckdb_query_seconds;
     absl::StrAppend(
         &out, "| ", r.table, " | ", r.dcs, " | ", PairsCell(r), " | ",
-        FormatSeconds(r.dpq_seconds), " | ", FormatMemory(r.dpq_rss_kb), " | ",
-        FormatSeconds(duckdb), " (", FormatSeconds(r.duckdb_load_seconds),
-        " + ", FormatSeconds(r.duckdb_query_seconds), ") | ",
-        FormatMemory(r.duckdb_rss_kb), " | ",
-        FormatSpeedup(r.dpq_seconds, duckdb), " | ", r.load_average, " |\n");
+        FormatSeconds(r.dpq_seconds), " | ", FormatSeconds(duckdb), " (",
+        FormatSeconds(r.duckdb_load_seconds), " + ",
+        FormatSeconds(r.duckdb_query_seconds), ") | ",
+        FormatSpeedup(r.dpq_seconds, duckdb), " | ",
+        FormatSeconds(r.dpq_cpu_seconds), " / ",
+        FormatSeconds(r.duckdb_cpu_seconds), " | ",
+        FormatMemory(r.dpq_rss_kb), " / ", FormatMemory(r.duckdb_rss_kb),
+        " | ", r.load_average, " |\n");
   }
   return out;
 }

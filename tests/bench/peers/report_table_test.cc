@@ -11,20 +11,22 @@ namespace {
 using ::testing::HasSubstr;
 
 constexpr char kLine[] =
-    "tax 1M\t8 FDs\t4674840\t2.76\t3900000\t4674840\t0.61\t1.51\t5200000\t"
-    "0.52 0.61 0.80";
+    "tax 1M\t8 FDs\t4674840\t2.76\t3.1\t3900000\t4674840\t0.61\t1.51\t"
+    "3.64\t5200000\t0.52 0.61 0.80";
 
-TEST(ParseRunLineTest, ReadsTheTenFields) {
+TEST(ParseRunLineTest, ReadsTheTwelveFields) {
   auto run = ParseRunLine(kLine);
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_EQ(run->table, "tax 1M");
   EXPECT_EQ(run->dcs, "8 FDs");
   EXPECT_EQ(run->dpq_count, "4674840");
   EXPECT_DOUBLE_EQ(run->dpq_seconds, 2.76);
+  EXPECT_DOUBLE_EQ(run->dpq_cpu_seconds, 3.1);
   EXPECT_EQ(run->dpq_rss_kb, 3900000);
   EXPECT_EQ(run->duckdb_count, "4674840");
   EXPECT_DOUBLE_EQ(run->duckdb_load_seconds, 0.61);
   EXPECT_DOUBLE_EQ(run->duckdb_query_seconds, 1.51);
+  EXPECT_DOUBLE_EQ(run->duckdb_cpu_seconds, 3.64);
   EXPECT_EQ(run->duckdb_rss_kb, 5200000);
   EXPECT_EQ(run->load_average, "0.52 0.61 0.80");
   EXPECT_TRUE(CountsAgree(*run));
@@ -33,7 +35,7 @@ TEST(ParseRunLineTest, ReadsTheTenFields) {
 TEST(ParseRunLineTest, RefusesMalformedLines) {
   EXPECT_FALSE(ParseRunLine("tax\t8 FDs\t1").ok());
   const auto bad = ParseRunLine(
-      "tax 1M\t8 FDs\t1\tfast\t1\t1\t1\t1\t1\t0.5 0.5 0.5");
+      "tax 1M\t8 FDs\t1\tfast\t1\t1\t1\t1\t1\t1\t1\t0.5 0.5 0.5");
   ASSERT_FALSE(bad.ok());
   EXPECT_THAT(bad.status().message(), HasSubstr("dpq seconds 'fast'"));
 }
@@ -53,9 +55,9 @@ TEST(FormatTest, TwoSignificantDigits) {
 TEST(RenderTableTest, OneRowPerRunWithSumsAndSpeedUp) {
   const std::string table = RenderTable({*ParseRunLine(kLine)});
   EXPECT_THAT(table, HasSubstr("| table | DCs | conflicting pairs | dpq |"));
-  EXPECT_THAT(table, HasSubstr("| tax 1M | 8 FDs | 4,674,840 | 2.8 s | 4.0 GB "
-                               "| 2.1 s (0.61 s + 1.5 s) | 5.3 GB | 0.77x | "
-                               "0.52 0.61 0.80 |\n"));
+  EXPECT_THAT(table, HasSubstr("| tax 1M | 8 FDs | 4,674,840 | 2.8 s | 2.1 s "
+                               "(0.61 s + 1.5 s) | 0.77x | 3.1 s / 3.6 s | "
+                               "4.0 GB / 5.3 GB | 0.52 0.61 0.80 |\n"));
 }
 
 TEST(RenderTableTest, MismatchedCountsAreFlagged) {
