@@ -111,5 +111,6 @@ for ((i = 0; i < repeat; i++)); do
     "$bin/dpq" --server "$address" --insecure admin delete "$id" >/dev/null
   done
 done
-echo "server peak RSS (all registrations): $(
+echo
+echo "Server peak RSS over all registrations: $(
   awk '/VmHWM/ { printf "%d MB", $2 * 1024 / 1000000 }' /proc/$server_pid/status)"
