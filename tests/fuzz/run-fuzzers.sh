@@ -120,7 +120,7 @@ for target in "${targets[@]}"; do
   log="$logs/$target.log"
   corpus="$corpus_root/$target"
   files=$(find "$corpus" -type f | wc -l)
-  kb=$(du -sk "$corpus" | cut -f1)
+  kb=$(find "$corpus" -type f -printf '%s\n' | awk '{s += $1} END {printf "%d", s / 1024}')
   result=ok
   if [[ ${status[$target]} -ne 0 ]]; then result=FAILED; failed=1; fi
   printf '%-16s %10s %10s %8s %10s %8s\n' "$target" \
