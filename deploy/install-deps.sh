@@ -4,6 +4,8 @@
 # nothing is missing. Used by the README, CI (.ci/run) and the Dockerfile.
 #   deploy/install-deps.sh            build + test dependencies
 #   deploy/install-deps.sh --runtime  only the shared libraries dpq-* link
+#   deploy/install-deps.sh --fuzz     build + test dependencies and the
+#                                     fuzzing toolchain (tests/fuzz)
 set -euo pipefail
 
 BUILD_PACKAGES=(
@@ -32,6 +34,10 @@ BUILD_PACKAGES=(
   # (whose protoc 3.5 rejects proto3 `optional`).
   python3-grpcio python3-protobuf
 )
+# libFuzzer with clang (docs/fuzzing.md): the compiler, its runtime
+# libraries (libFuzzer, ASan, UBSan) and llvm-symbolizer for the stacks;
+# python3 collects the seed corpora.
+FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev llvm-14 python3)
 RUNTIME_PACKAGES=(
   libabsl20220623 libssl3 libgrpc++1.51 libprotobuf32 libsqlite3-0 libpq5
   libglpk40 libcivetweb1 ca-certificates
@@ -40,6 +46,8 @@ RUNTIME_PACKAGES=(
 packages=("${BUILD_PACKAGES[@]}")
 if [[ "${1:-}" == "--runtime" ]]; then
   packages=("${RUNTIME_PACKAGES[@]}")
+elif [[ "${1:-}" == "--fuzz" ]]; then
+  packages+=("${FUZZ_PACKAGES[@]}")
 fi
 
 missing=()

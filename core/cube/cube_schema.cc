@@ -21,11 +21,15 @@ using table::ColumnType;
 // Shortest text that parses back to `v` ("10", "0.5", "1e+20").
 std::string EdgeText(double v) { return util::ShortestDouble(v); }
 
-// The catch-all label: "other" unless a real label already says so.
+// The catch-all label: "other", in as many parentheses as it takes to
+// differ from every real label ("other" and "(other)" both declared:
+// "((other))"), so that no two cells of a dimension share a label.
 std::string OtherLabel(const std::vector<std::string>& labels) {
-  return std::find(labels.begin(), labels.end(), "other") == labels.end()
-             ? "other"
-             : "(other)";
+  std::string label = "other";
+  while (std::find(labels.begin(), labels.end(), label) != labels.end()) {
+    label = absl::StrCat("(", label, ")");
+  }
+  return label;
 }
 
 absl::StatusOr<CubeDimension> BinnedDimension(const std::string& column,

@@ -51,7 +51,7 @@ struct CubeDimension {
   // numeric dimension (labels[i] is bin i), empty for nominal ones; and
   // whether the last label is the catch-all cell for NULL, out-of-range
   // and undeclared values (labelled "other", or "(other)" if a value is
-  // already called "other"). Without it such rows are left out of every
+  // already called "other", "((other))" if "(other)" is taken too). Without it such rows are left out of every
   // cuboid.
   std::vector<double> bin_edges;
   bool has_other = false;

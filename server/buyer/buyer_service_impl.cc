@@ -15,6 +15,7 @@
 #include "server/buyer/buyer_convert.h"
 #include "server/buyer/release_identity.h"
 #include "server/buyer/release_pipeline.h"
+#include "server/buyer/release_validation.h"
 #include "server/call_handler.h"
 #include "server/ledger_convert.h"
 #include "server/request_log.h"
@@ -58,19 +59,6 @@ absl::StatusOr<v1::MeasureResult> Release(const registry::ConflictGraphData& g,
   ASSIGN_OR_RETURN(pm::PrivateMeasureResult result,
                    pm::ComputePrivateMeasure(urbg, g.graph.graph, request));
   return ToMeasureResult(MeasureToProto(measure), result);
-}
-
-// The measure release of a MeasureInconsistency or QualityReport request,
-// checked against the dataset (its registered exact repair is public).
-absl::StatusOr<pm::MeasureRelease> CheckMeasures(
-    v1::SelectionMethod method, v1::RepairMethod repair_method,
-    std::vector<Measure> measures, const registry::LoadedDataset& d,
-    const ReleaseBudget& budget) {
-  ASSIGN_OR_RETURN(
-      pm::MeasureReleaseSpec spec,
-      MeasureReleaseSpecFromProto(method, repair_method, std::move(measures)));
-  spec.epsilon = budget.epsilon;
-  return pm::BuildMeasureRelease(spec, d.manifest.exact_repair());
 }
 
 // The dataset id for the request log: only well-formed ids are written, so
@@ -273,21 +261,9 @@ absl::Status BuyerServiceImpl::MeasureInconsistencyImpl(
     const auth::Principal& caller,
     const v1::MeasureInconsistencyRequest& request,
     v1::MeasureInconsistencyResponse* response, const CallContext& call) const {
-  RETURN_IF_ERROR(RequireCaller(caller));
-  // Before the dataset: the measure is the request's alone.
-  ASSIGN_OR_RETURN(const Measure measure, MeasureFromProto(request.measure()));
   ASSIGN_OR_RETURN(
       const PreparedRelease<pm::MeasureRelease> prepared,
-      PrepareRelease<pm::MeasureRelease>(
-          *registry_, caller,
-          BasicsOf(registry::kMeasureInconsistency, request),
-          [&](const registry::LoadedDataset& d, const ReleaseBudget& budget) {
-            return CheckMeasures(request.method(), request.repair_method(),
-                                 {measure}, d, budget);
-          },
-          [&](const pm::MeasureRelease& release) {
-            return MeasureInconsistencyIdentity(release, request.epsilon());
-          }));
+      PrepareMeasureInconsistency(*registry_, caller, request));
   return internal::RunRelease<v1::MeasureInconsistencyResponse>(
       *ledger_, prepared.reserve, call,
       [&](v1::MeasureInconsistencyResponse* answer) -> absl::Status {
@@ -302,21 +278,8 @@ absl::Status BuyerServiceImpl::MeasureInconsistencyImpl(
 absl::Status BuyerServiceImpl::QualityReportImpl(
     const auth::Principal& caller, const v1::QualityReportRequest& request,
     v1::QualityReportResponse* response, const CallContext& call) const {
-  ASSIGN_OR_RETURN(
-      const PreparedRelease<pm::MeasureRelease> prepared,
-      PrepareRelease<pm::MeasureRelease>(
-          *registry_, caller, BasicsOf(registry::kQualityReport, request),
-          [&](const registry::LoadedDataset& d, const ReleaseBudget& budget) {
-            // Three parts that sum to at most epsilon exactly; each is at
-            // least a third of the public floor 1e-6.
-            return CheckMeasures(request.method(), request.repair_method(),
-                                 {Measure::kMinimalInconsistency,
-                                  Measure::kProblematic, Measure::kRepair},
-                                 d, budget);
-          },
-          [&](const pm::MeasureRelease& release) {
-            return QualityReportIdentity(release, request.epsilon());
-          }));
+  ASSIGN_OR_RETURN(const PreparedRelease<pm::MeasureRelease> prepared,
+                   PrepareQualityReport(*registry_, caller, request));
   return internal::RunRelease<v1::QualityReportResponse>(
       *ledger_, prepared.reserve, call,
       [&](v1::QualityReportResponse* answer) -> absl::Status {

@@ -14,26 +14,15 @@
 #include "server/buyer/release_helpers.h"
 #include "server/buyer/release_identity.h"
 #include "server/buyer/release_pipeline.h"
+#include "server/buyer/release_validation.h"
 
 namespace dpq::server::buyer {
 
 absl::Status BuyerServiceImpl::ReleaseCuboidsImpl(
     const auth::Principal& caller, const v1::ReleaseCuboidsRequest& request,
     v1::ReleaseCuboidsResponse* response, const CallContext& call) const {
-  ASSIGN_OR_RETURN(
-      const PreparedRelease<core::cube::CuboidRequest> prepared,
-      PrepareRelease<core::cube::CuboidRequest>(
-          *registry_, caller, BasicsOf(registry::kReleaseCuboids, request),
-          [&](const registry::LoadedDataset& d, const ReleaseBudget& budget) {
-            core::cube::CuboidRequestSpec spec =
-                CuboidRequestSpecFromProto(request);
-            spec.epsilon = budget.epsilon;
-            return core::cube::BuildCuboidRequest(
-                d.cube_schema, PublicExactCuboids(d.manifest), spec);
-          },
-          [&](const core::cube::CuboidRequest& cuboids) {
-            return ReleaseCuboidsIdentity(request, cuboids);
-          }));
+  ASSIGN_OR_RETURN(const PreparedRelease<core::cube::CuboidRequest> prepared,
+                   PrepareReleaseCuboids(*registry_, caller, request));
   const registry::LoadedDataset& d = *prepared.dataset;
   const core::cube::CuboidRequest& cuboids = prepared.spec;
   return internal::RunRelease<v1::ReleaseCuboidsResponse>(

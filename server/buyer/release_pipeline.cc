@@ -1,6 +1,8 @@
 #include "server/buyer/release_pipeline.h"
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -11,6 +13,29 @@
 #include "server/buyer/release_helpers.h"
 
 namespace dpq::server::buyer::internal {
+namespace {
+
+int64_t UnitsOrMax(double epsilon) {
+  const absl::StatusOr<int64_t> units = core::ledger::ChargeUnits(epsilon);
+  return units.ok() ? *units : core::ledger::kMaxUnits;
+}
+
+// The reservation's epsilon: a double the ledger charges at least `units`
+// for (ChargeUnits rounds up). EpsilonOfUnits is that double while doubles
+// are less than a unit apart (epsilon below 8192); above, it may fall a
+// unit or more below `units` (found by fuzzing: QualityReport at epsilon
+// 34288.5312719 was charged less than its measures spend), so step up to
+// the next double that covers them (an overcharge of less than one double
+// spacing: a few units).
+double CoveringEpsilon(int64_t units) {
+  double epsilon = core::ledger::EpsilonOfUnits(units);
+  while (UnitsOrMax(epsilon) < units) {
+    epsilon = std::nextafter(epsilon, std::numeric_limits<double>::infinity());
+  }
+  return epsilon;
+}
+
+}  // namespace
 
 absl::StatusOr<ReleaseStart> StartRelease(
     const registry::DatasetRegistry& registry, const auth::Principal& caller,
@@ -40,12 +65,15 @@ core::ledger::ReserveRequest ReserveFor(const auth::Principal& caller,
                                         const ReleaseStart& start,
                                         ReleaseIdentity identity) {
   const registry::LoadedDataset& d = *start.dataset;
-  // Both parts are quantised, so their units add up exactly.
-  double spent = start.budget.epsilon;
+  // What the mechanisms may spend, in units: each part rounded up, summed
+  // as integers (a sum through a double is not exact above epsilon 8192,
+  // where doubles are more than a unit apart). A part out of range saturates at the ledger's limit
+  // (Reserve then refuses it: no budget is that large).
+  int64_t spent = UnitsOrMax(start.budget.epsilon);
   if (start.budget.extra_epsilon > 0) {
-    spent = core::ledger::EpsilonOfUnits(
-        *core::ledger::ChargeUnits(start.budget.epsilon) +
-        *core::ledger::ChargeUnits(start.budget.extra_epsilon));
+    const int64_t extra = UnitsOrMax(start.budget.extra_epsilon);
+    spent = spent > core::ledger::kMaxUnits - extra ? core::ledger::kMaxUnits
+                                                    : spent + extra;
   }
   // Public exact cuboids: the ledger counts induced-neighbour epsilon.
   // ReleaseCuboids is private for induced neighbours at its epsilon; any
@@ -55,13 +83,11 @@ core::ledger::ReserveRequest ReserveFor(const auth::Principal& caller,
   const int64_t k = std::string(basics.rpc) == registry::kReleaseCuboids
                         ? 1
                         : int64_t{d.charge_multiplier};
-  // `spent` is quantised, so ChargeUnits is exact, and k * units is an
-  // exact integer; a product above the ledger's limit saturates there
-  // (Reserve then refuses it: no budget is that large).
-  absl::StatusOr<int64_t> units = core::ledger::ChargeUnits(spent);
-  int64_t charged = units.ok() ? *units : core::ledger::kMaxUnits;
-  charged = charged > core::ledger::kMaxUnits / k ? core::ledger::kMaxUnits
-                                                   : charged * k;
+  // k * units is an exact integer; a product above the ledger's limit
+  // saturates there.
+  const int64_t charged = spent > core::ledger::kMaxUnits / k
+                              ? core::ledger::kMaxUnits
+                              : spent * k;
   std::vector<std::pair<std::string, std::string>> parameters = {
       {"dataset", basics.dataset_id}, {"version", absl::StrCat(d.version)}};
   for (auto& parameter : identity.parameters) {
@@ -77,7 +103,7 @@ core::ledger::ReserveRequest ReserveFor(const auth::Principal& caller,
                            " (charged ", k, " x epsilon: induced neighbours)")
             : std::move(identity.operation);
   reserve.neighbouring = d.neighbouring;
-  reserve.epsilon = core::ledger::EpsilonOfUnits(charged);
+  reserve.epsilon = CoveringEpsilon(charged);
   return reserve;
 }
 

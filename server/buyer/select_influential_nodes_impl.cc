@@ -16,6 +16,7 @@
 #include "server/buyer/release_helpers.h"
 #include "server/buyer/release_identity.h"
 #include "server/buyer/release_pipeline.h"
+#include "server/buyer/release_validation.h"
 
 namespace dpq::server::buyer {
 
@@ -28,22 +29,7 @@ absl::Status BuyerServiceImpl::SelectInfluentialNodesImpl(
     const CallContext& call) const {
   ASSIGN_OR_RETURN(
       PreparedRelease<sel::InfluentialNodesRequest> prepared,
-      PrepareRelease<sel::InfluentialNodesRequest>(
-          *registry_, caller,
-          BasicsOf(registry::kSelectInfluentialNodes, request),
-          [&](const registry::LoadedDataset& d, const ReleaseBudget& budget)
-              -> absl::StatusOr<sel::InfluentialNodesRequest> {
-            ASSIGN_OR_RETURN(sel::InfluentialNodesSpec spec,
-                             InfluentialNodesSpecFromProto(request));
-            spec.epsilon = budget.epsilon;
-            // The node count is the owner's declared universe
-            // (DescribeDataset shows it), never read off the private edges.
-            return sel::BuildInfluentialNodesRequest(
-                spec, d.edge_graph.graph.num_nodes(), request.dataset_id());
-          },
-          [&](const sel::InfluentialNodesRequest& nodes) {
-            return SelectInfluentialNodesIdentity(request, nodes);
-          }));
+      PrepareSelectInfluentialNodes(*registry_, caller, request));
   const registry::LoadedDataset& d = *prepared.dataset;
   sel::InfluentialNodesRequest& nodes = prepared.spec;
   nodes.selection.stop = [&call] { return call.Over(); };

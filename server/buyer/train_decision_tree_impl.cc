@@ -12,6 +12,7 @@
 #include "server/buyer/release_helpers.h"
 #include "server/buyer/release_identity.h"
 #include "server/buyer/release_pipeline.h"
+#include "server/buyer/release_validation.h"
 
 namespace dpq::server::buyer {
 
@@ -20,26 +21,8 @@ namespace sel = core::selection;
 absl::Status BuyerServiceImpl::TrainDecisionTreeImpl(
     const auth::Principal& caller, const v1::TrainDecisionTreeRequest& request,
     v1::TrainDecisionTreeResponse* response, const CallContext& call) const {
-  ReleaseBasics basics = BasicsOf(registry::kTrainDecisionTree, request);
-  basics.extra_epsilon = request.accuracy_epsilon();
-  basics.extra_epsilon_field = "accuracy_epsilon";
-  ASSIGN_OR_RETURN(
-      PreparedRelease<sel::DecisionTreeRequest> prepared,
-      PrepareRelease<sel::DecisionTreeRequest>(
-          *registry_, caller, basics,
-          [&](const registry::LoadedDataset& d, const ReleaseBudget& budget)
-              -> absl::StatusOr<sel::DecisionTreeRequest> {
-            ASSIGN_OR_RETURN(sel::DecisionTreeSpec spec,
-                             DecisionTreeSpecFromProto(request));
-            spec.epsilon = budget.epsilon;
-            spec.accuracy_epsilon = budget.extra_epsilon;
-            spec.public_max_rows = d.manifest.public_max_rows();
-            return sel::BuildDecisionTreeRequest(d.table.schema(),
-                                                 d.cube_schema, spec);
-          },
-          [&](const sel::DecisionTreeRequest& tree) {
-            return TrainDecisionTreeIdentity(request, tree);
-          }));
+  ASSIGN_OR_RETURN(PreparedRelease<sel::DecisionTreeRequest> prepared,
+                   PrepareTrainDecisionTree(*registry_, caller, request));
   const registry::LoadedDataset& d = *prepared.dataset;
   sel::DecisionTreeRequest& tree = prepared.spec;
   tree.stop = [&call] { return call.Over(); };

@@ -137,6 +137,21 @@ TEST(DataCubeTest, DeclaredDomainsHaveAnOtherCellUnlessClosed) {
   EXPECT_THAT(Counts(b), ElementsAre(2, 0, 0));
 }
 
+// Found by fuzzing (tests/fuzz/regressions/cube_dimension): with both
+// "other" and "(other)" declared, the catch-all cell was a second
+// "(other)", two cells under one label.
+TEST(DataCubeTest, TheOtherCellsLabelDiffersFromEveryDeclaredValue) {
+  const table::Table t =
+      StringTable({"a"}, {{"other"}, {"(other)"}, {"z"}, {""}});
+  ASSERT_OK_AND_ASSIGN(
+      CubeSchema schema,
+      BuildCubeSchema(t, {Spec("a", {}, {"(other)", "other", "((other))"})}));
+  EXPECT_THAT(schema.dimensions[0].labels,
+              ElementsAre("(other)", "other", "((other))", "(((other)))"));
+  ASSERT_OK_AND_ASSIGN(Cuboid a, ComputeExactCuboid(t, schema, {"a"}));
+  EXPECT_THAT(Counts(a), ElementsAre(1, 1, 0, 2));
+}
+
 TEST(DataCubeTest, InferenceTakesLowCardinalityStringAndIntColumns) {
   std::vector<std::vector<std::optional<std::string>>> rows = {
       {"a", "3", "1.5", "u1"}, {"b", "10", "2.5", "u2"},
