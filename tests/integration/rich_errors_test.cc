@@ -35,7 +35,8 @@ google::rpc::Status RichOf(const grpc::Status& status) {
 // The first detail of type D, if any.
 template <typename D>
 std::optional<D> DetailOf(const grpc::Status& status) {
-  for (const auto& any : RichOf(status).details()) {
+  const google::rpc::Status rich = RichOf(status);
+  for (const auto& any : rich.details()) {
     D detail;
     if (any.UnpackTo(&detail)) return detail;
   }

@@ -358,7 +358,7 @@ TEST_P(LedgerStoreTest,
   Charge("c", 0.1);
   EXPECT_THAT(store_->Reserve(Request("d", 0.1)),
               StatusIs(absl::StatusCode::kResourceExhausted,
-                       HasSubstr("remaining 0, requested 0.1")));
+                       HasSubstr("requested epsilon 0.1, remaining 0.")));
   // Ten times 0.1 fit in 1, not eleven.
   ASSERT_OK(store_->Grant("bob", "hospital", 1).status());
   for (int i = 0; i < 10; ++i) Charge("b" + std::to_string(i), 0.1, "bob");
@@ -369,12 +369,12 @@ TEST_P(LedgerStoreTest,
   ASSERT_OK(store_->Grant("carol", "hospital", 1).status());
   EXPECT_THAT(store_->Reserve(Request("c1", 1 + 1e-12, "carol")),
               StatusIs(absl::StatusCode::kResourceExhausted,
-                       HasSubstr("remaining 1, requested 1.000000000001")));
+                       HasSubstr("requested epsilon 1.000000000001, remaining 1.")));
   ReserveRequest tiny_excess = Request("c2", 1, "carol");
   tiny_excess.epsilon = std::nextafter(1.0, 2.0);
   EXPECT_THAT(store_->Reserve(tiny_excess),
               StatusIs(absl::StatusCode::kResourceExhausted,
-                       HasSubstr("remaining 1, requested 1.000000000001")));
+                       HasSubstr("requested epsilon 1.000000000001, remaining 1.")));
   ASSERT_OK_AND_ASSIGN(const std::vector<BudgetState> budgets,
                        store_->ListBudgets({}));
   for (const BudgetState& budget : budgets) {
