@@ -57,8 +57,8 @@ std::optional<std::string> ErrorDetailLine(const absl::Status& status) {
     parts.push_back(absl::StrCat("field=", v.field));
   }
   if (d->retry_delay_ms > 0) {
-    parts.push_back(absl::StrCat("retry_after=", Seconds(d->retry_delay_ms),
-                                 "s"));
+    parts.push_back(
+        absl::StrCat("retry_after=", Seconds(d->retry_delay_ms), "s"));
   }
   // Useful where the reason says more than the code (BUDGET_EXHAUSTED
   // rather than RESOURCE_EXHAUSTED); a bad field is named by the message.
@@ -76,20 +76,19 @@ std::string ErrorJsonLine(const absl::Status& status,
   JsonObjectWriter e;
   e.Add("code", StatusCodeName(status.code()));
   e.Add("message", status.message());
-  if (const std::optional<ErrorDetails> d =
-          core::util::GetErrorDetails(status);
+  if (const std::optional<ErrorDetails> d = core::util::GetErrorDetails(status);
       d.has_value()) {
-    e.Add("reason", d->reason.empty() ? StatusCodeName(status.code())
-                                      : d->reason);
+    e.Add("reason",
+          d->reason.empty() ? StatusCodeName(status.code()) : d->reason);
     JsonObjectWriter metadata;
     for (const auto& [key, value] : d->metadata) metadata.Add(key, value);
     e.AddRaw("metadata", metadata.Finish());
     if (!d->field_violations.empty()) {
       e.AddRaw("field_violations",
-               JsonArray(d->field_violations, [](JsonObjectWriter& w,
-                                                 const auto& v) {
-                 w.Add("field", v.field).Add("description", v.description);
-               }));
+               JsonArray(
+                   d->field_violations, [](JsonObjectWriter& w, const auto& v) {
+                     w.Add("field", v.field).Add("description", v.description);
+                   }));
     }
     if (!d->quota_violations.empty()) {
       e.AddRaw("quota_violations",

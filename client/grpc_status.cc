@@ -114,9 +114,9 @@ core::util::ErrorDetails DetailsFromRichStatus(
       d.resource = {resource.resource_type(), resource.resource_name(),
                     resource.description()};
     } else if (any.UnpackTo(&retry)) {
-      d.retry_delay_ms = std::max<int64_t>(
-          0, retry.retry_delay().seconds() * 1000 +
-                 retry.retry_delay().nanos() / 1'000'000);
+      d.retry_delay_ms =
+          std::max<int64_t>(0, retry.retry_delay().seconds() * 1000 +
+                                   retry.retry_delay().nanos() / 1'000'000);
     } else if (any.UnpackTo(&request)) {
       d.incident_id = request.request_id();
     }

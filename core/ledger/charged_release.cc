@@ -70,8 +70,8 @@ absl::StatusOr<ReleaseOutcome> RunChargedRelease(
                                "' stands: retry with the same request_id to "
                                "receive the answer without a further charge.")
                 : absl::StrCat(" (Recording the charge of request_id '",
-                               request.request_id, "' failed: ",
-                               charge.message(),
+                               request.request_id,
+                               "' failed: ", charge.message(),
                                "; the server charges it at its next start.)")));
     // The computation's details (docs/errors.md) stay with its error.
     answer.status().ForEachPayload(

@@ -304,8 +304,8 @@ TEST_F(CliTest, JsonOutputHasTheErrorAsAnObject) {
             "\"request_id\":\"r1\"}}\n");
   // A plain error (an older server, a proxy) is JSON too.
   EXPECT_CALL(*admin_, ListBuyers(_, _, _))
-      .WillOnce(Return(grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
-                                    "admins only")));
+      .WillOnce(Return(
+          grpc::Status(grpc::StatusCode::PERMISSION_DENIED, "admins only")));
   EXPECT_EQ(Run({"admin", "buyers", "--json"}), kExitError);
   EXPECT_EQ(out(),
             "{\"error\":{\"code\":\"PERMISSION_DENIED\",\"message\":"

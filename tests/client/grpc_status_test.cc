@@ -175,9 +175,10 @@ TEST(FromGrpcStatusTest, ReadsTheRichErrorDetails) {
       grpc::Status(grpc::StatusCode::INTERNAL, "x", "\xff\xff not a proto"));
   EXPECT_THAT(garbage, StatusIs(absl::StatusCode::kInternal, Eq("x")));
   EXPECT_FALSE(core::util::GetErrorDetails(garbage).has_value());
-  EXPECT_FALSE(core::util::GetErrorDetails(
-                   FromGrpcStatus(grpc::Status(grpc::StatusCode::INTERNAL, "x")))
-                   .has_value());
+  EXPECT_FALSE(
+      core::util::GetErrorDetails(
+          FromGrpcStatus(grpc::Status(grpc::StatusCode::INTERNAL, "x")))
+          .has_value());
 }
 
 }  // namespace

@@ -340,7 +340,8 @@ TEST_F(ErrorsTest, OverBudgetIsResourceExhaustedWithTheRemainingBudget) {
   // Not "exhausted": nothing was ever granted (docs/errors.md).
   EXPECT_THAT(
       client_->Measure(*poor, "hospital", v1::MEASURE_MI, 0.1, "p-1", &r),
-      GrpcIs(StatusCode::FAILED_PRECONDITION, HasSubstr("nothing was granted")));
+      GrpcIs(StatusCode::FAILED_PRECONDITION,
+             HasSubstr("nothing was granted")));
   // Refusals charged nothing and left nothing reserved; the ledger holds
   // the one committed release only.
   absl::StatusOr<v1::Budget> budget = client_->Budget(buyer_token_, "hospital");

@@ -337,8 +337,8 @@ std::string ExpectErrorLines(const std::string& err) {
   if (newline == std::string::npos) return text;
   const std::string details = text.substr(newline + 1);
   EXPECT_TRUE(absl::StartsWith(details, "dpq: ")) << text;
-  EXPECT_EQ(details.find('\n'), std::string::npos) << "two lines at most: "
-                                                   << text;
+  EXPECT_EQ(details.find('\n'), std::string::npos)
+      << "two lines at most: " << text;
   return text.substr(0, newline);
 }
 

@@ -25,8 +25,7 @@ using ::testing::HasSubstr;
 // The trailer's google.rpc.Status (code and message as the status's).
 google::rpc::Status RichOf(const grpc::Status& status) {
   google::rpc::Status rich;
-  EXPECT_TRUE(rich.ParseFromString(status.error_details()))
-      << Describe(status);
+  EXPECT_TRUE(rich.ParseFromString(status.error_details())) << Describe(status);
   EXPECT_EQ(rich.code(), static_cast<int>(status.error_code()));
   EXPECT_EQ(rich.message(), status.error_message());
   return rich;
@@ -296,8 +295,8 @@ TEST_F(RichErrorsTest, ARefusedTreeNamesTheRequestAndTheCharge) {
 // bob's tree is HEAVY_JOBS_BUSY; both say when to retry.
 TEST_F(RichErrorsTest, BusyServerAndRunningRequestsSayWhenToRetry) {
   StopServer();
-  ASSERT_NO_FATAL_FAILURE(
-      StartServer({"--max-heavy-jobs", "2", "--max-heavy-jobs-per-buyer", "2"}));
+  ASSERT_NO_FATAL_FAILURE(StartServer(
+      {"--max-heavy-jobs", "2", "--max-heavy-jobs-per-buyer", "2"}));
   ASSERT_NO_FATAL_FAILURE(RegisterPeople("people", false));
   ASSERT_THAT(client_->Grant(admin_token_, "mallory", "people", 100), GrpcOk());
   const std::string bob = NewBuyer("bob", "people", 100);
@@ -312,8 +311,8 @@ TEST_F(RichErrorsTest, BusyServerAndRunningRequestsSayWhenToRetry) {
   std::this_thread::sleep_for(std::chrono::seconds(1));
   const grpc::Status running = Train(
       mallory_, Tree("people", 1, "m-1", 200, 1000), std::chrono::seconds(2));
-  EXPECT_THAT(running, GrpcIs(StatusCode::ABORTED,
-                              HasSubstr("still in progress")));
+  EXPECT_THAT(running,
+              GrpcIs(StatusCode::ABORTED, HasSubstr("still in progress")));
   google::rpc::ErrorInfo info = InfoOf(running);
   EXPECT_EQ(info.reason(), "REQUEST_IN_PROGRESS");
   EXPECT_EQ(Meta(info, "request_id"), "m-1");
@@ -346,8 +345,8 @@ TEST_F(RichErrorsTest, BusyServerAndRunningRequestsSayWhenToRetry) {
 TEST_F(RichErrorsTest, CliShowsTheReasonAndTheAmounts) {
   absl::StatusOr<std::string> poor = client_->CreateBuyer(admin_token_, "poor");
   ASSERT_TRUE(poor.ok()) << poor.status();
-  CommandResult r = Dpq({"measure", "hospital", "--measure", "mi",
-                         "--epsilon", "0.1", "--request-id", "cli-1"},
+  CommandResult r = Dpq({"measure", "hospital", "--measure", "mi", "--epsilon",
+                         "0.1", "--request-id", "cli-1"},
                         *poor);
   EXPECT_NE(r.exit_code, 0);
   EXPECT_THAT(r.err, HasSubstr("dpq: FAILED_PRECONDITION: Buyer 'poor' has "

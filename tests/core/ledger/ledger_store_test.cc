@@ -315,12 +315,11 @@ TEST_P(LedgerStoreTest, OverBudgetIsResourceExhaustedNamingRemaining) {
 }
 
 TEST_P(LedgerStoreTest, ReserveWithoutAGrantIsFailedPrecondition) {
-  EXPECT_THAT(
-      store_->Reserve(Request("r1", 0.1)),
-      StatusIs(absl::StatusCode::kFailedPrecondition,
-               Eq("Buyer 'alice' has no budget on dataset 'hospital': "
-                  "nothing was granted (an admin grants it with "
-                  "GrantBudget); requested epsilon 0.1.")));
+  EXPECT_THAT(store_->Reserve(Request("r1", 0.1)),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       Eq("Buyer 'alice' has no budget on dataset 'hospital': "
+                          "nothing was granted (an admin grants it with "
+                          "GrantBudget); requested epsilon 0.1.")));
   // Another buyer's budget does not help.
   ASSERT_OK(store_->Grant("bob", "hospital", 10).status());
   EXPECT_THAT(store_->Reserve(Request("r1", 0.1)),
@@ -367,14 +366,16 @@ TEST_P(LedgerStoreTest,
   // A real excess, however small against the budget, is refused: even one
   // unit (10^-12), and an unquantised 1 + 2^-52 rounds its charge up.
   ASSERT_OK(store_->Grant("carol", "hospital", 1).status());
-  EXPECT_THAT(store_->Reserve(Request("c1", 1 + 1e-12, "carol")),
-              StatusIs(absl::StatusCode::kResourceExhausted,
-                       HasSubstr("requested epsilon 1.000000000001, remaining 1.")));
+  EXPECT_THAT(
+      store_->Reserve(Request("c1", 1 + 1e-12, "carol")),
+      StatusIs(absl::StatusCode::kResourceExhausted,
+               HasSubstr("requested epsilon 1.000000000001, remaining 1.")));
   ReserveRequest tiny_excess = Request("c2", 1, "carol");
   tiny_excess.epsilon = std::nextafter(1.0, 2.0);
-  EXPECT_THAT(store_->Reserve(tiny_excess),
-              StatusIs(absl::StatusCode::kResourceExhausted,
-                       HasSubstr("requested epsilon 1.000000000001, remaining 1.")));
+  EXPECT_THAT(
+      store_->Reserve(tiny_excess),
+      StatusIs(absl::StatusCode::kResourceExhausted,
+               HasSubstr("requested epsilon 1.000000000001, remaining 1.")));
   ASSERT_OK_AND_ASSIGN(const std::vector<BudgetState> budgets,
                        store_->ListBudgets({}));
   for (const BudgetState& budget : budgets) {
@@ -717,12 +718,10 @@ ErrorDetails DetailsOf(const absl::Status& status) {
 TEST_P(LedgerStoreTest, RefusalsCarryTheSameDetailsInEveryStore) {
   ErrorDetails no_grant;
   no_grant.reason = "NO_BUDGET_GRANTED";
-  no_grant.metadata = {{"dataset_id", "hospital"},
-                       {"request_id", "r1"},
-                       {"requested_epsilon", "0.1"},
-                       {"requested_epsilon_units", "100000000000"},
-                       {"granted_epsilon", "0"},
-                       {"granted_epsilon_units", "0"}};
+  no_grant.metadata = {
+      {"dataset_id", "hospital"},   {"request_id", "r1"},
+      {"requested_epsilon", "0.1"}, {"requested_epsilon_units", "100000000000"},
+      {"granted_epsilon", "0"},     {"granted_epsilon_units", "0"}};
   no_grant.precondition_violations.push_back(
       {"BUDGET_GRANT", "buyer:alice/dataset:hospital",
        "Nothing was granted to this buyer on this dataset; an admin grants "
@@ -741,8 +740,7 @@ TEST_P(LedgerStoreTest, RefusalsCarryTheSameDetailsInEveryStore) {
                         {"remaining_epsilon_units", "300000000000"}};
   exhausted.quota_violations.push_back(
       {"buyer:alice/dataset:hospital", "requested epsilon 0.5, remaining 0.3"});
-  EXPECT_EQ(DetailsOf(store_->Reserve(Request("r3", 0.5)).status()),
-            exhausted);
+  EXPECT_EQ(DetailsOf(store_->Reserve(Request("r3", 0.5)).status()), exhausted);
 
   // A charge that is not the request's epsilon (k_Q x epsilon): both.
   ReserveRequest doubled = Request("r4", 1);

@@ -477,12 +477,11 @@ TEST_F(BuyerServiceTest, ExactRepairMethodNeedsAnExactRepairDataset) {
 TEST_F(BuyerServiceTest, OverBudgetIsResourceExhaustedAndChargesNothing) {
   Grant("alice", 0.5);
   v1::MeasureInconsistencyResponse response;
-  EXPECT_THAT(
-      service_->MeasureInconsistencyImpl(
-          Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.6, "big"),
-          &response),
-      StatusIs(absl::StatusCode::kResourceExhausted,
-               HasSubstr("requested epsilon 0.6, remaining 0.5.")));
+  EXPECT_THAT(service_->MeasureInconsistencyImpl(
+                  Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.6, "big"),
+                  &response),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       HasSubstr("requested epsilon 0.6, remaining 0.5.")));
   EXPECT_THAT(Entries("alice"), SizeIs(0));  // no entry, no noise
   EXPECT_THAT(Remaining("alice"), DoubleEq(0.5));
   // Spending exactly the rest works, then nothing is left.

@@ -547,10 +547,11 @@ TEST_F(ReleaseRpcsTest, OverBudgetRefusalSpeaksInTheBuyersNumbers) {
   v1::ReleaseCuboidsResponse cuboids;
   const absl::Status cube = service_->ReleaseCuboidsImpl(
       Buyer("alice"), Cuboids({{"Sex"}}, 10.5, "c-big"), &cuboids);
-  EXPECT_THAT(cube, StatusIs(absl::StatusCode::kResourceExhausted,
-                             HasSubstr("requested epsilon 10.5, remaining 10.")));
-  EXPECT_EQ(core::util::GetErrorDetails(cube)->metadata.count("charged_epsilon"),
-            0u);
+  EXPECT_THAT(cube,
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       HasSubstr("requested epsilon 10.5, remaining 10.")));
+  EXPECT_EQ(
+      core::util::GetErrorDetails(cube)->metadata.count("charged_epsilon"), 0u);
   EXPECT_THAT(Entries(), IsEmpty());
 }
 
