@@ -8,9 +8,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "client/command.h"
 #include "client/command_line.h"
 #include "client/commands/registry.h"
+#include "client/error_output.h"
 #include "client/grpc_status.h"
 #include "client/request_id.h"
 
@@ -50,6 +52,22 @@ bool OutcomeUncertain(absl::StatusCode code) {
 
 int Fail(const absl::Status& status, std::ostream& err) {
   err << ErrorLine(status) << "\n";
+  return kExitError;
+}
+
+// A failed call: the error line (with the retry hint `hint`, if any) and
+// the details' line on stderr; with --json also the error as JSON on
+// stdout, so that a script reads reason and amounts without parsing text
+// (docs/errors.md).
+int FailCall(const absl::Status& status, absl::string_view hint, bool json,
+             absl::string_view request_id, std::ostream& out,
+             std::ostream& err) {
+  err << ErrorLine(status) << hint << "\n";
+  if (const std::optional<std::string> details = ErrorDetailLine(status);
+      details.has_value()) {
+    err << *details << "\n";
+  }
+  if (json) out << ErrorJsonLine(status, request_id);
   return kExitError;
 }
 
@@ -109,18 +127,22 @@ int RunCli(const std::vector<std::string>& args, const CliEnv& env,
                            .json = command_line.global().json,
                            .request_id = request_id};
   absl::StatusOr<CommandOutput> output = command.Run(context);
+  const bool json = command_line.global().json;
   if (!output.ok()) {
-    std::string line = ErrorLine(output.status());
+    std::string hint;
     if (generated_request_id && OutcomeUncertain(output.status().code())) {
-      absl::StrAppend(&line, " (request id ", request_id,
-                      ": retry with --request-id ", request_id,
-                      " to get its answer without a second charge)");
+      hint = absl::StrCat(" (request id ", request_id,
+                          ": retry with --request-id ", request_id,
+                          " to get its answer without a second charge)");
     }
-    err << line << "\n";
-    return kExitError;
+    return FailCall(output.status(), hint, json, request_id, out, err);
   }
   out << output->text;
-  if (!output->failure.ok()) return Fail(output->failure, err);
+  // The output already holds the one JSON object (e.g. a health check's
+  // answer): the failure goes to stderr only.
+  if (!output->failure.ok()) {
+    return FailCall(output->failure, "", false, request_id, out, err);
+  }
   return kExitOk;
 }
 

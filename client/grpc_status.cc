@@ -1,10 +1,14 @@
 #include "client/grpc_status.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "client/terminal_text.h"
+#include "google/rpc/error_details.pb.h"
 
 namespace dpq::client {
 namespace {
@@ -67,7 +71,57 @@ absl::Status FromGrpcStatus(const grpc::Status& status) {
         "example, a text field that is not valid UTF-8), so dpq cannot show "
         "it.");
   }
-  return absl::Status(CodeOf(status.error_code()), status.error_message());
+  absl::Status converted(CodeOf(status.error_code()), status.error_message());
+  google::rpc::Status rich;
+  // Details that do not parse (or none: an older server, a proxy) leave
+  // the status as it is.
+  if (!status.error_details().empty() &&
+      rich.ParseFromString(status.error_details())) {
+    converted = core::util::WithErrorDetails(std::move(converted),
+                                             DetailsFromRichStatus(rich));
+  }
+  return converted;
+}
+
+core::util::ErrorDetails DetailsFromRichStatus(
+    const google::rpc::Status& rich) {
+  core::util::ErrorDetails d;
+  for (const google::protobuf::Any& any : rich.details()) {
+    google::rpc::ErrorInfo info;
+    google::rpc::QuotaFailure quota;
+    google::rpc::BadRequest bad;
+    google::rpc::PreconditionFailure precondition;
+    google::rpc::ResourceInfo resource;
+    google::rpc::RetryInfo retry;
+    google::rpc::RequestInfo request;
+    if (any.UnpackTo(&info)) {
+      d.reason = info.reason();
+      d.metadata.insert(info.metadata().begin(), info.metadata().end());
+    } else if (any.UnpackTo(&quota)) {
+      for (const auto& v : quota.violations()) {
+        d.quota_violations.push_back({v.subject(), v.description()});
+      }
+    } else if (any.UnpackTo(&bad)) {
+      for (const auto& v : bad.field_violations()) {
+        d.field_violations.push_back({v.field(), v.description()});
+      }
+    } else if (any.UnpackTo(&precondition)) {
+      for (const auto& v : precondition.violations()) {
+        d.precondition_violations.push_back(
+            {v.type(), v.subject(), v.description()});
+      }
+    } else if (any.UnpackTo(&resource)) {
+      d.resource = {resource.resource_type(), resource.resource_name(),
+                    resource.description()};
+    } else if (any.UnpackTo(&retry)) {
+      d.retry_delay_ms =
+          std::max<int64_t>(0, retry.retry_delay().seconds() * 1000 +
+                                   retry.retry_delay().nanos() / 1'000'000);
+    } else if (any.UnpackTo(&request)) {
+      d.incident_id = request.request_id();
+    }
+  }
+  return d;
 }
 
 std::string StatusCodeName(absl::StatusCode code) {

@@ -2,7 +2,6 @@
 
 #include "absl/status/statusor.h"
 #include "server/auth/bearer_auth.h"
-#include "server/grpc_status.h"
 
 namespace dpq::server {
 namespace {
@@ -28,9 +27,8 @@ grpc::Status HandleCall(RequestLog& log, const grpc::ServerContext& context,
                         CallImpl impl) {
   absl::StatusOr<auth::Principal> caller =
       Authorize(context, accounts, access, log);
-  if (!caller.ok()) return log.Finish(ToGrpcStatus(caller.status()));
-  return log.Finish(
-      ToGrpcStatus(impl(*caller, CallContext::FromServerContext(context))));
+  if (!caller.ok()) return log.Finish(caller.status());
+  return log.Finish(impl(*caller, CallContext::FromServerContext(context)));
 }
 
 }  // namespace dpq::server

@@ -48,9 +48,10 @@ using CallImpl =
 // the role (`access`;
 // PERMISSION_DENIED for a buyer calling an admin RPC); then `impl` with the
 // call's deadline and cancellation. Its status is converted once
-// (ToGrpcStatus) and written, with the fields the handler set on `log`
-// (dataset, epsilon), as the request's one log line (RequestLog::Finish,
-// which records the message of INTERNAL, UNKNOWN and DATA_LOSS errors).
+// (RequestLog::Finish: ToGrpcStatus) and written, with the fields the handler
+// set on `log` (dataset, epsilon), as the request's one log line
+// (RequestLog::Finish, which records the message of INTERNAL, UNKNOWN and
+// DATA_LOSS errors under the incident id their caller reads instead).
 grpc::Status HandleCall(RequestLog& log, const grpc::ServerContext& context,
                         const auth::AccountsStore& accounts, Access access,
                         CallImpl impl);

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "server/grpc_status.h"
 #include "server/metrics/server_metrics.h"
 
 namespace dpq::server {
@@ -44,29 +45,26 @@ const char* CodeName(grpc::StatusCode code) {
   }
 }
 
-// The codes whose cause is the server's, not the caller's: the operator
-// needs the message to act on them. Their messages come from storage and
+// The messages of server faults (IsServerFault) come from storage and
 // system calls (a cell's error is INVALID_ARGUMENT, and no status ever
-// carries a token), escaped like the ids.
-bool LogsMessage(grpc::StatusCode code) {
-  return code == grpc::StatusCode::INTERNAL ||
-         code == grpc::StatusCode::UNKNOWN ||
-         code == grpc::StatusCode::DATA_LOSS;
-}
-
-constexpr size_t kMaxLoggedMessage = 512;
+// carries a token): the operator needs them whole, escaped like the ids.
+// The bound only keeps a runaway message from flooding the log.
+constexpr size_t kMaxLoggedMessage = 8192;
 
 }  // namespace
 
-grpc::Status RequestLog::Finish(const grpc::Status& status) {
+grpc::Status RequestLog::Finish(const absl::Status& absl_status) {
   // One line, fixed fields, no data values: safe to ship to any log store.
   std::string message;
-  if (LogsMessage(status.error_code())) {
+  std::string incident;
+  if (IsServerFault(absl_status.code())) {
+    incident = NewIncidentId();
     message = absl::StrCat(
-        " message=\"",
-        absl::CEscape(status.error_message()).substr(0, kMaxLoggedMessage),
+        " incident=", incident, " message=\"",
+        absl::CEscape(absl_status.message()).substr(0, kMaxLoggedMessage),
         "\"");
   }
+  const grpc::Status status = ToGrpcStatus(absl_status, incident);
   const std::string line = absl::StrFormat(
       "%s rpc=%s principal=%s dataset=%s epsilon=%g status=%s latency_ms=%.3f%s\n",
       absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", absl::Now(), absl::UTCTimeZone()),

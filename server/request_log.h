@@ -1,7 +1,8 @@
 // One log line per request (README.md, "Operations"): buyer, dataset, RPC,
-// epsilon, status, latency, and for INTERNAL, UNKNOWN and DATA_LOSS the
-// status message (escaped), whose cause only the operator can act on;
-// never data values or tokens.
+// epsilon, status, latency, and for INTERNAL, UNKNOWN and DATA_LOSS an
+// incident id and the full status message (escaped), whose cause only the
+// operator can act on (the caller reads only the incident id:
+// docs/errors.md); never data values or tokens.
 //   RequestLog log("MeasureInconsistency");
 //   log.set_principal(caller.id); log.set_dataset(id); log.set_epsilon(eps);
 //   ...
@@ -11,6 +12,7 @@
 
 #include <string>
 
+#include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "grpcpp/support/status.h"
 
@@ -24,8 +26,10 @@ class RequestLog {
   void set_epsilon(double epsilon) { epsilon_ = epsilon; }
   // Writes the line (to stderr, via the server's log sink), records the
   // RPC in the metrics (dpq_rpc_*, server/metrics/server_metrics.h; a no-op
-  // without --metrics-listen) and returns `status` unchanged.
-  grpc::Status Finish(const grpc::Status& status);
+  // without --metrics-listen) and returns `status` for the caller
+  // (ToGrpcStatus, server/grpc_status.h), a server fault under the incident
+  // id the line names.
+  grpc::Status Finish(const absl::Status& status);
 
  private:
   const char* rpc_;

@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/util/error_details.h"
 #include "core/util/status_macros.h"
 
 namespace dpq::core::cube {
@@ -21,9 +22,10 @@ absl::Status CheckRequestedCuboids(
     const std::vector<std::vector<std::string>>& cuboids) {
   if (cuboids.empty() ||
       cuboids.size() > static_cast<size_t>(kMaxCuboidsPerRequest)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "cuboids must hold 1 to ", kMaxCuboidsPerRequest,
-        " cuboids, but holds ", cuboids.size(), "."));
+    return util::InvalidFieldError(
+        "cuboids",
+        absl::StrCat("cuboids must hold 1 to ", kMaxCuboidsPerRequest,
+                     " cuboids, but holds ", cuboids.size(), "."));
   }
   absl::flat_hash_map<std::string, size_t> labels;
   for (const CubeDimension& dim : schema.dimensions) {
@@ -38,14 +40,19 @@ absl::Status CheckRequestedCuboids(
       if (it == labels.end()) {
         std::vector<std::string> known;
         for (const auto& d : schema.dimensions) known.push_back(d.column);
-        return absl::InvalidArgumentError(absl::StrCat(
-            "cuboids[", i, "]: '", dim,
-            "' is not a cube dimension of this dataset; its dimensions are: ",
-            known.empty() ? "(none)" : absl::StrJoin(known, ", "), "."));
+        return util::InvalidFieldError(
+            absl::StrCat("cuboids[", i, "].dimensions"),
+            absl::StrCat("cuboids[", i, "]: '", dim,
+                         "' is not a cube dimension of this dataset; its "
+                         "dimensions are: ",
+                         known.empty() ? "(none)" : absl::StrJoin(known, ", "),
+                         "."));
       }
       if (!seen.insert(dim).second) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "cuboids[", i, "] names dimension '", dim, "' twice."));
+        return util::InvalidFieldError(
+            absl::StrCat("cuboids[", i, "].dimensions"),
+            absl::StrCat("cuboids[", i, "] names dimension '", dim,
+                         "' twice."));
       }
       // Saturating: the product of many domains overflows size_t.
       cells = it->second == 0 || cells <= kMaxReleasedCells / it->second
@@ -76,8 +83,7 @@ absl::StatusOr<CuboidRequest> BuildCuboidRequest(
   request.options.epsilon = spec.epsilon;
   request.options.non_negative_integral = spec.non_negative_integral;
   request.options.max_cells = kMaxNoisedCells;
-  RETURN_IF_ERROR(
-      CheckCuboidRelease(schema, request.cuboids, request.options));
+  RETURN_IF_ERROR(CheckCuboidRelease(schema, request.cuboids, request.options));
   return request;
 }
 

@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "core/util/error_details.h"
 #include "core/util/shortest_double.h"
 #include "core/util/status_macros.h"
 
@@ -41,11 +42,18 @@ absl::Status ValidateEpsilon(double epsilon, absl::string_view name) {
 }
 
 absl::Status ValidateRequestEpsilon(double epsilon, absl::string_view name) {
-  RETURN_IF_ERROR(ValidateEpsilon(epsilon, name));
+  // `name` is a request field here: its refusal names it for the client
+  // (a BadRequest field violation, docs/errors.md).
+  if (absl::Status valid = ValidateEpsilon(epsilon, name); !valid.ok()) {
+    return util::InvalidFieldError(name, valid.message());
+  }
   if (epsilon < kMinRequestEpsilon) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        name, " must be at least 1e-06 (the smallest epsilon dpq releases "
-        "at), but is ", FormatValue(epsilon), "."));
+    return util::InvalidFieldError(
+        name, absl::StrCat(
+                  name,
+                  " must be at least 1e-06 (the smallest epsilon dpq releases "
+                  "at), but is ",
+                  FormatValue(epsilon), "."));
   }
   return absl::OkStatus();
 }

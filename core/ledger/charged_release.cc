@@ -6,7 +6,9 @@
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "core/ledger/epsilon_units.h"
 #include "core/ledger/ledger.h"
 #include "core/util/status_macros.h"
@@ -58,19 +60,25 @@ absl::StatusOr<ReleaseOutcome> RunChargedRelease(
     const absl::Status charge = reservation.resumed
                                     ? absl::OkStatus()
                                     : ledger.ChargeWithoutAnswer(entry_id);
-    return absl::Status(
+    absl::Status failed(
         answer.status().code(),
         absl::StrCat(
             answer.status().message(),
             charge.ok()
-                ? absl::StrCat(" The charge of epsilon ", charged,
+                ? absl::StrCat(" The charge of epsilon ", UnitsDecimal(units),
                                " for request_id '", request.request_id,
                                "' stands: retry with the same request_id to "
                                "receive the answer without a further charge.")
                 : absl::StrCat(" (Recording the charge of request_id '",
-                               request.request_id, "' failed: ",
-                               charge.message(),
+                               request.request_id,
+                               "' failed: ", charge.message(),
                                "; the server charges it at its next start.)")));
+    // The computation's details (docs/errors.md) stay with its error.
+    answer.status().ForEachPayload(
+        [&](absl::string_view url, const absl::Cord& payload) {
+          failed.SetPayload(url, payload);
+        });
+    return failed;
   }
 
   const absl::Status commit = ledger.Commit(entry_id, *answer);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -76,6 +77,19 @@ double QuantizedEpsilon(double epsilon) {
     return epsilon;
   }
   return EpsilonOfUnits(static_cast<int64_t>(std::nearbyint(epsilon * kScale)));
+}
+
+std::string UnitsDecimal(int64_t units) {
+  // Magnitude in unsigned arithmetic: -INT64_MIN does not fit an int64_t.
+  const uint64_t magnitude = units < 0
+                                 ? uint64_t{0} - static_cast<uint64_t>(units)
+                                 : static_cast<uint64_t>(units);
+  const uint64_t scale = static_cast<uint64_t>(kUnitsPerEpsilon);
+  std::string text = absl::StrCat(units < 0 ? "-" : "", magnitude / scale);
+  std::string fraction = absl::StrCat(magnitude % scale + scale).substr(1);
+  while (!fraction.empty() && fraction.back() == '0') fraction.pop_back();
+  if (!fraction.empty()) absl::StrAppend(&text, ".", fraction);
+  return text;
 }
 
 }  // namespace dpq::core::ledger

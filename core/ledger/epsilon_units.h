@@ -13,6 +13,7 @@
 #define DPQ_CORE_LEDGER_EPSILON_UNITS_H_
 
 #include <cstdint>
+#include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -37,6 +38,10 @@ absl::StatusOr<int64_t> AmountUnits(double amount, absl::string_view name);
 
 // units / 10^12 as the nearest double (what the API shows).
 double FromUnits(int64_t units);
+
+// units / 10^12 as an exact decimal without trailing zeros: "15.6",
+// "0.000000000001", "3", "-0.5" (what people and error details read).
+std::string UnitsDecimal(int64_t units);
 
 // The largest double e with e <= units / 10^12 exactly (units >= 1): an
 // epsilon that ChargeUnits turns back into exactly `units`.

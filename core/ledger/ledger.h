@@ -91,6 +91,14 @@ struct ReserveRequest {
   std::string operation;
   std::string neighbouring;
   double epsilon = 0;       // finite, > 0
+  // The buyer's own numbers, when the charge is not simply the request's
+  // epsilon (k_Q x epsilon for a dataset with public exact cuboids,
+  // epsilon + accuracy_epsilon), so that every refusal quotes both
+  // (docs/errors.md): the request's epsilon in ledger units, and how the
+  // charge follows from it, e.g. "2 x 0.5: the dataset publishes an exact
+  // cuboid". 0 and "": the charge is the request's epsilon.
+  int64_t requested_units = 0;
+  std::string charge_basis;
 };
 
 // The outcome of Reserve when it is not an error.

@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "core/dp/budget_split.h"
+#include "core/util/error_details.h"
 #include "core/util/status_macros.h"
 
 namespace dpq::core::private_measures {
@@ -23,7 +24,8 @@ absl::StatusOr<RepairMethod> ResolveRepairMethod(
                                    : RepairMethod::kCoverBound;
   }
   if (*requested == RepairMethod::kExact && !exact_repair_registered) {
-    return absl::InvalidArgumentError(
+    return util::InvalidFieldError(
+        "repair_method",
         "repair_method EXACT needs a dataset registered with "
         "exact_repair (see DatasetInfo.exact_repair); use COVER_BOUND.");
   }
@@ -41,9 +43,9 @@ absl::StatusOr<MeasureRelease> BuildMeasureRelease(
   for (const Measure measure : spec.measures) {
     RETURN_IF_ERROR(CheckMeasureReleasable(measure));
     if (measure == Measure::kRepair) {
-      ASSIGN_OR_RETURN(release.repair_method,
-                       ResolveRepairMethod(spec.repair_method,
-                                           exact_repair_registered));
+      ASSIGN_OR_RETURN(
+          release.repair_method,
+          ResolveRepairMethod(spec.repair_method, exact_repair_registered));
     }
   }
   release.epsilon_each = dp::EqualPart(spec.epsilon, spec.measures.size());

@@ -73,6 +73,17 @@ std::string Encode(const ErrorDetails& d) {
     PutString(out, v.field);
     PutString(out, v.description);
   }
+  PutString(out, absl::StrCat(d.precondition_violations.size()));
+  for (const PreconditionViolation& v : d.precondition_violations) {
+    PutString(out, v.type);
+    PutString(out, v.subject);
+    PutString(out, v.description);
+  }
+  PutString(out, d.resource.resource_type);
+  PutString(out, d.resource.resource_name);
+  PutString(out, d.resource.description);
+  PutString(out, absl::StrCat(d.retry_delay_ms));
+  PutString(out, d.incident_id);
   return out;
 }
 
@@ -102,7 +113,23 @@ std::optional<ErrorDetails> Decode(absl::string_view in) {
     }
     d.field_violations.push_back(std::move(v));
   }
-  if (!r.AtEnd()) return std::nullopt;
+  if (!r.GetCount(n)) return std::nullopt;
+  for (size_t i = 0; i < n; ++i) {
+    PreconditionViolation v;
+    if (!r.GetString(v.type) || !r.GetString(v.subject) ||
+        !r.GetString(v.description)) {
+      return std::nullopt;
+    }
+    d.precondition_violations.push_back(std::move(v));
+  }
+  std::string delay;
+  if (!r.GetString(d.resource.resource_type) ||
+      !r.GetString(d.resource.resource_name) ||
+      !r.GetString(d.resource.description) || !r.GetString(delay) ||
+      !absl::SimpleAtoi(delay, &d.retry_delay_ms) || d.retry_delay_ms < 0 ||
+      !r.GetString(d.incident_id) || !r.AtEnd()) {
+    return std::nullopt;
+  }
   return d;
 }
 

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "core/util/error_details.h"
 #include "core/util/sha256_hex.h"
 #include "core/util/status_macros.h"
 #include "server/auth/token.h"
@@ -55,7 +56,8 @@ absl::StatusOr<Upload> ReadUpload(const CallContext& call,
     // gRPC reports a first message that does not parse (a `string` field
     // of the manifest with invalid UTF-8, e.g. a Latin-1 constraints file)
     // exactly like an empty stream, so the message names both.
-    return absl::InvalidArgumentError(
+    return core::util::InvalidFieldError(
+        "header",
         "No upload header arrived: the stream was empty, or its first "
         "message could not be parsed. The first message must carry the "
         "`header` (manifest and optional server_path), and every text in "
@@ -63,7 +65,8 @@ absl::StatusOr<Upload> ReadUpload(const CallContext& call,
         "must be valid UTF-8.");
   }
   if (!message.has_header()) {
-    return absl::InvalidArgumentError(
+    return core::util::InvalidFieldError(
+        "header",
         "The first message of an upload must carry the `header` (manifest "
         "and optional server_path), not a csv_chunk.");
   }
@@ -71,14 +74,17 @@ absl::StatusOr<Upload> ReadUpload(const CallContext& call,
   while (reader.Read(&message)) {
     RETURN_IF_ERROR(CheckUploadCall(call));
     if (message.has_header()) {
-      return absl::InvalidArgumentError(
+      return core::util::InvalidFieldError(
+          "header",
           "`header` must be sent exactly once, as the first message of the "
           "upload.");
     }
     if (!upload.header.server_path().empty()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "`csv_chunk` must not follow a header with server_path '",
-          upload.header.server_path(), "': send one or the other."));
+      return core::util::InvalidFieldError(
+          "csv_chunk",
+          absl::StrCat(
+              "`csv_chunk` must not follow a header with server_path '",
+              upload.header.server_path(), "': send one or the other."));
     }
     const std::string& chunk = message.csv_chunk();
     if (upload.csv.size() + chunk.size() > max_bytes) {
@@ -94,8 +100,9 @@ absl::StatusOr<Upload> ReadUpload(const CallContext& call,
 
 absl::Status ValidateListLimit(uint32_t limit, size_t* out) {
   if (limit > kMaxListLimit) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "limit must be at most ", kMaxListLimit, ", but is ", limit, "."));
+    return core::util::InvalidFieldError(
+        "limit", absl::StrCat("limit must be at most ", kMaxListLimit,
+                              ", but is ", limit, "."));
   }
   *out = limit == 0 ? kDefaultListLimit : limit;
   return absl::OkStatus();
@@ -272,9 +279,11 @@ absl::StatusOr<std::string> AdminServiceImpl::UploadedCsv(
                                        "header.manifest.dataset_id"));
   if (!header.server_path().empty()) {
     if (!csv.empty()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "`csv_chunk` must not follow a header with server_path '",
-          header.server_path(), "': send one or the other."));
+      return core::util::InvalidFieldError(
+          "csv_chunk",
+          absl::StrCat(
+              "`csv_chunk` must not follow a header with server_path '",
+              header.server_path(), "': send one or the other."));
     }
     ASSIGN_OR_RETURN(csv, registry_->ReadServerFile(header.server_path()));
   }
@@ -286,7 +295,8 @@ absl::StatusOr<std::string> AdminServiceImpl::UploadedCsv(
                      max_upload_bytes_, " bytes."));
   }
   if (csv.empty()) {
-    return absl::InvalidArgumentError(
+    return core::util::InvalidFieldError(
+        "csv_chunk",
         "The CSV is empty: send csv_chunk messages after the header, or set "
         "header.server_path.");
   }
@@ -375,7 +385,8 @@ absl::Status AdminServiceImpl::CreateBuyerImpl(
   RETURN_IF_ERROR(auth::CheckAdmin(caller));
   RETURN_IF_ERROR(registry::ValidateId(request.name(), "name"));
   if (request.name() == auth::kAdminId) {
-    return absl::InvalidArgumentError(
+    return core::util::InvalidFieldError(
+        "name",
         "name 'admin' is reserved for the admin principal: choose another "
         "buyer name.");
   }
@@ -434,8 +445,9 @@ absl::Status AdminServiceImpl::GrantBudgetImpl(
   RETURN_IF_ERROR(CheckBuyerExists(request.buyer_id()));
   RETURN_IF_ERROR(registry::ValidateId(request.dataset_id(), "dataset_id"));
   if (!std::isfinite(request.epsilon()) || request.epsilon() <= 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "epsilon must be finite and > 0, but is ", request.epsilon(), "."));
+    return core::util::InvalidFieldError(
+        "epsilon", absl::StrCat("epsilon must be finite and > 0, but is ",
+                                request.epsilon(), "."));
   }
   RETURN_IF_ERROR(registry_->Get(request.dataset_id()).status());
   ASSIGN_OR_RETURN(const core::ledger::BudgetState budget,
@@ -455,8 +467,9 @@ absl::Status AdminServiceImpl::SetBudgetImpl(
   RETURN_IF_ERROR(CheckBuyerExists(request.buyer_id()));
   RETURN_IF_ERROR(registry::ValidateId(request.dataset_id(), "dataset_id"));
   if (!std::isfinite(request.granted()) || request.granted() < 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "granted must be finite and >= 0, but is ", request.granted(), "."));
+    return core::util::InvalidFieldError(
+        "granted", absl::StrCat("granted must be finite and >= 0, but is ",
+                                request.granted(), "."));
   }
   RETURN_IF_ERROR(registry_->Get(request.dataset_id()).status());
   ASSIGN_OR_RETURN(const core::ledger::BudgetState budget,
@@ -475,7 +488,8 @@ absl::Status AdminServiceImpl::SetDatasetCapImpl(
   RETURN_IF_ERROR(auth::CheckAdmin(caller));
   RETURN_IF_ERROR(registry::ValidateId(request.dataset_id(), "dataset_id"));
   if (!std::isfinite(request.cap()) || request.cap() < 0) {
-    return absl::InvalidArgumentError(
+    return core::util::InvalidFieldError(
+        "cap",
         absl::StrCat("cap must be finite and >= 0 (0 removes the cap), but is ",
                      request.cap(), "."));
   }

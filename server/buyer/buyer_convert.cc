@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "core/util/error_details.h"
 #include "core/util/status_macros.h"
 
 namespace dpq::server::buyer {
@@ -23,11 +24,13 @@ absl::StatusOr<Measure> MeasureFromProto(v1::Measure measure) {
     case v1::MEASURE_R:
       return Measure::kRepair;
     default:
-      return absl::InvalidArgumentError(absl::StrCat(
-          "measure must be MEASURE_MI, MEASURE_P or MEASURE_R, but is ",
-          v1::Measure_IsValid(measure) ? v1::Measure_Name(measure)
-                                       : std::to_string(measure),
-          "."));
+      return core::util::InvalidFieldError(
+          "measure",
+          absl::StrCat(
+              "measure must be MEASURE_MI, MEASURE_P or MEASURE_R, but is ",
+              v1::Measure_IsValid(measure) ? v1::Measure_Name(measure)
+                                           : std::to_string(measure),
+              "."));
   }
 }
 
@@ -59,10 +62,12 @@ absl::StatusOr<pm::SelectionMethod> MethodFromProto(
     case v1::SELECTION_METHOD_BASELINE:
       return pm::SelectionMethod::kBaseline;
     default:
-      return absl::InvalidArgumentError(absl::StrCat(
-          "method must be a SelectionMethod (GEM, OPTIMIZED, HIERARCHICAL, "
-          "BASIC or BASELINE), but is ",
-          static_cast<int>(method), "."));
+      return core::util::InvalidFieldError(
+          "method",
+          absl::StrCat(
+              "method must be a SelectionMethod (GEM, OPTIMIZED, HIERARCHICAL, "
+              "BASIC or BASELINE), but is ",
+              static_cast<int>(method), "."));
   }
 }
 
@@ -78,10 +83,12 @@ absl::StatusOr<std::optional<pm::RepairMethod>> RepairMethodFromProto(
     case v1::REPAIR_METHOD_VERTEX_COVER:
       return pm::RepairMethod::kVertexCover;
     default:
-      return absl::InvalidArgumentError(absl::StrCat(
-          "repair_method must be a RepairMethod (COVER_BOUND, EXACT or "
-          "VERTEX_COVER), but is ",
-          static_cast<int>(method), "."));
+      return core::util::InvalidFieldError(
+          "repair_method",
+          absl::StrCat(
+              "repair_method must be a RepairMethod (COVER_BOUND, EXACT or "
+              "VERTEX_COVER), but is ",
+              static_cast<int>(method), "."));
   }
 }
 
@@ -146,10 +153,11 @@ absl::StatusOr<core::selection::Approach> ApproachFromProto(
     case v1::SELECTION_APPROACH_AGGREGATION:
       return core::selection::Approach::kAggregation;
     default:
-      return absl::InvalidArgumentError(absl::StrCat(
-          "approach must be SELECTION_APPROACH_PARETO or "
-          "SELECTION_APPROACH_AGGREGATION, but is ",
-          static_cast<int>(approach), "."));
+      return core::util::InvalidFieldError(
+          "approach",
+          absl::StrCat("approach must be SELECTION_APPROACH_PARETO or "
+                       "SELECTION_APPROACH_AGGREGATION, but is ",
+                       static_cast<int>(approach), "."));
   }
 }
 
@@ -162,10 +170,11 @@ absl::StatusOr<core::selection::SensitivityMode> SensitivityFromProto(
     case v1::SENSITIVITY_MODE_LOCAL:
       return core::selection::SensitivityMode::kLocal;
     default:
-      return absl::InvalidArgumentError(absl::StrCat(
-          "sensitivity must be SENSITIVITY_MODE_GLOBAL or "
-          "SENSITIVITY_MODE_LOCAL, but is ",
-          static_cast<int>(mode), "."));
+      return core::util::InvalidFieldError(
+          "sensitivity",
+          absl::StrCat("sensitivity must be SENSITIVITY_MODE_GLOBAL or "
+                       "SENSITIVITY_MODE_LOCAL, but is ",
+                       static_cast<int>(mode), "."));
   }
 }
 
@@ -177,10 +186,11 @@ absl::StatusOr<core::selection::NodeObjective> NodeObjectiveFromProto(
     case v1::NODE_OBJECTIVE_EGOCENTRIC_DENSITY:
       return core::selection::NodeObjective::kEgocentricDensity;
     default:
-      return absl::InvalidArgumentError(absl::StrCat(
-          "objectives must hold NODE_OBJECTIVE_DEGREE or "
-          "NODE_OBJECTIVE_EGOCENTRIC_DENSITY, but holds ",
-          static_cast<int>(objective), "."));
+      return core::util::InvalidFieldError(
+          "objectives",
+          absl::StrCat("objectives must hold NODE_OBJECTIVE_DEGREE or "
+                       "NODE_OBJECTIVE_EGOCENTRIC_DENSITY, but holds ",
+                       static_cast<int>(objective), "."));
   }
 }
 

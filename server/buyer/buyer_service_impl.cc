@@ -11,6 +11,7 @@
 #include "core/measures/measure.h"
 #include "core/private/measure_release.h"
 #include "core/private/private_measures.h"
+#include "core/util/error_details.h"
 #include "core/util/status_macros.h"
 #include "server/buyer/buyer_convert.h"
 #include "server/buyer/release_identity.h"
@@ -18,6 +19,7 @@
 #include "server/buyer/release_validation.h"
 #include "server/call_handler.h"
 #include "server/ledger_convert.h"
+#include "server/registry/dataset_id.h"
 #include "server/request_log.h"
 
 namespace dpq::server::buyer {
@@ -223,9 +225,11 @@ absl::Status BuyerServiceImpl::GetBudgetImpl(
     RETURN_IF_ERROR(registry::ValidateId(dataset_id, "dataset_id"));
   }
   if (request.history_limit() > kMaxHistoryLimit) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "history_limit must be at most ", kMaxHistoryLimit, " (0 means ",
-        kDefaultHistoryLimit, "), but is ", request.history_limit(), "."));
+    return core::util::InvalidFieldError(
+        "history_limit",
+        absl::StrCat("history_limit must be at most ", kMaxHistoryLimit,
+                     " (0 means ", kDefaultHistoryLimit, "), but is ",
+                     request.history_limit(), "."));
   }
   // The filter always names the caller: an empty buyer_id would match
   // every buyer's records.
@@ -238,8 +242,7 @@ absl::Status BuyerServiceImpl::GetBudgetImpl(
                    ledger_->ListBudgets(filter));
   if (!dataset_id.empty() && budgets.empty() &&
       !registry_->Contains(dataset_id)) {
-    return absl::NotFoundError(
-        absl::StrCat("Dataset '", dataset_id, "' does not exist."));
+    return registry::DatasetNotFoundError(dataset_id);
   }
   response->Clear();
   for (const core::ledger::BudgetState& b : budgets) {

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "core/util/error_details.h"
 #include "server/metrics/server_metrics.h"
 
 namespace dpq::server::buyer {
@@ -30,6 +31,21 @@ HeavyJobLimiter::~HeavyJobLimiter() {
   metrics::ServerMetrics::Default().HeavyJobCapacity(-max_jobs_);
 }
 
+namespace {
+
+// kUnavailable with the reason HEAVY_JOBS_BUSY, the limit that refused
+// (public configuration) and a RetryInfo (docs/errors.md).
+absl::Status BusyError(std::string message, const char* limit, int value) {
+  core::util::ErrorDetails d;
+  d.reason = core::util::kReasonHeavyJobsBusy;
+  d.metadata["limit"] = limit;
+  d.metadata["limit_value"] = absl::StrCat(value);
+  d.retry_delay_ms = kHeavyJobsRetryDelayMs;
+  return core::util::WithErrorDetails(absl::UnavailableError(message), d);
+}
+
+}  // namespace
+
 absl::StatusOr<HeavyJobLimiter::Slot> HeavyJobLimiter::TryAcquire(
     const char* what, const std::string& principal) {
   absl::MutexLock lock(&mu_);
@@ -37,17 +53,22 @@ absl::StatusOr<HeavyJobLimiter::Slot> HeavyJobLimiter::TryAcquire(
   // running calls and the public configuration only.
   const auto own = per_principal_.find(principal);
   if (own != per_principal_.end() && own->second >= max_jobs_per_principal_) {
-    return absl::UnavailableError(absl::StrCat(
-        "You are already running ", own->second,
-        " heavy job(s), the limit per buyer (max_heavy_jobs_per_buyer); ", what,
-        " was not started and nothing was charged. Retry when one of them "
-        "has finished."));
+    return BusyError(
+        absl::StrCat("You are already running ", own->second,
+                     " heavy job(s), the limit per buyer "
+                     "(max_heavy_jobs_per_buyer); ",
+                     what,
+                     " was not started and nothing was charged. Retry when "
+                     "one of them has finished."),
+        "max_heavy_jobs_per_buyer", max_jobs_per_principal_);
   }
   if (running_ >= max_jobs_) {
-    return absl::UnavailableError(absl::StrCat(
-        "The server is already running ", running_,
-        " heavy job(s), its limit (max_heavy_jobs); ", what,
-        " was not started and nothing was charged. Retry in a moment."));
+    return BusyError(
+        absl::StrCat("The server is already running ", running_,
+                     " heavy job(s), its limit (max_heavy_jobs); ", what,
+                     " was not started and nothing was charged. Retry in a "
+                     "moment."),
+        "max_heavy_jobs", max_jobs_);
   }
   ++running_;
   ++per_principal_[principal];

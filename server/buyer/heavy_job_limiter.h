@@ -6,6 +6,7 @@
 #ifndef DPQ_SERVER_BUYER_HEAVY_JOB_LIMITER_H_
 #define DPQ_SERVER_BUYER_HEAVY_JOB_LIMITER_H_
 
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -25,6 +26,10 @@ namespace dpq::server::buyer {
 // (only several buyers together can fill the server, and every buyer is
 // an account the admin created).
 int DefaultMaxHeavyJobsPerBuyer(int max_jobs);
+
+// RetryInfo of a refusal (HEAVY_JOBS_BUSY, docs/errors.md): heavy jobs take
+// seconds, so a retry sooner would mostly be refused again.
+inline constexpr int64_t kHeavyJobsRetryDelayMs = 5000;
 
 class HeavyJobLimiter {
  public:
@@ -58,7 +63,8 @@ class HeavyJobLimiter {
   HeavyJobLimiter(const HeavyJobLimiter&) = delete;
   HeavyJobLimiter& operator=(const HeavyJobLimiter&) = delete;
 
-  // A slot for `principal`, or kUnavailable (retryable) naming the limit:
+  // A slot for `principal`, or kUnavailable (retryable; reason
+  // HEAVY_JOBS_BUSY, RetryInfo) naming the limit:
   // first when `principal` already runs max_jobs_per_principal heavy jobs
   // (which depends on its own calls only), then when max_jobs heavy jobs
   // run in all. Never waits: the caller has not reserved any budget yet,

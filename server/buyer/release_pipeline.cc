@@ -60,6 +60,28 @@ absl::StatusOr<ReleaseStart> StartRelease(
   return start;
 }
 
+namespace {
+
+// How the charge follows from the request: "0.5 + accuracy_epsilon 0.1",
+// "2 x 0.5: the dataset publishes an exact cuboid", or both.
+std::string ChargeBasis(int64_t epsilon_units, const ReleaseBasics& basics,
+                        const ReleaseBudget& budget, int64_t k) {
+  std::string sum = core::ledger::UnitsDecimal(epsilon_units);
+  if (budget.extra_epsilon > 0) {
+    const absl::StatusOr<int64_t> extra =
+        core::ledger::ChargeUnits(budget.extra_epsilon);
+    if (extra.ok()) {
+      sum = absl::StrCat(sum, " + ", basics.extra_epsilon_field, " ",
+                         core::ledger::UnitsDecimal(*extra));
+    }
+  }
+  if (k <= 1) return sum;
+  if (budget.extra_epsilon > 0) sum = absl::StrCat("(", sum, ")");
+  return absl::StrCat(k, " x ", sum, ": the dataset publishes an exact cuboid");
+}
+
+}  // namespace
+
 core::ledger::ReserveRequest ReserveFor(const auth::Principal& caller,
                                         const ReleaseBasics& basics,
                                         const ReleaseStart& start,
@@ -104,6 +126,13 @@ core::ledger::ReserveRequest ReserveFor(const auth::Principal& caller,
             : std::move(identity.operation);
   reserve.neighbouring = d.neighbouring;
   reserve.epsilon = CoveringEpsilon(charged);
+  // Refusals speak in the buyer's numbers (docs/errors.md).
+  const absl::StatusOr<int64_t> requested =
+      core::ledger::ChargeUnits(start.budget.epsilon);
+  if (requested.ok() && *requested != charged) {
+    reserve.requested_units = *requested;
+    reserve.charge_basis = ChargeBasis(*requested, basics, start.budget, k);
+  }
   return reserve;
 }
 

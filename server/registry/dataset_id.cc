@@ -4,28 +4,60 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "core/util/error_details.h"
 
 namespace dpq::server::registry {
 
 absl::Status ValidateId(const std::string& id, const char* field) {
   if (id.empty() || id.size() > 64) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        field, " must have 1-64 characters from [A-Za-z0-9_.-], but '", id,
-        "' has ", id.size(), "."));
+    return core::util::InvalidFieldError(
+        field,
+        absl::StrCat(field,
+                     " must have 1-64 characters from [A-Za-z0-9_.-], but '",
+                     id, "' has ", id.size(), "."));
   }
   if (!absl::ascii_isalnum(static_cast<unsigned char>(id[0]))) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        field, " must start with a letter or digit, but is '", id, "'."));
+    return core::util::InvalidFieldError(
+        field,
+        absl::StrCat(field, " must start with a letter or digit, but is '", id,
+                     "'."));
   }
   for (const char c : id) {
     if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '_' &&
         c != '.' && c != '-') {
-      return absl::InvalidArgumentError(absl::StrCat(
-          field, " may only contain [A-Za-z0-9_.-], but '", id, "' contains '",
-          absl::CEscape(absl::string_view(&c, 1)), "'."));
+      return core::util::InvalidFieldError(
+          field, absl::StrCat(field, " may only contain [A-Za-z0-9_.-], but '",
+                              id, "' contains '",
+                              absl::CEscape(absl::string_view(&c, 1)), "'."));
     }
   }
   return absl::OkStatus();
+}
+
+absl::Status DatasetNotFoundError(absl::string_view dataset_id,
+                                  absl::string_view hint) {
+  core::util::ErrorDetails d;
+  d.reason = core::util::kReasonDatasetNotFound;
+  d.metadata["dataset_id"] = std::string(dataset_id);
+  d.resource = {"dpq.v1.Dataset", std::string(dataset_id),
+                "No dataset with this id is served."};
+  return core::util::WithErrorDetails(
+      absl::NotFoundError(
+          absl::StrCat("Dataset '", dataset_id, "' does not exist", hint, ".")),
+      d);
+}
+
+absl::Status DatasetUpdatingError(absl::string_view dataset_id,
+                                  uint64_t version) {
+  core::util::ErrorDetails d;
+  d.reason = core::util::kReasonUnavailable;
+  d.metadata["dataset_id"] = std::string(dataset_id);
+  d.retry_delay_ms = kDatasetUpdatingRetryDelayMs;
+  return core::util::WithErrorDetails(
+      absl::UnavailableError(absl::StrCat(
+          "Dataset '", dataset_id, "' is being updated to version ", version,
+          " on this server; retry in a few seconds.")),
+      d);
 }
 
 }  // namespace dpq::server::registry

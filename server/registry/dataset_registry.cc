@@ -17,6 +17,7 @@
 #include "core/util/status_prefix.h"
 #include "server/registry/build_context.h"
 #include "server/registry/dataset_builder.h"
+#include "server/registry/dataset_id.h"
 #include "server/registry/manifest.h"
 #include "server/registry/version_state.h"
 
@@ -210,12 +211,9 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Get(
   auto it = datasets_.find(dataset_id);
   if (it == datasets_.end()) {
     if (auto u = updating_.find(dataset_id); u != updating_.end()) {
-      return absl::UnavailableError(absl::StrCat(
-          "Dataset '", dataset_id, "' is being updated to version ", u->second,
-          " on this server; retry in a few seconds."));
+      return DatasetUpdatingError(dataset_id, u->second);
     }
-    return absl::NotFoundError(
-        absl::StrCat("Dataset '", dataset_id, "' does not exist."));
+    return DatasetNotFoundError(dataset_id);
   }
   return it->second;
 }
@@ -318,8 +316,7 @@ absl::Status DatasetRegistry::CheckPresence(const std::string& id,
                                             bool must_exist) const {
   const bool exists = Contains(id);
   if (must_exist && !exists) {
-    return absl::NotFoundError(
-        absl::StrCat("Dataset '", id, "' does not exist: register it first."));
+    return DatasetNotFoundError(id, ": register it first");
   }
   if (!must_exist && exists) {
     return absl::AlreadyExistsError(

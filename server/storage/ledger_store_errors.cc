@@ -6,6 +6,7 @@
 #include "absl/strings/str_format.h"
 #include "core/dp/epsilon.h"
 #include "core/ledger/epsilon_units.h"
+#include "core/util/error_details.h"
 #include "core/util/status_macros.h"
 
 namespace dpq::server::storage {
@@ -27,7 +28,7 @@ std::string EpsilonText(double epsilon) {
 }
 
 std::string UnitsText(int64_t units) {
-  return EpsilonText(core::ledger::FromUnits(units));
+  return core::ledger::UnitsDecimal(units);
 }
 
 absl::Status RequireId(absl::string_view value, absl::string_view field) {
@@ -62,47 +63,140 @@ absl::Status GrantBelowUsedError(absl::string_view buyer_id,
       " already exceed it."));
 }
 
+namespace {
+
+using ::dpq::core::util::ErrorDetails;
+
+// Sets `<name>_epsilon` (exact decimal) and `<name>_epsilon_units`.
+void PutAmount(ErrorDetails& d, absl::string_view name, int64_t units) {
+  d.metadata[absl::StrCat(name, "_epsilon")] =
+      core::ledger::UnitsDecimal(units);
+  d.metadata[absl::StrCat(name, "_epsilon_units")] = absl::StrCat(units);
+}
+
+// The details every refusal of `request` shares: its reason, dataset and
+// request id, and the amounts in the buyer's numbers.
+ErrorDetails DetailsOf(const ReserveRequest& request, absl::string_view reason,
+                       int64_t charged_units) {
+  ErrorDetails d;
+  d.reason = std::string(reason);
+  d.metadata["dataset_id"] = request.dataset_id;
+  d.metadata["request_id"] = request.request_id;
+  if (request.requested_units > 0 && request.requested_units != charged_units) {
+    PutAmount(d, "requested", request.requested_units);
+    PutAmount(d, "charged", charged_units);
+  } else {
+    PutAmount(d, "requested", charged_units);
+  }
+  return d;
+}
+
+// "requested epsilon 0.5" and, when the charge differs, " (charged 1 =
+// 2 x 0.5: the dataset publishes an exact cuboid)".
+std::string Requested(const ReserveRequest& request, int64_t charged_units) {
+  if (request.requested_units <= 0 ||
+      request.requested_units == charged_units) {
+    return absl::StrCat("requested epsilon ",
+                        core::ledger::UnitsDecimal(charged_units));
+  }
+  return absl::StrCat(
+      "requested epsilon ", core::ledger::UnitsDecimal(request.requested_units),
+      " (charged ", core::ledger::UnitsDecimal(charged_units),
+      request.charge_basis.empty() ? "" : " = ", request.charge_basis, ")");
+}
+
+std::string BudgetSubject(const ReserveRequest& request) {
+  return absl::StrCat("buyer:", request.buyer_id,
+                      "/dataset:", request.dataset_id);
+}
+
+}  // namespace
+
 absl::Status RequestIdReusedError(const ReserveRequest& request) {
-  return absl::AlreadyExistsError(
-      absl::StrCat("request_id '", request.request_id,
-                   "' was already used by buyer '", request.buyer_id,
-                   "' for a different request; use a new request_id."));
+  ErrorDetails d;
+  d.reason = core::util::kReasonRequestIdReused;
+  d.metadata["dataset_id"] = request.dataset_id;
+  d.metadata["request_id"] = request.request_id;
+  return core::util::WithErrorDetails(
+      absl::AlreadyExistsError(
+          absl::StrCat("request_id '", request.request_id,
+                       "' was already used by buyer '", request.buyer_id,
+                       "' for a different request; use a new request_id.")),
+      d);
 }
 
 absl::Status StillInProgressError(const ReserveRequest& request) {
-  return absl::AbortedError(absl::StrCat(
-      "The request with request_id '", request.request_id, "' of buyer '",
-      request.buyer_id, "' is still in progress; retry later."));
+  ErrorDetails d;
+  d.reason = core::util::kReasonRequestInProgress;
+  d.metadata["dataset_id"] = request.dataset_id;
+  d.metadata["request_id"] = request.request_id;
+  d.retry_delay_ms = kInProgressRetryDelayMs;
+  return core::util::WithErrorDetails(
+      absl::AbortedError(absl::StrCat(
+          "The request with request_id '", request.request_id, "' of buyer '",
+          request.buyer_id,
+          "' is still in progress; retry later with the same request_id.")),
+      d);
 }
 
 absl::Status NoGrantError(const ReserveRequest& request,
                           int64_t requested_units) {
-  return absl::ResourceExhaustedError(absl::StrCat(
-      "Buyer '", request.buyer_id, "' has no budget on dataset '",
-      request.dataset_id,
-      "': nothing was granted (an admin grants it with GrantBudget); "
-      "requested ",
-      UnitsText(requested_units), "."));
+  ErrorDetails d =
+      DetailsOf(request, core::util::kReasonNoBudgetGranted, requested_units);
+  PutAmount(d, "granted", 0);
+  d.precondition_violations.push_back(
+      {"BUDGET_GRANT", BudgetSubject(request),
+       "Nothing was granted to this buyer on this dataset; an admin grants "
+       "budget with GrantBudget."});
+  return core::util::WithErrorDetails(
+      absl::FailedPreconditionError(absl::StrCat(
+          "Buyer '", request.buyer_id, "' has no budget on dataset '",
+          request.dataset_id,
+          "': nothing was granted (an admin grants it with GrantBudget); ",
+          Requested(request, requested_units), ".")),
+      d);
 }
 
 absl::Status BudgetExhaustedError(const ReserveRequest& request,
                                   int64_t remaining_units,
                                   int64_t requested_units) {
-  return absl::ResourceExhaustedError(absl::StrCat(
-      "Budget exhausted for buyer '", request.buyer_id, "' on dataset '",
-      request.dataset_id, "': remaining ", UnitsText(remaining_units),
-      ", requested ", UnitsText(requested_units), "."));
+  ErrorDetails d =
+      DetailsOf(request, core::util::kReasonBudgetExhausted, requested_units);
+  PutAmount(d, "remaining", remaining_units);
+  const std::string numbers =
+      absl::StrCat(Requested(request, requested_units), ", remaining ",
+                   core::ledger::UnitsDecimal(remaining_units));
+  d.quota_violations.push_back({BudgetSubject(request), numbers});
+  return core::util::WithErrorDetails(
+      absl::ResourceExhaustedError(absl::StrCat(
+          "Budget exhausted for buyer '", request.buyer_id, "' on dataset '",
+          request.dataset_id, "': ", numbers, ".")),
+      d);
 }
 
 absl::Status DatasetCapError(const ReserveRequest& request, int64_t cap_units,
                              int64_t cap_left_units, int64_t remaining_units,
                              int64_t requested_units) {
-  return absl::ResourceExhaustedError(absl::StrCat(
-      "Dataset cap reached on dataset '", request.dataset_id, "': cap ",
-      UnitsText(cap_units), " over all buyers, of which ",
-      UnitsText(cap_left_units), " remains, requested ",
-      UnitsText(requested_units), " (buyer '", request.buyer_id,
-      "' has remaining budget ", UnitsText(remaining_units), ")."));
+  ErrorDetails d =
+      DetailsOf(request, core::util::kReasonDatasetCapReached, requested_units);
+  PutAmount(d, "cap", cap_units);
+  PutAmount(d, "cap_remaining", cap_left_units);
+  PutAmount(d, "remaining", remaining_units);
+  d.quota_violations.push_back(
+      {absl::StrCat("dataset:", request.dataset_id),
+       absl::StrCat(Requested(request, requested_units), ", cap ",
+                    core::ledger::UnitsDecimal(cap_units),
+                    " over all buyers, of which ",
+                    core::ledger::UnitsDecimal(cap_left_units), " remains")});
+  return core::util::WithErrorDetails(
+      absl::ResourceExhaustedError(absl::StrCat(
+          "Dataset cap reached on dataset '", request.dataset_id,
+          "': ", Requested(request, requested_units), ", cap ",
+          core::ledger::UnitsDecimal(cap_units), " over all buyers, of which ",
+          core::ledger::UnitsDecimal(cap_left_units), " remains (buyer '",
+          request.buyer_id, "' has remaining budget ",
+          core::ledger::UnitsDecimal(remaining_units), ").")),
+      d);
 }
 
 absl::Status CommitRefusedError(absl::string_view state,

@@ -28,7 +28,8 @@ absl::StatusOr<core::ledger::EntryState> ParseEntryState(
 // An epsilon for people: 15 significant digits ("0.1", not
 // "0.09999999999999999").
 std::string EpsilonText(double epsilon);
-// An amount in units of 10^-12 epsilon, for people.
+// An amount in units of 10^-12 epsilon, for people: its exact decimal
+// (core::ledger::UnitsDecimal, "15.6").
 std::string UnitsText(int64_t units);
 
 // kInvalidArgument "<field> must not be empty." for an empty id.
@@ -46,7 +47,18 @@ absl::Status GrantBelowUsedError(absl::string_view buyer_id,
                                  absl::string_view dataset_id, double granted,
                                  int64_t spent_units, int64_t reserved_units);
 
-// Reserve's refusals (core/ledger/ledger.h), naming the buyer's numbers.
+// RetryInfo of REQUEST_IN_PROGRESS: about one ledger transaction plus a
+// short release.
+inline constexpr int64_t kInProgressRetryDelayMs = 1000;
+
+// Reserve's refusals (core/ledger/ledger.h), naming the buyer's numbers
+// (the request's epsilon, and the charge when it differs:
+// ReserveRequest::requested_units) in exact decimals, with the details of
+// docs/errors.md attached (core/util/error_details.h): REQUEST_ID_REUSED
+// (kAlreadyExists), REQUEST_IN_PROGRESS (kAborted, RetryInfo),
+// NO_BUDGET_GRANTED (kFailedPrecondition, PreconditionFailure: nothing was
+// ever granted), BUDGET_EXHAUSTED and DATASET_CAP_REACHED
+// (kResourceExhausted, QuotaFailure).
 absl::Status RequestIdReusedError(const core::ledger::ReserveRequest& request);
 absl::Status StillInProgressError(const core::ledger::ReserveRequest& request);
 absl::Status NoGrantError(const core::ledger::ReserveRequest& request,

@@ -13,6 +13,8 @@
 #include "client/commands/upload.h"
 #include "client/json_output.h"
 #include "gmock/gmock.h"
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
 #include "gtest/gtest.h"
 #include "tests/client/cli_test_fixture.h"
 #include "tests/client/parse_testing.h"
@@ -249,6 +251,65 @@ TEST_F(CliTest, OverBudgetMessageIsPassedThrough) {
   EXPECT_EQ(err(),
             "dpq: RESOURCE_EXHAUSTED: Budget exhausted: epsilon 1 requested, "
             "0.5 remaining on hospital\n");
+}
+
+// A grpc::Status carrying a google.rpc.Status with an ErrorInfo (and a
+// QuotaFailure), as the server sends a refusal (docs/errors.md).
+grpc::Status RichBudgetExhausted() {
+  google::rpc::Status rich;
+  rich.set_code(grpc::StatusCode::RESOURCE_EXHAUSTED);
+  rich.set_message("Budget exhausted");
+  google::rpc::ErrorInfo info;
+  info.set_reason("BUDGET_EXHAUSTED");
+  info.set_domain("dpq.v1");
+  (*info.mutable_metadata())["dataset_id"] = "hospital";
+  (*info.mutable_metadata())["requested_epsilon"] = "1";
+  (*info.mutable_metadata())["requested_epsilon_units"] = "1000000000000";
+  (*info.mutable_metadata())["remaining_epsilon"] = "0.5";
+  rich.add_details()->PackFrom(info);
+  google::rpc::QuotaFailure quota;
+  quota.add_violations()->set_subject("buyer:alice/dataset:hospital");
+  rich.add_details()->PackFrom(quota);
+  return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, "Budget exhausted",
+                      rich.SerializeAsString());
+}
+
+TEST_F(CliTest, ErrorDetailsAddOneLineWithReasonAndAmounts) {
+  EXPECT_CALL(*buyer_, MeasureInconsistency(_, _, _))
+      .WillOnce(Return(RichBudgetExhausted()));
+  EXPECT_EQ(Run({"measure", "hospital", "--measure", "mi", "--epsilon", "1",
+                 "--request-id", "r1"}),
+            kExitError);
+  EXPECT_THAT(out(), IsEmpty());
+  EXPECT_EQ(err(),
+            "dpq: RESOURCE_EXHAUSTED: Budget exhausted\n"
+            "dpq: BUDGET_EXHAUSTED: dataset_id=hospital remaining_epsilon=0.5 "
+            "requested_epsilon=1\n");
+}
+
+TEST_F(CliTest, JsonOutputHasTheErrorAsAnObject) {
+  EXPECT_CALL(*buyer_, MeasureInconsistency(_, _, _))
+      .WillOnce(Return(RichBudgetExhausted()));
+  EXPECT_EQ(Run({"measure", "--json", "hospital", "--measure", "mi",
+                 "--epsilon", "1", "--request-id", "r1"}),
+            kExitError);
+  EXPECT_EQ(out(),
+            "{\"error\":{\"code\":\"RESOURCE_EXHAUSTED\",\"message\":"
+            "\"Budget exhausted\",\"reason\":\"BUDGET_EXHAUSTED\","
+            "\"metadata\":{\"dataset_id\":\"hospital\","
+            "\"remaining_epsilon\":\"0.5\",\"requested_epsilon\":\"1\","
+            "\"requested_epsilon_units\":\"1000000000000\"},"
+            "\"quota_violations\":[{\"subject\":"
+            "\"buyer:alice/dataset:hospital\",\"description\":\"\"}],"
+            "\"request_id\":\"r1\"}}\n");
+  // A plain error (an older server, a proxy) is JSON too.
+  EXPECT_CALL(*admin_, ListBuyers(_, _, _))
+      .WillOnce(Return(
+          grpc::Status(grpc::StatusCode::PERMISSION_DENIED, "admins only")));
+  EXPECT_EQ(Run({"admin", "buyers", "--json"}), kExitError);
+  EXPECT_EQ(out(),
+            "{\"error\":{\"code\":\"PERMISSION_DENIED\",\"message\":"
+            "\"admins only\"}}\n");
 }
 
 TEST_F(CliTest, UncertainOutcomeWithGeneratedIdTellsHowToRetry) {

@@ -1,9 +1,13 @@
 #include "client/grpc_status.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/util/error_details.h"
 #include "gmock/gmock.h"
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
 #include "gtest/gtest.h"
 #include "tests/testing/status_matchers.h"
 
@@ -111,6 +115,70 @@ TEST(ErrorLineTest, EscapesWhatATerminalWouldActOn) {
                 "No column '\x1b[2J\x1b]0;x\x07' in d\xc2\x9b\xff\t")),
             "dpq: NOT_FOUND: No column '\\x1b[2J\\x1b]0;x\\x07' in "
             "d\\u009b\\xff\\t");
+}
+
+// Every detail the server sends (docs/errors.md) arrives as
+// core::util::ErrorDetails; a trailer that does not parse is ignored.
+TEST(FromGrpcStatusTest, ReadsTheRichErrorDetails) {
+  google::rpc::Status rich;
+  rich.set_code(grpc::StatusCode::UNAVAILABLE);
+  google::rpc::ErrorInfo info;
+  info.set_reason("HEAVY_JOBS_BUSY");
+  info.set_domain("dpq.v1");
+  (*info.mutable_metadata())["limit"] = "max_heavy_jobs";
+  rich.add_details()->PackFrom(info);
+  google::rpc::BadRequest bad;
+  auto* field = bad.add_field_violations();
+  field->set_field("epsilon");
+  field->set_description("too small");
+  rich.add_details()->PackFrom(bad);
+  google::rpc::PreconditionFailure precondition;
+  auto* p = precondition.add_violations();
+  p->set_type("T");
+  p->set_subject("S");
+  p->set_description("D");
+  rich.add_details()->PackFrom(precondition);
+  google::rpc::QuotaFailure quota;
+  quota.add_violations()->set_subject("dataset:tax");
+  rich.add_details()->PackFrom(quota);
+  google::rpc::ResourceInfo resource;
+  resource.set_resource_type("dpq.v1.Dataset");
+  resource.set_resource_name("tax");
+  rich.add_details()->PackFrom(resource);
+  google::rpc::RetryInfo retry;
+  retry.mutable_retry_delay()->set_seconds(5);
+  retry.mutable_retry_delay()->set_nanos(250'000'000);
+  rich.add_details()->PackFrom(retry);
+  google::rpc::RequestInfo request;
+  request.set_request_id("inc-1");
+  rich.add_details()->PackFrom(request);
+
+  const absl::Status status = FromGrpcStatus(grpc::Status(
+      grpc::StatusCode::UNAVAILABLE, "busy", rich.SerializeAsString()));
+  EXPECT_THAT(status, StatusIs(absl::StatusCode::kUnavailable, Eq("busy")));
+  const std::optional<core::util::ErrorDetails> d =
+      core::util::GetErrorDetails(status);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->reason, "HEAVY_JOBS_BUSY");
+  EXPECT_EQ(d->metadata.at("limit"), "max_heavy_jobs");
+  ASSERT_EQ(d->field_violations.size(), 1u);
+  EXPECT_EQ(d->field_violations[0].field, "epsilon");
+  ASSERT_EQ(d->precondition_violations.size(), 1u);
+  EXPECT_EQ(d->precondition_violations[0].subject, "S");
+  ASSERT_EQ(d->quota_violations.size(), 1u);
+  EXPECT_EQ(d->quota_violations[0].subject, "dataset:tax");
+  EXPECT_EQ(d->resource.resource_name, "tax");
+  EXPECT_EQ(d->retry_delay_ms, 5250);
+  EXPECT_EQ(d->incident_id, "inc-1");
+
+  const absl::Status garbage = FromGrpcStatus(
+      grpc::Status(grpc::StatusCode::INTERNAL, "x", "\xff\xff not a proto"));
+  EXPECT_THAT(garbage, StatusIs(absl::StatusCode::kInternal, Eq("x")));
+  EXPECT_FALSE(core::util::GetErrorDetails(garbage).has_value());
+  EXPECT_FALSE(
+      core::util::GetErrorDetails(
+          FromGrpcStatus(grpc::Status(grpc::StatusCode::INTERNAL, "x")))
+          .has_value());
 }
 
 }  // namespace

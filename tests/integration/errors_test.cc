@@ -1,7 +1,8 @@
 // Every error code a caller can get (README, "Security"), from the real
 // server: UNAUTHENTICATED,
 // PERMISSION_DENIED, INVALID_ARGUMENT naming the field, NOT_FOUND,
-// ALREADY_EXISTS, RESOURCE_EXHAUSTED (budget and upload size).
+// ALREADY_EXISTS, RESOURCE_EXHAUSTED (budget and upload size),
+// FAILED_PRECONDITION (no grant). Their details: rich_errors_test.cc.
 #include <cmath>
 #include <limits>
 #include <string>
@@ -336,9 +337,11 @@ TEST_F(ErrorsTest, OverBudgetIsResourceExhaustedWithTheRemainingBudget) {
   // A buyer without any grant on the dataset.
   absl::StatusOr<std::string> poor = client_->CreateBuyer(admin_token_, "poor");
   ASSERT_TRUE(poor.ok()) << poor.status();
+  // Not "exhausted": nothing was ever granted (docs/errors.md).
   EXPECT_THAT(
       client_->Measure(*poor, "hospital", v1::MEASURE_MI, 0.1, "p-1", &r),
-      GrpcIs(StatusCode::RESOURCE_EXHAUSTED, HasSubstr("0")));
+      GrpcIs(StatusCode::FAILED_PRECONDITION,
+             HasSubstr("nothing was granted")));
   // Refusals charged nothing and left nothing reserved; the ledger holds
   // the one committed release only.
   absl::StatusOr<v1::Budget> budget = client_->Budget(buyer_token_, "hospital");

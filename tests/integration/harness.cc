@@ -330,6 +330,18 @@ grpc::health::v1::HealthCheckResponse::ServingStatus CheckHealth(
                      : grpc::health::v1::HealthCheckResponse::UNKNOWN;
 }
 
+std::string ExpectErrorLines(const std::string& err) {
+  const std::string text(absl::StripTrailingAsciiWhitespace(err));
+  const size_t newline = text.find('\n');
+  EXPECT_TRUE(absl::StartsWith(text, "dpq: ")) << text;
+  if (newline == std::string::npos) return text;
+  const std::string details = text.substr(newline + 1);
+  EXPECT_TRUE(absl::StartsWith(details, "dpq: ")) << text;
+  EXPECT_EQ(details.find('\n'), std::string::npos)
+      << "two lines at most: " << text;
+  return text.substr(0, newline);
+}
+
 std::string Describe(const grpc::Status& status) {
   static const char* const kNames[] = {"OK",
                                        "CANCELLED",

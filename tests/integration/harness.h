@@ -141,6 +141,11 @@ grpc::health::v1::HealthCheckResponse::ServingStatus CheckHealth(
 // "CODE: message" for failure messages.
 std::string Describe(const grpc::Status& status);
 
+// Checks the stderr of a failed `dpq` command: its error line "dpq: ..."
+// and at most one more, the details' line "dpq: <REASON>: ..."
+// (docs/errors.md). Returns the error line (trailing whitespace removed).
+std::string ExpectErrorLines(const std::string& err);
+
 // Matches a grpc::Status with the given code and a message matcher.
 MATCHER_P2(GrpcIs, code, message_matcher,
            "has gRPC code " + ::testing::PrintToString(code)) {

@@ -12,19 +12,23 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-std::string LineFor(const grpc::Status& status) {
+std::string LineFor(const absl::Status& status, grpc::Status* sent = nullptr) {
   ::testing::internal::CaptureStderr();
   RequestLog log("BuyerService.MeasureInconsistency");
   log.set_principal("alice");
   log.set_dataset("hospital");
   log.set_epsilon(0.5);
-  EXPECT_EQ(log.Finish(status).error_code(), status.error_code());
+  const grpc::Status finished = log.Finish(status);
+  EXPECT_EQ(static_cast<int>(finished.error_code()),
+            static_cast<int>(status.code()));
+  if (sent != nullptr) *sent = finished;
   return ::testing::internal::GetCapturedStderr();
 }
 
 TEST(RequestLogTest, ServerSideFailuresCarryTheirCauseOnOneLine) {
-  const std::string line = LineFor(grpc::Status(
-      grpc::StatusCode::INTERNAL, "ledger: disk I/O error\nforged=line"));
+  grpc::Status sent;
+  const std::string line = LineFor(
+      absl::InternalError("ledger: disk I/O error\nforged=line"), &sent);
   EXPECT_THAT(line, HasSubstr("rpc=BuyerService.MeasureInconsistency "
                               "principal=alice dataset=hospital epsilon=0.5 "
                               "status=INTERNAL"));
@@ -32,18 +36,29 @@ TEST(RequestLogTest, ServerSideFailuresCarryTheirCauseOnOneLine) {
               HasSubstr("message=\"ledger: disk I/O error\\nforged=line\""));
   // One line: the message's line break is escaped.
   EXPECT_EQ(line.find('\n'), line.size() - 1);
-  EXPECT_THAT(LineFor(grpc::Status(grpc::StatusCode::DATA_LOSS, "torn")),
+  // The caller reads only the incident id the line names.
+  EXPECT_THAT(sent.error_message(), Not(HasSubstr("disk")));
+  const std::string incident =
+      sent.error_message().substr(sent.error_message().find("inc-"), 20);
+  EXPECT_EQ(sent.error_message(), "internal error (incident " + incident +
+                                      "); the server log has the details");
+  EXPECT_THAT(line, HasSubstr("incident=" + incident + " message="));
+  EXPECT_THAT(LineFor(absl::DataLossError("torn")),
               HasSubstr("status=DATA_LOSS latency_ms="));
-  EXPECT_THAT(LineFor(grpc::Status(grpc::StatusCode::UNKNOWN, "why")),
-              HasSubstr("message=\"why\""));
+  EXPECT_THAT(LineFor(absl::UnknownError("why")), HasSubstr("message=\"why\""));
+}
+
+TEST(RequestLogTest, LogsALongServerFaultWhole) {
+  const std::string text(3000, 'x');
+  EXPECT_THAT(LineFor(absl::InternalError(text)),
+              HasSubstr("message=\"" + text + "\""));
 }
 
 TEST(RequestLogTest, CallerErrorsAndSuccessLogNoMessage) {
   // A caller's error may quote the caller's input: not logged.
-  EXPECT_THAT(LineFor(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                                   "column 'secret' unknown")),
+  EXPECT_THAT(LineFor(absl::InvalidArgumentError("column 'secret' unknown")),
               Not(HasSubstr("message=")));
-  EXPECT_THAT(LineFor(grpc::Status::OK), Not(HasSubstr("message=")));
+  EXPECT_THAT(LineFor(absl::OkStatus()), Not(HasSubstr("message=")));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "core/selection/selection_weights.h"
 #include "core/selection/tree/tree_public_domains.h"
+#include "core/util/error_details.h"
 #include "core/util/status_macros.h"
 
 namespace dpq::core::selection {
@@ -25,16 +26,19 @@ absl::StatusOr<GeneticParameters> GeneticFromSpec(
   genetic.population =
       spec.population == 0 ? kDefaultPopulation : spec.population;
   if (genetic.generations > kMaxGenerations) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "generations must be at most ", kMaxGenerations, " (0 means ",
-        kDefaultGenerations, "), but is ", spec.generations, "."));
+    return util::InvalidFieldError(
+        "generations",
+        absl::StrCat("generations must be at most ", kMaxGenerations,
+                     " (0 means ", kDefaultGenerations, "), but is ",
+                     spec.generations, "."));
   }
   if (genetic.population < kMinPopulation ||
       genetic.population > kMaxPopulation) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "population must be in [", kMinPopulation, ", ", kMaxPopulation,
-        "] (0 means ", kDefaultPopulation, "), but is ", spec.population,
-        "."));
+    return util::InvalidFieldError(
+        "population",
+        absl::StrCat("population must be in [", kMinPopulation, ", ",
+                     kMaxPopulation, "] (0 means ", kDefaultPopulation,
+                     "), but is ", spec.population, "."));
   }
   if (genetic.selected > genetic.population) {
     genetic.selected = genetic.population;
@@ -50,18 +54,22 @@ absl::Status CheckColumns(const table::Schema& schema,
   auto unknown = [&](const char* field, const std::string& name) {
     std::vector<std::string> names;
     for (const auto& c : schema.columns()) names.push_back(c.name);
-    return absl::InvalidArgumentError(
-        absl::StrCat(field, ": '", name, "' is not a column of the dataset; "
-                     "its columns are: ", absl::StrJoin(names, ", "), "."));
+    return util::InvalidFieldError(
+        field, absl::StrCat(field, ": '", name,
+                            "' is not a column of the dataset; "
+                            "its columns are: ",
+                            absl::StrJoin(names, ", "), "."));
   };
   if (spec.label_column.empty()) {
-    return absl::InvalidArgumentError("label_column must not be empty.");
+    return util::InvalidFieldError("label_column",
+                                   "label_column must not be empty.");
   }
   if (!schema.FindColumn(spec.label_column).has_value()) {
     return unknown("label_column", spec.label_column);
   }
   if (spec.positive_class.empty()) {
-    return absl::InvalidArgumentError(
+    return util::InvalidFieldError(
+        "positive_class",
         "positive_class must not be empty: give the label value (as text) "
         "of the positive class.");
   }
@@ -71,12 +79,14 @@ absl::Status CheckColumns(const table::Schema& schema,
       return unknown("features", feature);
     }
     if (feature == spec.label_column) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "features must not contain the label column '", feature, "'."));
+      return util::InvalidFieldError(
+          "features",
+          absl::StrCat("features must not contain the label column '", feature,
+                       "'."));
     }
     if (!seen.insert(feature).second) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("features lists '", feature, "' twice."));
+      return util::InvalidFieldError(
+          "features", absl::StrCat("features lists '", feature, "' twice."));
     }
   }
   return absl::OkStatus();
@@ -93,10 +103,10 @@ absl::StatusOr<DecisionTreeRequest> BuildDecisionTreeRequest(
       CheckSelectionWeights(spec.approach, spec.weights, 2, "TPR, TNR"));
   ASSIGN_OR_RETURN(request.genetic, GeneticFromSpec(spec));
   RETURN_IF_ERROR(CheckColumns(schema, spec));
-  ASSIGN_OR_RETURN(TreePublicInputs inputs,
-                   TreePublicInputsFromCube(schema, cube, spec.label_column,
-                                            spec.positive_class,
-                                            spec.features));
+  ASSIGN_OR_RETURN(
+      TreePublicInputs inputs,
+      TreePublicInputsFromCube(schema, cube, spec.label_column,
+                               spec.positive_class, spec.features));
   request.label_column = spec.label_column;
   request.positive_class = spec.positive_class;
   request.features = std::move(inputs.features);

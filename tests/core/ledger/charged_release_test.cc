@@ -243,7 +243,7 @@ TEST_P(ChargedReleaseTest, ReserveErrorsAreReturnedWithoutComputing) {
   };
   EXPECT_THAT(RunChargedRelease(*store_, Request("big", 2), compute),
               StatusIs(absl::StatusCode::kResourceExhausted,
-                       HasSubstr("remaining 1, requested 2")));
+                       HasSubstr("requested epsilon 2, remaining 1.")));
   EXPECT_THAT(
       RunChargedRelease(*store_, Request("bad", -1), compute),
       StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("epsilon")));

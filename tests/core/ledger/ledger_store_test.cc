@@ -12,6 +12,7 @@
 #include "absl/time/time.h"
 #include "core/ledger/epsilon_units.h"
 #include "core/ledger/ledger.h"
+#include "core/util/error_details.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/core/ledger/ledger_store_suites.h"
@@ -151,9 +152,9 @@ TEST_P(LedgerStoreTest, DatasetCapLimitsAllBuyersTogether) {
   EXPECT_THAT(
       store_->Reserve(Request("b1", 1, "bob")),
       StatusIs(absl::StatusCode::kResourceExhausted,
-               Eq("Dataset cap reached on dataset 'hospital': cap 2 over all "
-                  "buyers, of which 0.5 remains, requested 1 (buyer 'bob' has "
-                  "remaining budget 5).")));
+               Eq("Dataset cap reached on dataset 'hospital': requested "
+                  "epsilon 1, cap 2 over all buyers, of which 0.5 remains "
+                  "(buyer 'bob' has remaining budget 5).")));
   // A reservation counts against the cap too.
   ASSERT_OK_AND_ASSIGN(const Reservation held,
                        store_->Reserve(Request("b2", 0.5, "bob")));
@@ -304,7 +305,7 @@ TEST_P(LedgerStoreTest, OverBudgetIsResourceExhaustedNamingRemaining) {
       store_->Reserve(Request("r2", 0.5)),
       StatusIs(absl::StatusCode::kResourceExhausted,
                Eq("Budget exhausted for buyer 'alice' on dataset 'hospital': "
-                  "remaining 0.25, requested 0.5.")));
+                  "requested epsilon 0.5, remaining 0.25.")));
   // Nothing was recorded for the refused request.
   EXPECT_THAT(store_->ListEntries({}), IsOkAndHolds(SizeIs(1)));
   // What fits still fits.
@@ -313,17 +314,16 @@ TEST_P(LedgerStoreTest, OverBudgetIsResourceExhaustedNamingRemaining) {
   EXPECT_EQ(r3.remaining, 0);
 }
 
-TEST_P(LedgerStoreTest, ReserveWithoutAGrantIsResourceExhausted) {
-  EXPECT_THAT(
-      store_->Reserve(Request("r1", 0.1)),
-      StatusIs(absl::StatusCode::kResourceExhausted,
-               Eq("Buyer 'alice' has no budget on dataset 'hospital': "
-                  "nothing was granted (an admin grants it with "
-                  "GrantBudget); requested 0.1.")));
+TEST_P(LedgerStoreTest, ReserveWithoutAGrantIsFailedPrecondition) {
+  EXPECT_THAT(store_->Reserve(Request("r1", 0.1)),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       Eq("Buyer 'alice' has no budget on dataset 'hospital': "
+                          "nothing was granted (an admin grants it with "
+                          "GrantBudget); requested epsilon 0.1.")));
   // Another buyer's budget does not help.
   ASSERT_OK(store_->Grant("bob", "hospital", 10).status());
   EXPECT_THAT(store_->Reserve(Request("r1", 0.1)),
-              StatusIs(absl::StatusCode::kResourceExhausted,
+              StatusIs(absl::StatusCode::kFailedPrecondition,
                        HasSubstr("Buyer 'alice'")));
 }
 
@@ -357,7 +357,7 @@ TEST_P(LedgerStoreTest,
   Charge("c", 0.1);
   EXPECT_THAT(store_->Reserve(Request("d", 0.1)),
               StatusIs(absl::StatusCode::kResourceExhausted,
-                       HasSubstr("remaining 0, requested 0.1")));
+                       HasSubstr("requested epsilon 0.1, remaining 0.")));
   // Ten times 0.1 fit in 1, not eleven.
   ASSERT_OK(store_->Grant("bob", "hospital", 1).status());
   for (int i = 0; i < 10; ++i) Charge("b" + std::to_string(i), 0.1, "bob");
@@ -366,14 +366,16 @@ TEST_P(LedgerStoreTest,
   // A real excess, however small against the budget, is refused: even one
   // unit (10^-12), and an unquantised 1 + 2^-52 rounds its charge up.
   ASSERT_OK(store_->Grant("carol", "hospital", 1).status());
-  EXPECT_THAT(store_->Reserve(Request("c1", 1 + 1e-12, "carol")),
-              StatusIs(absl::StatusCode::kResourceExhausted,
-                       HasSubstr("remaining 1, requested 1.000000000001")));
+  EXPECT_THAT(
+      store_->Reserve(Request("c1", 1 + 1e-12, "carol")),
+      StatusIs(absl::StatusCode::kResourceExhausted,
+               HasSubstr("requested epsilon 1.000000000001, remaining 1.")));
   ReserveRequest tiny_excess = Request("c2", 1, "carol");
   tiny_excess.epsilon = std::nextafter(1.0, 2.0);
-  EXPECT_THAT(store_->Reserve(tiny_excess),
-              StatusIs(absl::StatusCode::kResourceExhausted,
-                       HasSubstr("remaining 1, requested 1.000000000001")));
+  EXPECT_THAT(
+      store_->Reserve(tiny_excess),
+      StatusIs(absl::StatusCode::kResourceExhausted,
+               HasSubstr("requested epsilon 1.000000000001, remaining 1.")));
   ASSERT_OK_AND_ASSIGN(const std::vector<BudgetState> budgets,
                        store_->ListBudgets({}));
   for (const BudgetState& budget : budgets) {
@@ -459,7 +461,8 @@ TEST_P(LedgerStoreTest, RetryWhileStillReservedIsAborted) {
   EXPECT_THAT(store_->Reserve(Request("r1", 1)),
               StatusIs(absl::StatusCode::kAborted,
                        Eq("The request with request_id 'r1' of buyer 'alice' "
-                          "is still in progress; retry later.")));
+                          "is still in progress; retry later with the same "
+                          "request_id.")));
   ASSERT_OK(store_->Commit(*first.entry_id, "done"));
   EXPECT_THAT(store_->Reserve(Request("r1", 1)),
               IsOkAndHolds(::testing::Field(&Reservation::recorded_answer,
@@ -691,6 +694,103 @@ TEST_P(LedgerStoreTest, RecoverPendingChargesOnlyReservations) {
                        store_->Reserve(Request("p1", 1)));
   EXPECT_TRUE(again.resumed);
   EXPECT_EQ(again.remaining, 3);
+}
+
+}  // namespace
+}  // namespace dpq::core::ledger
+
+namespace dpq::core::ledger {
+namespace {
+
+using ::dpq::core::util::ErrorDetails;
+using ::dpq::core::util::GetErrorDetails;
+
+// The details of a refusal, or an empty ErrorDetails with reason
+// "(none)" (so that a missing one fails the comparison visibly).
+ErrorDetails DetailsOf(const absl::Status& status) {
+  ErrorDetails none;
+  none.reason = "(none)";
+  return GetErrorDetails(status).value_or(none);
+}
+
+// Every store attaches the same details to the same refusal
+// (docs/errors.md): the reasons and amounts a client acts on.
+TEST_P(LedgerStoreTest, RefusalsCarryTheSameDetailsInEveryStore) {
+  ErrorDetails no_grant;
+  no_grant.reason = "NO_BUDGET_GRANTED";
+  no_grant.metadata = {
+      {"dataset_id", "hospital"},   {"request_id", "r1"},
+      {"requested_epsilon", "0.1"}, {"requested_epsilon_units", "100000000000"},
+      {"granted_epsilon", "0"},     {"granted_epsilon_units", "0"}};
+  no_grant.precondition_violations.push_back(
+      {"BUDGET_GRANT", "buyer:alice/dataset:hospital",
+       "Nothing was granted to this buyer on this dataset; an admin grants "
+       "budget with GrantBudget."});
+  EXPECT_EQ(DetailsOf(store_->Reserve(Request("r1", 0.1)).status()), no_grant);
+
+  ASSERT_OK(store_->Grant("alice", "hospital", 1).status());
+  Charge("r2", 0.7);
+  ErrorDetails exhausted;
+  exhausted.reason = "BUDGET_EXHAUSTED";
+  exhausted.metadata = {{"dataset_id", "hospital"},
+                        {"request_id", "r3"},
+                        {"requested_epsilon", "0.5"},
+                        {"requested_epsilon_units", "500000000000"},
+                        {"remaining_epsilon", "0.3"},
+                        {"remaining_epsilon_units", "300000000000"}};
+  exhausted.quota_violations.push_back(
+      {"buyer:alice/dataset:hospital", "requested epsilon 0.5, remaining 0.3"});
+  EXPECT_EQ(DetailsOf(store_->Reserve(Request("r3", 0.5)).status()), exhausted);
+
+  // A charge that is not the request's epsilon (k_Q x epsilon): both.
+  ReserveRequest doubled = Request("r4", 1);
+  doubled.requested_units = 500'000'000'000;
+  doubled.charge_basis = "2 x 0.5: the dataset publishes an exact cuboid";
+  const absl::Status refused = store_->Reserve(doubled).status();
+  EXPECT_THAT(refused,
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       HasSubstr("requested epsilon 0.5 (charged 1 = 2 x 0.5: "
+                                 "the dataset publishes an exact cuboid), "
+                                 "remaining 0.3.")));
+  EXPECT_EQ(DetailsOf(refused).metadata.at("requested_epsilon"), "0.5");
+  EXPECT_EQ(DetailsOf(refused).metadata.at("charged_epsilon"), "1");
+  EXPECT_EQ(DetailsOf(refused).metadata.at("charged_epsilon_units"),
+            "1000000000000");
+
+  ASSERT_OK(store_->SetDatasetCap("hospital", 0.8));
+  ErrorDetails cap;
+  cap.reason = "DATASET_CAP_REACHED";
+  cap.metadata = {{"dataset_id", "hospital"},
+                  {"request_id", "r5"},
+                  {"requested_epsilon", "0.2"},
+                  {"requested_epsilon_units", "200000000000"},
+                  {"cap_epsilon", "0.8"},
+                  {"cap_epsilon_units", "800000000000"},
+                  {"cap_remaining_epsilon", "0.1"},
+                  {"cap_remaining_epsilon_units", "100000000000"},
+                  {"remaining_epsilon", "0.3"},
+                  {"remaining_epsilon_units", "300000000000"}};
+  cap.quota_violations.push_back(
+      {"dataset:hospital",
+       "requested epsilon 0.2, cap 0.8 over all buyers, of which 0.1 "
+       "remains"});
+  EXPECT_EQ(DetailsOf(store_->Reserve(Request("r5", 0.2)).status()), cap);
+
+  ReserveRequest reused = Request("r2", 0.7);
+  reused.fingerprint = "another request";
+  ErrorDetails reused_details;
+  reused_details.reason = "REQUEST_ID_REUSED";
+  reused_details.metadata = {{"dataset_id", "hospital"}, {"request_id", "r2"}};
+  EXPECT_EQ(DetailsOf(store_->Reserve(reused).status()), reused_details);
+
+  ASSERT_OK(store_->SetDatasetCap("hospital", 0));
+  ASSERT_OK(store_->Reserve(Request("r6", 0.1)).status());
+  ErrorDetails in_progress;
+  in_progress.reason = "REQUEST_IN_PROGRESS";
+  in_progress.metadata = {{"dataset_id", "hospital"}, {"request_id", "r6"}};
+  in_progress.retry_delay_ms = 1000;
+  EXPECT_EQ(DetailsOf(store_->Reserve(Request("r6", 0.1)).status()),
+            in_progress);
 }
 
 }  // namespace

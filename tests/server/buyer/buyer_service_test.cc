@@ -15,6 +15,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "core/util/error_details.h"
 #include "gmock/gmock.h"
 #include "grpcpp/server_context.h"
 #include "gtest/gtest.h"
@@ -476,12 +477,11 @@ TEST_F(BuyerServiceTest, ExactRepairMethodNeedsAnExactRepairDataset) {
 TEST_F(BuyerServiceTest, OverBudgetIsResourceExhaustedAndChargesNothing) {
   Grant("alice", 0.5);
   v1::MeasureInconsistencyResponse response;
-  EXPECT_THAT(
-      service_->MeasureInconsistencyImpl(
-          Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.6, "big"),
-          &response),
-      StatusIs(absl::StatusCode::kResourceExhausted,
-               AllOf(HasSubstr("remaining 0.5"), HasSubstr("requested 0.6"))));
+  EXPECT_THAT(service_->MeasureInconsistencyImpl(
+                  Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.6, "big"),
+                  &response),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       HasSubstr("requested epsilon 0.6, remaining 0.5.")));
   EXPECT_THAT(Entries("alice"), SizeIs(0));  // no entry, no noise
   EXPECT_THAT(Remaining("alice"), DoubleEq(0.5));
   // Spending exactly the rest works, then nothing is left.
@@ -496,19 +496,32 @@ TEST_F(BuyerServiceTest, OverBudgetIsResourceExhaustedAndChargesNothing) {
   EXPECT_THAT(Entries("alice"), SizeIs(1));
 }
 
-TEST_F(BuyerServiceTest, NoGrantIsResourceExhaustedWithNothingRemaining) {
+// Nothing was ever granted: not "budget exhausted" but a precondition the
+// admin must meet, naming the dataset (docs/errors.md, NO_BUDGET_GRANTED).
+TEST_F(BuyerServiceTest, NoGrantIsAFailedPreconditionNamingTheDataset) {
   v1::MeasureInconsistencyResponse response;
-  EXPECT_THAT(
-      service_->MeasureInconsistencyImpl(
-          Buyer("bob"), MeasureRequest(v1::MEASURE_MI, 0.1, "x"), &response),
-      StatusIs(absl::StatusCode::kResourceExhausted,
-               HasSubstr("has no budget on dataset 'hospital': nothing was "
-                         "granted")));
+  const absl::Status refused = service_->MeasureInconsistencyImpl(
+      Buyer("bob"), MeasureRequest(v1::MEASURE_MI, 0.1, "x"), &response);
+  EXPECT_THAT(refused,
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("Buyer 'bob' has no budget on dataset "
+                                 "'hospital': nothing was granted")));
+  const std::optional<core::util::ErrorDetails> details =
+      core::util::GetErrorDetails(refused);
+  ASSERT_TRUE(details.has_value());
+  EXPECT_EQ(details->reason, "NO_BUDGET_GRANTED");
+  EXPECT_EQ(details->metadata.at("dataset_id"), "hospital");
+  EXPECT_EQ(details->metadata.at("requested_epsilon"), "0.1");
+  EXPECT_EQ(details->metadata.at("requested_epsilon_units"), "100000000000");
+  EXPECT_EQ(details->metadata.at("granted_epsilon"), "0");
+  ASSERT_THAT(details->precondition_violations, SizeIs(1));
+  EXPECT_EQ(details->precondition_violations[0].subject,
+            "buyer:bob/dataset:hospital");
   // An admin acts on its own (empty) ledger as principal "admin".
   EXPECT_THAT(service_->MeasureInconsistencyImpl(
                   auth::Principal{"admin", auth::Role::kAdmin},
                   MeasureRequest(v1::MEASURE_MI, 0.1, "x"), &response),
-              StatusIs(absl::StatusCode::kResourceExhausted,
+              StatusIs(absl::StatusCode::kFailedPrecondition,
                        HasSubstr("Buyer 'admin'")));
   EXPECT_THAT(Entries(), SizeIs(0));
 }
@@ -524,6 +537,18 @@ TEST_F(BuyerServiceTest, DatasetCapIsResourceExhausted) {
       service_->MeasureInconsistencyImpl(
           Buyer("bob"), MeasureRequest(v1::MEASURE_MI, 0.2, "b"), &response),
       StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("cap")));
+  const absl::Status refused = service_->MeasureInconsistencyImpl(
+      Buyer("bob"), MeasureRequest(v1::MEASURE_MI, 0.2, "b"), &response);
+  const std::optional<core::util::ErrorDetails> details =
+      core::util::GetErrorDetails(refused);
+  ASSERT_TRUE(details.has_value());
+  EXPECT_EQ(details->reason, "DATASET_CAP_REACHED");
+  EXPECT_EQ(details->metadata.at("cap_epsilon"), "0.3");
+  EXPECT_EQ(details->metadata.at("cap_remaining_epsilon"), "0.1");
+  EXPECT_EQ(details->metadata.at("remaining_epsilon"), "1");
+  EXPECT_EQ(details->metadata.at("requested_epsilon"), "0.2");
+  ASSERT_THAT(details->quota_violations, SizeIs(1));
+  EXPECT_EQ(details->quota_violations[0].subject, "dataset:hospital");
 }
 
 TEST_F(BuyerServiceTest, RetryReplaysTheRecordedAnswerWithoutCharge) {

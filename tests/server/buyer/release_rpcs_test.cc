@@ -21,6 +21,7 @@
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "core/util/error_details.h"
 #include "core/util/sha256_hex.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -514,6 +515,44 @@ TEST_F(ReleaseRpcsTest, TreeOverBudgetChargesNothingAndFreesItsSlot) {
   for (int i = 0; i < 3; ++i) {
     EXPECT_OK(service_->TrainDecisionTreeImpl(Buyer("alice"), Tree(0.1), &r));
   }
+}
+
+// The ledger charges "people" k_Q = 2 times epsilon + accuracy_epsilon;
+// the refusal names the request's own epsilon and how the charge follows
+// from it, in the message and in the details (docs/errors.md).
+TEST_F(ReleaseRpcsTest, OverBudgetRefusalSpeaksInTheBuyersNumbers) {
+  v1::TrainDecisionTreeRequest request = Tree(4);
+  request.set_accuracy_epsilon(2);
+  v1::TrainDecisionTreeResponse r;
+  const absl::Status refused =
+      service_->TrainDecisionTreeImpl(Buyer("alice"), request, &r);
+  EXPECT_THAT(
+      refused,
+      StatusIs(absl::StatusCode::kResourceExhausted,
+               HasSubstr("requested epsilon 4 (charged 12 = 2 x (4 + "
+                         "accuracy_epsilon 2): the dataset publishes an exact "
+                         "cuboid), remaining 10.")));
+  const std::optional<core::util::ErrorDetails> details =
+      core::util::GetErrorDetails(refused);
+  ASSERT_TRUE(details.has_value());
+  EXPECT_EQ(details->reason, "BUDGET_EXHAUSTED");
+  EXPECT_EQ(details->metadata.at("dataset_id"), "people");
+  EXPECT_EQ(details->metadata.at("requested_epsilon"), "4");
+  EXPECT_EQ(details->metadata.at("charged_epsilon"), "12");
+  EXPECT_EQ(details->metadata.at("charged_epsilon_units"), "12000000000000");
+  EXPECT_EQ(details->metadata.at("remaining_epsilon"), "10");
+  ASSERT_THAT(details->quota_violations, SizeIs(1));
+  EXPECT_EQ(details->quota_violations[0].subject, "buyer:alice/dataset:people");
+  // A cube release is charged its epsilon: no second number.
+  v1::ReleaseCuboidsResponse cuboids;
+  const absl::Status cube = service_->ReleaseCuboidsImpl(
+      Buyer("alice"), Cuboids({{"Sex"}}, 10.5, "c-big"), &cuboids);
+  EXPECT_THAT(cube,
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       HasSubstr("requested epsilon 10.5, remaining 10.")));
+  EXPECT_EQ(
+      core::util::GetErrorDetails(cube)->metadata.count("charged_epsilon"), 0u);
+  EXPECT_THAT(Entries(), IsEmpty());
 }
 
 // A caller that leaves stops the training (cooperative cancellation), but
