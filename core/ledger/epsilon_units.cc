@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -76,6 +77,20 @@ double QuantizedEpsilon(double epsilon) {
     return epsilon;
   }
   return EpsilonOfUnits(static_cast<int64_t>(std::nearbyint(epsilon * kScale)));
+}
+
+std::string UnitsDecimal(int64_t units) {
+  // The magnitude as unsigned, so that INT64_MIN has one too.
+  const uint64_t magnitude = units < 0 ? 0 - static_cast<uint64_t>(units)
+                                       : static_cast<uint64_t>(units);
+  const uint64_t per = static_cast<uint64_t>(kUnitsPerEpsilon);
+  std::string text = absl::StrCat(units < 0 ? "-" : "", magnitude / per);
+  uint64_t fraction = magnitude % per;
+  if (fraction == 0) return text;
+  std::string digits = std::to_string(fraction);
+  digits.insert(0, 12 - digits.size(), '0');  // 12 digits after the point
+  digits.erase(digits.find_last_not_of('0') + 1);
+  return absl::StrCat(text, ".", digits);
 }
 
 }  // namespace dpq::core::ledger

@@ -13,6 +13,7 @@
 #define DPQ_CORE_LEDGER_EPSILON_UNITS_H_
 
 #include <cstdint>
+#include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -47,6 +48,11 @@ double EpsilonOfUnits(int64_t units);
 // that ChargeUnits(QuantizedEpsilon(x)) is round(x * 10^12), at least 1.
 // Other values (<= 0, NaN, too large) are returned unchanged.
 double QuantizedEpsilon(double epsilon);
+
+// units / 10^12 as an exact decimal without trailing zeros: "15.6", "3",
+// "0.000000000001", "-0.5" (what clients and error details show, so that an
+// amount reads without float noise). Any int64_t, INT64_MIN included.
+std::string UnitsDecimal(int64_t units);
 
 }  // namespace dpq::core::ledger
 
