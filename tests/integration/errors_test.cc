@@ -328,6 +328,7 @@ TEST_F(ErrorsTest, OverBudgetIsResourceExhaustedWithTheRemainingBudget) {
   v1::QualityReportRequest report;
   report.set_dataset_id("hospital");
   report.set_epsilon(0.3);
+  report.set_request_id("over-2");
   v1::QualityReportResponse report_response;
   auto context = Context(buyer_token_);
   EXPECT_THAT(client_->buyer(buyer_token_)

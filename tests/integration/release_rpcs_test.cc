@@ -318,6 +318,7 @@ TEST_F(ReleaseRpcsTest, FirstReleaseWaitsForTheBackgroundGraphBuild) {
   request.set_dataset_id("net");
   request.set_k(1);
   request.set_epsilon(0.5);
+  request.set_request_id("bg-3");
   v1::SelectInfluentialNodesResponse nodes;
   EXPECT_THAT(Nodes(request, &nodes), GrpcOk());
 }
