@@ -74,7 +74,7 @@ class Rewriter {
            Peek() != '\r') {
       ++pos_;
     }
-    out->append(json_.substr(start, pos_ - start));
+    absl::StrAppend(out, json_.substr(start, pos_ - start));
     return pos_ > start;
   }
 
