@@ -214,6 +214,7 @@ TEST_F(ReleaseRpcsTest, TrainDecisionTreeNeedsDeclaredDimensions) {
   request.set_label_column("Label");
   request.set_positive_class("yes");
   request.set_epsilon(1);
+  request.set_request_id("plain-1");
   v1::TrainDecisionTreeResponse response;
   EXPECT_THAT(Tree(request, &response),
               GrpcIs(StatusCode::FAILED_PRECONDITION,
