@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "client/terminal_text.h"
+#include "core/ledger/epsilon_units.h"
 
 namespace dpq::client {
 
@@ -20,6 +21,11 @@ std::string OrDash(absl::string_view text) {
 std::string FormatReal(double value) {
   if (value == 0) return "0";  // also -0
   return absl::StrFormat("%.6g", value);
+}
+
+std::string FormatEpsilon(int64_t units, double value) {
+  if (units == 0 && value != 0) return FormatReal(value);
+  return core::ledger::UnitsDecimal(units);
 }
 
 std::string MeasureCode(dpq::v1::Measure measure) {

@@ -4,6 +4,7 @@
 #ifndef DPQ_CLIENT_FORMAT_H_
 #define DPQ_CLIENT_FORMAT_H_
 
+#include <cstdint>
 #include <string>
 
 #include "absl/strings/string_view.h"
@@ -16,8 +17,13 @@ namespace dpq::client {
 
 // Server text made safe for a terminal (TerminalSafe), or "-" if empty.
 std::string OrDash(absl::string_view text);
-// Epsilon (and other reals) with up to 6 significant digits: 1, 0.333333.
+// Reals with up to 6 significant digits: 1, 0.333333.
 std::string FormatReal(double value);
+// An epsilon amount of the API exactly, from its *_units sibling
+// (core::ledger::UnitsDecimal: "15.6", "0.000000000001"); `value` (its
+// double) with FormatReal only when units is 0 and value is not (a server
+// that predates the units fields).
+std::string FormatEpsilon(int64_t units, double value);
 // "MI", "P", "R" (or "UNSPECIFIED").
 std::string MeasureCode(dpq::v1::Measure measure);
 // "I_MI (conflicting pairs)", "I_P (tuples in conflicts)",

@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "client/exact_json.h"
 #include "core/util/status_macros.h"
 #include "google/protobuf/util/json_util.h"
 
@@ -23,7 +24,9 @@ absl::StatusOr<std::string> ProtoJsonLine(
         absl::StrCat("Cannot print the ", message.GetTypeName(),
                      " as JSON: ", std::string(status.message())));
   }
-  return json + "\n";
+  // Exact epsilon amounts, never a double's float noise.
+  ASSIGN_OR_RETURN(std::string exact, WithExactAmounts(json));
+  return exact + "\n";
 }
 
 std::string JsonLine(const core::util::JsonObjectWriter& writer) {

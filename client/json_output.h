@@ -7,7 +7,9 @@
 // name, Timestamps in RFC 3339, and every field, zero values included
 // (always_print_primitive_fields), so that a script sees `"replayed":false`
 // rather than nothing. Control characters (C0, C1) become \uXXXX escapes,
-// so the JSON cannot act on a terminal. A command whose answer is an empty
+// so the JSON cannot act on a terminal. Epsilon amounts are exact decimals
+// from their *_units siblings (client/exact_json.h): "remaining":15.6,
+// never 15.600000000000001. A command whose answer is an empty
 // message (admin delete, revoke-buyer, set-cap) prints a small object of
 // its own instead (JsonLine).
 #ifndef DPQ_CLIENT_JSON_OUTPUT_H_

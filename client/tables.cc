@@ -26,10 +26,10 @@ std::string BudgetTable(
     std::vector<std::string> row;
     if (with_buyer) row.push_back(b.buyer_id());
     row.push_back(b.dataset_id());
-    row.push_back(FormatReal(b.granted()));
-    row.push_back(FormatReal(b.spent()));
-    row.push_back(FormatReal(b.reserved()));
-    row.push_back(FormatReal(b.remaining()));
+    row.push_back(FormatEpsilon(b.granted_units(), b.granted()));
+    row.push_back(FormatEpsilon(b.spent_units(), b.spent()));
+    row.push_back(FormatEpsilon(b.reserved_units(), b.reserved()));
+    row.push_back(FormatEpsilon(b.remaining_units(), b.remaining()));
     table.AddRow(std::move(row));
   }
   return table.Render();
@@ -51,7 +51,7 @@ std::string LedgerTable(
     if (with_buyer) row.push_back(e.buyer_id());
     row.push_back(e.dataset_id());
     row.push_back(OrDash(e.operation()));
-    row.push_back(FormatReal(e.epsilon()));
+    row.push_back(FormatEpsilon(e.epsilon_units(), e.epsilon()));
     row.push_back(LedgerStateName(e.state()));
     row.push_back(OrDash(e.request_id()));
     table.AddRow(std::move(row));

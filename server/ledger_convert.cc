@@ -29,6 +29,11 @@ v1::Budget ToProto(const core::ledger::BudgetState& budget) {
   out.set_spent(budget.spent);
   out.set_reserved(budget.reserved);
   out.set_remaining(budget.remaining());
+  // The exact amounts, as the store counted them.
+  out.set_granted_units(budget.granted_units);
+  out.set_spent_units(budget.spent_units);
+  out.set_reserved_units(budget.reserved_units);
+  out.set_remaining_units(budget.remaining_units());
   return out;
 }
 
@@ -42,6 +47,7 @@ v1::LedgerEntry ToProto(const core::ledger::LedgerEntry& entry) {
   out.set_request_id(entry.request_id);
   out.set_operation(entry.operation);
   out.set_epsilon(entry.epsilon);
+  out.set_epsilon_units(entry.epsilon_units);
   out.set_state(ToProto(entry.state));
   *out.mutable_created_at() = ToTimestamp(entry.created_at);
   if (entry.settled_at.has_value()) {

@@ -10,7 +10,8 @@
 
 namespace dpq::server {
 
-// All fields, with remaining = granted - spent - reserved.
+// All fields, with remaining = granted - spent - reserved; the *_units
+// fields straight from the store's units (never through a double).
 v1::Budget ToProto(const core::ledger::BudgetState& budget);
 
 // All public fields of the entry (fingerprint and the recorded answer are

@@ -39,8 +39,10 @@ std::string AdminDatasetsText(const v1::AdminListDatasetsResponse& response) {
                   absl::StrCat(a.dataset().public_max_rows()),
                   absl::StrCat(a.stats().csv_bytes()),
                   absl::StrCat(a.stats().edges()),
-                  a.cap() == 0 ? std::string("none") : FormatReal(a.cap()),
-                  FormatReal(a.spent_all_buyers())});
+                  a.cap() == 0 ? std::string("none")
+                               : FormatEpsilon(a.cap_units(), a.cap()),
+                  FormatEpsilon(a.spent_all_buyers_units(),
+                                a.spent_all_buyers())});
   }
   return table.Render();
 }

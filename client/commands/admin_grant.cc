@@ -46,10 +46,11 @@ absl::StatusOr<CommandOutput> AdminGrantCommand::Run(
 std::string BudgetChangeText(const v1::Budget& budget) {
   return absl::StrCat("Budget of ", TerminalSafe(budget.buyer_id()), " on ",
                       TerminalSafe(budget.dataset_id()), ": granted ",
-                      FormatReal(budget.granted()), ", spent ",
-                      FormatReal(budget.spent()), ", reserved ",
-                      FormatReal(budget.reserved()), ", remaining ",
-                      FormatReal(budget.remaining()), ".\n");
+      FormatEpsilon(budget.granted_units(), budget.granted()), ", spent ",
+      FormatEpsilon(budget.spent_units(), budget.spent()), ", reserved ",
+      FormatEpsilon(budget.reserved_units(), budget.reserved()),
+      ", remaining ", FormatEpsilon(budget.remaining_units(), budget.remaining()),
+      ".\n");
 }
 
 }  // namespace dpq::client

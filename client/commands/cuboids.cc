@@ -91,8 +91,7 @@ std::string CuboidsText(absl::string_view dataset_id,
       &out, response.cuboids().empty() ? "" : "\n", "strategy ",
       Words(response.strategy()), ", sensitivity ",
       FormatReal(response.sensitivity()), "; ",
-      ChargeSentence(response.epsilon_charged(), response.remaining_budget(),
-                     response.replayed()),
+      ChargeSentence(response),
       "\n");
   absl::StrAppend(&out, "request id: ", OrDash(response.request_id()), "\n");
   return out;

@@ -82,8 +82,7 @@ std::string MeasureText(const v1::MeasureInconsistencyResponse& response) {
   }
   absl::StrAppend(
       &out, "; ",
-      ChargeSentence(response.epsilon_charged(), response.remaining_budget(),
-                     response.replayed()),
+      ChargeSentence(response),
       "\n");
   absl::StrAppend(&out, "request id: ", OrDash(response.request_id()), "\n");
   return out;

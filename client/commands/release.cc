@@ -16,14 +16,14 @@ absl::Status RequestIdFlag::Validate(const CommandFlags& flags) const {
   return ValidateRequestId(value_);
 }
 
-std::string ChargeSentence(double charged, double remaining, bool replayed) {
+std::string ChargeSentence(absl::string_view charged,
+                           absl::string_view remaining, bool replayed) {
   if (replayed) {
-    return absl::StrCat("charged epsilon ", FormatReal(charged),
+    return absl::StrCat("charged epsilon ", charged,
                         " (recorded answer of an earlier call), remaining ",
-                        FormatReal(remaining));
+                        remaining);
   }
-  return absl::StrCat("charged epsilon ", FormatReal(charged), ", remaining ",
-                      FormatReal(remaining));
+  return absl::StrCat("charged epsilon ", charged, ", remaining ", remaining);
 }
 
 }  // namespace dpq::client

@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "client/command_flags.h"
 #include "client/format.h"
 
@@ -28,8 +29,20 @@ class RequestIdFlag {
 };
 
 // "charged epsilon 1, remaining 2", or for a replayed answer "charged
-// epsilon 0 (recorded answer of an earlier call), remaining 2".
-std::string ChargeSentence(double charged, double remaining, bool replayed);
+// epsilon 0 (recorded answer of an earlier call), remaining 2": the
+// amounts exact, from their *_units fields (FormatEpsilon). `Response` is
+// any release response message.
+std::string ChargeSentence(absl::string_view charged,
+                           absl::string_view remaining, bool replayed);
+template <typename Response>
+std::string ChargeSentence(const Response& response) {
+  return ChargeSentence(
+      FormatEpsilon(response.epsilon_charged_units(),
+                    response.epsilon_charged()),
+      FormatEpsilon(response.remaining_budget_units(),
+                    response.remaining_budget()),
+      response.replayed());
+}
 
 // The closing lines of a release: its charge sentence and "request id: R".
 // `Response` is any release response message.
@@ -37,9 +50,7 @@ template <typename Response>
 void AppendChargeLines(const Response& response, std::string* out) {
   absl::StrAppend(
       out,
-      ChargeSentence(response.epsilon_charged(), response.remaining_budget(),
-                     response.replayed()),
-      "\n", "request id: ", OrDash(response.request_id()), "\n");
+      ChargeSentence(response), "\n", "request id: ", OrDash(response.request_id()), "\n");
 }
 
 // The request id a release's answer names: the server's, else the one sent

@@ -71,7 +71,8 @@ std::string ReportText(absl::string_view dataset_id,
                   absl::StrCat(r.bound95()), EstimateLabel(r.estimate()),
                   r.measure() == v1::MEASURE_R ? std::string("-")
                                                : absl::StrCat(r.theta()),
-                  FormatReal(r.epsilon()), OrDash(r.method())});
+                  FormatEpsilon(r.epsilon_units(), r.epsilon()),
+                  OrDash(r.method())});
   }
   std::string out =
       absl::StrCat("Quality report for ", TerminalSafe(dataset_id), ":\n");

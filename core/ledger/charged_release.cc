@@ -28,6 +28,7 @@ absl::StatusOr<ReleaseOutcome> Replay(LedgerStore& ledger,
   ReleaseOutcome outcome;
   outcome.answer = *std::move(reservation.recorded_answer);
   outcome.replayed = true;
+  outcome.remaining_units = reservation.remaining_units;
   outcome.remaining = reservation.remaining;
   return outcome;
 }
@@ -39,6 +40,7 @@ absl::StatusOr<ReleaseOutcome> RunChargedRelease(
     absl::FunctionRef<absl::StatusOr<std::string>()> compute) {
   ASSIGN_OR_RETURN(Reservation reservation, ledger.Reserve(request));
   ReleaseOutcome outcome;
+  outcome.remaining_units = reservation.remaining_units;
   outcome.remaining = reservation.remaining;
   if (reservation.recorded_answer.has_value()) {
     outcome.answer = *std::move(reservation.recorded_answer);
@@ -109,6 +111,7 @@ absl::StatusOr<ReleaseOutcome> RunChargedRelease(
   }
   outcome.answer = *std::move(answer);
   outcome.replayed = reservation.resumed;
+  outcome.epsilon_charged_units = reservation.resumed ? 0 : units;
   outcome.epsilon_charged = reservation.resumed ? 0 : charged;
   return outcome;
 }

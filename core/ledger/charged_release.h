@@ -3,6 +3,7 @@
 #ifndef DPQ_CORE_LEDGER_CHARGED_RELEASE_H_
 #define DPQ_CORE_LEDGER_CHARGED_RELEASE_H_
 
+#include <cstdint>
 #include <string>
 
 #include "absl/functional/function_ref.h"
@@ -17,8 +18,11 @@ struct ReleaseOutcome {
   // (the recorded answer) or of a charged one without answer (resumed:
   // computed now, charged by the earlier call).
   bool replayed = false;
+  // Exact, in units of 10^-12 epsilon; the doubles are the nearest.
+  int64_t epsilon_charged_units = 0;
   double epsilon_charged = 0;
-  double remaining = 0;   // the budget after the call
+  int64_t remaining_units = 0;  // the budget after the call
+  double remaining = 0;
 };
 
 // Reserves `request.epsilon`, runs `compute` (which draws the noise and

@@ -39,19 +39,24 @@ absl::StatusOr<int64_t> AmountUnits(double amount, absl::string_view name);
 // units / 10^12 as the nearest double (what the API shows).
 double FromUnits(int64_t units);
 
-// units / 10^12 as an exact decimal without trailing zeros: "15.6",
-// "0.000000000001", "3", "-0.5" (what people and error details read).
-std::string UnitsDecimal(int64_t units);
-
 // The largest double e with e <= units / 10^12 exactly (units >= 1): an
 // epsilon that ChargeUnits turns back into exactly `units`.
 double EpsilonOfUnits(int64_t units);
 
 // The largest double e with e <= round(epsilon * 10^12) / 10^12 exactly,
 // for epsilon in (0, kMaxUnits / 10^12]: the epsilon a release runs at, so
-// that ChargeUnits(QuantizedEpsilon(x)) is round(x * 10^12), at least 1.
+// that ChargeUnits(QuantizedEpsilon(x)) is round(x * 10^12), at least 1,
+// for x up to 8192 (2^13). Above that, adjacent doubles are more than one
+// unit apart and the round trip can come out a unit short: whatever is
+// charged must be summed in units (the buyer release pipeline's covering
+// reservation does), never read back from this double.
 // Other values (<= 0, NaN, too large) are returned unchanged.
 double QuantizedEpsilon(double epsilon);
+
+// units / 10^12 as an exact decimal without trailing zeros: "15.6", "3",
+// "0.000000000001", "-0.5" (what clients and error details show, so that an
+// amount reads without float noise). Any int64_t, INT64_MIN included.
+std::string UnitsDecimal(int64_t units);
 
 }  // namespace dpq::core::ledger
 

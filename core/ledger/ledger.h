@@ -19,7 +19,9 @@
 // may have read the data); retries resume those too.
 //
 // Amounts are exact: the stores count in integer units of 10^-12 epsilon
-// (epsilon_units.h); the doubles below are those units / 10^12.
+// (epsilon_units.h) and hand those units out (the *_units fields, what the
+// API's *_units fields carry); the doubles beside them are the nearest
+// doubles, for convenience.
 //
 // Thread-safe: implementations serialise only the short ledger transactions,
 // never the computation between Reserve and Commit.
@@ -39,14 +41,23 @@
 namespace dpq::core::ledger {
 
 // A buyer's budget on one dataset. remaining = granted - spent - reserved,
-// never below 0 (floating sums may undershoot by rounding noise).
+// never below 0.
 struct BudgetState {
   std::string buyer_id;
   std::string dataset_id;
+  // Exact, in units of 10^-12 epsilon.
+  int64_t granted_units = 0;
+  int64_t spent_units = 0;
+  int64_t reserved_units = 0;
+  // The same amounts as the nearest doubles (SetUnits keeps them in step).
   double granted = 0;
   double spent = 0;
   double reserved = 0;
-  // Computed in exact units, so 20 - 1 - 1 - 1 - 0.9 - 0.5 is 15.6.
+  // Sets the three amounts, units and doubles.
+  void SetUnits(int64_t granted_u, int64_t spent_u, int64_t reserved_u);
+  // Exact, so 20 - 1 - 1 - 1 - 0.9 - 0.5 is 15.6 (15'600'000'000'000).
+  int64_t remaining_units() const;
+  // remaining_units() as the nearest double.
   double remaining() const;
 };
 
@@ -73,7 +84,8 @@ struct LedgerEntry {
   std::string fingerprint;
   std::string operation;     // e.g. "MeasureInconsistency MI optimized"
   std::string neighbouring;  // the privacy unit at release time
-  double epsilon = 0;
+  int64_t epsilon_units = 0;  // exact, in units of 10^-12 epsilon
+  double epsilon = 0;         // the same as the nearest double
   EntryState state = EntryState::kReserved;
   absl::Time created_at;
   std::optional<absl::Time> settled_at;
@@ -113,8 +125,17 @@ struct Reservation {
   // answer yet: the caller computes it and commits it; nothing new was
   // charged.
   bool resumed = false;
-  // Remaining budget after the reservation (or now, for a replay).
+  // Remaining budget after the reservation (or now, for a replay): exact
+  // in units of 10^-12 epsilon, and as the nearest double.
+  int64_t remaining_units = 0;
   double remaining = 0;
+};
+
+// A dataset's cap over all buyers and what they spent on it, exact in units
+// of 10^-12 epsilon.
+struct DatasetTotals {
+  int64_t cap_units = 0;  // 0 = no cap
+  int64_t spent_units = 0;
 };
 
 // Filter for ListEntries / ListBudgets; empty fields match everything.
@@ -148,9 +169,12 @@ class LedgerStore {
   // 0 removes the cap. kInvalidArgument unless finite and >= 0.
   virtual absl::Status SetDatasetCap(const std::string& dataset_id,
                                      double cap) = 0;
-  // The cap (0 = none) and the total spent over all buyers.
-  virtual absl::StatusOr<std::pair<double, double>> DatasetCapAndSpent(
+  // The cap (0 = none) and the total spent over all buyers, exactly.
+  virtual absl::StatusOr<DatasetTotals> GetDatasetTotals(
       const std::string& dataset_id) = 0;
+  // The same as the nearest doubles.
+  absl::StatusOr<std::pair<double, double>> DatasetCapAndSpent(
+      const std::string& dataset_id);
 
   // The budget of (buyer, dataset); all zero if never granted.
   virtual absl::StatusOr<BudgetState> GetBudget(

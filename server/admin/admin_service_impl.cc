@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "core/ledger/epsilon_units.h"
 #include "core/util/error_details.h"
 #include "core/util/sha256_hex.h"
 #include "core/util/status_macros.h"
@@ -371,10 +372,12 @@ absl::Status AdminServiceImpl::ListDatasetsImpl(
     *info->mutable_dataset() = dataset->PublicInfo();
     *info->mutable_stats() = dataset->Stats();
     ASSIGN_OR_RETURN(
-        const auto cap_and_spent,
-        ledger_->DatasetCapAndSpent(dataset->manifest.dataset_id()));
-    info->set_cap(cap_and_spent.first);
-    info->set_spent_all_buyers(cap_and_spent.second);
+        const core::ledger::DatasetTotals totals,
+        ledger_->GetDatasetTotals(dataset->manifest.dataset_id()));
+    info->set_cap(core::ledger::FromUnits(totals.cap_units));
+    info->set_cap_units(totals.cap_units);
+    info->set_spent_all_buyers(core::ledger::FromUnits(totals.spent_units));
+    info->set_spent_all_buyers_units(totals.spent_units);
   }
   return absl::OkStatus();
 }

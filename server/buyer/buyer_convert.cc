@@ -1,5 +1,6 @@
 #include "server/buyer/buyer_convert.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -7,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "core/ledger/epsilon_units.h"
 #include "core/util/error_details.h"
 #include "core/util/status_macros.h"
 
@@ -137,6 +139,13 @@ v1::MeasureResult ToMeasureResult(v1::Measure measure,
   out.set_measure(measure);
   out.set_value(result.value);
   out.set_epsilon(result.epsilon_spent);
+  // Rounded up to a whole unit: exact whenever the spend is (a
+  // MeasureInconsistency's epsilon is quantised to whole units).
+  if (const absl::StatusOr<int64_t> units =
+          core::ledger::ChargeUnits(result.epsilon_spent);
+      units.ok()) {
+    out.set_epsilon_units(*units);
+  }
   out.set_theta(result.theta.value_or(0));
   out.set_bound95(result.bound95);
   out.set_method(result.method);

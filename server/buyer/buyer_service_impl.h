@@ -149,8 +149,8 @@ class BuyerServiceImpl final : public v1::BuyerService::Service {
   // A retry with the same request_id returns the recorded answer with
   // epsilon_charged 0 and replayed true. The request's parameters (dataset
   // version included: a retry after ReplaceDataset is a different request)
-  // are fingerprinted with SHA-256. An empty request_id gets a fresh random
-  // one ("srv-" + 32 hex digits).
+  // are fingerprinted with SHA-256. request_id is required: an empty one
+  // is kInvalidArgument (field "request_id"), nothing reserved.
   absl::Status MeasureInconsistencyImpl(
       const auth::Principal& caller,
       const v1::MeasureInconsistencyRequest& request,

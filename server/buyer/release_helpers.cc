@@ -1,44 +1,36 @@
 #include "server/buyer/release_helpers.h"
 
-#include <openssl/rand.h>
-
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "core/ledger/epsilon_units.h"
+#include "core/util/error_details.h"
 #include "core/util/sha256_hex.h"
 
 namespace dpq::server::buyer::internal {
 
 absl::Status ValidateRequestId(const std::string& request_id) {
   if (request_id.empty() || request_id.size() > kMaxRequestIdLength) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "request_id must have 1-", kMaxRequestIdLength,
-        " printable ASCII characters, but has ", request_id.size(), "."));
+    return core::util::InvalidFieldError(
+        "request_id",
+        absl::StrCat("request_id must have 1-", kMaxRequestIdLength,
+                     " printable ASCII characters, but has ",
+                     request_id.size(), "."));
   }
   for (size_t i = 0; i < request_id.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(request_id[i]);
     if (c < 0x20 || c > 0x7e) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "request_id must be printable ASCII, but character %d is byte "
-          "0x%02x.",
-          i + 1, static_cast<int>(c)));
+      return core::util::InvalidFieldError(
+          "request_id",
+          absl::StrFormat("request_id must be printable ASCII, but "
+                          "character %d is byte 0x%02x.",
+                          i + 1, static_cast<int>(c)));
     }
   }
   return absl::OkStatus();
-}
-
-std::string NewRequestId() {
-  unsigned char bytes[16];
-  // A CSPRNG failure is not recoverable: abort rather than go on without a
-  // sound source of randomness (docs/privacy.md 4.1).
-  if (RAND_bytes(bytes, sizeof(bytes)) != 1) std::abort();
-  return absl::StrCat(
-      "srv-", absl::BytesToHexString(absl::string_view(
-                  reinterpret_cast<const char*>(bytes), sizeof(bytes))));
 }
 
 absl::Status RequireCaller(const auth::Principal& caller) {
@@ -49,9 +41,26 @@ absl::Status RequireCaller(const auth::Principal& caller) {
 }
 
 absl::StatusOr<std::string> ResolveRequestId(const std::string& request_id) {
-  if (request_id.empty()) return NewRequestId();
+  if (request_id.empty()) {
+    // Never chosen here: an id the server picked would not reach a client
+    // whose call was charged but timed out, and that charge could then not
+    // be recovered by a retry (buyer_service.proto, request_id).
+    return core::util::InvalidFieldError(
+        "request_id",
+        "request_id is required: choose a unique id per release, e.g. a "
+        "UUID, and reuse it to retry; a retry with the same request_id "
+        "returns the recorded answer without a further charge. Nothing was "
+        "charged.");
+  }
   RETURN_IF_ERROR(ValidateRequestId(request_id));
   return request_id;
+}
+
+void FillMeasureUnits(v1::MeasureResult* result) {
+  if (result->epsilon_units() != 0 || !(result->epsilon() > 0)) return;
+  const absl::StatusOr<int64_t> units =
+      core::ledger::ChargeUnits(result->epsilon());
+  if (units.ok()) result->set_epsilon_units(*units);
 }
 
 std::string DoubleBits(double value) {

@@ -18,6 +18,7 @@
 #include "core/ledger/charged_release.h"
 #include "core/ledger/ledger.h"
 #include "core/util/status_macros.h"
+#include "dpq/v1/buyer_service.pb.h"
 #include "server/auth/principal.h"
 #include "server/call_context.h"
 
@@ -29,16 +30,16 @@ inline constexpr size_t kMaxRequestIdLength = 128;
 namespace internal {
 
 // OK for 1-128 printable ASCII characters (0x20-0x7e); kInvalidArgument
-// naming `request_id` otherwise.
+// with a BadRequest violation of field "request_id" otherwise.
 absl::Status ValidateRequestId(const std::string& request_id);
-
-// "srv-" + 32 lowercase hex digits from OpenSSL RAND_bytes.
-std::string NewRequestId();
 
 // kUnauthenticated if the caller has no id.
 absl::Status RequireCaller(const auth::Principal& caller);
 
-// The request_id to record under: the client's (validated) or a new one.
+// The request_id to record under: the client's, validated. Required:
+// kInvalidArgument with a BadRequest violation of field "request_id"
+// (core::util::InvalidFieldError) when empty or malformed; the server never
+// picks one, since a client whose charged call timed out could not learn it.
 absl::StatusOr<std::string> ResolveRequestId(const std::string& request_id);
 
 // A double as 16 hex digits of its bits: 0.1 and 0.1000000000000001 are
@@ -55,6 +56,21 @@ std::string DoubleBits(double value);
 std::string FingerprintOf(
     absl::string_view rpc,
     const std::vector<std::pair<std::string, std::string>>& parameters);
+
+// Sets each MeasureResult.epsilon_units that is unset (0) from its epsilon,
+// rounded up to a whole unit (core::ledger::ChargeUnits); responses without
+// measures are left unchanged.
+void FillMeasureUnits(v1::MeasureResult* result);
+inline void FillMeasureUnits(v1::MeasureInconsistencyResponse* response) {
+  if (response->has_result()) FillMeasureUnits(response->mutable_result());
+}
+inline void FillMeasureUnits(v1::QualityReportResponse* response) {
+  for (v1::MeasureResult& result : *response->mutable_results()) {
+    FillMeasureUnits(&result);
+  }
+}
+template <typename Response>
+void FillMeasureUnits(Response* /*response*/) {}
 
 // Parses a recorded answer. kDataLoss if it is not a `Response`.
 template <typename Response>
@@ -108,8 +124,13 @@ absl::Status RunRelease(core::ledger::LedgerStore& ledger,
                    core::ledger::RunChargedRelease(ledger, reserve, run));
   response->Clear();
   RETURN_IF_ERROR(ParseRecorded(outcome.answer, response));
+  // An answer recorded before the exact fields existed lacks its measures'
+  // epsilon_units: filled from their doubles.
+  FillMeasureUnits(response);
   response->set_epsilon_charged(outcome.epsilon_charged);
+  response->set_epsilon_charged_units(outcome.epsilon_charged_units);
   response->set_remaining_budget(outcome.remaining);
+  response->set_remaining_budget_units(outcome.remaining_units);
   response->set_replayed(outcome.replayed);
   return absl::OkStatus();
 }

@@ -43,7 +43,7 @@ struct ReleaseBasics {
   // rpc of the fingerprint.
   const char* rpc = nullptr;
   std::string dataset_id;
-  // The client's, or empty for a new "srv-..." one.
+  // The client's; required (empty: kInvalidArgument, field "request_id").
   std::string request_id;
   double epsilon = 0;
   // A second budget charged on top of epsilon (0: none), named
@@ -97,7 +97,7 @@ namespace internal {
 
 struct ReleaseStart {
   std::shared_ptr<const registry::LoadedDataset> dataset;
-  std::string request_id;  // the client's (validated) or a new one
+  std::string request_id;  // the client's, validated
   ReleaseBudget budget;
 };
 

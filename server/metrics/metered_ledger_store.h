@@ -45,9 +45,9 @@ class MeteredLedgerStore final : public core::ledger::LedgerStore {
                              double cap) override {
     return inner_->SetDatasetCap(dataset_id, cap);
   }
-  absl::StatusOr<std::pair<double, double>> DatasetCapAndSpent(
+  absl::StatusOr<core::ledger::DatasetTotals> GetDatasetTotals(
       const std::string& dataset_id) override {
-    return inner_->DatasetCapAndSpent(dataset_id);
+    return inner_->GetDatasetTotals(dataset_id);
   }
   absl::StatusOr<core::ledger::BudgetState> GetBudget(
       const std::string& buyer_id, const std::string& dataset_id) override {

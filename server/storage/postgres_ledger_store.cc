@@ -94,8 +94,8 @@ absl::StatusOr<LedgerEntry> ReadEntry(const PgResult& r, int row) {
   ASSIGN_OR_RETURN(entry.fingerprint, Bytea(r, row, 4));
   entry.operation = std::string(r.Get(row, 5));
   entry.neighbouring = std::string(r.Get(row, 6));
-  ASSIGN_OR_RETURN(const int64_t units, r.GetInt64(row, 7));
-  entry.epsilon = FromUnits(units);
+  ASSIGN_OR_RETURN(entry.epsilon_units, r.GetInt64(row, 7));
+  entry.epsilon = FromUnits(entry.epsilon_units);
   ASSIGN_OR_RETURN(entry.state, ParseEntryState(r.Get(row, 8)));
   ASSIGN_OR_RETURN(const int64_t created_us, r.GetInt64(row, 9));
   entry.created_at = absl::FromUnixMicros(created_us);
@@ -118,9 +118,7 @@ absl::StatusOr<BudgetState> ReadBudget(const PgResult& r, int row, int first,
   ASSIGN_OR_RETURN(const int64_t granted, r.GetInt64(row, first));
   ASSIGN_OR_RETURN(const int64_t spent, r.GetInt64(row, first + 1));
   ASSIGN_OR_RETURN(const int64_t reserved, r.GetInt64(row, first + 2));
-  budget.granted = FromUnits(granted);
-  budget.spent = FromUnits(spent);
-  budget.reserved = FromUnits(reserved);
+  budget.SetUnits(granted, spent, reserved);
   return budget;
 }
 
@@ -363,9 +361,7 @@ absl::StatusOr<BudgetState> PostgresLedgerStore::SetGranted(
   BudgetState budget;
   budget.buyer_id = buyer_id;
   budget.dataset_id = dataset_id;
-  budget.granted = FromUnits(units);
-  budget.spent = FromUnits(spent);
-  budget.reserved = FromUnits(reserved);
+  budget.SetUnits(units, spent, reserved);
   return budget;
 }
 
@@ -378,8 +374,8 @@ absl::Status PostgresLedgerStore::SetDatasetCap(const std::string& dataset_id,
       .status();
 }
 
-absl::StatusOr<std::pair<double, double>>
-PostgresLedgerStore::DatasetCapAndSpent(const std::string& dataset_id) {
+absl::StatusOr<core::ledger::DatasetTotals>
+PostgresLedgerStore::GetDatasetTotals(const std::string& dataset_id) {
   RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
   ASSIGN_OR_RETURN(
       const PgResult r,
@@ -392,9 +388,10 @@ PostgresLedgerStore::DatasetCapAndSpent(const std::string& dataset_id) {
           "                 0))::BIGINT",
           {PgParam::Text(dataset_id)}));
   RETURN_IF_ERROR(RequireOneRow(r, "cap and spent"));
-  ASSIGN_OR_RETURN(const int64_t cap, r.GetInt64(0, 0));
-  ASSIGN_OR_RETURN(const int64_t spent, r.GetInt64(0, 1));
-  return std::make_pair(FromUnits(cap), FromUnits(spent));
+  core::ledger::DatasetTotals totals;
+  ASSIGN_OR_RETURN(totals.cap_units, r.GetInt64(0, 0));
+  ASSIGN_OR_RETURN(totals.spent_units, r.GetInt64(0, 1));
+  return totals;
 }
 
 absl::StatusOr<BudgetState> PostgresLedgerStore::GetBudget(
@@ -535,6 +532,7 @@ absl::StatusOr<Reservation> PostgresLedgerStore::ReadReservation(
   ASSIGN_OR_RETURN(const int64_t remaining, OptionalInt64(r, row, 3));
   const int64_t shown = std::max<int64_t>(0, remaining);
   Reservation reservation;
+  reservation.remaining_units = shown;
   reservation.remaining = FromUnits(shown);
   if (outcome == "reserved") {
     ASSIGN_OR_RETURN(const int64_t entry_id, r.GetInt64(row, 1));

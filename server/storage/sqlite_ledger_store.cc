@@ -265,7 +265,8 @@ absl::StatusOr<LedgerEntry> ReadEntry(const SqliteStatement& s) {
   entry.fingerprint = s.Blob(4);
   entry.operation = s.Text(5);
   entry.neighbouring = s.Text(6);
-  entry.epsilon = FromUnits(s.Int64(7));
+  entry.epsilon_units = s.Int64(7);
+  entry.epsilon = FromUnits(entry.epsilon_units);
   ASSIGN_OR_RETURN(entry.state, ParseEntryState(s.Text(8)));
   entry.created_at = absl::FromUnixMicros(s.Int64(9));
   if (!s.IsNull(10)) entry.settled_at = absl::FromUnixMicros(s.Int64(10));
@@ -286,11 +287,7 @@ absl::StatusOr<BudgetState> ReadBudget(SqliteDatabase& db,
   BudgetState budget;
   budget.buyer_id = buyer_id;
   budget.dataset_id = dataset_id;
-  if (row) {
-    budget.granted = FromUnits(s->Int64(0));
-    budget.spent = FromUnits(s->Int64(1));
-    budget.reserved = FromUnits(s->Int64(2));
-  }
+  if (row) budget.SetUnits(s->Int64(0), s->Int64(1), s->Int64(2));
   return budget;
 }
 
@@ -510,7 +507,7 @@ absl::StatusOr<BudgetState> SqliteLedgerStore::SetGranted(
   }
   RETURN_IF_ERROR(EnsureDatasetRow(*db_, dataset_id));
   RETURN_IF_ERROR(tx->Commit());
-  budget.granted = FromUnits(units);
+  budget.SetUnits(units, budget.spent_units, budget.reserved_units);
   return budget;
 }
 
@@ -534,13 +531,16 @@ absl::Status SqliteLedgerStore::SetDatasetCap(const std::string& dataset_id,
   return tx->Commit();
 }
 
-absl::StatusOr<std::pair<double, double>> SqliteLedgerStore::DatasetCapAndSpent(
-    const std::string& dataset_id) {
+absl::StatusOr<core::ledger::DatasetTotals>
+SqliteLedgerStore::GetDatasetTotals(const std::string& dataset_id) {
   RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
   absl::MutexLock lock(&db_mu_);
   ASSIGN_OR_RETURN(const DatasetTotals totals,
                    ReadDatasetTotals(*db_, dataset_id));
-  return std::make_pair(FromUnits(totals.cap), FromUnits(totals.spent));
+  core::ledger::DatasetTotals out;
+  out.cap_units = totals.cap;
+  out.spent_units = totals.spent;
+  return out;
 }
 
 absl::StatusOr<BudgetState> SqliteLedgerStore::GetBudget(
@@ -575,9 +575,7 @@ absl::StatusOr<std::vector<BudgetState>> SqliteLedgerStore::ListBudgets(
     BudgetState budget;
     budget.buyer_id = s->Text(0);
     budget.dataset_id = s->Text(1);
-    budget.granted = FromUnits(s->Int64(2));
-    budget.spent = FromUnits(s->Int64(3));
-    budget.reserved = FromUnits(s->Int64(4));
+    budget.SetUnits(s->Int64(2), s->Int64(3), s->Int64(4));
     budgets.push_back(std::move(budget));
   }
   return budgets;
@@ -746,7 +744,8 @@ absl::StatusOr<Reservation> SqliteLedgerStore::ReserveLocked(
       ASSIGN_OR_RETURN(
           const BudgetUnits budget,
           ReadBudgetUnits(*db_, request.buyer_id, request.dataset_id));
-      replay.remaining = FromUnits(std::max<int64_t>(0, budget.remaining()));
+      replay.remaining_units = std::max<int64_t>(0, budget.remaining());
+      replay.remaining = FromUnits(replay.remaining_units);
       return replay;  // Read only.
     }
   }
@@ -794,7 +793,8 @@ absl::StatusOr<Reservation> SqliteLedgerStore::ReserveLocked(
                                      /*spent_delta=*/0));
   Reservation reservation;
   reservation.entry_id = entry_id;
-  reservation.remaining = FromUnits(remaining - units);
+  reservation.remaining_units = remaining - units;
+  reservation.remaining = FromUnits(reservation.remaining_units);
   return reservation;
 }
 

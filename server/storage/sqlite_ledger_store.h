@@ -118,7 +118,7 @@ class SqliteLedgerStore final : public core::ledger::LedgerStore {
   // refuses further reservations on the dataset.
   absl::Status SetDatasetCap(const std::string& dataset_id,
                              double cap) override;
-  absl::StatusOr<std::pair<double, double>> DatasetCapAndSpent(
+  absl::StatusOr<core::ledger::DatasetTotals> GetDatasetTotals(
       const std::string& dataset_id) override;
   absl::StatusOr<core::ledger::BudgetState> GetBudget(
       const std::string& buyer_id, const std::string& dataset_id) override;

@@ -14,6 +14,15 @@ namespace {
 namespace v1 = ::dpq::v1;
 using ::testing::HasSubstr;
 
+TEST(FormatEpsilonTest, ExactFromUnitsElseTheDouble) {
+  EXPECT_EQ(FormatEpsilon(15'600'000'000'000, 15.600000000000001), "15.6");
+  EXPECT_EQ(FormatEpsilon(1, 1e-12), "0.000000000001");
+  EXPECT_EQ(FormatEpsilon(1'234'000'000'000'001, 1234.0), "1234.000000000001");
+  EXPECT_EQ(FormatEpsilon(0, 0), "0");
+  // A server without the units fields: the double, as FormatReal.
+  EXPECT_EQ(FormatEpsilon(0, 0.25), "0.25");
+}
+
 TEST(FormatRealTest, SixSignificantDigits) {
   EXPECT_EQ(FormatReal(1), "1");
   EXPECT_EQ(FormatReal(0), "0");

@@ -49,13 +49,13 @@ TEST(ProtoJsonLineTest, CanonicalProto3MappingWithZeroValues) {
       ::dpq::testing::IsOkAndHolds(
           R"({"result":{"measure":"MEASURE_MI","value":"11295","epsilon":1,)"
           R"("theta":100,"bound95":"499","method":"gem",)"
-          R"("estimate":"ESTIMATE_LOWER_BOUND"},"epsilonCharged":1,)"
-          R"("remainingBudget":2.5,"requestId":"r-1","replayed":false})"
+          R"("estimate":"ESTIMATE_LOWER_BOUND","epsilonUnits":"0"},"epsilonCharged":1,)"
+          R"("remainingBudget":2.5,"requestId":"r-1","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})"
           "\n"));
   EXPECT_THAT(ProtoJsonLine(v1::QualityReportResponse()),
               ::dpq::testing::IsOkAndHolds(
                   R"({"results":[],"epsilonCharged":0,"remainingBudget":0,)"
-                  R"("requestId":"","replayed":false})"
+                  R"("requestId":"","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})"
                   "\n"));
 }
 

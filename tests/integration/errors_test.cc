@@ -262,6 +262,7 @@ TEST_F(ErrorsTest, UnknownDatasetIsNotFound) {
   v1::QualityReportRequest report;
   report.set_dataset_id("nosuch");
   report.set_epsilon(1);
+  report.set_request_id("nosuch-1");
   v1::QualityReportResponse report_response;
   context = Context(buyer_token_);
   EXPECT_THAT(client_->buyer(buyer_token_)
@@ -329,6 +330,7 @@ TEST_F(ErrorsTest, OverBudgetIsResourceExhaustedWithTheRemainingBudget) {
   v1::QualityReportRequest report;
   report.set_dataset_id("hospital");
   report.set_epsilon(0.3);
+  report.set_request_id("over-2");
   v1::QualityReportResponse report_response;
   auto context = Context(buyer_token_);
   EXPECT_THAT(client_->buyer(buyer_token_)

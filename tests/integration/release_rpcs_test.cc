@@ -214,6 +214,7 @@ TEST_F(ReleaseRpcsTest, TrainDecisionTreeNeedsDeclaredDimensions) {
   request.set_label_column("Label");
   request.set_positive_class("yes");
   request.set_epsilon(1);
+  request.set_request_id("plain-1");
   v1::TrainDecisionTreeResponse response;
   EXPECT_THAT(Tree(request, &response),
               GrpcIs(StatusCode::FAILED_PRECONDITION,
@@ -318,6 +319,7 @@ TEST_F(ReleaseRpcsTest, FirstReleaseWaitsForTheBackgroundGraphBuild) {
   request.set_dataset_id("net");
   request.set_k(1);
   request.set_epsilon(0.5);
+  request.set_request_id("bg-3");
   v1::SelectInfluentialNodesResponse nodes;
   EXPECT_THAT(Nodes(request, &nodes), GrpcOk());
 }

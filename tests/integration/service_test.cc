@@ -299,14 +299,19 @@ TEST_F(ServiceTest, MeasureChargesAndReportsTheRelease) {
   EXPECT_GT(r.result().bound95(), 0);
   EXPECT_DOUBLE_EQ(r.remaining_budget(), 1.5);
 
-  // Without a request id the server picks one (and records it).
+  // Without a request id: refused, nothing charged (an id the server
+  // picked could not reach a client whose charged call timed out).
   v1::MeasureInconsistencyResponse p;
-  ASSERT_THAT(client_->Measure(*token, "hospital", v1::MEASURE_P, 0.5, "", &p),
-              GrpcOk());
+  EXPECT_THAT(client_->Measure(*token, "hospital", v1::MEASURE_P, 0.5, "", &p),
+              GrpcIs(grpc::StatusCode::INVALID_ARGUMENT,
+                     HasSubstr("request_id is required")));
+  ASSERT_THAT(
+      client_->Measure(*token, "hospital", v1::MEASURE_P, 0.5, "p-1", &p),
+      GrpcOk());
   EXPECT_EQ(p.result().measure(), v1::MEASURE_P);
   EXPECT_EQ(p.result().method(), "gem");
   EXPECT_EQ(p.result().estimate(), v1::ESTIMATE_LOWER_BOUND);
-  EXPECT_FALSE(p.request_id().empty());
+  EXPECT_EQ(p.request_id(), "p-1");
 
   absl::StatusOr<v1::Budget> budget = client_->Budget(*token, "hospital");
   ASSERT_TRUE(budget.ok()) << budget.status();

@@ -10,10 +10,12 @@ TEST(LedgerConvertTest, BudgetCarriesRemaining) {
   core::ledger::BudgetState budget;
   budget.buyer_id = "alice";
   budget.dataset_id = "hospital";
-  budget.granted = 3;
-  budget.spent = 1;
-  budget.reserved = 0.5;
+  budget.SetUnits(3'000'000'000'000, 1'000'000'000'000, 500'000'000'000);
   const v1::Budget proto = ToProto(budget);
+  EXPECT_EQ(proto.granted_units(), 3'000'000'000'000);
+  EXPECT_EQ(proto.spent_units(), 1'000'000'000'000);
+  EXPECT_EQ(proto.reserved_units(), 500'000'000'000);
+  EXPECT_EQ(proto.remaining_units(), 1'500'000'000'000);
   EXPECT_EQ(proto.buyer_id(), "alice");
   EXPECT_EQ(proto.dataset_id(), "hospital");
   EXPECT_DOUBLE_EQ(proto.granted(), 3);
@@ -32,6 +34,7 @@ TEST(LedgerConvertTest, EntryFieldsAndStates) {
   entry.fingerprint = "secret-fingerprint";
   entry.operation = "MeasureInconsistency MI optimized";
   entry.neighbouring = "one row";
+  entry.epsilon_units = 250'000'000'000;
   entry.epsilon = 0.25;
   entry.state = core::ledger::EntryState::kReserved;
   entry.created_at = absl::FromUnixMillis(1'700'000'000'123);
@@ -44,6 +47,7 @@ TEST(LedgerConvertTest, EntryFieldsAndStates) {
   EXPECT_EQ(proto.operation(), "MeasureInconsistency MI optimized");
   EXPECT_EQ(proto.neighbouring(), "one row");
   EXPECT_DOUBLE_EQ(proto.epsilon(), 0.25);
+  EXPECT_EQ(proto.epsilon_units(), 250'000'000'000);
   EXPECT_EQ(proto.state(), v1::LEDGER_ENTRY_STATE_RESERVED);
   EXPECT_EQ(proto.created_at().seconds(), 1'700'000'000);
   EXPECT_EQ(proto.created_at().nanos(), 123'000'000);
@@ -65,6 +69,18 @@ TEST(LedgerConvertTest, TimestampsBeforeTheEpochAndClamped) {
   EXPECT_EQ(before.nanos(), 500'000'000);
   EXPECT_EQ(ToTimestamp(absl::InfiniteFuture()).seconds(), 253402300799);
   EXPECT_EQ(ToTimestamp(absl::InfinitePast()).seconds(), -62135596800);
+}
+
+// Units pass straight through: a budget far above what a double resolves
+// per unit still shows its exact units.
+TEST(LedgerConvertTest, LargeAmountsStayExact) {
+  core::ledger::BudgetState budget;
+  const int64_t granted = 8'999'999'999'999'999'999;  // 9 * 10^6 - 10^-12
+  budget.SetUnits(granted, 1, 0);
+  const v1::Budget proto = ToProto(budget);
+  EXPECT_EQ(proto.granted_units(), granted);
+  EXPECT_EQ(proto.remaining_units(), granted - 1);
+  EXPECT_EQ(proto.remaining(), static_cast<double>(granted - 1) / 1e12);
 }
 
 }  // namespace

@@ -168,15 +168,19 @@ dpq::v1::MeasureInconsistencyRequest Request(const Flags& flags) {
   return request;
 }
 
-// One call; false (and the error recorded) if it failed.
+// One call, a new release under a fresh request id (required); false (and
+// the error recorded) if it failed.
 bool Call(dpq::v1::BuyerService::Stub& stub, const std::string& token,
           const dpq::v1::MeasureInconsistencyRequest& request,
           ClientResult* out) {
+  static std::atomic<int64_t> next_id{0};
+  dpq::v1::MeasureInconsistencyRequest with_id = request;
+  with_id.set_request_id(absl::StrCat("bench-", ++next_id));
   grpc::ClientContext context;
   TestServer::Authorize(context, token, absl::Seconds(60));
   dpq::v1::MeasureInconsistencyResponse response;
   const grpc::Status status =
-      stub.MeasureInconsistency(&context, request, &response);
+      stub.MeasureInconsistency(&context, with_id, &response);
   if (!status.ok()) {
     ++out->errors;
     out->last_error = status.error_message();

@@ -132,7 +132,7 @@ TEST(AdminTextTest, BudgetChange) {
   *resp.mutable_budget() = b;
   EXPECT_EQ(*ProtoJsonLine(resp),
             R"({"budget":{"buyerId":"alice","datasetId":"h","granted":3,)"
-            R"("spent":0,"reserved":0,"remaining":3}})"
+            R"("spent":0,"reserved":0,"remaining":3,"grantedUnits":"0","spentUnits":"0","reservedUnits":"0","remainingUnits":"0"}})"
             "\n");
 }
 
@@ -156,7 +156,7 @@ TEST(AdminTextTest, AdminDatasetsShowTrueSizes) {
               HasSubstr(R"("stats":{"rows":"998","csvBytes":"4096",)"
                         R"("edges":"17","graphBuildSeconds":0,)"
                         R"("graphReady":false,"graphError":"",)"
-                        R"("nodes":"0"},"cap":0,"spentAllBuyers":1.5}]})"));
+                        R"("nodes":"0"},"cap":0,"spentAllBuyers":1.5,"capUnits":"0","spentAllBuyersUnits":"0"}]})"));
 }
 
 TEST(AdminTextTest, BuyersLedgerAudit) {

@@ -76,18 +76,18 @@ TEST(BudgetTextTest, JsonIncludesHistoryOnlyWhenAsked) {
   EXPECT_EQ(
       *ProtoJsonLine(resp),
       R"({"budgets":[{"buyerId":"alice","datasetId":"hospital","granted":3,)"
-      R"("spent":1,"reserved":0.5,"remaining":1.5}],"history":[)"
+      R"("spent":1,"reserved":0.5,"remaining":1.5,"grantedUnits":"0","spentUnits":"0","reservedUnits":"0","remainingUnits":"0"}],"history":[)"
       R"({"entryId":"7","buyerId":"alice","datasetId":"hospital",)"
       R"("requestId":"r-1","operation":"MeasureInconsistency MI optimized",)"
       R"("epsilon":1,"state":"LEDGER_ENTRY_STATE_COMMITTED",)"
-      R"("neighbouring":"one row","createdAt":"2024-05-01T12:00:00Z",)"
+      R"("neighbouring":"one row","epsilonUnits":"0","createdAt":"2024-05-01T12:00:00Z",)"
       R"("settledAt":"2024-05-01T12:00:01Z"}]})"
       "\n");
   resp.clear_history();
   EXPECT_EQ(
       *ProtoJsonLine(resp),
       R"({"budgets":[{"buyerId":"alice","datasetId":"hospital","granted":3,)"
-      R"("spent":1,"reserved":0.5,"remaining":1.5}],"history":[]})"
+      R"("spent":1,"reserved":0.5,"remaining":1.5,"grantedUnits":"0","spentUnits":"0","reservedUnits":"0","remainingUnits":"0"}],"history":[]})"
       "\n");
 }
 

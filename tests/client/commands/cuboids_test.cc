@@ -130,7 +130,7 @@ TEST(CuboidsTextTest, JsonCellsCarryTheirDimensionValues) {
             R"j({"dimensions":[],"cells":[{"values":[],"count":1000}]}],)j"
             R"j("noiseStddev":[2.82843,1.41421],"strategy":"per_cuboid",)j"
             R"j("sensitivity":2,"epsilonCharged":1,"remainingBudget":2,)j"
-            R"j("requestId":"c-1","replayed":false})j"
+            R"j("requestId":"c-1","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})j"
             "\n");
 }
 
@@ -152,7 +152,7 @@ TEST(CuboidsTextTest, MissingStddevIsDashAndReplayIsExplained) {
                               "epsilon 0 (recorded answer of an earlier "
                               "call), remaining 2\n"));
   EXPECT_THAT(*ProtoJsonLine(resp), HasSubstr(R"j("noiseStddev":[],)j"));
-  EXPECT_THAT(*ProtoJsonLine(resp), HasSubstr(R"j("replayed":true})j"));
+  EXPECT_THAT(*ProtoJsonLine(resp), HasSubstr(R"j("replayed":true,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})j"));
 }
 
 TEST_F(CliTest, CuboidsSendsEveryCuboidAndPrintsJson) {

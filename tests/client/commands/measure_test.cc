@@ -193,8 +193,8 @@ TEST(MeasureTextTest, Json) {
   EXPECT_EQ(*ProtoJsonLine(resp),
             R"({"result":{"measure":"MEASURE_MI","value":"11295","epsilon":1,)"
             R"("theta":100,"bound95":"499","method":"gem",)"
-            R"("estimate":"ESTIMATE_LOWER_BOUND"},"epsilonCharged":1,)"
-            R"("remainingBudget":2,"requestId":"r-1","replayed":false})"
+            R"("estimate":"ESTIMATE_LOWER_BOUND","epsilonUnits":"0"},"epsilonCharged":1,)"
+            R"("remainingBudget":2,"requestId":"r-1","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})"
             "\n");
 }
 
@@ -220,7 +220,7 @@ TEST(MeasureTextTest, ExactRepairHasNoCaveat) {
             "request id: x\n");
   EXPECT_THAT(human, Not(HasSubstr("undercount")));
   EXPECT_THAT(*ProtoJsonLine(resp),
-              HasSubstr(R"("method":"exact","estimate":"ESTIMATE_EXACT"})"));
+              HasSubstr(R"("method":"exact","estimate":"ESTIMATE_EXACT","epsilonUnits":"0"})"));
   // cover_bound on the same measure: a lower bound, said so.
   auto bound = resp;
   bound.mutable_result()->set_method("cover_bound");
@@ -267,8 +267,8 @@ TEST(MeasureTextTest, RHasNoThetaAndReplayIsExplained) {
   EXPECT_EQ(*ProtoJsonLine(resp),
             R"({"result":{"measure":"MEASURE_R","value":"-3","epsilon":0.5,)"
             R"("theta":0,"bound95":"12","method":"vertex_cover",)"
-            R"("estimate":"ESTIMATE_UPPER_BOUND"},"epsilonCharged":0,)"
-            R"("remainingBudget":0.25,"requestId":"again","replayed":true})"
+            R"("estimate":"ESTIMATE_UPPER_BOUND","epsilonUnits":"0"},"epsilonCharged":0,)"
+            R"("remainingBudget":0.25,"requestId":"again","replayed":true,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})"
             "\n");
 }
 
@@ -290,8 +290,8 @@ TEST_F(CliTest, MeasureSendsEverythingAndPrintsJson) {
   EXPECT_EQ(out(),
             R"({"result":{"measure":"MEASURE_MI","value":"11295","epsilon":1,)"
             R"("theta":100,"bound95":"499","method":"gem",)"
-            R"("estimate":"ESTIMATE_LOWER_BOUND"},"epsilonCharged":1,)"
-            R"("remainingBudget":2,"requestId":"r-9","replayed":false})"
+            R"("estimate":"ESTIMATE_LOWER_BOUND","epsilonUnits":"0"},"epsilonCharged":1,)"
+            R"("remainingBudget":2,"requestId":"r-9","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})"
             "\n");
   EXPECT_THAT(err(), IsEmpty());
 }

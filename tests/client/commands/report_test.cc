@@ -117,10 +117,10 @@ TEST(ReportTextTest, Json) {
   EXPECT_EQ(
       *ProtoJsonLine(resp),
       R"({"results":[)"
-      R"({"measure":"MEASURE_MI","value":"100","epsilon":0.333333333333333,"theta":7,"bound95":"40","method":"gem","estimate":"ESTIMATE_LOWER_BOUND"},)"
-      R"({"measure":"MEASURE_P","value":"50","epsilon":0.333333333333333,"theta":7,"bound95":"20","method":"gem","estimate":"ESTIMATE_LOWER_BOUND"},)"
-      R"({"measure":"MEASURE_R","value":"30","epsilon":0.333333333333333,"theta":0,"bound95":"9","method":"exact","estimate":"ESTIMATE_EXACT"}],)"
-      R"("epsilonCharged":1,"remainingBudget":0,"requestId":"rep","replayed":false})"
+      R"({"measure":"MEASURE_MI","value":"100","epsilon":0.333333333333333,"theta":7,"bound95":"40","method":"gem","estimate":"ESTIMATE_LOWER_BOUND","epsilonUnits":"0"},)"
+      R"({"measure":"MEASURE_P","value":"50","epsilon":0.333333333333333,"theta":7,"bound95":"20","method":"gem","estimate":"ESTIMATE_LOWER_BOUND","epsilonUnits":"0"},)"
+      R"({"measure":"MEASURE_R","value":"30","epsilon":0.333333333333333,"theta":0,"bound95":"9","method":"exact","estimate":"ESTIMATE_EXACT","epsilonUnits":"0"}],)"
+      R"("epsilonCharged":1,"remainingBudget":0,"requestId":"rep","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})"
       "\n");
 }
 

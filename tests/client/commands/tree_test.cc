@@ -227,7 +227,7 @@ TEST(TreeTextTest, JsonHasNodesTextAndRatesOnlyWhenPaid) {
       R"j("threshold":0,"category":"","left":-1,"right":-1}],)j"
       R"j("treeText":"(age\u003c=37.5 ? (sex=='Male' ? + : -) : +)",)j"
       R"j("depth":2,"epsilonCharged":1.5,"remainingBudget":0.5,)j"
-      R"j("requestId":"t-1","replayed":false,"tpr":0.8125,"tnr":0.75})j"
+      R"j("requestId":"t-1","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0","tpr":0.8125,"tnr":0.75})j"
       "\n");
   resp.clear_tpr();
   resp.clear_tnr();

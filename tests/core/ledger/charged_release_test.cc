@@ -47,9 +47,9 @@ class FaultyLedger final : public LedgerStore {
   absl::Status SetDatasetCap(const std::string& d, double c) override {
     return inner_->SetDatasetCap(d, c);
   }
-  absl::StatusOr<std::pair<double, double>> DatasetCapAndSpent(
+  absl::StatusOr<DatasetTotals> GetDatasetTotals(
       const std::string& d) override {
-    return inner_->DatasetCapAndSpent(d);
+    return inner_->GetDatasetTotals(d);
   }
   absl::StatusOr<BudgetState> GetBudget(const std::string& b,
                                         const std::string& d) override {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <random>
 
 #include "gmock/gmock.h"
@@ -54,6 +55,22 @@ TEST(EpsilonUnitsTest, ExactSumsShowNoDrift) {
     remaining -= *ChargeUnits(QuantizedEpsilon(spent));
   }
   EXPECT_EQ(FromUnits(remaining), 15.6);
+}
+
+TEST(EpsilonUnitsTest, DecimalIsExactWithoutTrailingZeros) {
+  EXPECT_EQ(UnitsDecimal(15'600'000'000'000), "15.6");
+  EXPECT_EQ(UnitsDecimal(3'000'000'000'000), "3");
+  EXPECT_EQ(UnitsDecimal(1), "0.000000000001");
+  EXPECT_EQ(UnitsDecimal(0), "0");
+  EXPECT_EQ(UnitsDecimal(-500'000'000'000), "-0.5");
+  EXPECT_EQ(UnitsDecimal(-1), "-0.000000000001");
+  EXPECT_EQ(UnitsDecimal(100'000'000'001), "0.100000000001");
+  EXPECT_EQ(UnitsDecimal(1'010'000'000'000), "1.01");
+  EXPECT_EQ(UnitsDecimal(kMaxUnits), "9000000");
+  EXPECT_EQ(UnitsDecimal(std::numeric_limits<int64_t>::max()),
+            "9223372.036854775807");
+  EXPECT_EQ(UnitsDecimal(std::numeric_limits<int64_t>::min()),
+            "-9223372.036854775808");
 }
 
 TEST(EpsilonUnitsTest, RejectsWhatNoBudgetCanHold) {

@@ -68,6 +68,52 @@ TEST_P(LedgerStoreTest, UnknownBudgetIsAllZero) {
   EXPECT_THAT(store_->ListBudgets({}), IsOkAndHolds(SizeIs(0)));
 }
 
+// Every amount the store hands out carries its exact units (what the API's
+// *_units fields show), and the doubles are their nearest doubles.
+TEST_P(LedgerStoreTest, AmountsCarryTheirExactUnits) {
+  constexpr int64_t kUnit = kUnitsPerEpsilon;
+  ASSERT_OK_AND_ASSIGN(BudgetState budget,
+                       store_->Grant("alice", "hospital", 20));
+  EXPECT_EQ(budget.granted_units, 20 * kUnit);
+  EXPECT_EQ(budget.remaining_units(), 20 * kUnit);
+  ASSERT_OK(store_->SetDatasetCap("hospital", 100));
+  int n = 0;
+  for (const double epsilon : {1.0, 1.0, 1.0, 0.9}) {
+    Charge("u" + std::to_string(++n), epsilon);
+  }
+  ASSERT_OK_AND_ASSIGN(const Reservation last,
+                       store_->Reserve(Request("u5", 0.5)));
+  EXPECT_EQ(last.remaining_units, 15'600'000'000'000);
+  EXPECT_EQ(last.remaining, 15.6);
+  ASSERT_OK_AND_ASSIGN(budget, store_->GetBudget("alice", "hospital"));
+  EXPECT_EQ(budget.spent_units, 3'900'000'000'000);
+  EXPECT_EQ(budget.reserved_units, kUnit / 2);
+  EXPECT_EQ(budget.remaining_units(), 15'600'000'000'000);
+  EXPECT_EQ(budget.remaining(), 15.6);
+  ASSERT_OK(store_->Commit(*last.entry_id, "answer"));
+  // A replay reports the remaining budget exactly too.
+  ASSERT_OK_AND_ASSIGN(const Reservation replay,
+                       store_->Reserve(Request("u5", 0.5)));
+  EXPECT_EQ(replay.remaining_units, 15'600'000'000'000);
+  ASSERT_OK_AND_ASSIGN(std::vector<BudgetState> budgets,
+                       store_->ListBudgets({}));
+  ASSERT_THAT(budgets, SizeIs(1));
+  EXPECT_EQ(budgets[0].spent_units, 4'400'000'000'000);
+  EXPECT_EQ(budgets[0].spent, 4.4);
+  ASSERT_OK_AND_ASSIGN(const std::vector<LedgerEntry> entries,
+                       store_->ListEntries(Filter("alice")));
+  ASSERT_THAT(entries, SizeIs(5));
+  EXPECT_EQ(entries[1].epsilon_units, 900'000'000'000);  // newest first
+  EXPECT_EQ(entries[1].epsilon, 0.9);
+  ASSERT_OK_AND_ASSIGN(const DatasetTotals totals,
+                       store_->GetDatasetTotals("hospital"));
+  EXPECT_EQ(totals.cap_units, 100 * kUnit);
+  EXPECT_EQ(totals.spent_units, 4'400'000'000'000);
+  ASSERT_OK_AND_ASSIGN(budget, store_->SetGranted("alice", "hospital", 4.4));
+  EXPECT_EQ(budget.granted_units, 4'400'000'000'000);
+  EXPECT_EQ(budget.remaining_units(), 0);
+}
+
 TEST_P(LedgerStoreTest, GrantCreatesTheBudgetAndThenAddsToIt) {
   ASSERT_OK_AND_ASSIGN(BudgetState budget,
                        store_->Grant("alice", "hospital", 1.5));

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -23,6 +24,7 @@
 #include "server/buyer/buyer_service_impl.h"
 #include "server/registry/dataset_registry.h"
 #include "server/storage/sqlite_accounts_store.h"
+#include "server/storage/sqlite_database.h"
 #include "server/storage/sqlite_ledger_store.h"
 #include "tests/testing/status_matchers.h"
 
@@ -654,19 +656,67 @@ TEST_F(BuyerServiceTest, RequestIdsAreScopedToTheBuyer) {
   EXPECT_THAT(Remaining("bob"), DoubleNear(0.6, 1e-12));
 }
 
-TEST_F(BuyerServiceTest, EmptyRequestIdGetsAFreshServerIdEachTime) {
+TEST_F(BuyerServiceTest, MissingRequestIdIsInvalidAndChargesNothing) {
+  // The server never picks an id: one it chose would not reach a client
+  // whose charged call timed out (buyer_service.proto, request_id).
+  Grant("alice", 1.0);
+  v1::MeasureInconsistencyResponse response;
+  const absl::Status status = service_->MeasureInconsistencyImpl(
+      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.1, ""), &response);
+  EXPECT_THAT(status, StatusIs(absl::StatusCode::kInvalidArgument,
+                               AllOf(HasSubstr("request_id is required"),
+                                     HasSubstr("reuse it to retry"))));
+  const std::optional<core::util::ErrorDetails> details =
+      core::util::GetErrorDetails(status);
+  ASSERT_TRUE(details.has_value());
+  ASSERT_THAT(details->field_violations, SizeIs(1));
+  EXPECT_EQ(details->field_violations[0].field, "request_id");
+  EXPECT_THAT(Entries(), SizeIs(0));
+  EXPECT_THAT(Remaining("alice"), DoubleEq(1.0));
+}
+
+// Every amount carries its exact units; a replay of an answer recorded
+// before the exact fields existed (the stored response has no
+// MeasureResult.epsilon_units) gets them too.
+TEST_F(BuyerServiceTest, ReplayOfAnAnswerRecordedBeforeExactAmountsHasThem) {
   Grant("alice", 1.0);
   v1::MeasureInconsistencyResponse first;
-  v1::MeasureInconsistencyResponse second;
   ASSERT_OK(service_->MeasureInconsistencyImpl(
-      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.1, ""), &first));
+      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.4, "old-1"), &first));
+  EXPECT_EQ(first.result().epsilon_units(), 400'000'000'000);
+  EXPECT_EQ(first.epsilon_charged_units(), 400'000'000'000);
+  EXPECT_EQ(first.remaining_budget_units(), 600'000'000'000);
+  {
+    // The recorded answer as the server wrote it before.
+    ASSERT_OK_AND_ASSIGN(
+        std::unique_ptr<storage::SqliteDatabase> db,
+        storage::SqliteDatabase::Open((dir_ / "ledger.db").string(), {}));
+    ASSERT_OK_AND_ASSIGN(
+        std::unique_ptr<storage::SqliteStatement> read,
+        db->Prepare("SELECT answer FROM entries WHERE request_id = 'old-1'"));
+    ASSERT_OK_AND_ASSIGN(const bool row, read->Step());
+    ASSERT_TRUE(row);
+    v1::MeasureInconsistencyResponse recorded;
+    ASSERT_TRUE(recorded.ParseFromString(read->Blob(0)));
+    read.reset();
+    ASSERT_EQ(recorded.result().epsilon_units(), 400'000'000'000);
+    recorded.mutable_result()->clear_epsilon_units();
+    ASSERT_OK_AND_ASSIGN(
+        std::unique_ptr<storage::SqliteStatement> write,
+        db->Prepare(
+            "UPDATE entries SET answer = ?1 WHERE request_id = 'old-1'"));
+    ASSERT_OK(write->BindBlob(1, recorded.SerializeAsString()));
+    ASSERT_OK(write->Run());
+  }
+  v1::MeasureInconsistencyResponse replay;
   ASSERT_OK(service_->MeasureInconsistencyImpl(
-      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.1, ""), &second));
-  EXPECT_THAT(first.request_id(), StartsWith("srv-"));
-  EXPECT_EQ(first.request_id().size(), 4u + 32u);
-  EXPECT_NE(first.request_id(), second.request_id());
-  EXPECT_FALSE(second.replayed());
-  EXPECT_THAT(Remaining("alice"), DoubleNear(0.8, 1e-12));
+      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.4, "old-1"), &replay));
+  EXPECT_TRUE(replay.replayed());
+  EXPECT_EQ(replay.result().value(), first.result().value());
+  EXPECT_EQ(replay.result().epsilon_units(), 400'000'000'000);
+  EXPECT_EQ(replay.epsilon_charged_units(), 0);
+  EXPECT_EQ(replay.remaining_budget_units(), 600'000'000'000);
+  EXPECT_DOUBLE_EQ(replay.remaining_budget(), 0.6);
 }
 
 TEST_F(BuyerServiceTest, InvalidArgumentsNameTheFieldAndChargeNothing) {
@@ -948,6 +998,7 @@ TEST_F(BuyerServiceTest, QualityReportValidatesItsArguments) {
   Grant("alice", 1.0);
   v1::QualityReportRequest request;
   request.set_dataset_id(kHospital);
+  request.set_request_id("qr-invalid");
   request.set_epsilon(-2);
   v1::QualityReportResponse response;
   EXPECT_THAT(

@@ -4,6 +4,7 @@
 // replays.
 #include <unistd.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -159,6 +160,12 @@ class ReleaseRpcsTest : public ::testing::Test {
     return entries.ok() ? *entries : std::vector<LedgerEntry>{};
   }
 
+  // A fresh request id: request_id is required on every release.
+  static std::string IdOr(const std::string& request_id) {
+    static std::atomic<int> next{0};
+    return request_id.empty() ? absl::StrCat("auto-", ++next) : request_id;
+  }
+
   static v1::ReleaseCuboidsRequest Cuboids(
       std::vector<std::vector<std::string>> cuboids, double epsilon,
       const std::string& request_id = "") {
@@ -169,7 +176,7 @@ class ReleaseRpcsTest : public ::testing::Test {
       for (const auto& d : dims) spec->add_dimensions(d);
     }
     r.set_epsilon(epsilon);
-    r.set_request_id(request_id);
+    r.set_request_id(IdOr(request_id));
     return r;
   }
 
@@ -182,7 +189,7 @@ class ReleaseRpcsTest : public ::testing::Test {
     r.set_epsilon(epsilon);
     r.set_generations(2);
     r.set_population(4);
-    r.set_request_id(request_id);
+    r.set_request_id(IdOr(request_id));
     return r;
   }
 
@@ -192,7 +199,7 @@ class ReleaseRpcsTest : public ::testing::Test {
     r.set_dataset_id("net");
     r.set_k(k);
     r.set_epsilon(epsilon);
-    r.set_request_id(request_id);
+    r.set_request_id(IdOr(request_id));
     return r;
   }
 
@@ -650,11 +657,13 @@ TEST_F(ReleaseRpcsTest, NodeScoresAreCachedPerVersionAndParameters) {
   q.add_weights(1);
   v1::SelectInfluentialNodesResponse r;
   const uint64_t before = cache.computations();
+  q.set_request_id("cache-1");
   ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"), q, &r));
   EXPECT_EQ(cache.computations(), before + 1);
   // Other epsilon and k, same scores: no recomputation, charged again.
   q.set_epsilon(0.25);
   q.set_k(2);
+  q.set_request_id("cache-2");
   ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"), q, &r));
   EXPECT_EQ(cache.computations(), before + 1);
   EXPECT_DOUBLE_EQ(r.epsilon_charged(), 0.25);
@@ -662,12 +671,15 @@ TEST_F(ReleaseRpcsTest, NodeScoresAreCachedPerVersionAndParameters) {
   EXPECT_THAT(r.nodes(), SizeIs(2));
   // Other weights: other scores.
   q.set_weights(1, 3);
+  q.set_request_id("cache-3");
   ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"), q, &r));
   EXPECT_EQ(cache.computations(), before + 2);
   // A new version of the dataset: recomputed.
   ASSERT_OK(registry_->Replace(manifest, kEdges).status());
+  q.set_request_id("cache-4");
   ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"), q, &r));
   EXPECT_EQ(cache.computations(), before + 3);
+  q.set_request_id("cache-5");
   ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"), q, &r));
   EXPECT_EQ(cache.computations(), before + 3);
   ASSERT_OK(registry_->Delete("cachenet"));
@@ -760,6 +772,7 @@ TEST_F(ReleaseRpcsTest, GraphDatasetAnswersNoMeasures) {
   m.set_dataset_id("net");
   m.set_measure(v1::MEASURE_MI);
   m.set_epsilon(1);
+  m.set_request_id("graph-mi");
   v1::MeasureInconsistencyResponse mr;
   EXPECT_THAT(service_->MeasureInconsistencyImpl(Buyer("alice"), m, &mr),
               StatusIs(absl::StatusCode::kFailedPrecondition,
@@ -767,6 +780,7 @@ TEST_F(ReleaseRpcsTest, GraphDatasetAnswersNoMeasures) {
   v1::QualityReportRequest q;
   q.set_dataset_id("net");
   q.set_epsilon(1);
+  q.set_request_id("graph-qr");
   v1::QualityReportResponse qr;
   EXPECT_THAT(service_->QualityReportImpl(Buyer("alice"), q, &qr),
               StatusIs(absl::StatusCode::kFailedPrecondition,

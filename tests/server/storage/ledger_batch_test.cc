@@ -29,6 +29,7 @@ namespace {
 
 using ::dpq::core::ledger::BudgetState;
 using ::dpq::core::ledger::LedgerEntry;
+using ::dpq::core::ledger::LedgerFilter;
 using ::dpq::core::ledger::Reservation;
 using ::dpq::core::ledger::ReserveRequest;
 
@@ -350,6 +351,58 @@ TEST(LedgerMigrationTest, VersionOneGetsTotalsComputedFromItsEntries) {
                       "(SELECT buyer_id, buyer_seq FROM entries "
                       "ORDER BY entry_id)"),
             "alice1 alice2 alice3 bob1 bob2 bob3");
+}
+
+// A pre-units ledger (version 1, amounts as REAL doubles) whose doubles
+// carry float noise: 20 - 1 - 1 - 1 - 0.9 - 0.5 is 15.600000000000001 in
+// doubles, and 0.1 + 0.2 is 0.30000000000000004. The migration rounds each
+// amount to the nearest unit of 10^-12 and recomputes the totals in units,
+// so the budgets come out exact.
+TEST(LedgerMigrationTest, VersionOneDoublesBecomeExactUnits) {
+  TempDir dir;
+  const std::string path = dir.File("ledger.db");
+  const std::string schema(kSchemaV1);
+  ASSERT_EQ(Sql(path, schema.substr(0, schema.find("INSERT INTO"))), "");
+  ASSERT_EQ(Sql(path, R"sql(
+INSERT INTO budgets VALUES ('xavier', 'tax', 20), ('yara', 'tax', 0.3);
+INSERT INTO entries (buyer_id, dataset_id, request_id, fingerprint,
+  operation, neighbouring, epsilon, state, created_at_us, settled_at_us,
+  answer) VALUES
+  ('xavier', 'tax', 'x1', 'f', 'op', 'tuple', 1, 'committed', 1, 2, 'a'),
+  ('xavier', 'tax', 'x2', 'f', 'op', 'tuple', 1, 'committed', 3, 4, 'b'),
+  ('xavier', 'tax', 'x3', 'f', 'op', 'tuple', 1, 'committed', 5, 6, 'c'),
+  ('xavier', 'tax', 'x4', 'f', 'op', 'tuple', 0.9, 'committed', 7, 8, 'd'),
+  ('xavier', 'tax', 'x5', 'f', 'op', 'tuple', 0.5, 'committed', 9, 10, 'e'),
+  ('yara', 'tax', 'y1', 'f', 'op', 'tuple', 0.1, 'committed', 11, 12, 'f'),
+  ('yara', 'tax', 'y2', 'f', 'op', 'tuple', 0.2, 'committed', 13, 14, 'g');
+PRAGMA user_version = 1;
+)sql"),
+            "");
+  std::unique_ptr<SqliteLedgerStore> store = OpenOrDie(path);
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(Sql(path, kTotalsMismatchSql), "0");
+  ASSERT_OK_AND_ASSIGN(const BudgetState xavier,
+                       store->GetBudget("xavier", "tax"));
+  EXPECT_EQ(xavier.granted_units, 20'000'000'000'000);
+  EXPECT_EQ(xavier.spent_units, 4'400'000'000'000);
+  EXPECT_EQ(xavier.remaining_units(), 15'600'000'000'000);
+  EXPECT_EQ(xavier.remaining(), 15.6);
+  ASSERT_OK_AND_ASSIGN(const BudgetState yara, store->GetBudget("yara", "tax"));
+  EXPECT_EQ(yara.spent_units, 300'000'000'000);
+  EXPECT_EQ(yara.remaining_units(), 0);  // exactly spent, no tolerance
+  ASSERT_OK_AND_ASSIGN(const core::ledger::DatasetTotals tax,
+                       store->GetDatasetTotals("tax"));
+  EXPECT_EQ(tax.spent_units, 4'700'000'000'000);
+  LedgerFilter filter;
+  filter.buyer_id = "xavier";
+  ASSERT_OK_AND_ASSIGN(const std::vector<LedgerEntry> entries,
+                       store->ListEntries(filter));
+  ASSERT_EQ(entries.size(), 5u);
+  EXPECT_EQ(entries[1].epsilon_units, 900'000'000'000);  // newest first
+  EXPECT_EQ(entries[1].epsilon, 0.9);
+  // Nothing is left for yara: the smallest charge is refused.
+  EXPECT_THAT(store->Reserve(Request("yara", "tax", "y3", 1e-12)),
+              StatusIs(absl::StatusCode::kResourceExhausted, ::testing::_));
 }
 
 // The version 3 schema, as version 3 of the store left it (amounts in
