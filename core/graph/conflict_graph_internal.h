@@ -16,40 +16,15 @@
 #include "absl/time/time.h"
 #include "core/constraints/denial_constraint.h"
 #include "core/table/table.h"
+#include "core/util/parallel_for.h"
 
 namespace dpq::core::graph::internal {
 
 // ---------------------------------------------------------------------------
 // Parallel helpers (conflict_graph_parallel.cc).
 
-// Calls f(item, worker) for item in [0, num_items) on min(num_threads,
-// num_items) workers (the calling thread is worker 0) that take items in
-// increasing order from a shared counter, so uneven items balance out.
-// worker < max(1, num_threads). Runs inline when num_threads <= 1.
-template <typename F>
-void ParallelFor(size_t num_items, int num_threads, F&& f) {
-  const size_t workers = std::min<size_t>(
-      num_items, static_cast<size_t>(std::max(1, num_threads)));
-  if (workers <= 1) {
-    for (size_t i = 0; i < num_items; ++i) f(i, 0);
-    return;
-  }
-  std::atomic<size_t> next{0};
-  auto work = [&](int worker) {
-    for (;;) {
-      const size_t i = next.fetch_add(1, std::memory_order_relaxed);
-      if (i >= num_items) return;
-      f(i, worker);
-    }
-  };
-  std::vector<std::thread> threads;
-  threads.reserve(workers - 1);
-  for (size_t w = 1; w < workers; ++w) {
-    threads.emplace_back(work, static_cast<int>(w));
-  }
-  work(0);
-  for (std::thread& t : threads) t.join();
-}
+// The builder's parallel loop (core/util/parallel_for.h).
+using util::ParallelFor;
 
 // Sorts and deduplicates every part (in parallel; skipped if `parts_sorted`
 // says each already is), then merges them into one sorted, duplicate-free
