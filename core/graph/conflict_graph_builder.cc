@@ -208,19 +208,7 @@ absl::StatusOr<ConflictGraph> BuildConflictGraph(
 
   std::vector<uint64_t> edges =
       internal::UnionSortedUnique(std::move(dc_lists), num_threads);
-  std::vector<Edge> edge_list(edges.size());
-  constexpr size_t kEdgeChunk = size_t{1} << 20;
-  internal::ParallelFor(
-      (edges.size() + kEdgeChunk - 1) / kEdgeChunk, num_threads,
-      [&](size_t chunk, int) {
-        const size_t end = std::min(edges.size(), (chunk + 1) * kEdgeChunk);
-        for (size_t k = chunk * kEdgeChunk; k < end; ++k) {
-          edge_list[k] = Edge(static_cast<NodeId>(edges[k] >> 32),
-                              static_cast<NodeId>(edges[k]));
-        }
-      });
-  std::vector<uint64_t>().swap(edges);
-  result.graph = Graph::FromSortedUniqueEdges(num_nodes, edge_list);
+  result.graph = Graph::FromSortedUniquePacked(num_nodes, edges);
   stats.num_edges = result.graph.num_edges();
   stats.build_seconds = SecondsSince(start);
   return result;

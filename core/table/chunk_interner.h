@@ -3,6 +3,10 @@
 // into the table's sorted dictionary, string_interner.h MergeInterners).
 // Internal to core/table.
 //
+// Each distinct string is copied once into the interner's arena, so the
+// text may be dropped from memory as soon as the chunk is parsed (the
+// reader lets the kernel drop a mapped file's pages chunk by chunk).
+//
 // A purpose-built open-addressing table: every slot keeps the hash, the
 // length and the first 16 bytes of its string, so a lookup of a string of
 // up to 16 bytes - most CSV cells - compares two words and never reads the
@@ -14,8 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <deque>
-#include <string>
+#include <memory>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -54,15 +57,9 @@ class ChunkInterner {
     __builtin_prefetch(&slots_[key.hash & (slots_.size() - 1)]);
   }
 
-  // The provisional id of `s` (whose key is `key`), which must stay alive
-  // and unchanged while the interner's strings are used (e.g. a view into
-  // the CSV text).
-  uint32_t InternView(absl::string_view s, const Key& key) {
-    return Intern(s, key, false);
-  }
-  uint32_t InternView(absl::string_view s) { return Intern(s, KeyOf(s), false); }
-  // Like InternView, but copies `s` if it is new, for temporaries.
-  uint32_t InternCopy(absl::string_view s) { return Intern(s, KeyOf(s), true); }
+  // The provisional id of `s` (whose key is `key`).
+  uint32_t Intern(absl::string_view s, const Key& key);
+  uint32_t Intern(absl::string_view s) { return Intern(s, KeyOf(s)); }
 
   // The distinct strings by provisional id.
   const std::vector<absl::string_view>& strings() const { return strings_; }
@@ -85,36 +82,6 @@ class ChunkInterner {
     return h;
   }
 
-  uint32_t Intern(absl::string_view s, const Key& key, bool copy) {
-    const uint64_t h = key.hash;
-    const uint64_t* w = key.w;
-    const size_t mask = slots_.size() - 1;
-    for (size_t i = h & mask;; i = (i + 1) & mask) {
-      Slot& slot = slots_[i];
-      if (slot.id_plus_one == 0) {
-        return Insert(&slot, h, w, s, copy);
-      }
-      if (slot.hash == h && slot.size == s.size() && slot.w0 == w[0] &&
-          slot.w1 == w[1] &&
-          (s.size() <= 16 ||
-           std::memcmp(strings_[slot.id_plus_one - 1].data() + 16,
-                       s.data() + 16, s.size() - 16) == 0)) {
-        return slot.id_plus_one - 1;
-      }
-    }
-  }
-
-  uint32_t Insert(Slot* slot, uint64_t h, const uint64_t* w,
-                  absl::string_view s, bool copy) {
-    const uint32_t id = static_cast<uint32_t>(strings_.size());
-    if (copy) s = copies_.emplace_back(s);
-    strings_.push_back(s);
-    *slot = Slot{h, w[0], w[1], static_cast<uint32_t>(s.size()), id + 1};
-    // At most half full: short probe sequences.
-    if (2 * strings_.size() > slots_.size()) Grow();
-    return id;
-  }
-
   void Grow() {
     std::vector<Slot> old(2 * slots_.size());
     old.swap(slots_);
@@ -127,10 +94,32 @@ class ChunkInterner {
     }
   }
 
+  uint32_t Insert(Slot* slot, const Key& key, absl::string_view s);
+  // A stable copy of `s` in the arena.
+  absl::string_view Copy(absl::string_view s);
+
   std::vector<Slot> slots_;
   std::vector<absl::string_view> strings_;
-  std::deque<std::string> copies_;  // a deque never moves its elements
+  // Blocks of copied strings; a block is never reallocated.
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  size_t block_used_ = 0;
+  size_t block_size_ = 0;
 };
+
+inline uint32_t ChunkInterner::Intern(absl::string_view s, const Key& key) {
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = key.hash & mask;; i = (i + 1) & mask) {
+    Slot& slot = slots_[i];
+    if (slot.id_plus_one == 0) return Insert(&slot, key, s);
+    if (slot.hash == key.hash && slot.size == s.size() &&
+        slot.w0 == key.w[0] && slot.w1 == key.w[1] &&
+        (s.size() <= 16 ||
+         std::memcmp(strings_[slot.id_plus_one - 1].data() + 16,
+                     s.data() + 16, s.size() - 16) == 0)) {
+      return slot.id_plus_one - 1;
+    }
+  }
+}
 
 }  // namespace dpq::core::table::internal
 

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -70,11 +71,10 @@ RangeScan ScanRange(absl::string_view text, size_t begin, size_t end) {
 
 }  // namespace
 
-std::optional<std::vector<CsvChunk>> SplitCsvChunks(absl::string_view text,
-                                                    size_t data_begin,
-                                                    size_t data_line,
-                                                    size_t max_chunks,
-                                                    int num_threads) {
+std::optional<std::vector<CsvChunk>> SplitCsvChunks(
+    absl::string_view text, size_t data_begin, size_t data_line,
+    size_t max_chunks, int num_threads,
+    const std::function<void(absl::string_view)>& release) {
   std::vector<CsvChunk> chunks;
   if (data_begin >= text.size()) return chunks;
   const size_t size = text.size() - data_begin;
@@ -84,7 +84,9 @@ std::optional<std::vector<CsvChunk>> SplitCsvChunks(absl::string_view text,
   util::ParallelFor(num_ranges, num_threads, [&](size_t r, int) {
     const size_t begin = data_begin + r * range_bytes;
     const size_t end = std::min(text.size(), begin + range_bytes);
-    if (begin < end) scans[r] = ScanRange(text, begin, end);
+    if (begin >= end) return;
+    scans[r] = ScanRange(text, begin, end);
+    if (release) release(text.substr(begin, end - begin));
   });
 
   // A prefix over the ranges: the real parity at each start picks the scan.

@@ -5,6 +5,7 @@
 #define DPQ_CORE_TABLE_CSV_CHUNKS_H_
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -37,11 +38,11 @@ struct CsvChunk {
 // parsers). For text that is not valid the chunks may be wrong: the
 // caller's per-chunk parsing then fails and it falls back to reading the
 // text sequentially. nullopt if the quotes do not balance at the end.
-std::optional<std::vector<CsvChunk>> SplitCsvChunks(absl::string_view text,
-                                                    size_t data_begin,
-                                                    size_t data_line,
-                                                    size_t max_chunks,
-                                                    int num_threads);
+// `release` (if set) is called with each range once it is scanned.
+std::optional<std::vector<CsvChunk>> SplitCsvChunks(
+    absl::string_view text, size_t data_begin, size_t data_line,
+    size_t max_chunks, int num_threads,
+    const std::function<void(absl::string_view)>& release = {});
 
 }  // namespace dpq::core::table::internal
 

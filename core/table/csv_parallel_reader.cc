@@ -31,6 +31,11 @@ using Result = FastCsvTokenizer::Result;
 // machine, few enough that the chunks' dictionaries repeat few strings.
 constexpr size_t kChunksPerThread = 4;
 
+absl::string_view tokenizer_text(const ParallelCsvInput& input,
+                                 const CsvChunk& chunk) {
+  return input.text.substr(chunk.begin, chunk.end - chunk.begin);
+}
+
 int Rank(ColumnType type) {
   switch (type) {
     case ColumnType::kInt64:
@@ -77,6 +82,7 @@ bool InferChunk(const ParallelCsvInput& input, const CsvOptions& options,
       InferType(value, &plan);
     }
   }
+  if (input.release) input.release(tokenizer_text(input, chunk));
   return records == chunk.num_records;
 }
 
@@ -106,7 +112,7 @@ std::optional<std::vector<ColumnPlan>> InferTypes(
 }
 
 // One chunk's dictionary state: an interner per string column, and the
-// unescaped copies of cells with doubled quotes (InternCopy keeps those).
+// copies of its distinct strings (in the interners' arenas).
 struct ChunkStrings {
   std::vector<std::unique_ptr<ChunkInterner>> interners;  // by column
 };
@@ -156,10 +162,10 @@ bool FillChunk(const ParallelCsvInput& input, const CsvOptions& options,
           column.nulls[row] = 1;
         } else if (f.has_escaped_quotes) {
           scratch = absl::StrReplaceAll(f.raw, {{"\"\"", "\""}});
-          column.string_ids[row] = strings->interners[c]->InternCopy(scratch);
+          column.string_ids[row] = strings->interners[c]->Intern(scratch);
         } else {
           column.string_ids[row] =
-              strings->interners[c]->InternView(f.raw, keys[c]);
+              strings->interners[c]->Intern(f.raw, keys[c]);
         }
       } else if (is_null || (!f.has_escaped_quotes && IsNanSpelling(f.raw))) {
         column.nulls[row] = 1;
@@ -169,6 +175,7 @@ bool FillChunk(const ParallelCsvInput& input, const CsvOptions& options,
     }
     ++row;
   }
+  if (input.release) input.release(tokenizer_text(input, chunk));
   return row == end_row;
 }
 
@@ -203,8 +210,9 @@ std::optional<Table> ReadCsvParallel(const ParallelCsvInput& input,
   const size_t max_chunks = std::max<size_t>(
       1, std::min(kChunksPerThread * static_cast<size_t>(num_threads),
                   data_bytes / std::max<size_t>(1, input.min_chunk_bytes)));
-  std::optional<std::vector<CsvChunk>> chunks = SplitCsvChunks(
-      input.text, input.data_begin, input.data_line, max_chunks, num_threads);
+  std::optional<std::vector<CsvChunk>> chunks =
+      SplitCsvChunks(input.text, input.data_begin, input.data_line,
+                     max_chunks, num_threads, input.release);
   if (!chunks.has_value()) return std::nullopt;
   size_t num_rows = 0;
   for (const CsvChunk& chunk : *chunks) num_rows += chunk.num_records;

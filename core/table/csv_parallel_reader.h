@@ -8,6 +8,7 @@
 #define DPQ_CORE_TABLE_CSV_PARALLEL_READER_H_
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,6 +41,10 @@ struct ParallelCsvInput {
   std::vector<ColumnPlan> plans;
   // Chunks are at least this long (smaller ones are not worth a thread).
   size_t min_chunk_bytes = size_t{1} << 20;
+  // Called with parts of `text` the reader has finished with for now (it
+  // may read them again), e.g. to let the kernel drop the pages of a
+  // mapped file; the table keeps no view into the text. May be empty.
+  std::function<void(absl::string_view)> release;
 };
 
 // The table, or nullopt when the text is not valid or the data must be
@@ -52,9 +57,9 @@ std::optional<Table> ReadCsvParallel(const ParallelCsvInput& input,
 
 // ReadCsv with chunks of at least `min_chunk_bytes` (0: the sequential
 // reader only, the reference the parallel path is tested against).
-absl::StatusOr<Table> ReadCsvWithChunks(absl::string_view text,
-                                        const CsvOptions& options,
-                                        size_t min_chunk_bytes);
+absl::StatusOr<Table> ReadCsvWithChunks(
+    absl::string_view text, const CsvOptions& options, size_t min_chunk_bytes,
+    const std::function<void(absl::string_view)>& release = {});
 
 }  // namespace dpq::core::table::internal
 

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -31,6 +32,9 @@ using internal::CsvField;
 using internal::CsvTokenizer;
 
 constexpr absl::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+// Smaller chunks are not worth a thread.
+constexpr size_t kMinChunkBytes = size_t{1} << 20;
 
 using internal::ColumnPlan;
 
@@ -241,9 +245,9 @@ absl::StatusOr<Table> FillColumns(const CsvOptions& options, Schema schema,
 
 namespace internal {
 
-absl::StatusOr<Table> ReadCsvWithChunks(absl::string_view text,
-                                        const CsvOptions& options,
-                                        size_t min_chunk_bytes) {
+absl::StatusOr<Table> ReadCsvWithChunks(
+    absl::string_view text, const CsvOptions& options, size_t min_chunk_bytes,
+    const std::function<void(absl::string_view)>& release) {
   if (text.substr(0, kUtf8Bom.size()) == kUtf8Bom) {
     text.remove_prefix(kUtf8Bom.size());
   }
@@ -264,6 +268,7 @@ absl::StatusOr<Table> ReadCsvWithChunks(absl::string_view text,
   input.names = names;
   input.plans = plans;
   input.min_chunk_bytes = min_chunk_bytes;
+  input.release = release;
   std::optional<Table> table;
   if (min_chunk_bytes > 0) table = internal::ReadCsvParallel(input, options);
   if (table.has_value()) return *std::move(table);
@@ -288,7 +293,7 @@ absl::StatusOr<Table> ReadCsvWithChunks(absl::string_view text,
 
 absl::StatusOr<Table> ReadCsv(absl::string_view text,
                               const CsvOptions& options) {
-  return internal::ReadCsvWithChunks(text, options, size_t{1} << 20);
+  return internal::ReadCsvWithChunks(text, options, kMinChunkBytes);
 }
 
 absl::StatusOr<Table> ReadCsvFile(const std::string& path,
@@ -296,7 +301,11 @@ absl::StatusOr<Table> ReadCsvFile(const std::string& path,
   // Mapped, not copied: the two passes stream the file from the page cache
   // and the table keeps no view into it (strings are interned copies).
   ASSIGN_OR_RETURN(const MappedFile file, MappedFile::Open(path));
-  absl::StatusOr<Table> table = ReadCsv(file.view(), options);
+  // Parsed chunks' pages are dropped at once: a large file then costs
+  // page cache, not resident memory of this process.
+  absl::StatusOr<Table> table = internal::ReadCsvWithChunks(
+      file.view(), options, kMinChunkBytes,
+      [&file](absl::string_view part) { file.Release(part); });
   if (!table.ok()) {
     return util::WithPrefix(absl::StrCat(path, ": "), table.status());
   }

@@ -3,6 +3,8 @@
 // malformed text.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -162,6 +164,21 @@ TEST(CsvParallelReaderTest, MalformedTextsGiveTheSequentialErrors) {
   CsvOptions short_fields;
   short_fields.max_field_bytes = 3;
   ExpectSameAsSequential("a,b\n1,2\n3,4444\n5,6\n", short_fields);
+}
+
+TEST(CsvParallelReaderTest, LargeFileReadsInChunksAsSequentially) {
+  // About 3 MB: several chunks of the default 1 MiB, pages dropped as the
+  // chunks are parsed.
+  std::mt19937_64 rng(7);
+  const std::string text = RandomCsv(rng, 120000, false, true);
+  const std::string path = ::testing::TempDir() + "/dpq_parallel_large.csv";
+  std::ofstream(path, std::ios::binary) << text;
+  CsvOptions options;
+  options.num_threads = 2;
+  absl::StatusOr<Table> from_file = ReadCsvFile(path, options);
+  std::remove(path.c_str());
+  options.num_threads = 1;
+  EXPECT_EQ(Describe(from_file), Describe(ReadCsvWithChunks(text, options, 0)));
 }
 
 TEST(CsvParallelReaderTest, ChunksEndAfterLineFeedsOutsideQuotes) {
