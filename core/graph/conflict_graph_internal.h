@@ -51,6 +51,16 @@ std::vector<uint64_t> UnionSortedUnique(std::vector<std::vector<uint64_t>> parts
 // double with -0.0 == +0.0.
 int64_t EncodeDouble(double value);
 
+// Refines dense codes by further ones: afterwards two items share a code
+// iff they shared one before and share their `new_codes` entry (old codes
+// in [0, num_old), new ones in [0, num_new), kNoCode = UINT32_MAX on either
+// side stays kNoCode). A counting sort by the new code, then one pass that
+// numbers the (old, new) combinations as they come, with a stamp per old
+// code: O(items + num_old + num_new), no hashing. Returns the number of
+// codes, which are dense.
+uint32_t RefineCodes(uint32_t num_old, std::vector<uint32_t>* old_codes,
+                     uint32_t num_new, const std::vector<uint32_t>& new_codes);
+
 // A join predicate rewritten so that one comparison of keys decides it:
 //   kEq: a[r1] == b[r2]   kNe: a[r1] != b[r2]
 //   kLess: b[r2] < a[r1]  kLessEq: b[r2] <= a[r1]

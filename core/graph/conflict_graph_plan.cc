@@ -340,46 +340,6 @@ uint32_t KeyCodes(const JoinKey& key, const std::vector<uint32_t>& l0,
   return static_cast<uint32_t>(first.size());
 }
 
-// Refines codes by a further equality: afterwards two rows share a code iff
-// they shared one before and share the new key's code. A counting sort by
-// the new code, then one pass that numbers the (old, new) combinations as
-// they come, with a stamp per old code: O(rows + codes), no hashing.
-// kNoCode on either side stays kNoCode. Returns the number of codes.
-uint32_t RefineCodes(uint32_t num_old, std::vector<uint32_t>* old_codes,
-                     uint32_t num_new, const std::vector<uint32_t>& new_codes) {
-  const size_t m = old_codes->size();
-  std::vector<uint32_t> start(static_cast<size_t>(num_new) + 1, 0);
-  for (size_t i = 0; i < m; ++i) {
-    if ((*old_codes)[i] != kNoCode && new_codes[i] != kNoCode) {
-      ++start[new_codes[i] + 1];
-    }
-  }
-  for (size_t c = 0; c < num_new; ++c) start[c + 1] += start[c];
-  std::vector<uint32_t> order(start[num_new]);
-  std::vector<uint32_t> cursor(start.begin(), start.end() - 1);
-  for (size_t i = 0; i < m; ++i) {
-    if ((*old_codes)[i] != kNoCode && new_codes[i] != kNoCode) {
-      order[cursor[new_codes[i]]++] = static_cast<uint32_t>(i);
-    }
-  }
-  std::vector<uint32_t> stamp(num_old, kNoCode), combined(num_old, 0);
-  std::vector<uint32_t> out(m, kNoCode);
-  uint32_t next = 0;
-  for (uint32_t c = 0; c < num_new; ++c) {
-    for (uint32_t k = start[c]; k < start[c + 1]; ++k) {
-      const uint32_t i = order[k];
-      const uint32_t old = (*old_codes)[i];
-      if (stamp[old] != c) {
-        stamp[old] = c;
-        combined[old] = next++;
-      }
-      out[i] = combined[old];
-    }
-  }
-  *old_codes = std::move(out);
-  return next;
-}
-
 // Partitions the eligible rows into blocks of equal equality keys, on
 // dense integer codes (KeyCodes, RefineCodes). t1 and t2 rows are coded
 // together so that their codes agree; codes with no pair are dropped.
@@ -463,6 +423,41 @@ void PrepareBlocks(int num_threads, DcPlan* plan) {
 }
 
 }  // namespace
+
+uint32_t RefineCodes(uint32_t num_old, std::vector<uint32_t>* old_codes,
+                     uint32_t num_new, const std::vector<uint32_t>& new_codes) {
+  const size_t m = old_codes->size();
+  std::vector<uint32_t> start(static_cast<size_t>(num_new) + 1, 0);
+  for (size_t i = 0; i < m; ++i) {
+    if ((*old_codes)[i] != kNoCode && new_codes[i] != kNoCode) {
+      ++start[new_codes[i] + 1];
+    }
+  }
+  for (size_t c = 0; c < num_new; ++c) start[c + 1] += start[c];
+  std::vector<uint32_t> order(start[num_new]);
+  std::vector<uint32_t> cursor(start.begin(), start.end() - 1);
+  for (size_t i = 0; i < m; ++i) {
+    if ((*old_codes)[i] != kNoCode && new_codes[i] != kNoCode) {
+      order[cursor[new_codes[i]]++] = static_cast<uint32_t>(i);
+    }
+  }
+  std::vector<uint32_t> stamp(num_old, kNoCode), combined(num_old, 0);
+  std::vector<uint32_t> out(m, kNoCode);
+  uint32_t next = 0;
+  for (uint32_t c = 0; c < num_new; ++c) {
+    for (uint32_t k = start[c]; k < start[c + 1]; ++k) {
+      const uint32_t i = order[k];
+      const uint32_t old = (*old_codes)[i];
+      if (stamp[old] != c) {
+        stamp[old] = c;
+        combined[old] = next++;
+      }
+      out[i] = combined[old];
+    }
+  }
+  *old_codes = std::move(out);
+  return next;
+}
 
 int64_t EncodeDouble(double value) {
   if (value == 0) value = 0;  // -0.0 == +0.0
