@@ -140,7 +140,10 @@ absl::StatusOr<ConflictGraph> BuildConflictGraph(
   ConflictGraphStats& stats = result.stats;
   stats.num_threads = num_threads;
   const uint32_t num_nodes = static_cast<uint32_t>(table.num_rows());
-  std::vector<uint64_t> edges;  // packed u << 32 | v, sorted, unique
+  // Each DC's edges, packed u << 32 | v, sorted and unique; `listed` is
+  // the sum of their sizes, an upper bound on their union's.
+  std::vector<std::vector<uint64_t>> dc_lists;
+  uint64_t listed = 0;
   for (size_t i = 0; i < dcs.size(); ++i) {
     if (absl::Now() > options.deadline) {
       return absl::DeadlineExceededError(
@@ -183,30 +186,29 @@ absl::StatusOr<ConflictGraph> BuildConflictGraph(
     }
     // Free the plan's key columns before the merge doubles the edges.
     plan = internal::DcPlan();
-    if (edges.empty()) {
-      edges = std::move(dc_edges);
-    } else if (!dc_edges.empty()) {
-      std::vector<std::vector<uint64_t>> parts;
-      parts.push_back(std::move(edges));
-      parts.push_back(std::move(dc_edges));
-      edges = internal::SortMergeUnique(std::move(parts), num_threads,
-                                        /*parts_sorted=*/true);
-    }
-    if (edges.size() > options.max_edges) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "The conflict graph has more than max_edges = ", options.max_edges,
-          " edges (", edges.size(), " after adding ", DcName(dcs[i], i), ")."));
+    // The union waits for the last DC (one merge on every core) unless the
+    // lists' total could exceed the limit: then the union so far decides.
+    listed += dc_edges.size();
+    dc_lists.push_back(std::move(dc_edges));
+    if (listed > options.max_edges && dc_lists.size() > 1) {
+      std::vector<uint64_t> so_far =
+          internal::UnionSortedUnique(std::move(dc_lists), num_threads);
+      dc_lists.clear();
+      listed = so_far.size();
+      if (so_far.size() > options.max_edges) {
+        return absl::ResourceExhaustedError(absl::StrCat(
+            "The conflict graph has more than max_edges = ", options.max_edges,
+            " edges (", so_far.size(), " after adding ", DcName(dcs[i], i),
+            ")."));
+      }
+      dc_lists.push_back(std::move(so_far));
     }
     dc_stats.seconds = SecondsSince(dc_start);
   }
 
-  std::vector<Edge> edge_list(edges.size());
-  for (size_t k = 0; k < edges.size(); ++k) {
-    edge_list[k] = Edge(static_cast<NodeId>(edges[k] >> 32),
-                        static_cast<NodeId>(edges[k]));
-  }
-  std::vector<uint64_t>().swap(edges);
-  result.graph = Graph::FromSortedUniqueEdges(num_nodes, edge_list);
+  std::vector<uint64_t> edges =
+      internal::UnionSortedUnique(std::move(dc_lists), num_threads);
+  result.graph = Graph::FromSortedUniquePacked(num_nodes, edges);
   stats.num_edges = result.graph.num_edges();
   stats.build_seconds = SecondsSince(start);
   return result;

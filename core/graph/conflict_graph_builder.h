@@ -12,9 +12,12 @@
 // equality join predicate):
 //  1. Rows eligible as t1 (no NULL in a column the DC reads from t1, all
 //     single-tuple predicates on t1 hold) and as t2 are filtered in O(n).
-//  2. Equality join predicates t1.A = t2.B hash-partition both sides into
-//     blocks of equal keys; only pairs inside a block are examined. Without
-//     an equality, the whole table is one block.
+//  2. Equality join predicates t1.A = t2.B partition both sides into
+//     blocks of equal keys, on dense integer codes (string ids and small
+//     integer ranges directly, wide numbers through a hash map; further
+//     equalities refine the codes by a counting sort); only pairs inside a
+//     block are examined. Without an equality, the whole table is one
+//     block.
 //  3. Inside a block, the remaining join predicates decide the method:
 //     - none: every pair of the block is an edge;
 //     - `!=` only: the t2 side is sorted by the first `!=` attribute and each
@@ -30,7 +33,8 @@
 //  4. The work is split into ranges of t1 rows (large blocks are cut, small
 //     ones grouped) run by `num_threads` std::thread workers, each with a
 //     thread-local buffer of packed edges (u << 32 | v, u < v; 8 bytes per
-//     edge), sorted per thread, merged and deduplicated.
+//     edge), sorted per thread, merged and deduplicated per DC; the union
+//     over the DCs is taken once, split by value range over the threads.
 //
 // Complexity per DC with k blocks of t1/t2 sizes (l_b, r_b): O(n) filtering
 // and hashing, O(sum r_b log r_b) sorting, plus per t1 row O(log r_b) and the

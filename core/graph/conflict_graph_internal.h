@@ -16,40 +16,15 @@
 #include "absl/time/time.h"
 #include "core/constraints/denial_constraint.h"
 #include "core/table/table.h"
+#include "core/util/parallel_for.h"
 
 namespace dpq::core::graph::internal {
 
 // ---------------------------------------------------------------------------
 // Parallel helpers (conflict_graph_parallel.cc).
 
-// Calls f(item, worker) for item in [0, num_items) on min(num_threads,
-// num_items) workers (the calling thread is worker 0) that take items in
-// increasing order from a shared counter, so uneven items balance out.
-// worker < max(1, num_threads). Runs inline when num_threads <= 1.
-template <typename F>
-void ParallelFor(size_t num_items, int num_threads, F&& f) {
-  const size_t workers = std::min<size_t>(
-      num_items, static_cast<size_t>(std::max(1, num_threads)));
-  if (workers <= 1) {
-    for (size_t i = 0; i < num_items; ++i) f(i, 0);
-    return;
-  }
-  std::atomic<size_t> next{0};
-  auto work = [&](int worker) {
-    for (;;) {
-      const size_t i = next.fetch_add(1, std::memory_order_relaxed);
-      if (i >= num_items) return;
-      f(i, worker);
-    }
-  };
-  std::vector<std::thread> threads;
-  threads.reserve(workers - 1);
-  for (size_t w = 1; w < workers; ++w) {
-    threads.emplace_back(work, static_cast<int>(w));
-  }
-  work(0);
-  for (std::thread& t : threads) t.join();
-}
+// The builder's parallel loop (core/util/parallel_for.h).
+using util::ParallelFor;
 
 // Sorts and deduplicates every part (in parallel; skipped if `parts_sorted`
 // says each already is), then merges them into one sorted, duplicate-free
@@ -58,6 +33,13 @@ void ParallelFor(size_t num_items, int num_threads, F&& f) {
 std::vector<uint64_t> SortMergeUnique(std::vector<std::vector<uint64_t>> parts,
                                       int num_threads,
                                       bool parts_sorted = false);
+
+// The union of sorted, duplicate-free vectors, split by value range into
+// one piece per thread (each piece merged on its own thread, then the
+// pieces concatenated): every core works on the merge, unlike a merge tree
+// whose last level is one merge of two. Parts are consumed.
+std::vector<uint64_t> UnionSortedUnique(std::vector<std::vector<uint64_t>> parts,
+                                        int num_threads);
 
 // ---------------------------------------------------------------------------
 // Keys (conflict_graph_plan.cc).
@@ -68,6 +50,16 @@ std::vector<uint64_t> SortMergeUnique(std::vector<std::vector<uint64_t>> parts,
 // cells compared with double cells) by an order-preserving encoding of the
 // double with -0.0 == +0.0.
 int64_t EncodeDouble(double value);
+
+// Refines dense codes by further ones: afterwards two items share a code
+// iff they shared one before and share their `new_codes` entry (old codes
+// in [0, num_old), new ones in [0, num_new), kNoCode = UINT32_MAX on either
+// side stays kNoCode). A counting sort by the new code, then one pass that
+// numbers the (old, new) combinations as they come, with a stamp per old
+// code: O(items + num_old + num_new), no hashing. Returns the number of
+// codes, which are dense.
+uint32_t RefineCodes(uint32_t num_old, std::vector<uint32_t>* old_codes,
+                     uint32_t num_new, const std::vector<uint32_t>& new_codes);
 
 // A join predicate rewritten so that one comparison of keys decides it:
 //   kEq: a[r1] == b[r2]   kNe: a[r1] != b[r2]

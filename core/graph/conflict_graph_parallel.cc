@@ -51,4 +51,52 @@ std::vector<uint64_t> SortMergeUnique(std::vector<std::vector<uint64_t>> parts,
   return std::move(parts[0]);
 }
 
+std::vector<uint64_t> UnionSortedUnique(std::vector<std::vector<uint64_t>> parts,
+                                        int num_threads) {
+  size_t total = 0;
+  size_t largest = 0;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    total += parts[i].size();
+    if (parts[i].size() > parts[largest].size()) largest = i;
+  }
+  if (parts.empty()) return {};
+  if (parts.size() == 1) return std::move(parts[0]);
+  // Pieces by value: splitters spread over the largest part.
+  const size_t pieces =
+      total < (size_t{1} << 15) ? 1 : static_cast<size_t>(std::max(1, num_threads)) * 4;
+  std::vector<uint64_t> splitters;
+  const std::vector<uint64_t>& big = parts[largest];
+  for (size_t p = 1; p < pieces; ++p) {
+    if (!big.empty()) splitters.push_back(big[big.size() * p / pieces]);
+  }
+  splitters.erase(std::unique(splitters.begin(), splitters.end()),
+                  splitters.end());
+  const size_t num_pieces = splitters.size() + 1;
+  std::vector<std::vector<uint64_t>> out(num_pieces);
+  ParallelFor(num_pieces, num_threads, [&](size_t piece, int) {
+    // Values in [lo, hi): from splitter piece-1 up to splitter piece.
+    std::vector<std::vector<uint64_t>> mine;
+    for (const std::vector<uint64_t>& part : parts) {
+      auto begin = piece == 0 ? part.begin()
+                              : std::lower_bound(part.begin(), part.end(),
+                                                 splitters[piece - 1]);
+      auto end = piece + 1 == num_pieces
+                     ? part.end()
+                     : std::lower_bound(part.begin(), part.end(),
+                                        splitters[piece]);
+      if (begin != end) mine.emplace_back(begin, end);
+    }
+    out[piece] = SortMergeUnique(std::move(mine), 1, /*parts_sorted=*/true);
+  });
+  std::vector<std::vector<uint64_t>>().swap(parts);
+  std::vector<size_t> offset(num_pieces + 1, 0);
+  for (size_t p = 0; p < num_pieces; ++p) offset[p + 1] = offset[p] + out[p].size();
+  std::vector<uint64_t> result(offset[num_pieces]);
+  ParallelFor(num_pieces, num_threads, [&](size_t p, int) {
+    std::copy(out[p].begin(), out[p].end(), result.begin() + offset[p]);
+    std::vector<uint64_t>().swap(out[p]);
+  });
+  return result;
+}
+
 }  // namespace dpq::core::graph::internal

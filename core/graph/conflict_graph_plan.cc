@@ -278,64 +278,98 @@ void Scatter(const std::vector<uint32_t>& rows,
   *out_offsets = std::move(offsets);
 }
 
-// Hash-partitions the eligible rows on the equality keys. Each t1 row gets
-// the code of its key tuple (dense, in order of first appearance); t2 rows
-// look their tuple up and are dropped if no t1 row has it.
-void PartitionByEqualities(const std::vector<JoinKey>& equalities,
-                           const std::vector<uint32_t>& l0,
-                           const std::vector<uint32_t>& r0, int num_threads,
-                           DcPlan* plan) {
-  std::vector<uint32_t> l_codes(l0.size());
+// Dense codes of one equality's keys: l_codes[i] for t1 row l0[i] and
+// r_codes[j] for t2 row r0[j] (left empty if symmetric); equal keys get
+// equal codes. Keys spanning a small range (string ids, small integers:
+// the usual case) are coded as key - min, with no hashing at all; others
+// through a hash map of the t1 keys (a t2 key no t1 row has gets kNoCode).
+// Returns the number of codes.
+uint32_t KeyCodes(const JoinKey& key, const std::vector<uint32_t>& l0,
+                  const std::vector<uint32_t>& r0, bool symmetric,
+                  int num_threads, std::vector<uint32_t>* l_codes,
+                  std::vector<uint32_t>* r_codes) {
+  int64_t lo = std::numeric_limits<int64_t>::max();
+  int64_t hi = std::numeric_limits<int64_t>::min();
+  for (uint32_t row : l0) {
+    lo = std::min(lo, key.a[row]);
+    hi = std::max(hi, key.a[row]);
+  }
+  if (!symmetric) {
+    for (uint32_t row : r0) {
+      lo = std::min(lo, key.b[row]);
+      hi = std::max(hi, key.b[row]);
+    }
+  }
+  l_codes->assign(l0.size(), kNoCode);
+  r_codes->assign(symmetric ? 0 : r0.size(), kNoCode);
+  if (l0.empty()) return 0;
+  const uint64_t range =
+      static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1;
+  const uint64_t small = 2 * (uint64_t{l0.size()} + r0.size()) + 1024;
+  if (range != 0 && range <= small) {
+    auto code = [lo](int64_t k) {
+      return static_cast<uint32_t>(static_cast<uint64_t>(k) -
+                                   static_cast<uint64_t>(lo));
+    };
+    const size_t chunks = (l0.size() + kRowChunk - 1) / kRowChunk;
+    ParallelFor(chunks, num_threads, [&](size_t chunk, int) {
+      const size_t end = std::min(l0.size(), (chunk + 1) * kRowChunk);
+      for (size_t i = chunk * kRowChunk; i < end; ++i) {
+        (*l_codes)[i] = code(key.a[l0[i]]);
+      }
+    });
+    for (size_t j = 0; j < r_codes->size(); ++j) {
+      (*r_codes)[j] = code(key.b[r0[j]]);
+    }
+    return static_cast<uint32_t>(range);
+  }
   absl::flat_hash_map<int64_t, uint32_t> first;
   first.reserve(l0.size());
   for (size_t i = 0; i < l0.size(); ++i) {
     const uint32_t next = static_cast<uint32_t>(first.size());
-    l_codes[i] = first.try_emplace(equalities[0].a[l0[i]], next).first->second;
+    (*l_codes)[i] = first.try_emplace(key.a[l0[i]], next).first->second;
   }
-  // Further equalities refine the codes: (previous code, key) -> new code.
-  using Refinement =
-      absl::flat_hash_map<std::pair<uint32_t, int64_t>, uint32_t>;
-  std::vector<Refinement> refinements(equalities.size() - 1);
-  for (size_t e = 1; e < equalities.size(); ++e) {
-    Refinement& map = refinements[e - 1];
-    map.reserve(l0.size());
-    for (size_t i = 0; i < l0.size(); ++i) {
-      const uint32_t next = static_cast<uint32_t>(map.size());
-      l_codes[i] =
-          map.try_emplace(std::make_pair(l_codes[i], equalities[e].a[l0[i]]),
-                          next)
-              .first->second;
+  const size_t chunks = (r_codes->size() + kRowChunk - 1) / kRowChunk;
+  ParallelFor(chunks, num_threads, [&](size_t chunk, int) {
+    const size_t end = std::min(r_codes->size(), (chunk + 1) * kRowChunk);
+    for (size_t j = chunk * kRowChunk; j < end; ++j) {
+      auto it = first.find(key.b[r0[j]]);
+      if (it != first.end()) (*r_codes)[j] = it->second;
     }
-  }
-  const size_t num_codes =
-      refinements.empty() ? first.size() : refinements.back().size();
+  });
+  return static_cast<uint32_t>(first.size());
+}
 
-  std::vector<uint32_t> r_codes;
-  if (plan->symmetric) {
-    r_codes = l_codes;
-  } else {
-    r_codes.assign(r0.size(), kNoCode);
-    const size_t chunks = (r0.size() + kRowChunk - 1) / kRowChunk;
-    ParallelFor(chunks, num_threads, [&](size_t chunk, int) {
-      const size_t end = std::min(r0.size(), (chunk + 1) * kRowChunk);
-      for (size_t j = chunk * kRowChunk; j < end; ++j) {
-        auto it = first.find(equalities[0].b[r0[j]]);
-        if (it == first.end()) continue;
-        uint32_t code = it->second;
-        bool found = true;
-        for (size_t e = 1; e < equalities.size() && found; ++e) {
-          auto rit = refinements[e - 1].find(
-              std::make_pair(code, equalities[e].b[r0[j]]));
-          found = rit != refinements[e - 1].end();
-          if (found) code = rit->second;
-        }
-        if (found) r_codes[j] = code;
-      }
-    });
+// Partitions the eligible rows into blocks of equal equality keys, on
+// dense integer codes (KeyCodes, RefineCodes). t1 and t2 rows are coded
+// together so that their codes agree; codes with no pair are dropped.
+void PartitionByEqualities(const std::vector<JoinKey>& equalities,
+                           const std::vector<uint32_t>& l0,
+                           const std::vector<uint32_t>& r0, int num_threads,
+                           DcPlan* plan) {
+  const bool symmetric = plan->symmetric;
+  std::vector<uint32_t> l_codes, r_codes;
+  uint32_t num_codes = KeyCodes(equalities[0], l0, r0, symmetric, num_threads,
+                                &l_codes, &r_codes);
+  for (size_t e = 1; e < equalities.size(); ++e) {
+    std::vector<uint32_t> l_more, r_more;
+    const uint32_t num_more = KeyCodes(equalities[e], l0, r0, symmetric,
+                                       num_threads, &l_more, &r_more);
+    // Both sides at once: codes must stay comparable across them.
+    std::vector<uint32_t> both = std::move(l_codes);
+    both.insert(both.end(), r_codes.begin(), r_codes.end());
+    l_more.insert(l_more.end(), r_more.begin(), r_more.end());
+    num_codes = RefineCodes(num_codes, &both, num_more, l_more);
+    r_codes.assign(both.begin() + l0.size(), both.end());
+    both.resize(l0.size());
+    l_codes = std::move(both);
   }
+  if (symmetric) r_codes = l_codes;
 
   std::vector<uint32_t> l_count(num_codes, 0), r_count(num_codes, 0);
-  for (uint32_t c : l_codes) ++l_count[c];
+  for (uint32_t c : l_codes) {
+    if (c != kNoCode) ++l_count[c];
+  }
   for (uint32_t c : r_codes) {
     if (c != kNoCode) ++r_count[c];
   }
@@ -344,12 +378,12 @@ void PartitionByEqualities(const std::vector<JoinKey>& equalities,
   uint32_t num_blocks = 0;
   for (size_t c = 0; c < num_codes; ++c) {
     const bool keep =
-        plan->symmetric ? l_count[c] >= 2 : (l_count[c] > 0 && r_count[c] > 0);
+        symmetric ? l_count[c] >= 2 : (l_count[c] > 0 && r_count[c] > 0);
     if (keep) block_of_code[c] = num_blocks++;
   }
   Scatter(l0, l_codes, block_of_code, num_blocks, &plan->l_rows,
           &plan->l_offsets);
-  if (!plan->symmetric) {
+  if (!symmetric) {
     Scatter(r0, r_codes, block_of_code, num_blocks, &plan->r_rows,
             &plan->r_offsets);
   }
@@ -389,6 +423,41 @@ void PrepareBlocks(int num_threads, DcPlan* plan) {
 }
 
 }  // namespace
+
+uint32_t RefineCodes(uint32_t num_old, std::vector<uint32_t>* old_codes,
+                     uint32_t num_new, const std::vector<uint32_t>& new_codes) {
+  const size_t m = old_codes->size();
+  std::vector<uint32_t> start(static_cast<size_t>(num_new) + 1, 0);
+  for (size_t i = 0; i < m; ++i) {
+    if ((*old_codes)[i] != kNoCode && new_codes[i] != kNoCode) {
+      ++start[new_codes[i] + 1];
+    }
+  }
+  for (size_t c = 0; c < num_new; ++c) start[c + 1] += start[c];
+  std::vector<uint32_t> order(start[num_new]);
+  std::vector<uint32_t> cursor(start.begin(), start.end() - 1);
+  for (size_t i = 0; i < m; ++i) {
+    if ((*old_codes)[i] != kNoCode && new_codes[i] != kNoCode) {
+      order[cursor[new_codes[i]]++] = static_cast<uint32_t>(i);
+    }
+  }
+  std::vector<uint32_t> stamp(num_old, kNoCode), combined(num_old, 0);
+  std::vector<uint32_t> out(m, kNoCode);
+  uint32_t next = 0;
+  for (uint32_t c = 0; c < num_new; ++c) {
+    for (uint32_t k = start[c]; k < start[c + 1]; ++k) {
+      const uint32_t i = order[k];
+      const uint32_t old = (*old_codes)[i];
+      if (stamp[old] != c) {
+        stamp[old] = c;
+        combined[old] = next++;
+      }
+      out[i] = combined[old];
+    }
+  }
+  *old_codes = std::move(out);
+  return next;
+}
 
 int64_t EncodeDouble(double value) {
   if (value == 0) value = 0;  // -0.0 == +0.0

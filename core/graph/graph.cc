@@ -29,14 +29,23 @@ absl::StatusOr<Graph> Graph::FromEdges(uint32_t num_nodes,
   return FromSortedUniqueEdges(num_nodes, edges);
 }
 
-Graph Graph::FromSortedUniqueEdges(uint32_t num_nodes,
-                                   const std::vector<Edge>& edges) {
+namespace {
+
+NodeId First(const Edge& e) { return e.first; }
+NodeId Second(const Edge& e) { return e.second; }
+NodeId First(uint64_t e) { return static_cast<NodeId>(e >> 32); }
+NodeId Second(uint64_t e) { return static_cast<NodeId>(e); }
+
+}  // namespace
+
+template <typename E>
+Graph Graph::FromSorted(uint32_t num_nodes, const std::vector<E>& edges) {
   Graph g;
   std::vector<uint64_t> degree(num_nodes, 0);
-  for (const Edge& e : edges) {
-    assert(e.first < e.second && e.second < num_nodes);
-    ++degree[e.first];
-    ++degree[e.second];
+  for (const E& e : edges) {
+    assert(First(e) < Second(e) && Second(e) < num_nodes);
+    ++degree[First(e)];
+    ++degree[Second(e)];
   }
   g.offsets_.assign(static_cast<size_t>(num_nodes) + 1, 0);
   for (uint32_t v = 0; v < num_nodes; ++v) {
@@ -49,10 +58,21 @@ Graph Graph::FromSortedUniqueEdges(uint32_t num_nodes,
   // Rows come out sorted without a sort: pass 1 writes every node's lower
   // neighbours (from edges (u, v), u < v, in ascending u), pass 2 its upper
   // neighbours (from edges (v, w) in ascending w), and lower < v < upper.
-  std::vector<uint64_t> cursor(g.offsets_.begin(), g.offsets_.end() - 1);
-  for (const Edge& e : edges) g.adjacency_[cursor[e.second]++] = e.first;
-  for (const Edge& e : edges) g.adjacency_[cursor[e.first]++] = e.second;
+  std::vector<uint64_t>& cursor = degree;
+  std::copy(g.offsets_.begin(), g.offsets_.end() - 1, cursor.begin());
+  for (const E& e : edges) g.adjacency_[cursor[Second(e)]++] = First(e);
+  for (const E& e : edges) g.adjacency_[cursor[First(e)]++] = Second(e);
   return g;
+}
+
+Graph Graph::FromSortedUniqueEdges(uint32_t num_nodes,
+                                   const std::vector<Edge>& edges) {
+  return FromSorted(num_nodes, edges);
+}
+
+Graph Graph::FromSortedUniquePacked(uint32_t num_nodes,
+                                    const std::vector<uint64_t>& packed) {
+  return FromSorted(num_nodes, packed);
 }
 
 std::vector<Edge> Graph::Edges() const {

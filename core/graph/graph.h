@@ -58,6 +58,11 @@ class Graph {
   static Graph FromSortedUniqueEdges(uint32_t num_nodes,
                                      const std::vector<Edge>& edges);
 
+  // Same, for edges packed as first << 32 | second, sorted and unique
+  // (the conflict-graph builder's form: no copy as pairs). O(n + m).
+  static Graph FromSortedUniquePacked(uint32_t num_nodes,
+                                      const std::vector<uint64_t>& packed);
+
   uint32_t num_nodes() const {
     return static_cast<uint32_t>(offsets_.size() - 1);
   }
@@ -102,6 +107,9 @@ class Graph {
   internal::GraphMemo* memo() const { return memo_.get(); }
 
  private:
+  template <typename E>
+  static Graph FromSorted(uint32_t num_nodes, const std::vector<E>& edges);
+
   std::vector<uint64_t> offsets_;  // size n + 1
   std::vector<NodeId> adjacency_;  // both directions, sorted per node
   uint32_t max_degree_ = 0;

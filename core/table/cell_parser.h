@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "absl/strings/string_view.h"
 #include "core/table/schema.h"
@@ -30,6 +32,25 @@ bool ParseFiniteDouble(absl::string_view cell, double* out);
 // their leading zeros as strings.
 bool IsInferableInt64(absl::string_view cell);
 bool IsInferableDouble(absl::string_view cell);
+
+// "NaN" in a numeric column means a missing number. Reading it as NULL
+// keeps DC semantics exactly: an IEEE NaN compares false with everything,
+// like SQL NULL. (The tax benchmark's `rate` column has such cells.)
+inline bool IsNanSpelling(absl::string_view value) {
+  return value == "NaN" || value == "nan" || value == "NAN";
+}
+
+// True for an empty cell and for one spelled like CsvOptions::null_values
+// (`raw` as the tokenizer returns it, quotes still doubled).
+inline bool IsNullText(absl::string_view raw, bool has_escaped_quotes,
+                       const std::vector<std::string>& null_values) {
+  if (raw.empty()) return true;
+  if (has_escaped_quotes) return false;
+  for (const std::string& null_value : null_values) {
+    if (raw == null_value) return true;
+  }
+  return false;
+}
 
 // A column of `type` sized for `num_rows` cells, none of them NULL yet.
 Column MakeColumn(ColumnType type, size_t num_rows);

@@ -2,6 +2,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "core/table/cell_parser.h"
+#include "core/table/csv_parallel_reader.h"
 #include "core/table/csv_tokenizer.h"
 #include "core/table/mapped_file.h"
 #include "core/table/schema.h"
@@ -30,13 +33,10 @@ using internal::CsvTokenizer;
 
 constexpr absl::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
-// How the type of one column is decided. For an inferred column `type` is
-// the narrowest type that fits every value seen so far.
-struct ColumnPlan {
-  ColumnType type = ColumnType::kInt64;
-  bool declared = false;
-  bool seen_value = false;
-};
+// Smaller chunks are not worth a thread.
+constexpr size_t kMinChunkBytes = size_t{1} << 20;
+
+using internal::ColumnPlan;
 
 // Reads the header row: unique, non-empty column names.
 absl::StatusOr<std::vector<std::string>> ReadHeader(CsvTokenizer* tokenizer) {
@@ -122,33 +122,13 @@ absl::Status CheckFieldCount(size_t found, size_t expected, size_t line) {
                    " fields (as in the header), found ", found));
 }
 
-// Narrows an inferred column's candidate type so that it admits `value`.
-void Infer(absl::string_view value, ColumnPlan* plan) {
-  if (plan->type == ColumnType::kInt64 && !internal::IsInferableInt64(value)) {
-    plan->type = ColumnType::kDouble;
-  }
-  if (plan->type == ColumnType::kDouble &&
-      !internal::IsInferableDouble(value)) {
-    plan->type = ColumnType::kString;
-  }
-}
-
-// True for an empty cell and for one spelled like CsvOptions::null_values.
 bool IsNullCell(const CsvField& field,
                 const std::vector<std::string>& null_values) {
-  if (field.is_null()) return true;
-  for (const std::string& null_value : null_values) {
-    if (!field.has_escaped_quotes && field.raw == null_value) return true;
-  }
-  return false;
+  return internal::IsNullText(field.raw, field.has_escaped_quotes,
+                              null_values);
 }
 
-// "NaN" in a numeric column means a missing number. Reading it as NULL
-// keeps DC semantics exactly: an IEEE NaN compares false with everything,
-// like SQL NULL. (The tax benchmark's `rate` column has such cells.)
-bool IsNanSpelling(absl::string_view value) {
-  return value == "NaN" || value == "nan" || value == "NAN";
-}
+using internal::IsNanSpelling;
 
 // First pass over one cell: infers, or checks the declared type.
 absl::Status ObserveCell(const CsvField& field, size_t index,
@@ -163,7 +143,7 @@ absl::Status ObserveCell(const CsvField& field, size_t index,
   if (IsNanSpelling(value)) return absl::OkStatus();
   plan->seen_value = true;
   if (!plan->declared) {
-    Infer(value, plan);
+    internal::InferType(value, plan);
     return absl::OkStatus();
   }
   if (plan->type == ColumnType::kString) return absl::OkStatus();
@@ -263,8 +243,11 @@ absl::StatusOr<Table> FillColumns(const CsvOptions& options, Schema schema,
 
 }  // namespace
 
-absl::StatusOr<Table> ReadCsv(absl::string_view text,
-                              const CsvOptions& options) {
+namespace internal {
+
+absl::StatusOr<Table> ReadCsvWithChunks(
+    absl::string_view text, const CsvOptions& options, size_t min_chunk_bytes,
+    const std::function<void(absl::string_view)>& release) {
   if (text.substr(0, kUtf8Bom.size()) == kUtf8Bom) {
     text.remove_prefix(kUtf8Bom.size());
   }
@@ -278,6 +261,19 @@ absl::StatusOr<Table> ReadCsv(absl::string_view text,
   ASSIGN_OR_RETURN(std::vector<ColumnPlan> plans,
                    PlanColumns(names, options.schema, options.fallback_types,
                                options.untyped));
+  internal::ParallelCsvInput input;
+  input.text = text;
+  input.data_begin = tokenizer.position();
+  input.data_line = tokenizer.line();
+  input.names = names;
+  input.plans = plans;
+  input.min_chunk_bytes = min_chunk_bytes;
+  input.release = release;
+  std::optional<Table> table;
+  if (min_chunk_bytes > 0) table = internal::ReadCsvParallel(input, options);
+  if (table.has_value()) return *std::move(table);
+  // Not valid (or too long): the sequential passes below find the first
+  // error in the text and name its line.
   ASSIGN_OR_RETURN(const size_t num_rows,
                    InferTypes(options, &tokenizer, &plans));
 
@@ -293,12 +289,23 @@ absl::StatusOr<Table> ReadCsv(absl::string_view text,
   return FillColumns(options, std::move(schema), num_rows, &second_pass);
 }
 
+}  // namespace internal
+
+absl::StatusOr<Table> ReadCsv(absl::string_view text,
+                              const CsvOptions& options) {
+  return internal::ReadCsvWithChunks(text, options, kMinChunkBytes);
+}
+
 absl::StatusOr<Table> ReadCsvFile(const std::string& path,
                                   const CsvOptions& options) {
   // Mapped, not copied: the two passes stream the file from the page cache
   // and the table keeps no view into it (strings are interned copies).
   ASSIGN_OR_RETURN(const MappedFile file, MappedFile::Open(path));
-  absl::StatusOr<Table> table = ReadCsv(file.view(), options);
+  // Parsed chunks' pages are dropped at once: a large file then costs
+  // page cache, not resident memory of this process.
+  absl::StatusOr<Table> table = internal::ReadCsvWithChunks(
+      file.view(), options, kMinChunkBytes,
+      [&file](absl::string_view part) { file.Release(part); });
   if (!table.ok()) {
     return util::WithPrefix(absl::StrCat(path, ": "), table.status());
   }

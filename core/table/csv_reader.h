@@ -71,6 +71,9 @@ struct CsvOptions {
   size_t max_rows = 100'000'000;
   // Refuse a single field longer than this many bytes.
   size_t max_field_bytes = 1 << 20;
+  // Threads that parse the text (0: one per hardware thread). The table
+  // does not depend on it.
+  int num_threads = 0;
 };
 
 // Parses CSV text: a header row is required; fields may be quoted with '"'
@@ -93,8 +96,13 @@ struct CsvOptions {
 // the column and, for a value that does not fit a declared type, the value.
 // kResourceExhausted when there are more than `max_rows` data rows.
 //
-// Reads the text twice (validate and infer, then fill the columns); memory
-// is the typed columns plus the distinct strings. O(size of text).
+// The text is cut into chunks of whole records that are parsed on
+// `num_threads` threads (docs/performance.md, "Loading and blocking"):
+// one scan finds the chunks, one more infers the types of undeclared
+// columns, one fills the typed columns and per-chunk dictionaries, which
+// are then merged. Malformed text is read again sequentially so that the
+// error names its first offending line. Memory is the typed columns plus
+// the distinct strings (per chunk while reading). O(size of text).
 absl::StatusOr<Table> ReadCsv(absl::string_view text,
                               const CsvOptions& options = {});
 

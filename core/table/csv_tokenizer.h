@@ -54,6 +54,10 @@ class CsvTokenizer {
   // The line on which the last record read starts.
   size_t record_line() const { return record_line_; }
 
+  // Where the next record starts: byte offset and physical line.
+  size_t position() const { return pos_; }
+  size_t line() const { return line_; }
+
   // "column 2" or, once names are known, "column 2 (\"zip\")"; 0-based index.
   std::string ColumnLabel(size_t index) const;
 

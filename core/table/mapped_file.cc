@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <utility>
 
@@ -59,6 +60,19 @@ absl::StatusOr<MappedFile> MappedFile::Open(const std::string& path) {
   // The tokenizer reads front to back, twice: let the kernel read ahead.
   ::madvise(data, size, MADV_SEQUENTIAL);
   return MappedFile(data, size);
+}
+
+void MappedFile::Release(absl::string_view part) const {
+  const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(part.data());
+  const uintptr_t end = begin + part.size();
+  const uintptr_t first = (begin + page - 1) / page * page;
+  const uintptr_t last = end / page * page;
+  const uintptr_t mapped = reinterpret_cast<uintptr_t>(data_);
+  if (first >= last || first < mapped || last > mapped + size_) return;
+  // The mapping is private and never written: dropped pages come back
+  // unchanged from the file.
+  ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
 }
 
 MappedFile::MappedFile(MappedFile&& other) noexcept

@@ -28,6 +28,12 @@ class MappedFile {
   MappedFile& operator=(const MappedFile&) = delete;
   ~MappedFile();
 
+  // Lets the kernel drop the pages wholly inside `part` (a part of view())
+  // from this process's memory; reading them again faults them back in
+  // from the page cache or the file. For data parsed once and no longer
+  // needed soon.
+  void Release(absl::string_view part) const;
+
   absl::string_view view() const {
     return absl::string_view(static_cast<const char*>(data_), size_);
   }

@@ -3,6 +3,7 @@
 #ifndef DPQ_CORE_TABLE_STRING_INTERNER_H_
 #define DPQ_CORE_TABLE_STRING_INTERNER_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -40,11 +41,30 @@ class StringInterner {
   // Sorts the distinct strings. O(k log k) for k distinct strings.
   Result Finish() &&;
 
+  // The distinct strings by provisional id.
+  const std::vector<absl::string_view>& strings() const { return strings_; }
+  size_t size() const { return strings_.size(); }
+
  private:
   absl::flat_hash_map<absl::string_view, uint32_t> ids_;
   std::vector<absl::string_view> strings_;  // by provisional id
   std::deque<std::string> copies_;          // a deque never moves its elements
 };
+
+// One sorted dictionary for the strings of several interners (e.g. one per
+// chunk of a CSV file and column), and for each interner the map from its
+// provisional ids to dictionary ids. The interners' strings must stay alive
+// until it returns. Sorts on `num_threads` threads: O(k log k) for k
+// strings over all interners, comparing 8-byte prefixes as integers first.
+struct MergedDictionary {
+  std::shared_ptr<const StringDictionary> dictionary;
+  // remaps[i][provisional id in interners[i]] = dictionary id.
+  std::vector<std::vector<uint32_t>> remaps;
+};
+// interners[i] lists the distinct strings of interner i by provisional id.
+MergedDictionary MergeInterners(
+    const std::vector<const std::vector<absl::string_view>*>& interners,
+    int num_threads);
 
 // Rewrites provisional ids in `ids` to final ones, skipping NULL cells
 // (their stored id is unspecified, and 0 is not valid in an empty remap).
