@@ -885,7 +885,7 @@ TEST_F(SqliteImportTest, AFailureHalfwayLeavesTheDatabaseEmpty) {
   EXPECT_THAT(Import(dir, dsn),
               StatusIs(absl::StatusCode::kDataLoss,
                        HasSubstr("budget of buyer 'dora' on dataset "
-                                 "'anything' records 7e-12 spent")));
+                                 "'anything' records 0.000000000007 spent")));
   ASSERT_OK_AND_ASSIGN(std::shared_ptr<PgPool> pool, Pool(dsn));
   ASSERT_OK_AND_ASSIGN(Replica replica, OpenReplica(pool));
   EXPECT_THAT(replica.accounts->List(Role::kBuyer), IsOkAndHolds(SizeIs(0)));
