@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "tests/integration/harness.h"
+#include "tests/integration/small_datasets.h"
 
 namespace dpq::integration {
 namespace {
@@ -18,43 +19,6 @@ using ::grpc::StatusCode;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::SizeIs;
-
-// 40 people: Sex alternates F/M, Age 20..59, Label "yes" for Age >= 40.
-std::string PeopleCsv() {
-  std::string csv = "Sex,Age,Label\n";
-  for (int i = 0; i < 40; ++i) {
-    absl::StrAppend(&csv, i % 2 == 0 ? "F" : "M", ",", 20 + i, ",",
-                    20 + i >= 40 ? "yes" : "no", "\n");
-  }
-  return csv;
-}
-
-v1::DatasetManifest PeopleManifest() {
-  v1::DatasetManifest m;
-  m.set_dataset_id("people");
-  m.set_constraints("Sex -> Label\n");
-  m.set_public_max_rows(100);
-  m.set_infer_column_types(true);
-  for (const char* column : {"Sex", "Age", "Label"}) {
-    v1::CubeDimension* dim = m.add_cube_dimensions();
-    dim->set_column(column);
-    dim->set_infer_domain(true);  // the owner publishes the value sets
-  }
-  m.add_public_cuboids()->add_dimensions("Sex");
-  return m;
-}
-
-// A triangle a-b-c with a pendant d, and e-f; header included.
-constexpr char kEdges[] = "source,target\na,b\nb,c\nc,a\nc,d\ne,f\n";
-
-v1::DatasetManifest NetManifest() {
-  v1::DatasetManifest m;
-  m.set_dataset_id("net");
-  m.set_description("a small network");
-  m.set_kind(v1::DATASET_KIND_GRAPH);
-  for (const char* node : {"a", "b", "c", "d", "e", "f"}) m.add_node_labels(node);
-  return m;
-}
 
 class ReleaseRpcsTest : public ServerFixture {
  protected:
