@@ -179,6 +179,29 @@ google::rpc::Status RichStatus(const absl::Status& status,
   return rich;
 }
 
+namespace {
+
+// A charged release that failed after its reservation: the caller must
+// still learn that the charge stands and how to get the answer, which the
+// incident message alone would hide (core/ledger/charged_release.cc).
+void AppendChargeStands(const absl::Status& status, std::string& message) {
+  const std::optional<ErrorDetails> d = core::util::GetErrorDetails(status);
+  if (!d.has_value()) return;
+  const auto stands = d->metadata.find("charge_stands");
+  const auto id = d->metadata.find("request_id");
+  const auto eps = d->metadata.find("charged_epsilon");
+  if (stands == d->metadata.end() || stands->second != "true" ||
+      id == d->metadata.end() || eps == d->metadata.end()) {
+    return;
+  }
+  absl::StrAppend(&message, ". The charge of epsilon ", eps->second,
+                  " for request_id '", absl::CEscape(id->second),
+                  "' stands: retry with the same request_id to receive the "
+                  "answer without a further charge.");
+}
+
+}  // namespace
+
 grpc::Status ToGrpcStatus(const absl::Status& status,
                           absl::string_view incident_id) {
   if (status.ok()) return grpc::Status::OK;
@@ -187,6 +210,7 @@ grpc::Status ToGrpcStatus(const absl::Status& status,
   if (IsServerFault(status.code())) {
     if (incident.empty()) incident = NewIncidentId();
     message = IncidentMessage(incident);
+    AppendChargeStands(status, message);
   } else {
     message = std::string(status.message());
     if (message.size() > kMaxMessageBytes) {

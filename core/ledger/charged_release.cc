@@ -11,6 +11,7 @@
 #include "absl/strings/string_view.h"
 #include "core/ledger/epsilon_units.h"
 #include "core/ledger/ledger.h"
+#include "core/util/error_details.h"
 #include "core/util/status_macros.h"
 
 namespace dpq::core::ledger {
@@ -80,7 +81,16 @@ absl::StatusOr<ReleaseOutcome> RunChargedRelease(
         [&](absl::string_view url, const absl::Cord& payload) {
           failed.SetPayload(url, payload);
         });
-    return failed;
+    if (!charge.ok()) return failed;
+    // Machine-readable too: a server fault's message is replaced by an
+    // incident id at the edge (server/grpc_status.cc), which keeps this
+    // sentence from these details.
+    util::ErrorDetails details =
+        util::GetErrorDetails(failed).value_or(util::ErrorDetails{});
+    details.metadata["charge_stands"] = "true";
+    details.metadata["request_id"] = request.request_id;
+    details.metadata["charged_epsilon"] = UnitsDecimal(units);
+    return util::WithErrorDetails(std::move(failed), details);
   }
 
   const absl::Status commit = ledger.Commit(entry_id, *answer);

@@ -126,6 +126,27 @@ TEST(GrpcStatusTest, ServerFaultsShowOnlyAnIncident) {
   EXPECT_THAT(fresh.error_message(), HasSubstr("(incident inc-"));
 }
 
+TEST(GrpcStatusTest, AServerFaultAfterAChargeStillSaysTheChargeStands) {
+  ErrorDetails d;
+  d.metadata["charge_stands"] = "true";
+  d.metadata["request_id"] = "q1";
+  d.metadata["charged_epsilon"] = "0.5";
+  const grpc::Status status = ToGrpcStatus(
+      core::util::WithErrorDetails(absl::InternalError("GLPK failed"), d),
+      "inc-0011223344556677");
+  EXPECT_EQ(status.error_message(),
+            "internal error (incident inc-0011223344556677); the server log "
+            "has the details. The charge of epsilon 0.5 for request_id 'q1' "
+            "stands: retry with the same request_id to receive the answer "
+            "without a further charge.");
+  // Without the marker, the incident alone.
+  d.metadata.erase("charge_stands");
+  EXPECT_THAT(ToGrpcStatus(core::util::WithErrorDetails(
+                               absl::InternalError("GLPK failed"), d))
+                  .error_message(),
+              Not(HasSubstr("stands")));
+}
+
 TEST(GrpcStatusTest, MessageAndDetailsAreBounded) {
   const std::string huge(100'000, 'x');
   ErrorDetails d;

@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "core/ledger/ledger.h"
+#include "core/util/error_details.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/core/ledger/ledger_store_suites.h"
@@ -167,6 +168,23 @@ TEST_P(ChargedReleaseTest, RetryReplaysTheRecordedAnswerWithoutComputing) {
 // computation finished in time may depend on the data. A retry with the same
 // request id resumes it: computes once more, records and returns the answer,
 // and charges nothing new.
+// An internal failure's message is replaced by an incident id at the server
+// edge; the details keep what the caller must still learn.
+TEST_P(ChargedReleaseTest, AFailureAfterTheChargeSaysSoInItsDetails) {
+  const absl::Status failed = RunChargedRelease(
+                                  *store_, Request("r9", 0.25),
+                                  []() -> absl::StatusOr<std::string> {
+                                    return absl::InternalError("solver");
+                                  })
+                                  .status();
+  ASSERT_EQ(failed.code(), absl::StatusCode::kInternal);
+  const std::optional<util::ErrorDetails> d = util::GetErrorDetails(failed);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->metadata.at("charge_stands"), "true");
+  EXPECT_EQ(d->metadata.at("request_id"), "r9");
+  EXPECT_EQ(d->metadata.at("charged_epsilon"), "0.25");
+}
+
 TEST_P(ChargedReleaseTest, ComputeFailureChargesAndTheRetryResumesForFree) {
   EXPECT_THAT(RunChargedRelease(*store_, Request("r1", 0.5),
                                 []() -> absl::StatusOr<std::string> {
