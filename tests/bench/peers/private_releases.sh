@@ -13,22 +13,9 @@
 # seed 1. I_D and I_MC are not releasable.
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../../.." && pwd)
-tax=$(cd "$root/../shared/data/tax" && pwd)
-perf_dir=${DPQ_PERF_DIR:-/tmp/dpq-perf/peers}
 rows=10000000
-repeat=1
-build=$root/build
-while (($#)); do
-  case $1 in
-    --rows) rows=${2:?}; shift 2 ;;
-    --repeat) repeat=${2:?}; shift 2 ;;
-    --build) build=$(cd "${2:?}" && pwd); shift 2 ;;
-    *) echo "usage: $0 [--rows N] [--repeat N] [--build DIR]" >&2; exit 2 ;;
-  esac
-done
-bin=$build/bin
+# shellcheck source=script_options.sh
+source "$(dirname "$0")/script_options.sh"
 ninja -C "$build" dpq-measure dpq-scale >/dev/null
 
 mkdir -p "$perf_dir"
