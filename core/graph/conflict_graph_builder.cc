@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -140,10 +141,12 @@ absl::StatusOr<ConflictGraph> BuildConflictGraph(
   ConflictGraphStats& stats = result.stats;
   stats.num_threads = num_threads;
   const uint32_t num_nodes = static_cast<uint32_t>(table.num_rows());
-  // Each DC's edges, packed u << 32 | v, sorted and unique; `listed` is
-  // the sum of their sizes, an upper bound on their union's.
-  std::vector<std::vector<uint64_t>> dc_lists;
+  // The DCs' edges so far, packed u << 32 | v, u < v, in parts of any
+  // order: each DC's are distinct, across DCs they may repeat. `listed` is
+  // the sum of the DCs' distinct counts, an upper bound on the union's.
+  std::vector<std::vector<uint64_t>> parts;
   uint64_t listed = 0;
+  size_t listed_dcs = 0;
   for (size_t i = 0; i < dcs.size(); ++i) {
     if (absl::Now() > options.deadline) {
       return absl::DeadlineExceededError(
@@ -151,8 +154,14 @@ absl::StatusOr<ConflictGraph> BuildConflictGraph(
                        DcName(dcs[i], i), "."));
     }
     const auto dc_start = std::chrono::steady_clock::now();
-    ASSIGN_OR_RETURN(internal::DcPlan plan,
-                     internal::PlanDc(table, dcs[i], num_threads));
+    std::optional<internal::DcPlan> on_codes =
+        internal::PlanSameColumnDc(table, dcs[i], num_threads);
+    internal::DcPlan plan;
+    if (on_codes.has_value()) {
+      plan = *std::move(on_codes);
+    } else {
+      ASSIGN_OR_RETURN(plan, internal::PlanDc(table, dcs[i], num_threads));
+    }
     internal::EnumerateLimits limits;
     // Unordered enumeration yields each edge once, ordered at most twice.
     limits.max_emitted =
@@ -171,44 +180,56 @@ absl::StatusOr<ConflictGraph> BuildConflictGraph(
           absl::StrCat("Deadline exceeded building the conflict graph, in ",
                        DcName(dcs[i], i), "."));
     }
-    std::vector<uint64_t> dc_edges =
-        internal::SortMergeUnique(std::move(per_worker), num_threads);
+    // A symmetric enumeration yields each unordered pair once; an ordered
+    // one may yield a pair in both orientations.
+    uint64_t dc_pairs = 0;
+    if (plan.symmetric) {
+      for (const std::vector<uint64_t>& w : per_worker) dc_pairs += w.size();
+    } else {
+      std::vector<uint64_t> unique =
+          internal::SortMergeUnique(std::move(per_worker), num_threads);
+      dc_pairs = unique.size();
+      per_worker.clear();
+      per_worker.push_back(std::move(unique));
+    }
     DcBuildStats& dc_stats = stats.per_dc.emplace_back();
-    dc_stats.violating_pairs = dc_edges.size();
+    dc_stats.violating_pairs = dc_pairs;
     dc_stats.num_blocks = plan.num_blocks();
     dc_stats.eligible_t1 = plan.eligible_t1;
     dc_stats.eligible_t2 = plan.eligible_t2;
     dc_stats.method = MethodName(plan);
-    if (dc_edges.size() > options.max_edges) {
+    if (dc_pairs > options.max_edges) {
       return absl::ResourceExhaustedError(absl::StrCat(
           "The conflict graph has more than max_edges = ", options.max_edges,
-          " edges: ", DcName(dcs[i], i), " alone has ", dc_edges.size(), "."));
+          " edges: ", DcName(dcs[i], i), " alone has ", dc_pairs, "."));
     }
-    // Free the plan's key columns before the merge doubles the edges.
+    // Free the plan's rows and key columns before the edges grow.
     plan = internal::DcPlan();
-    // The union waits for the last DC (one merge on every core) unless the
-    // lists' total could exceed the limit: then the union so far decides.
-    listed += dc_edges.size();
-    dc_lists.push_back(std::move(dc_edges));
-    if (listed > options.max_edges && dc_lists.size() > 1) {
+    // The union waits for the graph's construction (one pass on every
+    // core) unless the lists' total could exceed the limit: then the union
+    // so far decides.
+    listed += dc_pairs;
+    ++listed_dcs;
+    for (std::vector<uint64_t>& w : per_worker) parts.push_back(std::move(w));
+    if (listed > options.max_edges && listed_dcs > 1) {
       std::vector<uint64_t> so_far =
-          internal::UnionSortedUnique(std::move(dc_lists), num_threads);
-      dc_lists.clear();
+          internal::SortMergeUnique(std::move(parts), num_threads);
+      parts.clear();
       listed = so_far.size();
+      listed_dcs = 1;
       if (so_far.size() > options.max_edges) {
         return absl::ResourceExhaustedError(absl::StrCat(
             "The conflict graph has more than max_edges = ", options.max_edges,
             " edges (", so_far.size(), " after adding ", DcName(dcs[i], i),
             ")."));
       }
-      dc_lists.push_back(std::move(so_far));
+      parts.push_back(std::move(so_far));
     }
     dc_stats.seconds = SecondsSince(dc_start);
   }
 
-  std::vector<uint64_t> edges =
-      internal::UnionSortedUnique(std::move(dc_lists), num_threads);
-  result.graph = Graph::FromSortedUniquePacked(num_nodes, edges);
+  result.graph = Graph::FromPackedPairs(num_nodes, std::move(parts),
+                                        num_threads);
   stats.num_edges = result.graph.num_edges();
   stats.build_seconds = SecondsSince(start);
   return result;

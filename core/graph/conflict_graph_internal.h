@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -118,6 +119,11 @@ struct DcPlan {
   // If symmetric, the r_* vectors are empty and the l_* ones serve both.
   std::vector<uint32_t> l_rows, l_offsets;
   std::vector<uint32_t> r_rows, r_offsets;
+  // Planned on codes (PlanSameColumnDc) with method kGroup: the positions
+  // in l_rows where a run of equal `!=` values starts, ascending, plus
+  // l_rows.size(). Inside a block a row violates with every row of the
+  // later runs. Empty otherwise.
+  std::vector<uint32_t> l_run_starts;
   // kIeJoin: for t2 position p (sorted by driver1.b) its rank in the
   // block's order by driver2.b, and the row of each rank (offset like r).
   std::vector<uint32_t> r_rank2, r_by_rank2;
@@ -142,6 +148,16 @@ struct DcPlan {
 absl::StatusOr<DcPlan> PlanDc(const table::Table& table,
                               const constraints::DenialConstraint& dc,
                               int num_threads);
+
+// Plans a DC whose join predicates all compare a column with itself, by
+// `=` (at least one) and by `!=` (at most one), with no other predicate:
+// every FD X -> B split per right-hand column. Symmetric, blocks on codes
+// (conflict_graph_code_plan.cc), kGroup with l_run_starts or kAll; only
+// blocks that hold a violating pair are kept. std::nullopt for any other
+// shape (PlanDc handles every DC). O(n) plus sorting inside blocks.
+std::optional<DcPlan> PlanSameColumnDc(const table::Table& table,
+                                       const constraints::DenialConstraint& dc,
+                                       int num_threads);
 
 // ---------------------------------------------------------------------------
 // Enumeration (conflict_graph_join.cc).

@@ -211,6 +211,7 @@ class BlockEnumerator {
   // Block sorted by the `!=` key: a row pairs with every row after its run
   // of equal keys (for an FD: the rows of the block with another value).
   void GroupSymmetric(size_t pb, size_t pe, size_t be) {
+    if (!plan_.l_run_starts.empty()) return RunsSymmetric(pb, pe, be);
     const int64_t* key = plan_.driver1.a;
     for (size_t i = pb; i < pe && !em_.stopped(); ++i) {
       em_.Tick();
@@ -218,6 +219,20 @@ class BlockEnumerator {
       const size_t run_end = PrefixEnd(l_rows_, i + 1, be, key, key[l],
                                        /*strict=*/false);
       EmitRange(l, run_end, be);
+    }
+  }
+
+  // Planned on codes: the runs are given, no key is read. Every pair of
+  // rows in different runs violates (the plan has no further checks).
+  void RunsSymmetric(size_t pb, size_t pe, size_t be) {
+    const std::vector<uint32_t>& starts = plan_.l_run_starts;
+    size_t run = std::upper_bound(starts.begin(), starts.end(), pb) -
+                 starts.begin();
+    for (size_t i = pb; i < pe && !em_.stopped(); ++i) {
+      em_.Tick();
+      if (i == starts[run]) ++run;
+      const uint32_t l = l_rows_[i];
+      for (size_t j = starts[run]; j < be; ++j) em_.Emit(l, l_rows_[j]);
     }
   }
 

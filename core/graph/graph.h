@@ -63,6 +63,17 @@ class Graph {
   static Graph FromSortedUniquePacked(uint32_t num_nodes,
                                       const std::vector<uint64_t>& packed);
 
+  // Same, for packed pairs u << 32 | v with u < v < num_nodes, in any
+  // order and with duplicates (checked only in debug builds), spread over
+  // `parts` (consumed): the conflict-graph builder's per-worker buffers.
+  // Buckets the pairs by u, sorts each node's short list and builds the
+  // CSR on `num_threads` threads: O(n + m) plus the per-node sorts, no
+  // global sort (graph_from_pairs.cc). The result does not depend on the
+  // thread count or on how the pairs are split into parts.
+  static Graph FromPackedPairs(uint32_t num_nodes,
+                               std::vector<std::vector<uint64_t>> parts,
+                               int num_threads);
+
   uint32_t num_nodes() const {
     return static_cast<uint32_t>(offsets_.size() - 1);
   }

@@ -273,6 +273,51 @@ TEST(ConflictGraphBuilderTest, RejectsBadOptionsAndConstraints) {
   EXPECT_OK(ValidateConstraintsForTable(table, dcs));
 }
 
+// The FD planner on codes (conflict_graph_code_plan.cc) codes a column
+// through a hash map when its values span far more than the rows: string
+// ids spread over a dictionary filled by another column, int64 values far
+// apart, doubles (with -0.0 == +0.0). Three equalities refine their codes.
+TEST(ConflictGraphBuilderTest, FdsOnWideAndHashedColumnsMatchBruteForce) {
+  std::mt19937_64 rng(7);
+  Cells rows;
+  const char* kS[] = {"a", "b", "y", "z"};
+  for (int i = 0; i < 2000; ++i) {
+    // Three filler columns put 6,000 strings between the values of "s":
+    // its ids span three times the rows.
+    const int k = static_cast<int>(rng() % 4);
+    const bool null_s = rng() % 50 == 0;
+    rows.push_back({absl::StrCat("m", i, "a"), absl::StrCat("m", i, "b"),
+                    absl::StrCat("m", i, "c"),
+                    null_s ? std::nullopt : std::optional<std::string>(kS[k]),
+                    absl::StrCat(static_cast<int64_t>(k) * 1000000000000LL),
+                    k % 2 == 0 ? "-0.0" : (k == 1 ? "0.0" : "2.5"),
+                    absl::StrCat(rng() % 3), absl::StrCat(rng() % 2)});
+  }
+  const Table table =
+      MakeTable({{"f1", ColumnType::kString},
+                 {"f2", ColumnType::kString},
+                 {"f3", ColumnType::kString},
+                 {"s", ColumnType::kString},
+                 {"big", ColumnType::kInt64},
+                 {"d", ColumnType::kDouble},
+                 {"a", ColumnType::kInt64},
+                 {"b", ColumnType::kString}},
+                rows);
+  for (const char* text :
+       {"s -> a", "big -> a", "d -> b", "s, big, d -> b", "s, a, b -> d",
+        "not(t1.s=t2.s&t1.big=t2.big)", "not(t2.d=t1.d&t1.a!=t2.a)",
+        "not(t1.s=t2.s&t1.s!=t2.s)"}) {
+    const std::vector<DenialConstraint> dcs = Parse(text, table);
+    ASSERT_EQ(dcs.size(), 1u) << text;
+    const std::vector<Edge> expected = BruteForceEdges(table, dcs);
+    for (int threads : {1, 2}) {
+      const ConflictGraph g = BuildOrDie(table, dcs, threads);
+      ASSERT_EQ(g.graph.Edges(), expected) << text << " threads " << threads;
+      EXPECT_EQ(g.stats.per_dc[0].violating_pairs, expected.size()) << text;
+    }
+  }
+}
+
 TEST(ConflictGraphBuilderTest, PastDeadlineIsDeadlineExceeded) {
   const Table table = MakeTable({{"A", ColumnType::kInt64}}, {{"1"}, {"1"}});
   ConflictGraphOptions options;

@@ -1,0 +1,396 @@
+// Planning the DCs every FD is made of (X -> B: t1.X = t2.X, t1.B != t2.B)
+// on integer codes alone: rows are bucketed by the first equality's code
+// (a counting sort), each bucket is sorted by the other codes held next to
+// the row (no indirection into key columns), and only blocks that can
+// violate are kept. Linear in the rows when blocks stay small, which is
+// what keeps the 10M-row build at 10x the 1M-row one (docs/performance.md
+// "Loading and blocking").
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "core/constraints/denial_constraint.h"
+#include "core/graph/conflict_graph_internal.h"
+#include "core/table/table.h"
+
+namespace dpq::core::graph::internal {
+namespace {
+
+using constraints::CompareOp;
+using constraints::DenialConstraint;
+using constraints::Predicate;
+using table::Column;
+using table::ColumnType;
+using table::Table;
+
+constexpr uint32_t kNoCode = std::numeric_limits<uint32_t>::max();
+// Rows per item of the parallel passes over the table.
+constexpr size_t kRowChunk = size_t{1} << 15;
+// Items of the parallel per-bucket pass (balanced by rows).
+constexpr size_t kBucketTasksPerThread = 16;
+
+// The shape this planner handles: same-column `=` join predicates (at
+// least one) and at most one same-column `!=`, nothing else.
+struct SameColumnShape {
+  std::vector<size_t> equal;
+  std::optional<size_t> unequal;
+};
+
+std::optional<SameColumnShape> MatchShape(const DenialConstraint& dc) {
+  SameColumnShape shape;
+  for (const Predicate& raw : dc.predicates) {
+    const Predicate p = constraints::NormalizePredicate(raw);
+    if (!p.is_join() || p.lhs.column != p.rhs.column) return std::nullopt;
+    if (p.op == CompareOp::kEq) {
+      shape.equal.push_back(p.lhs.column);
+    } else if (p.op == CompareOp::kNe && !shape.unequal.has_value()) {
+      shape.unequal = p.lhs.column;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (shape.equal.empty()) return std::nullopt;
+  return shape;
+}
+
+// Codes of one column's cells below range(): equal cells (as the builder
+// compares them: string ids, int64 values, doubles with -0.0 == +0.0) get
+// equal codes; NULL cells are never asked for. String ids and int64
+// columns of a small span are offset, not copied; other numbers are coded
+// once through a hash map.
+class ColumnCodes {
+ public:
+  ColumnCodes(const Column& column, size_t num_rows, int num_threads)
+      : column_(column) {
+    // A span up to about twice the rows is cheap to count over; the ids
+    // of a string column can span much more (one dictionary serves every
+    // column), and so can numbers.
+    const uint64_t small = 2 * uint64_t{num_rows} + 1024;
+    if (column.type == ColumnType::kString) {
+      const auto [lo, hi] =
+          MinMax(column.string_ids.data(), num_rows, num_threads);
+      if (hi < lo || static_cast<uint64_t>(hi - lo) < small) {
+        kind_ = kIds;
+        min_ = lo;
+        range_ = hi < lo ? 0 : static_cast<uint64_t>(hi - lo) + 1;
+        return;
+      }
+    } else if (column.type == ColumnType::kInt64) {
+      const auto [lo, hi] =
+          MinMax(column.int64s.data(), num_rows, num_threads);
+      if (hi >= lo &&
+          static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) < small) {
+        kind_ = kInts;
+        min_ = lo;
+        range_ = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1;
+        return;
+      }
+    }
+    Materialize(num_rows);
+  }
+
+  uint64_t range() const { return range_; }
+
+  // Precondition: the cell is not NULL.
+  uint32_t Code(size_t row) const {
+    switch (kind_) {
+      case kIds:
+        return static_cast<uint32_t>(column_.string_ids[row] - min_);
+      case kInts:
+        return static_cast<uint32_t>(static_cast<uint64_t>(
+                                         column_.int64s[row]) -
+                                     static_cast<uint64_t>(min_));
+      case kTable:
+        return table_[row];
+    }
+    return kNoCode;
+  }
+
+ private:
+  enum Kind { kIds, kInts, kTable };
+
+  // Min and max over the non-NULL cells (lo > hi if there is none).
+  template <typename T>
+  std::pair<int64_t, int64_t> MinMax(const T* values, size_t num_rows,
+                                     int num_threads) const {
+    const size_t chunks = (num_rows + kRowChunk - 1) / kRowChunk;
+    std::vector<std::pair<int64_t, int64_t>> part(
+        chunks, {std::numeric_limits<int64_t>::max(),
+                 std::numeric_limits<int64_t>::min()});
+    ParallelFor(chunks, num_threads, [&](size_t chunk, int) {
+      auto& [lo, hi] = part[chunk];
+      const size_t end = std::min(num_rows, (chunk + 1) * kRowChunk);
+      for (size_t row = chunk * kRowChunk; row < end; ++row) {
+        if (column_.is_null(row)) continue;
+        lo = std::min<int64_t>(lo, values[row]);
+        hi = std::max<int64_t>(hi, values[row]);
+      }
+    });
+    std::pair<int64_t, int64_t> all = {std::numeric_limits<int64_t>::max(),
+                                       std::numeric_limits<int64_t>::min()};
+    for (const auto& [lo, hi] : part) {
+      all.first = std::min(all.first, lo);
+      all.second = std::max(all.second, hi);
+    }
+    return all;
+  }
+
+  void Materialize(size_t num_rows) {
+    kind_ = kTable;
+    table_.assign(num_rows, kNoCode);
+    absl::flat_hash_map<int64_t, uint32_t> code_of;
+    for (size_t row = 0; row < num_rows; ++row) {
+      if (column_.is_null(row)) continue;
+      int64_t key = 0;
+      switch (column_.type) {
+        case ColumnType::kString:
+          key = column_.string_ids[row];
+          break;
+        case ColumnType::kInt64:
+          key = column_.int64s[row];
+          break;
+        case ColumnType::kDouble:
+          key = EncodeDouble(column_.doubles[row]);
+          break;
+      }
+      table_[row] =
+          code_of.try_emplace(key, static_cast<uint32_t>(code_of.size()))
+              .first->second;
+    }
+    range_ = code_of.size();
+  }
+
+  const Column& column_;
+  Kind kind_ = kTable;
+  int64_t min_ = 0;
+  uint64_t range_ = 0;
+  std::vector<uint32_t> table_;
+};
+
+// A row with the codes that order it inside its bucket: the further
+// equalities' code (high half) and the `!=` column's (low half).
+struct Item {
+  uint64_t key;
+  uint32_t row;
+};
+
+bool ItemLess(const Item& x, const Item& y) {
+  return x.key < y.key || (x.key == y.key && x.row < y.row);
+}
+
+// The codes one DC reads, and which rows have all of them.
+class DcCodes {
+ public:
+  DcCodes(const Table& table, const SameColumnShape& shape, int num_threads) {
+    const size_t n = table.num_rows();
+    for (size_t column : shape.equal) nullable_.push_back(&table.column(column));
+    if (shape.unequal) nullable_.push_back(&table.column(*shape.unequal));
+    bucket_.emplace(table.column(shape.equal[0]), n, num_threads);
+    if (shape.equal.size() >= 2) {
+      RefineFurther(table, shape, num_threads);
+    }
+    if (shape.unequal) {
+      unequal_.emplace(table.column(*shape.unequal), n, num_threads);
+    }
+  }
+
+  bool Eligible(size_t row) const {
+    for (const Column* c : nullable_) {
+      if (c->is_null(row)) return false;
+    }
+    return true;
+  }
+  uint64_t num_buckets() const { return bucket_->range(); }
+  uint32_t Bucket(size_t row) const { return bucket_->Code(row); }
+  uint64_t Key(size_t row) const {
+    const uint64_t high = further_.empty() ? 0 : further_[row];
+    const uint64_t low = unequal_ ? unequal_->Code(row) : 0;
+    return high << 32 | low;
+  }
+
+ private:
+  // One code for equalities 2..k (refined; NULL rows are never read).
+  void RefineFurther(const Table& table, const SameColumnShape& shape,
+                     int num_threads) {
+    const size_t n = table.num_rows();
+    std::vector<uint32_t> next(n, kNoCode);
+    for (size_t e = 1; e < shape.equal.size(); ++e) {
+      const ColumnCodes codes(table.column(shape.equal[e]), n, num_threads);
+      const size_t chunks = (n + kRowChunk - 1) / kRowChunk;
+      ParallelFor(chunks, num_threads, [&](size_t chunk, int) {
+        const size_t end = std::min(n, (chunk + 1) * kRowChunk);
+        for (size_t row = chunk * kRowChunk; row < end; ++row) {
+          next[row] = Eligible(row) ? codes.Code(row) : kNoCode;
+        }
+      });
+      if (e == 1) {
+        further_ = std::move(next);
+        num_further_ = static_cast<uint32_t>(codes.range());
+        next.assign(n, kNoCode);
+      } else {
+        num_further_ = RefineCodes(num_further_, &further_,
+                                   static_cast<uint32_t>(codes.range()), next);
+      }
+    }
+  }
+
+  std::vector<const Column*> nullable_;
+  std::optional<ColumnCodes> bucket_;
+  std::optional<ColumnCodes> unequal_;
+  std::vector<uint32_t> further_;
+  uint32_t num_further_ = 0;
+};
+
+// Rows bucketed by the first equality (stable, so ascending per bucket);
+// buckets with fewer than two rows are left out.
+struct Buckets {
+  std::vector<Item> items;
+  std::vector<uint64_t> start;  // per kept bucket, plus the end
+  uint64_t eligible = 0;
+};
+
+Buckets BucketRows(const DcCodes& codes, size_t n) {
+  Buckets out;
+  std::vector<uint32_t> slot(codes.num_buckets() + 1, 0);
+  for (size_t row = 0; row < n; ++row) {
+    if (!codes.Eligible(row)) continue;
+    ++out.eligible;
+    ++slot[codes.Bucket(row)];
+  }
+  // slot[b] becomes bucket b's first position (kNoCode: dropped).
+  uint64_t position = 0;
+  for (uint32_t& s : slot) {
+    const uint32_t size = s;
+    if (size < 2) {
+      s = kNoCode;
+      continue;
+    }
+    out.start.push_back(position);
+    s = static_cast<uint32_t>(position);
+    position += size;
+  }
+  out.start.push_back(position);
+  out.items.resize(position);
+  for (size_t row = 0; row < n; ++row) {
+    if (!codes.Eligible(row)) continue;
+    uint32_t& s = slot[codes.Bucket(row)];
+    if (s == kNoCode) continue;
+    out.items[s++] = {codes.Key(row), static_cast<uint32_t>(row)};
+  }
+  return out;
+}
+
+// What one range of buckets contributes to the plan.
+struct Piece {
+  std::vector<uint32_t> rows;
+  std::vector<uint32_t> block_sizes;
+  std::vector<uint32_t> run_starts;  // relative to the piece's rows
+};
+
+// Sorts buckets [b0, b1) by key and keeps the blocks (equal further
+// codes) of two rows or more, and with `runs` two values or more.
+void KeepBlocks(Buckets* buckets, size_t b0, size_t b1, bool runs,
+                Piece* piece) {
+  std::vector<Item>& items = buckets->items;
+  for (size_t b = b0; b < b1; ++b) {
+    Item* first = items.data() + buckets->start[b];
+    Item* last = items.data() + buckets->start[b + 1];
+    std::sort(first, last, ItemLess);
+    for (Item* block = first; block < last;) {
+      const uint64_t high = block->key >> 32;
+      Item* end = block + 1;
+      uint32_t num_runs = 1;
+      for (; end < last && (end->key >> 32) == high; ++end) {
+        num_runs += end->key != end[-1].key;
+      }
+      if (end - block >= 2 && (!runs || num_runs >= 2)) {
+        piece->block_sizes.push_back(static_cast<uint32_t>(end - block));
+        for (Item* it = block; it < end; ++it) {
+          if (runs && (it == block || it->key != it[-1].key)) {
+            piece->run_starts.push_back(
+                static_cast<uint32_t>(piece->rows.size()));
+          }
+          piece->rows.push_back(it->row);
+        }
+      }
+      block = end;
+    }
+  }
+}
+
+// The pieces, concatenated into the plan's blocks (and runs).
+void Concatenate(const std::vector<Piece>& pieces, bool runs, DcPlan* plan) {
+  size_t rows = 0, blocks = 0, run_count = 0;
+  for (const Piece& p : pieces) {
+    rows += p.rows.size();
+    blocks += p.block_sizes.size();
+    run_count += p.run_starts.size();
+  }
+  plan->l_rows.reserve(rows);
+  plan->l_offsets.reserve(blocks + 1);
+  plan->l_offsets.push_back(0);
+  if (runs) plan->l_run_starts.reserve(run_count + 1);
+  for (const Piece& p : pieces) {
+    const uint32_t base = static_cast<uint32_t>(plan->l_rows.size());
+    plan->l_rows.insert(plan->l_rows.end(), p.rows.begin(), p.rows.end());
+    for (uint32_t size : p.block_sizes) {
+      plan->l_offsets.push_back(plan->l_offsets.back() + size);
+    }
+    for (uint32_t s : p.run_starts) plan->l_run_starts.push_back(base + s);
+  }
+  if (runs) plan->l_run_starts.push_back(static_cast<uint32_t>(rows));
+  if (plan->l_offsets.size() == 1) plan->l_offsets.clear();
+}
+
+}  // namespace
+
+std::optional<DcPlan> PlanSameColumnDc(const Table& table,
+                                       const DenialConstraint& dc,
+                                       int num_threads) {
+  const std::optional<SameColumnShape> shape = MatchShape(dc);
+  if (!shape) return std::nullopt;
+  const DcCodes codes(table, *shape, num_threads);
+  if (codes.num_buckets() >= kNoCode) return std::nullopt;
+  Buckets buckets = BucketRows(codes, table.num_rows());
+
+  DcPlan plan;
+  plan.method = shape->unequal ? Method::kGroup : Method::kAll;
+  // The same column on both sides: (x, y) violates iff (y, x) does, and a
+  // row is eligible as t1 iff it is as t2.
+  plan.symmetric = true;
+  plan.has_equality = true;
+  plan.eligible_t1 = plan.eligible_t2 = buckets.eligible;
+  const bool runs = shape->unequal.has_value();
+
+  // Bucket ranges of about equal rows, one piece each.
+  const size_t num_buckets = buckets.start.size() - 1;
+  const size_t tasks = std::min<size_t>(
+      num_buckets,
+      buckets.items.size() < kRowChunk
+          ? 1
+          : kBucketTasksPerThread * static_cast<size_t>(std::max(1, num_threads)));
+  std::vector<size_t> bounds(tasks + 1, num_buckets);
+  bounds[0] = 0;
+  for (size_t t = 1; t < tasks; ++t) {
+    const uint64_t target = buckets.items.size() * t / tasks;
+    bounds[t] = std::max<size_t>(
+        bounds[t - 1],
+        std::lower_bound(buckets.start.begin(), buckets.start.end(), target) -
+            buckets.start.begin());
+    bounds[t] = std::min(bounds[t], num_buckets);
+  }
+  std::vector<Piece> pieces(tasks);
+  ParallelFor(tasks, tasks == 1 ? 1 : num_threads, [&](size_t t, int) {
+    KeepBlocks(&buckets, bounds[t], bounds[t + 1], runs, &pieces[t]);
+  });
+  std::vector<Item>().swap(buckets.items);
+  Concatenate(pieces, runs, &plan);
+  return plan;
+}
+
+}  // namespace dpq::core::graph::internal
