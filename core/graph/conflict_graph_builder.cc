@@ -147,15 +147,16 @@ absl::StatusOr<ConflictGraph> BuildConflictGraph(
   std::vector<std::vector<uint64_t>> parts;
   uint64_t listed = 0;
   size_t listed_dcs = 0;
-  for (size_t i = 0; i < dcs.size(); ++i) {
+  internal::SameColumnPlanner same_column(table, dcs, num_threads);
+  stats.per_dc.resize(dcs.size());
+  for (size_t i : same_column.order()) {
     if (absl::Now() > options.deadline) {
       return absl::DeadlineExceededError(
           absl::StrCat("Deadline exceeded building the conflict graph, before ",
                        DcName(dcs[i], i), "."));
     }
     const auto dc_start = std::chrono::steady_clock::now();
-    std::optional<internal::DcPlan> on_codes =
-        internal::PlanSameColumnDc(table, dcs[i], num_threads);
+    std::optional<internal::DcPlan> on_codes = same_column.Plan(i);
     internal::DcPlan plan;
     if (on_codes.has_value()) {
       plan = *std::move(on_codes);
@@ -192,7 +193,7 @@ absl::StatusOr<ConflictGraph> BuildConflictGraph(
       per_worker.clear();
       per_worker.push_back(std::move(unique));
     }
-    DcBuildStats& dc_stats = stats.per_dc.emplace_back();
+    DcBuildStats& dc_stats = stats.per_dc[i];
     dc_stats.violating_pairs = dc_pairs;
     dc_stats.num_blocks = plan.num_blocks();
     dc_stats.eligible_t1 = plan.eligible_t1;

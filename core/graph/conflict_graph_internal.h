@@ -13,8 +13,10 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "absl/types/span.h"
 #include "core/constraints/denial_constraint.h"
 #include "core/table/table.h"
 #include "core/util/parallel_for.h"
@@ -149,15 +151,54 @@ absl::StatusOr<DcPlan> PlanDc(const table::Table& table,
                               const constraints::DenialConstraint& dc,
                               int num_threads);
 
-// Plans a DC whose join predicates all compare a column with itself, by
+// Rows bucketed by one column's value: the buckets of two rows or more,
+// rows ascending inside each (NULL cells left out). Made on all threads by
+// a counting sort on the column's codes.
+struct ColumnBuckets {
+  size_t column = 0;
+  std::vector<uint32_t> rows;
+  std::vector<uint32_t> start;  // per bucket, plus rows.size()
+};
+ColumnBuckets BucketByColumn(const table::Table& table, size_t column,
+                             int num_threads);
+
+// Plans the DCs whose join predicates all compare a column with itself, by
 // `=` (at least one) and by `!=` (at most one), with no other predicate:
-// every FD X -> B split per right-hand column. Symmetric, blocks on codes
-// (conflict_graph_code_plan.cc), kGroup with l_run_starts or kAll; only
-// blocks that hold a violating pair are kept. std::nullopt for any other
-// shape (PlanDc handles every DC). O(n) plus sorting inside blocks.
-std::optional<DcPlan> PlanSameColumnDc(const table::Table& table,
-                                       const constraints::DenialConstraint& dc,
-                                       int num_threads);
+// every FD X -> B split per right-hand column (conflict_graph_code_plan.cc).
+// Such a DC is symmetric; its rows are bucketed by one equality column,
+// each bucket's eligible rows sorted by the codes of the others and of the
+// `!=` column held next to the row, and only blocks holding a violating
+// pair kept: kGroup with l_run_starts, or kAll. O(n) plus sorting inside
+// buckets. The buckets of a column are made once and reused by the next
+// DC planned on it.
+// The columns of such a DC: those compared by `=`, and by `!=` if any.
+struct SameColumnShape {
+  std::vector<size_t> equal;
+  std::optional<size_t> unequal;
+};
+
+class SameColumnPlanner {
+ public:
+  SameColumnPlanner(const table::Table& table,
+                    absl::Span<const constraints::DenialConstraint> dcs,
+                    int num_threads);
+
+  // The order to plan the DCs in (indices into `dcs`): DCs bucketed by the
+  // same column together, then the others, ties in input order.
+  const std::vector<size_t>& order() const { return order_; }
+
+  // The plan of DC `dc_index`, or std::nullopt if it is not of the shape
+  // above (PlanDc handles every DC).
+  std::optional<DcPlan> Plan(size_t dc_index);
+
+ private:
+  const table::Table& table_;
+  int num_threads_;
+  std::vector<size_t> order_;
+  std::vector<size_t> bucket_of_;
+  absl::flat_hash_map<size_t, SameColumnShape> shapes_;
+  std::optional<ColumnBuckets> buckets_;
+};
 
 // ---------------------------------------------------------------------------
 // Enumeration (conflict_graph_join.cc).
