@@ -13,6 +13,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "absl/container/flat_hash_map.h"
+#include "core/constraints/dc_pair_key.h"
 #include "core/constraints/denial_constraint.h"
 #include "core/graph/conflict_graph_internal.h"
 #include "core/util/status_macros.h"
@@ -99,6 +101,26 @@ std::string MethodName(const internal::DcPlan& plan) {
   return name + inner;
 }
 
+// For each DC, the first earlier DC violated by the same unordered pairs
+// (dc_pair_key.h), or -1.
+std::vector<int64_t> SamePairsAs(absl::Span<const DenialConstraint> dcs) {
+  std::vector<int64_t> same(dcs.size(), -1);
+  absl::flat_hash_map<std::string, int64_t> first;
+  for (size_t i = 0; i < dcs.size(); ++i) {
+    const std::string key = constraints::DcPredicateKey(dcs[i], false);
+    auto it = first.find(key);
+    if (it == first.end()) {
+      it = first.find(constraints::DcPredicateKey(dcs[i], true));
+    }
+    if (it != first.end()) {
+      same[i] = it->second;
+      continue;
+    }
+    first.emplace(key, static_cast<int64_t>(i));
+  }
+  return same;
+}
+
 }  // namespace
 
 absl::Status ValidateConstraintsForTable(
@@ -147,9 +169,11 @@ absl::StatusOr<ConflictGraph> BuildConflictGraph(
   std::vector<std::vector<uint64_t>> parts;
   uint64_t listed = 0;
   size_t listed_dcs = 0;
+  const std::vector<int64_t> same_as = SamePairsAs(dcs);
   internal::SameColumnPlanner same_column(table, dcs, num_threads);
   stats.per_dc.resize(dcs.size());
   for (size_t i : same_column.order()) {
+    if (same_as[i] >= 0) continue;
     if (absl::Now() > options.deadline) {
       return absl::DeadlineExceededError(
           absl::StrCat("Deadline exceeded building the conflict graph, before ",
@@ -229,6 +253,19 @@ absl::StatusOr<ConflictGraph> BuildConflictGraph(
     dc_stats.seconds = SecondsSince(dc_start);
   }
 
+  for (size_t i = 0; i < dcs.size(); ++i) {
+    if (same_as[i] < 0) continue;
+    const DcBuildStats& first = stats.per_dc[same_as[i]];
+    DcBuildStats& copy = stats.per_dc[i];
+    copy = first;
+    copy.seconds = 0;
+    copy.same_pairs_as = same_as[i];
+    // A mirror image reads t1's filters as t2's.
+    if (constraints::DcPredicateKey(dcs[i], false) !=
+        constraints::DcPredicateKey(dcs[same_as[i]], false)) {
+      std::swap(copy.eligible_t1, copy.eligible_t2);
+    }
+  }
   result.graph = Graph::FromPackedPairs(num_nodes, std::move(parts),
                                         num_threads);
   stats.num_edges = result.graph.num_edges();

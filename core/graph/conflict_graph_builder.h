@@ -101,6 +101,11 @@ struct DcBuildStats {
   // "iejoin" or "nested": how the pairs inside the blocks were enumerated.
   std::string method;
   double seconds = 0;
+  // The index of an earlier DC violated by the same unordered pairs (the
+  // same predicates, or their mirror image with t1 and t2 exchanged,
+  // constraints/dc_pair_key.h), whose statistics these are: such a DC is
+  // not enumerated again. -1 if none.
+  int64_t same_pairs_as = -1;
 };
 
 struct ConflictGraphStats {

@@ -205,6 +205,7 @@ void AddStats(const LoadedDataset& d, JsonObjectWriter& j) {
     dc.Add("violating_pairs", s.violating_pairs);
     dc.Add("method", s.method);
     dc.Add("seconds", s.seconds);
+    if (s.same_pairs_as >= 0) dc.Add("same_pairs_as", s.same_pairs_as);
     per_dc.push_back(dc.Finish());
   }
   j.AddRaw("per_dc", absl::StrCat("[", absl::StrJoin(per_dc, ","), "]"));

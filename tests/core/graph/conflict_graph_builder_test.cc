@@ -324,6 +324,30 @@ TEST(ConflictGraphBuilderTest, FdsOnWideAndHashedColumnsMatchBruteForce) {
                           "all wide DCs");
 }
 
+TEST(ConflictGraphBuilderTest, MirroredAndRepeatedDcsAreEnumeratedOnce) {
+  const Table table =
+      MakeTable({{"state", ColumnType::kString},
+                 {"salary", ColumnType::kInt64},
+                 {"rate", ColumnType::kDouble}},
+                {{"a", "10", "0.5"}, {"a", "20", "0.4"}, {"a", "30", "0.6"},
+                 {"b", "10", "0.1"}, {"b", "5", "0.2"}, {"a", "15", ""}});
+  const std::vector<DenialConstraint> dcs = Parse(
+      "not(t1.state=t2.state&t1.salary>t2.salary&t1.rate<t2.rate)\n"
+      "not(t1.state=t2.state&t1.salary<t2.salary&t1.rate>t2.rate)\n"
+      "not(t2.rate>t1.rate&t1.salary>t2.salary&t2.state=t1.state)\n"
+      "not(t1.state=t2.state&t1.salary>t2.salary)",
+      table);
+  ASSERT_EQ(dcs.size(), 4u);
+  ExpectMatchesBruteForce(table, dcs, "mirrored DCs");
+  const ConflictGraph g = BuildOrDie(table, dcs, 2);
+  EXPECT_EQ(g.stats.per_dc[0].same_pairs_as, -1);
+  EXPECT_EQ(g.stats.per_dc[1].same_pairs_as, 0);
+  EXPECT_EQ(g.stats.per_dc[2].same_pairs_as, 0);
+  EXPECT_EQ(g.stats.per_dc[3].same_pairs_as, -1);
+  EXPECT_EQ(g.stats.per_dc[1].violating_pairs, 2u);  // {0,1}, {3,4}
+  EXPECT_EQ(g.stats.per_dc[1].method, g.stats.per_dc[0].method);
+}
+
 TEST(ConflictGraphBuilderTest, PastDeadlineIsDeadlineExceeded) {
   const Table table = MakeTable({{"A", ColumnType::kInt64}}, {{"1"}, {"1"}});
   ConflictGraphOptions options;
