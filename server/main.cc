@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "core/util/memory_reuse.h"
 #include "server/config.h"
 #include "server/registry/registry_options.h"
 #include "server/replica_identity.h"
@@ -90,6 +91,10 @@ int ImportSqlite(const std::string& dir, const dpq::server::Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Registration loads tables and builds graphs in phases that free and
+  // allocate hundreds of MB each; the registry returns the memory after
+  // every build (BuildConflictGraphData).
+  dpq::core::util::KeepFreedMemoryForReuse();
   absl::StatusOr<dpq::server::CommandLine> command_line =
       dpq::server::ParseCommandLine(argc, argv);
   if (!command_line.ok()) {

@@ -170,9 +170,12 @@ absl::StatusOr<ConflictGraph> BuildConflictGraph(
   uint64_t listed = 0;
   size_t listed_dcs = 0;
   const std::vector<int64_t> same_as = SamePairsAs(dcs);
-  internal::SameColumnPlanner same_column(table, dcs, num_threads);
+  // Its buckets and scratch are freed before the graph is assembled.
+  std::optional<internal::SameColumnPlanner> same_column(
+      std::in_place, table, dcs, num_threads);
+  const std::vector<size_t> order = same_column->order();
   stats.per_dc.resize(dcs.size());
-  for (size_t i : same_column.order()) {
+  for (size_t i : order) {
     if (same_as[i] >= 0) continue;
     if (absl::Now() > options.deadline) {
       return absl::DeadlineExceededError(
@@ -180,7 +183,7 @@ absl::StatusOr<ConflictGraph> BuildConflictGraph(
                        DcName(dcs[i], i), "."));
     }
     const auto dc_start = std::chrono::steady_clock::now();
-    std::optional<internal::DcPlan> on_codes = same_column.Plan(i);
+    std::optional<internal::DcPlan> on_codes = same_column->Plan(i);
     internal::DcPlan plan;
     if (on_codes.has_value()) {
       plan = *std::move(on_codes);
@@ -253,6 +256,7 @@ absl::StatusOr<ConflictGraph> BuildConflictGraph(
     dc_stats.seconds = SecondsSince(dc_start);
   }
 
+  same_column.reset();
   for (size_t i = 0; i < dcs.size(); ++i) {
     if (same_as[i] < 0) continue;
     const DcBuildStats& first = stats.per_dc[same_as[i]];

@@ -168,14 +168,7 @@ class ColumnCodes {
   std::vector<uint32_t> table_;
 };
 
-// A row with the codes that order it inside its bucket: the further
-// equalities' code (high half) and the `!=` column's (low half).
-struct Item {
-  uint64_t key;
-  uint32_t row;
-};
-
-bool ItemLess(const Item& x, const Item& y) {
+bool KeyedRowLess(const KeyedRow& x, const KeyedRow& y) {
   return x.key < y.key || (x.key == y.key && x.row < y.row);
 }
 
@@ -259,36 +252,82 @@ class DcCodes {
 
 // What one range of buckets contributes to the plan.
 struct Piece {
+  uint64_t pairs = 0;  // violating pairs in its blocks
   std::vector<uint32_t> rows;
   std::vector<uint32_t> block_sizes;
   std::vector<uint32_t> run_starts;  // relative to the piece's rows
 };
 
+// Resizes a scratch buffer kept across DCs (a larger one is allocated
+// afresh: growing would copy what is about to be overwritten).
+template <typename T>
+void ResizeScratch(std::vector<T>* v, size_t n) {
+  if (v->capacity() < n) std::vector<T>().swap(*v);
+  v->resize(n);
+}
+
+// Marks a row without every column of the DC in the keys by row (a real
+// key never is: its two codes are below 2^32 - 1).
+constexpr uint64_t kIneligible = std::numeric_limits<uint64_t>::max();
+
+// Every row's key (DcCodes::Key) or kIneligible, written in row order on
+// all threads: the buckets then read one word per row where they would
+// otherwise gather a NULL byte per column and each code.
+void FillKeys(const DcCodes& codes, size_t n, int num_threads,
+              std::vector<uint64_t>* keys) {
+  ResizeScratch(keys, n);
+  const size_t chunks = (n + kRowChunk - 1) / kRowChunk;
+  ParallelFor(chunks, num_threads, [&](size_t chunk, int) {
+    const size_t end = std::min(n, (chunk + 1) * kRowChunk);
+    for (size_t row = chunk * kRowChunk; row < end; ++row) {
+      (*keys)[row] = codes.Eligible(row) ? codes.Key(row) : kIneligible;
+    }
+  });
+}
+
+// The violating pairs of a kept block: all pairs, or with `runs` those of
+// rows in different runs, (B^2 - sum of run sizes^2) / 2.
+uint64_t BlockPairs(const KeyedRow* first, const KeyedRow* last, bool runs) {
+  const uint64_t size = last - first;
+  if (!runs) return size * (size - 1) / 2;
+  uint64_t same_run = 0;
+  for (const KeyedRow* run = first; run < last;) {
+    const KeyedRow* end = run + 1;
+    while (end < last && end->key == run->key) ++end;
+    same_run += static_cast<uint64_t>(end - run) * (end - run);
+    run = end;
+  }
+  return (size * size - same_run) / 2;
+}
+
 // Buckets [b0, b1): the DC's eligible rows of each with their keys, sorted
 // by key; keeps the blocks (equal further codes) of two rows or more, and
 // with `runs` of two values or more. `items` is scratch over the buckets'
 // positions.
-void KeepBlocks(const ColumnBuckets& buckets, const DcCodes& codes, size_t b0,
-                size_t b1, bool runs, std::vector<Item>* items, Piece* piece) {
+void KeepBlocks(const ColumnBuckets& buckets, const std::vector<uint64_t>& keys,
+                size_t b0, size_t b1, bool runs, std::vector<KeyedRow>* items,
+                Piece* piece) {
   for (size_t b = b0; b < b1; ++b) {
-    Item* first = items->data() + buckets.start[b];
-    Item* last = first;
+    KeyedRow* first = items->data() + buckets.start[b];
+    KeyedRow* last = first;
     for (uint32_t p = buckets.start[b]; p < buckets.start[b + 1]; ++p) {
       const uint32_t row = buckets.rows[p];
-      if (codes.Eligible(row)) *last++ = {codes.Key(row), row};
+      const uint64_t key = keys[row];
+      if (key != kIneligible) *last++ = {key, row};
     }
     if (last - first < 2) continue;
-    std::sort(first, last, ItemLess);
-    for (Item* block = first; block < last;) {
+    std::sort(first, last, KeyedRowLess);
+    for (KeyedRow* block = first; block < last;) {
       const uint64_t high = block->key >> 32;
-      Item* end = block + 1;
+      KeyedRow* end = block + 1;
       uint32_t num_runs = 1;
       for (; end < last && (end->key >> 32) == high; ++end) {
         num_runs += end->key != end[-1].key;
       }
       if (end - block >= 2 && (!runs || num_runs >= 2)) {
+        piece->pairs += BlockPairs(block, end, runs);
         piece->block_sizes.push_back(static_cast<uint32_t>(end - block));
-        for (Item* it = block; it < end; ++it) {
+        for (KeyedRow* it = block; it < end; ++it) {
           if (runs && (it == block || it->key != it[-1].key)) {
             piece->run_starts.push_back(
                 static_cast<uint32_t>(piece->rows.size()));
@@ -304,7 +343,9 @@ void KeepBlocks(const ColumnBuckets& buckets, const DcCodes& codes, size_t b0,
 // The pieces, concatenated into the plan's blocks (and runs).
 void Concatenate(const std::vector<Piece>& pieces, bool runs, DcPlan* plan) {
   size_t rows = 0, blocks = 0, run_count = 0;
+  plan->exact_pairs = 0;
   for (const Piece& p : pieces) {
+    *plan->exact_pairs += p.pairs;
     rows += p.rows.size();
     blocks += p.block_sizes.size();
     run_count += p.run_starts.size();
@@ -453,6 +494,7 @@ std::optional<DcPlan> SameColumnPlanner::Plan(size_t dc_index) {
       codes.CountEligible(table_.num_rows(), num_threads_);
   const bool runs = shape.unequal.has_value();
 
+  FillKeys(codes, table_.num_rows(), num_threads_, &keys_);
   const size_t num_buckets = buckets_->start.size() - 1;
   const size_t tasks = std::min<size_t>(
       num_buckets, buckets_->rows.size() < kRowChunk
@@ -460,13 +502,12 @@ std::optional<DcPlan> SameColumnPlanner::Plan(size_t dc_index) {
                        : kBucketTasksPerThread *
                              static_cast<size_t>(std::max(1, num_threads_)));
   const std::vector<size_t> bounds = BalancedBuckets(*buckets_, tasks);
-  std::vector<Item> items(buckets_->rows.size());
+  ResizeScratch(&items_, buckets_->rows.size());
   std::vector<Piece> pieces(tasks);
   ParallelFor(tasks, tasks == 1 ? 1 : num_threads_, [&](size_t t, int) {
-    KeepBlocks(*buckets_, codes, bounds[t], bounds[t + 1], runs, &items,
+    KeepBlocks(*buckets_, keys_, bounds[t], bounds[t + 1], runs, &items_,
                &pieces[t]);
   });
-  std::vector<Item>().swap(items);
   Concatenate(pieces, runs, &plan);
   return plan;
 }

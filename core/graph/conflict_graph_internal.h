@@ -126,6 +126,9 @@ struct DcPlan {
   // l_rows.size(). Inside a block a row violates with every row of the
   // later runs. Empty otherwise.
   std::vector<uint32_t> l_run_starts;
+  // Planned on codes: the number of pairs the enumeration will emit (each
+  // violating pair once), known from the blocks' and runs' sizes.
+  std::optional<uint64_t> exact_pairs;
   // kIeJoin: for t2 position p (sorted by driver1.b) its rank in the
   // block's order by driver2.b, and the row of each rank (offset like r).
   std::vector<uint32_t> r_rank2, r_by_rank2;
@@ -171,6 +174,13 @@ ColumnBuckets BucketByColumn(const table::Table& table, size_t column,
 // pair kept: kGroup with l_run_starts, or kAll. O(n) plus sorting inside
 // buckets. The buckets of a column are made once and reused by the next
 // DC planned on it.
+// A row with the codes that order it inside its bucket: the further
+// equalities' code (high half) and the `!=` column's (low half).
+struct KeyedRow {
+  uint64_t key;
+  uint32_t row;
+};
+
 // The columns of such a DC: those compared by `=`, and by `!=` if any.
 struct SameColumnShape {
   std::vector<size_t> equal;
@@ -198,6 +208,11 @@ class SameColumnPlanner {
   std::vector<size_t> bucket_of_;
   absl::flat_hash_map<size_t, SameColumnShape> shapes_;
   std::optional<ColumnBuckets> buckets_;
+  // Each row's sort key for the DC being planned (scratch kept across DCs:
+  // its pages are faulted in once).
+  std::vector<uint64_t> keys_;
+  // Scratch over the buckets' positions, kept likewise.
+  std::vector<KeyedRow> items_;
 };
 
 // ---------------------------------------------------------------------------

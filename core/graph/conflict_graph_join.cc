@@ -347,6 +347,13 @@ EnumerateOutcome EnumerateDc(const DcPlan& plan, int num_threads,
       std::max<size_t>(
           1, std::min<size_t>(tasks.size(), std::max(1, num_threads))),
       {});
+  if (plan.exact_pairs.has_value()) {
+    // Every buffer room for all the pairs: dynamic scheduling may give any
+    // worker most of them, and room never written is never resident.
+    const uint64_t room =
+        std::min<uint64_t>(*plan.exact_pairs, limits.max_emitted) + 1;
+    for (std::vector<uint64_t>& w : *per_worker) w.reserve(room);
+  }
   Shared shared(limits);
   const std::vector<uint32_t>& l_off = plan.l_offsets;
   ParallelFor(tasks.size(), num_threads, [&](size_t t, int worker) {

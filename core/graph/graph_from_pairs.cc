@@ -63,13 +63,14 @@ class PairSlices {
 
 // Node ranges [bounds[t], bounds[t+1]) holding about equal shares of the
 // pairs, given each node's first pair position `start` (size n + 1).
-std::vector<uint32_t> BalancedNodeRanges(const std::vector<uint64_t>& start,
+std::vector<uint32_t> BalancedNodeRanges(const std::vector<uint32_t>& start,
                                          size_t ranges) {
   const uint32_t n = static_cast<uint32_t>(start.size() - 1);
   std::vector<uint32_t> bounds(ranges + 1, n);
   bounds[0] = 0;
   for (size_t t = 1; t < ranges; ++t) {
-    const uint64_t target = start.back() * t / ranges;
+    const uint32_t target =
+        static_cast<uint32_t>(uint64_t{start.back()} * t / ranges);
     bounds[t] = static_cast<uint32_t>(
         std::lower_bound(start.begin(), start.end(), target) - start.begin());
     bounds[t] = std::clamp(bounds[t], bounds[t - 1], n);
@@ -113,7 +114,8 @@ Graph Graph::FromPackedPairs(uint32_t num_nodes,
   });
   // 2. Bucket starts; count[t][u] becomes slice t's offset inside u's
   // bucket, so the buckets fill in sequence order.
-  std::vector<uint64_t> bucket(n + 1, 0);
+  // 32-bit: the pairs number at most 2^32 - 1 here.
+  std::vector<uint32_t> bucket(n + 1, 0);
   for (size_t u = 0; u < n; ++u) {
     uint32_t within = 0;
     for (size_t t = 0; t < threads; ++t) {

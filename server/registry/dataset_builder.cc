@@ -13,6 +13,7 @@
 #include "core/private/cover_bound.h"
 #include "core/private/degree_bound.h"
 #include "core/table/csv_encoding.h"
+#include "core/util/memory_reuse.h"
 #include "core/util/status_macros.h"
 #include "core/util/status_prefix.h"
 #include "core/util/text_check.h"
@@ -153,6 +154,9 @@ absl::StatusOr<ConflictGraphData> BuildConflictGraphData(
                    core::private_measures::ComputeDegreeBounds(d.table, d.dcs));
   ASSIGN_OR_RETURN(data.cover_bound, core::private_measures::ComputeCoverBound(
                                          d.table, d.dcs, data.graph.graph));
+  // The build's temporaries, kept for reuse while it ran (server/main.cc),
+  // go back to the system: a server holds only what it serves.
+  core::util::ReturnFreedMemory();
   return data;
 }
 

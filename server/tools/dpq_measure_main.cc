@@ -4,9 +4,11 @@
 #include <string>
 #include <vector>
 
+#include "core/util/memory_reuse.h"
 #include "server/tools/measure_tool.h"
 
 int main(int argc, char** argv) {
+  dpq::core::util::KeepFreedMemoryForReuse();
   using dpq::server::tools::MeasureToolUsage;
   const std::vector<std::string> args(argv, argv + argc);
   for (const std::string& a : args) {
