@@ -33,6 +33,8 @@ using table::Table;
 constexpr uint32_t kNoCode = std::numeric_limits<uint32_t>::max();
 // Rows per item of the parallel passes over the table.
 constexpr size_t kRowChunk = size_t{1} << 15;
+// Bucket positions between a prefetch and its use when gathering keys.
+constexpr uint32_t kGatherAhead = 16;
 // Items of the parallel per-bucket pass (balanced by rows).
 constexpr size_t kBucketTasksPerThread = 16;
 
@@ -168,9 +170,6 @@ class ColumnCodes {
   std::vector<uint32_t> table_;
 };
 
-bool KeyedRowLess(const KeyedRow& x, const KeyedRow& y) {
-  return x.key < y.key || (x.key == y.key && x.row < y.row);
-}
 
 // The codes one DC reads beyond its bucket column, and which rows have
 // all of its columns.
@@ -310,13 +309,20 @@ void KeepBlocks(const ColumnBuckets& buckets, const std::vector<uint64_t>& keys,
   for (size_t b = b0; b < b1; ++b) {
     KeyedRow* first = items->data() + buckets.start[b];
     KeyedRow* last = first;
-    for (uint32_t p = buckets.start[b]; p < buckets.start[b + 1]; ++p) {
+    const uint32_t end = buckets.start[b + 1];
+    for (uint32_t p = buckets.start[b]; p < end; ++p) {
+      // Rows of a bucket lie anywhere in the table: fetch ahead.
+      if (p + kGatherAhead < buckets.rows.size()) {
+        __builtin_prefetch(&keys[buckets.rows[p + kGatherAhead]]);
+      }
       const uint32_t row = buckets.rows[p];
       const uint64_t key = keys[row];
       if (key != kIneligible) *last++ = {key, row};
     }
     if (last - first < 2) continue;
-    std::sort(first, last, KeyedRowLess);
+    std::sort(first, last, [](const KeyedRow& x, const KeyedRow& y) {
+      return x.key < y.key || (x.key == y.key && x.row < y.row);
+    });
     for (KeyedRow* block = first; block < last;) {
       const uint64_t high = block->key >> 32;
       KeyedRow* end = block + 1;
