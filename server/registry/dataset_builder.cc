@@ -10,8 +10,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "core/measures/vertex_cover.h"
-#include "core/private/cover_bound.h"
 #include "core/private/degree_bound.h"
+#include "core/private/release_inputs.h"
 #include "core/table/csv_encoding.h"
 #include "core/util/memory_reuse.h"
 #include "core/util/status_macros.h"
@@ -147,13 +147,13 @@ absl::StatusOr<ConflictGraphData> BuildConflictGraphData(
   graph_options.deadline = deadline;
   graph_options.num_threads = options.graph_threads;
   graph_options.max_edges = options.max_edges;
+  ASSIGN_OR_RETURN(core::private_measures::ReleaseInputs inputs,
+                   core::private_measures::ComputeReleaseInputs(
+                       d.table, d.dcs, graph_options));
   ConflictGraphData data;
-  ASSIGN_OR_RETURN(data.graph, core::graph::BuildConflictGraph(d.table, d.dcs,
-                                                               graph_options));
-  ASSIGN_OR_RETURN(data.degree_bounds,
-                   core::private_measures::ComputeDegreeBounds(d.table, d.dcs));
-  ASSIGN_OR_RETURN(data.cover_bound, core::private_measures::ComputeCoverBound(
-                                         d.table, d.dcs, data.graph.graph));
+  data.graph = std::move(inputs.graph);
+  data.degree_bounds = std::move(inputs.degree_bounds);
+  data.cover_bound = inputs.cover_bound;
   // The build's temporaries, kept for reuse while it ran (server/main.cc),
   // go back to the system: a server holds only what it serves.
   core::util::ReturnFreedMemory();
