@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/graph/conflict_graph_internal.h"
+#include "core/graph/row_groups.h"
 
 namespace dpq::core::graph {
 namespace {
@@ -50,83 +51,11 @@ bool SplitFdShape(const DenialConstraint& dc, std::vector<size_t>& x,
   return b.empty() || !std::binary_search(x.begin(), x.end(), b[0]);
 }
 
-// A cell as an int64 with the DC's equality (see EncodeDouble).
-int64_t CellKey(const Column& c, size_t row) {
-  switch (c.type) {
-    case table::ColumnType::kString:
-      return c.string_ids[row];
-    case table::ColumnType::kInt64:
-      return c.int64s[row];
-    case table::ColumnType::kDouble:
-      return internal::EncodeDouble(c.doubles[row]);
-  }
-  return 0;
-}
-
 bool AnyNull(const Table& t, const std::vector<size_t>& columns, size_t row) {
   for (size_t c : columns) {
     if (t.column(c).is_null(row)) return true;
   }
   return false;
-}
-
-// Dense codes of `column`'s cells on the rows whose id is not kNone (which
-// have no NULL there): string ids as they are (the dictionary is dense),
-// numbers as key - min when they span a small range, else through a hash
-// map. Returns the number of codes.
-uint32_t ValueCodes(const Table& t, const Column& column,
-                    const std::vector<uint32_t>& ids,
-                    std::vector<uint32_t>* codes) {
-  const size_t n = ids.size();
-  codes->assign(n, CliqueFamily::kNone);
-  if (column.type == table::ColumnType::kString) {
-    for (size_t row = 0; row < n; ++row) {
-      if (ids[row] != CliqueFamily::kNone) (*codes)[row] = column.string_ids[row];
-    }
-    return static_cast<uint32_t>(t.dictionary().size());
-  }
-  int64_t lo = std::numeric_limits<int64_t>::max();
-  int64_t hi = std::numeric_limits<int64_t>::min();
-  for (size_t row = 0; row < n; ++row) {
-    if (ids[row] == CliqueFamily::kNone) continue;
-    lo = std::min(lo, CellKey(column, row));
-    hi = std::max(hi, CellKey(column, row));
-  }
-  if (lo > hi) return 0;
-  const uint64_t range =
-      static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1;
-  if (range != 0 && range <= 2 * uint64_t{n} + 1024) {
-    for (size_t row = 0; row < n; ++row) {
-      if (ids[row] == CliqueFamily::kNone) continue;
-      (*codes)[row] = static_cast<uint32_t>(
-          static_cast<uint64_t>(CellKey(column, row)) -
-          static_cast<uint64_t>(lo));
-    }
-    return static_cast<uint32_t>(range);
-  }
-  absl::flat_hash_map<int64_t, uint32_t> dense;
-  for (size_t row = 0; row < n; ++row) {
-    if (ids[row] == CliqueFamily::kNone) continue;
-    (*codes)[row] = dense.try_emplace(CellKey(column, row),
-                                      static_cast<uint32_t>(dense.size()))
-                        .first->second;
-  }
-  return static_cast<uint32_t>(dense.size());
-}
-
-// Refines per-row ids (in [0, num_ids)) by the cells of `columns`:
-// afterwards two member rows share an id iff they shared it before and
-// agree on every column. kNone (not a member) stays. Ids stay dense (their
-// numbering is arbitrary: BuildFamily renumbers in row order). On integer
-// codes, no hashing per row (internal::RefineCodes). Returns the count.
-uint32_t Refine(const Table& t, const std::vector<size_t>& columns,
-                uint32_t num_ids, std::vector<uint32_t>& ids) {
-  std::vector<uint32_t> codes;
-  for (size_t c : columns) {
-    const uint32_t num_codes = ValueCodes(t, t.column(c), ids, &codes);
-    num_ids = internal::RefineCodes(num_ids, &ids, num_codes, codes);
-  }
-  return num_ids;
 }
 
 std::string ColumnList(const Table& t, const std::vector<size_t>& columns) {
@@ -159,14 +88,14 @@ CliqueFamily BuildFamily(const Table& t, const FamilySpec& spec) {
         (spec.excluded_if_null.empty() || AnyNull(t, spec.excluded_if_null, row));
     if (member) group[row] = 0;
   }
-  const uint32_t num_groups = Refine(t, spec.key, 1, group);
+  const uint32_t num_groups = RefineRowGroups(t, spec.key, 1, &group);
   std::vector<uint32_t> part = group;
   if (spec.part_columns.empty()) {
     for (size_t row = 0; row < n; ++row) {
       if (part[row] != CliqueFamily::kNone) part[row] = static_cast<uint32_t>(row);
     }
   } else {
-    Refine(t, spec.part_columns, num_groups, part);
+    RefineRowGroups(t, spec.part_columns, num_groups, &part);
   }
   // Parts per group (part ids refine group ids), then keep the groups of
   // two or more parts, renumbering blocks and parts in row order.

@@ -12,30 +12,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "core/dp/discrete_laplace.h"
+#include "core/graph/row_groups.h"
 #include "core/util/status_macros.h"
 
 namespace dpq::core::private_measures {
-namespace {
-
-// The cell as 64 bits such that equal cells (in the DC sense) map to equal
-// keys. Within one column the type is fixed, so keys never mix types.
-uint64_t CellKey(const table::Column& column, size_t row) {
-  switch (column.type) {
-    case table::ColumnType::kInt64:
-      return std::bit_cast<uint64_t>(column.int64s[row]);
-    case table::ColumnType::kDouble: {
-      double d = column.doubles[row];
-      if (d == 0.0) d = 0.0;  // -0 == +0
-      if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();
-      return std::bit_cast<uint64_t>(d);
-    }
-    case table::ColumnType::kString:
-      return column.string_ids[row];
-  }
-  return 0;
-}
-
-}  // namespace
 
 absl::StatusOr<uint64_t> DegreeBoundForColumns(const table::Table& table,
                                                absl::Span<const size_t> x) {
@@ -50,52 +30,22 @@ absl::StatusOr<uint64_t> DegreeBoundForColumns(const table::Table& table,
                        table.num_columns(), " columns."));
     }
   }
-  // Group the rows by X one column at a time: a row's group id after
-  // columns x[0..i] is a dense id of (its id after x[0..i-1], its cell in
-  // x[i]). Fixed-size keys in a pre-sized hash map keep this one cheap
-  // probe per row and column (a map keyed by the whole X tuple as a span
-  // was several times slower at 1M rows). NULL rows never equal anything.
-  constexpr uint32_t kNullRow = std::numeric_limits<uint32_t>::max();
-  std::vector<uint32_t> group(table.num_rows(), 0);
-  size_t num_groups = 1;
-  // Start with a string column if there is one (the order of X does not
-  // change the grouping).
-  std::vector<size_t> columns(x.begin(), x.end());
-  std::stable_partition(columns.begin(), columns.end(), [&](size_t c) {
-    return table.column(c).type == table::ColumnType::kString;
-  });
-  x = columns;
-  size_t first = 0;
-  if (const table::Column& column = table.column(x[0]);
-      column.type == table::ColumnType::kString) {
-    // String ids are already dense ids of the values: no hashing needed.
-    for (size_t row = 0; row < table.num_rows(); ++row) {
-      group[row] = column.is_null(row) ? kNullRow : column.string_ids[row];
-    }
-    num_groups = table.dictionary().size();
-    first = 1;
-  }
-  for (size_t c : x.subspan(first)) {
+  // Rows with a NULL in X equal nothing; the others are grouped by X on
+  // integer codes (graph::RefineRowGroups: no hashing for string columns
+  // and small integer spans).
+  const size_t n = table.num_rows();
+  std::vector<uint32_t> group(n, 0);
+  for (size_t c : x) {
     const table::Column& column = table.column(c);
-    absl::flat_hash_map<std::pair<uint32_t, uint64_t>, uint32_t> dense;
-    dense.reserve(table.num_rows());
-    for (size_t row = 0; row < table.num_rows(); ++row) {
-      if (group[row] == kNullRow) continue;
-      if (column.is_null(row)) {
-        group[row] = kNullRow;
-        continue;
-      }
-      const auto key = std::make_pair(group[row], CellKey(column, row));
-      group[row] =
-          dense.try_emplace(key, static_cast<uint32_t>(dense.size()))
-              .first->second;
+    for (size_t row = 0; row < n; ++row) {
+      if (column.is_null(row)) group[row] = graph::kNoRowGroup;
     }
-    num_groups = dense.size();
   }
+  const uint32_t num_groups = graph::RefineRowGroups(table, x, 1, &group);
   std::vector<uint32_t> freq(num_groups, 0);
   uint64_t max_freq = 0;
   for (uint32_t g : group) {
-    if (g == kNullRow) continue;
+    if (g == graph::kNoRowGroup) continue;
     max_freq = std::max<uint64_t>(max_freq, ++freq[g]);
   }
   return max_freq == 0 ? 0 : max_freq - 1;

@@ -1,0 +1,88 @@
+#include "core/graph/row_groups.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "core/graph/conflict_graph_internal.h"
+#include "core/table/table.h"
+
+namespace dpq::core::graph {
+namespace {
+
+using table::Column;
+using table::Table;
+
+// A cell as an int64 with the DC's equality (see EncodeDouble).
+int64_t CellKey(const Column& c, size_t row) {
+  switch (c.type) {
+    case table::ColumnType::kString:
+      return c.string_ids[row];
+    case table::ColumnType::kInt64:
+      return c.int64s[row];
+    case table::ColumnType::kDouble:
+      return internal::EncodeDouble(c.doubles[row]);
+  }
+  return 0;
+}
+
+// Dense codes of `column`'s cells on the rows in a group (which have no
+// NULL there): string ids as they are (the dictionary is dense), numbers
+// as key - min when they span a small range, else through a hash map.
+// Returns the number of codes.
+uint32_t ValueCodes(const Table& t, const Column& column,
+                    const std::vector<uint32_t>& ids,
+                    std::vector<uint32_t>* codes) {
+  const size_t n = ids.size();
+  codes->assign(n, kNoRowGroup);
+  if (column.type == table::ColumnType::kString) {
+    for (size_t row = 0; row < n; ++row) {
+      if (ids[row] != kNoRowGroup) (*codes)[row] = column.string_ids[row];
+    }
+    return static_cast<uint32_t>(t.dictionary().size());
+  }
+  int64_t lo = std::numeric_limits<int64_t>::max();
+  int64_t hi = std::numeric_limits<int64_t>::min();
+  for (size_t row = 0; row < n; ++row) {
+    if (ids[row] == kNoRowGroup) continue;
+    lo = std::min(lo, CellKey(column, row));
+    hi = std::max(hi, CellKey(column, row));
+  }
+  if (lo > hi) return 0;
+  const uint64_t range =
+      static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1;
+  if (range != 0 && range <= 2 * uint64_t{n} + 1024) {
+    for (size_t row = 0; row < n; ++row) {
+      if (ids[row] == kNoRowGroup) continue;
+      (*codes)[row] = static_cast<uint32_t>(
+          static_cast<uint64_t>(CellKey(column, row)) -
+          static_cast<uint64_t>(lo));
+    }
+    return static_cast<uint32_t>(range);
+  }
+  absl::flat_hash_map<int64_t, uint32_t> dense;
+  for (size_t row = 0; row < n; ++row) {
+    if (ids[row] == kNoRowGroup) continue;
+    (*codes)[row] = dense.try_emplace(CellKey(column, row),
+                                      static_cast<uint32_t>(dense.size()))
+                        .first->second;
+  }
+  return static_cast<uint32_t>(dense.size());
+}
+
+}  // namespace
+
+uint32_t RefineRowGroups(const Table& t, absl::Span<const size_t> columns,
+                         uint32_t num_groups, std::vector<uint32_t>* ids) {
+  std::vector<uint32_t> codes;
+  for (size_t c : columns) {
+    const uint32_t num_codes = ValueCodes(t, t.column(c), *ids, &codes);
+    num_groups = internal::RefineCodes(num_groups, ids, num_codes, codes);
+  }
+  return num_groups;
+}
+
+}  // namespace dpq::core::graph

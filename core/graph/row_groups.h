@@ -1,0 +1,32 @@
+// Grouping rows by the cells of some columns, as DC equalities compare
+// them (string ids, int64 values, doubles with -0.0 == +0.0), on dense
+// integer codes: a counting sort per column, no hashing per row where the
+// values span a small range. Used by the FD clique families and the
+// degree bounds (docs/performance.md "Loading and blocking").
+#ifndef DPQ_CORE_GRAPH_ROW_GROUPS_H_
+#define DPQ_CORE_GRAPH_ROW_GROUPS_H_
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "core/table/table.h"
+
+namespace dpq::core::graph {
+
+// A row outside every group.
+inline constexpr uint32_t kNoRowGroup = std::numeric_limits<uint32_t>::max();
+
+// Refines per-row group ids (*ids: one per row, in [0, num_groups) or
+// kNoRowGroup) by the cells of `columns`: afterwards two rows share an id
+// iff they shared one before and agree on every column. Rows outside stay
+// outside; the caller keeps rows with a NULL in `columns` outside (a NULL
+// equals nothing). Ids stay dense, their numbering arbitrary. Returns the
+// number of groups. O(rows + the columns' value spans) per column.
+uint32_t RefineRowGroups(const table::Table& t, absl::Span<const size_t> columns,
+                         uint32_t num_groups, std::vector<uint32_t>* ids);
+
+}  // namespace dpq::core::graph
+
+#endif  // DPQ_CORE_GRAPH_ROW_GROUPS_H_
