@@ -54,6 +54,21 @@ std::vector<NodeId> DoubleCoverMatching(uint32_t n,
   std::vector<NodeId> queue;
   std::vector<NodeId> stack;
   queue.reserve(n);
+  // A greedy matching first (each left copy takes its first free right
+  // neighbour): Hopcroft-Karp then needs far fewer phases. The result is a
+  // maximum matching either way, and what callers derive from it (its
+  // size, the copies reachable from free left copies by alternating paths)
+  // is the same for every maximum matching.
+  for (NodeId u = 0; u < n; ++u) {
+    if (!is_active(u)) continue;
+    for (NodeId v : neighbors(u)) {
+      if (is_active(v) && mate_right[v] == kNoMate) {
+        mate_left[u] = v;
+        mate_right[v] = u;
+        break;
+      }
+    }
+  }
   while (true) {
     // Phase 1: layer the left copies by BFS from the free ones.
     queue.clear();

@@ -68,6 +68,30 @@ TEST(VertexCoverTest, MatchesBruteForceOnRandomSmallGraphs) {
   EXPECT_EQ(graphs, 13 * 6 * 20);
 }
 
+// The half-integral LP solution (x2 = 2x in {0, 1, 2}) covers every edge
+// and is optimal: its sum is the doubled LP value. Checked on graphs where
+// the greedy start of the matching is far from maximum (many components,
+// paths whose greedy matching must be augmented).
+TEST(VertexCoverTest, HalfIntegralLpSolutionIsFeasibleAndOptimal) {
+  std::mt19937_64 rng(20261128);
+  for (int trial = 0; trial < 300; ++trial) {
+    const uint32_t n = 1 + static_cast<uint32_t>(trial % 40);
+    const double p = 0.02 + 0.9 * static_cast<double>(rng() % 100) / 100.0;
+    const Graph g = brute_force::RandomGraph(n, p, rng);
+    const std::vector<uint8_t> x2 = HalfIntegralLpSolution(g);
+    ASSERT_EQ(x2.size(), n);
+    uint64_t sum = 0;
+    for (NodeId v = 0; v < n; ++v) {
+      ASSERT_LE(x2[v], 2);
+      sum += x2[v];
+    }
+    g.ForEachEdge([&](NodeId u, NodeId v) {
+      EXPECT_GE(x2[u] + x2[v], 2) << "edge " << u << "-" << v;
+    });
+    EXPECT_EQ(sum, VertexCoverLpDoubled(g)) << "trial " << trial;
+  }
+}
+
 TEST(VertexCoverTest, LpEqualsOptimumOnBipartiteGraphs) {
   std::mt19937_64 rng(7);
   for (int trial = 0; trial < 300; ++trial) {
