@@ -10,9 +10,21 @@
 //
 // How it is built, per DC (never a blind all-pairs loop when the DC has an
 // equality join predicate):
-//  1. Rows eligible as t1 (no NULL in a column the DC reads from t1, all
-//     single-tuple predicates on t1 hold) and as t2 are filtered in O(n).
-//  2. Equality join predicates t1.A = t2.B partition both sides into
+//  0. A DC with the same predicates as an earlier one, or their mirror
+//     image (t1 and t2 exchanged), has the same unordered pairs and is not
+//     enumerated again (constraints/dc_pair_key.h).
+//  1. FD-shaped DCs (same-column `=` join predicates and at most one
+//     same-column `!=`, nothing else: every FD) are planned on integer
+//     codes alone (SameColumnPlanner): the rows are bucketed by one
+//     equality column with a counting sort on all threads (once per column,
+//     shared by the DCs that bucket on it, which are planned one after the
+//     other), each bucket's rows are sorted by the codes of the other
+//     equalities and of the `!=` column held next to the row, and only the
+//     blocks that hold a violating pair are kept, with their runs of equal
+//     `!=` values: every row pairs with the rows of the later runs.
+//  2. Other DCs: rows eligible as t1 (no NULL in a column the DC reads from
+//     t1, all single-tuple predicates on t1 hold) and as t2 are filtered in
+//     O(n). Equality join predicates t1.A = t2.B partition both sides into
 //     blocks of equal keys, on dense integer codes (string ids and small
 //     integer ranges directly, wide numbers through a hash map; further
 //     equalities refine the codes by a counting sort); only pairs inside a
@@ -33,19 +45,23 @@
 //  4. The work is split into ranges of t1 rows (large blocks are cut, small
 //     ones grouped) run by `num_threads` std::thread workers, each with a
 //     thread-local buffer of packed edges (u << 32 | v, u < v; 8 bytes per
-//     edge), sorted per thread, merged and deduplicated per DC; the union
-//     over the DCs is taken once, split by value range over the threads.
+//     edge). A symmetric enumeration yields each pair once; an ordered one
+//     is sorted and deduplicated per DC. The CSR is built from all DCs'
+//     buffers at once by bucketing the pairs by their lower end, sorting
+//     each node's short bucket and dropping repeats, on all threads
+//     (Graph::FromPackedPairs): no global sort of the edges.
 //
 // Complexity per DC with k blocks of t1/t2 sizes (l_b, r_b): O(n) filtering
-// and hashing, O(sum r_b log r_b) sorting, plus per t1 row O(log r_b) and the
+// and coding, O(sum r_b log r_b) sorting, plus per t1 row O(log r_b) and the
 // pairs it enumerates: exactly its violating pairs for FDs and equality-only
 // DCs; the pairs satisfying the first inequality for one inequality; the
 // pairs satisfying the first two inequalities plus O(r_b / 4096) words for
 // two or more. DCs whose only join predicates are `!=` with two or more of
 // them, or that have no join predicate at all, are inherently quadratic in
-// the eligible rows (their output can be too). Merging: O(m log m) for m
-// emitted pairs. Memory: the table's key columns (8 bytes per row and
-// column read), 8 bytes per emitted pair, then the CSR graph.
+// the eligible rows (their output can be too). The CSR: O(n + m) plus the
+// per-node sorts for m emitted pairs. Memory: 4 to 16 bytes per row for the
+// codes and keys of the DC being planned, 8 bytes per emitted pair, then
+// the CSR graph.
 #ifndef DPQ_CORE_GRAPH_CONFLICT_GRAPH_BUILDER_H_
 #define DPQ_CORE_GRAPH_CONFLICT_GRAPH_BUILDER_H_
 
