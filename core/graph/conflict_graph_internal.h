@@ -37,13 +37,6 @@ std::vector<uint64_t> SortMergeUnique(std::vector<std::vector<uint64_t>> parts,
                                       int num_threads,
                                       bool parts_sorted = false);
 
-// The union of sorted, duplicate-free vectors, split by value range into
-// one piece per thread (each piece merged on its own thread, then the
-// pieces concatenated): every core works on the merge, unlike a merge tree
-// whose last level is one merge of two. Parts are consumed.
-std::vector<uint64_t> UnionSortedUnique(std::vector<std::vector<uint64_t>> parts,
-                                        int num_threads);
-
 // ---------------------------------------------------------------------------
 // Keys (conflict_graph_plan.cc).
 
