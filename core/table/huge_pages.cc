@@ -15,8 +15,8 @@ constexpr uintptr_t kHugePage = uintptr_t{1} << 21;
 // table costs more than it saves.
 constexpr size_t kMinMappedBytes = size_t{1} << 20;
 
-}  // namespace
-
+// Asks the kernel to back the whole 2 MiB pages inside [data, data + bytes)
+// with huge pages: only a hint, best given before the range is touched.
 void AdviseHugePages(const void* data, size_t bytes) {
   const uintptr_t begin = reinterpret_cast<uintptr_t>(data);
   const uintptr_t first = (begin + kHugePage - 1) & ~(kHugePage - 1);
@@ -24,6 +24,8 @@ void AdviseHugePages(const void* data, size_t bytes) {
   if (data == nullptr || last <= first) return;
   ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
 }
+
+}  // namespace
 
 void* AllocateZeroed(size_t bytes, bool prefault) {
   if (bytes == 0) return nullptr;

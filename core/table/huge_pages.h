@@ -14,11 +14,6 @@
 
 namespace dpq::core::table::internal {
 
-// Asks the kernel to back the whole 2 MiB pages inside [data, data + bytes)
-// with huge pages; only a hint (ignored for small ranges, and harmless
-// where huge pages are off). Best before the range is first touched.
-void AdviseHugePages(const void* data, size_t bytes);
-
 // `bytes` of zeroed memory (nullptr for 0), and its release. Aborts when
 // memory runs out, as the process does on a failed allocation elsewhere.
 // With `prefault`, large allocations are faulted in writable at once (for
@@ -27,9 +22,11 @@ void AdviseHugePages(const void* data, size_t bytes);
 void* AllocateZeroed(size_t bytes, bool prefault);
 void FreeZeroed(void* data, size_t bytes);
 
+// Whether a ZeroedArray is faulted in when allocated (AllocateZeroed).
+enum class Prefault { kNo, kYes };
+
 // A zeroed array of trivial T that is never copied: large ones are mapped
 // fresh from the kernel (zeroed pages, no memset) and asked for huge pages.
-enum class Prefault { kNo, kYes };
 template <typename T>
 class ZeroedArray {
   static_assert(std::is_trivially_copyable_v<T>);
