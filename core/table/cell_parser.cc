@@ -29,7 +29,67 @@ bool HasRedundantLeadingZero(absl::string_view number) {
   return number.size() >= 2 && number[0] == '0' && IsDigit(number[1]);
 }
 
+// Powers of ten that are exact doubles.
+constexpr double kExactPowersOfTen[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,
+                                        1e6, 1e7, 1e8,  1e9,  1e10, 1e11,
+                                        1e12, 1e13, 1e14, 1e15};
+
+// Numbers of at most this many digits always fit int64, and as a double
+// mantissa (< 2^53) they are exact.
+constexpr size_t kMaxFastDigits = 15;
+
+// Reads the digits at the front of `*cell` into `*value`, removing them;
+// how many there were (at most kMaxFastDigits + 1 are read).
+inline size_t TakeDigits(absl::string_view* cell, uint64_t* value) {
+  size_t n = 0;
+  while (n < cell->size() && n <= kMaxFastDigits && IsDigit((*cell)[n])) {
+    *value = *value * 10 + static_cast<uint64_t>((*cell)[n] - '0');
+    ++n;
+  }
+  cell->remove_prefix(n);
+  return n;
+}
+
 }  // namespace
+
+bool ParseInt64Fast(absl::string_view cell, int64_t* out) {
+  absl::string_view rest = cell;
+  const bool negative = !rest.empty() && rest[0] == '-';
+  if (negative) rest.remove_prefix(1);
+  uint64_t magnitude = 0;
+  const size_t digits = TakeDigits(&rest, &magnitude);
+  if (digits == 0 || digits > kMaxFastDigits || !rest.empty()) {
+    return ParseInt64(cell, out);
+  }
+  *out = negative ? -static_cast<int64_t>(magnitude)
+                  : static_cast<int64_t>(magnitude);
+  return true;
+}
+
+bool ParseFiniteDoubleFast(absl::string_view cell, double* out) {
+  // -?d+(.d+)? with at most kMaxFastDigits digits: an exact mantissa
+  // divided by an exact power of ten, which IEEE division rounds
+  // correctly, as the general parser does.
+  absl::string_view rest = cell;
+  const bool negative = !rest.empty() && rest[0] == '-';
+  if (negative) rest.remove_prefix(1);
+  uint64_t mantissa = 0;
+  const size_t int_digits = TakeDigits(&rest, &mantissa);
+  size_t frac_digits = 0;
+  if (!rest.empty() && rest[0] == '.') {
+    rest.remove_prefix(1);
+    frac_digits = TakeDigits(&rest, &mantissa);
+    if (frac_digits == 0) return ParseFiniteDouble(cell, out);
+  }
+  if (int_digits == 0 || int_digits + frac_digits > kMaxFastDigits ||
+      !rest.empty()) {
+    return ParseFiniteDouble(cell, out);
+  }
+  const double value =
+      static_cast<double>(mantissa) / kExactPowersOfTen[frac_digits];
+  *out = negative ? -value : value;
+  return true;
+}
 
 absl::string_view StripSpaces(absl::string_view cell) {
   while (!cell.empty() && cell.front() == ' ') cell.remove_prefix(1);
@@ -107,10 +167,10 @@ Column MakeColumn(ColumnType type, size_t num_rows) {
 
 bool StoreNumber(absl::string_view value, size_t row, Column* column) {
   if (column->type == ColumnType::kInt64) {
-    return ParseInt64(value, &column->int64s[row]);
+    return ParseInt64Fast(value, &column->int64s[row]);
   }
   return column->type == ColumnType::kDouble &&
-         ParseFiniteDouble(value, &column->doubles[row]);
+         ParseFiniteDoubleFast(value, &column->doubles[row]);
 }
 
 }  // namespace dpq::core::table::internal

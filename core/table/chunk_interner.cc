@@ -26,8 +26,15 @@ uint32_t ChunkInterner::Insert(Slot* slot, const Key& key,
   *slot = Slot{key.hash, key.w[0], key.w[1], static_cast<uint32_t>(s.size()),
                id + 1};
   // At most half full: short probe sequences.
-  if (2 * strings_.size() > slots_.size()) Grow();
+  if (2 * strings_.size() > slots_.size()) Rehash(2 * slots_.size());
   return id;
+}
+
+void ChunkInterner::Reserve(size_t n) {
+  size_t num_slots = slots_.size();
+  while (num_slots < 2 * n) num_slots *= 2;
+  if (num_slots > slots_.size()) Rehash(num_slots);
+  strings_.reserve(n);
 }
 
 absl::string_view ChunkInterner::Copy(absl::string_view s) {

@@ -22,12 +22,13 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "core/table/huge_pages.h"
 
 namespace dpq::core::table::internal {
 
 class ChunkInterner {
  public:
-  ChunkInterner() { slots_.resize(kInitialSlots); }
+  ChunkInterner() : slots_(kInitialSlots, Prefault::kYes) {}
   ChunkInterner(const ChunkInterner&) = delete;
   ChunkInterner& operator=(const ChunkInterner&) = delete;
 
@@ -39,15 +40,20 @@ class ChunkInterner {
   static Key KeyOf(absl::string_view s) {
     Key k{0, {0, 0}};
     std::memcpy(k.w, s.data(), s.size() < 16 ? s.size() : 16);
-    uint64_t h = k.w[0] * 0x9e3779b97f4a7c15ULL ^
-                 k.w[1] * 0xc2b2ae3d27d4eb4fULL ^ s.size();
-    for (size_t i = 16; i < s.size(); i += 8) {
-      uint64_t more = 0;
-      std::memcpy(&more, s.data() + i, s.size() - i < 8 ? s.size() - i : 8);
-      h = (h ^ more) * 0x9e3779b97f4a7c15ULL;
-    }
-    k.hash = Mix(h);
-    return k;
+    return Finish(s, k);
+  }
+  // The same key, for `s` inside a buffer that ends at `limit`. With 16
+  // readable bytes from s.data(), the words are loaded whole and masked:
+  // copying fewer bytes into a zeroed key and loading it back stalls on
+  // store forwarding, which cost more than the hashing.
+  static Key KeyOf(absl::string_view s, const char* limit) {
+    if (limit - s.data() < 16) return KeyOf(s);
+    Key k{};
+    std::memcpy(k.w, s.data(), 16);
+    const size_t n = s.size();
+    k.w[0] &= n >= 8 ? ~uint64_t{0} : LowBytes(n);
+    k.w[1] &= n >= 16 ? ~uint64_t{0} : (n <= 8 ? 0 : LowBytes(n - 8));
+    return Finish(s, k);
   }
 
   // Asks for the cache line `key` probes first: the reader computes the
@@ -60,6 +66,13 @@ class ChunkInterner {
   // The provisional id of `s` (whose key is `key`).
   uint32_t Intern(absl::string_view s, const Key& key);
   uint32_t Intern(absl::string_view s) { return Intern(s, KeyOf(s)); }
+
+  // Makes room for `n` distinct strings, so that the table need not grow
+  // while they are interned (the reader estimates n from earlier chunks).
+  void Reserve(size_t n);
+
+  // Drops the lookup table once the chunk is interned: strings() stays.
+  void FinishInterning() { slots_ = ZeroedArray<Slot>(); }
 
   // The distinct strings by provisional id.
   const std::vector<absl::string_view>& strings() const { return strings_; }
@@ -75,6 +88,22 @@ class ChunkInterner {
     uint32_t id_plus_one = 0;  // 0: empty
   };
 
+  // The low n < 8 bytes of a little-endian word.
+  static uint64_t LowBytes(size_t n) { return (uint64_t{1} << (8 * n)) - 1; }
+
+  // k with its hash, from its words and the bytes of s after them.
+  static Key Finish(absl::string_view s, Key k) {
+    uint64_t h = k.w[0] * 0x9e3779b97f4a7c15ULL ^
+                 k.w[1] * 0xc2b2ae3d27d4eb4fULL ^ s.size();
+    for (size_t i = 16; i < s.size(); i += 8) {
+      uint64_t more = 0;
+      std::memcpy(&more, s.data() + i, s.size() - i < 8 ? s.size() - i : 8);
+      h = (h ^ more) * 0x9e3779b97f4a7c15ULL;
+    }
+    k.hash = Mix(h);
+    return k;
+  }
+
   static uint64_t Mix(uint64_t h) {
     h ^= h >> 32;
     h *= 0xd6e8feb86659fd93ULL;
@@ -82,11 +111,13 @@ class ChunkInterner {
     return h;
   }
 
-  void Grow() {
-    std::vector<Slot> old(2 * slots_.size());
-    old.swap(slots_);
+  // Rehashes into `num_slots` (a power of two) slots.
+  void Rehash(size_t num_slots) {
+    ZeroedArray<Slot> old(num_slots, Prefault::kYes);
+    std::swap(old, slots_);
     const size_t mask = slots_.size() - 1;
-    for (const Slot& slot : old) {
+    for (size_t k = 0; k < old.size(); ++k) {
+      const Slot& slot = old[k];
       if (slot.id_plus_one == 0) continue;
       size_t i = slot.hash & mask;
       while (slots_[i].id_plus_one != 0) i = (i + 1) & mask;
@@ -98,7 +129,7 @@ class ChunkInterner {
   // A stable copy of `s` in the arena.
   absl::string_view Copy(absl::string_view s);
 
-  std::vector<Slot> slots_;
+  ZeroedArray<Slot> slots_;  // all zero bytes: an empty slot
   std::vector<absl::string_view> strings_;
   // Blocks of copied strings; a block is never reallocated.
   std::vector<std::unique_ptr<char[]>> blocks_;

@@ -117,63 +117,123 @@ struct ChunkStrings {
   std::vector<std::unique_ptr<ChunkInterner>> interners;  // by column
 };
 
+// The most distinct strings per record any parsed chunk had in each
+// column: a chunk sizes its interners from it instead of growing them (a
+// rehash of every string each time a table doubles).
+class DistinctHints {
+ public:
+  explicit DistinctHints(size_t num_columns) : ratio_(num_columns) {}
+
+  // The distinct strings expected in `records` records of `column`, with
+  // some slack; 0 before any chunk is done.
+  size_t Estimate(size_t column, size_t records) const {
+    const uint64_t ratio = ratio_[column].load(std::memory_order_relaxed);
+    const size_t expected = static_cast<size_t>((ratio * records) >> kShift);
+    return expected + expected / 16;
+  }
+
+  void Record(size_t column, size_t distinct, size_t records) {
+    if (records == 0) return;
+    const uint64_t ratio = (uint64_t{distinct} << kShift) / records;
+    uint64_t seen = ratio_[column].load(std::memory_order_relaxed);
+    while (seen < ratio && !ratio_[column].compare_exchange_weak(
+                               seen, ratio, std::memory_order_relaxed)) {
+    }
+  }
+
+ private:
+  static constexpr int kShift = 20;  // fixed point: distinct/record * 2^20
+  std::vector<std::atomic<uint64_t>> ratio_;
+};
+
+// One tokenized record, with the keys of its string cells.
+struct PendingRecord {
+  Result result = Result::kEnd;
+  std::vector<FastField> fields;
+  std::vector<ChunkInterner::Key> keys;
+};
+
+// Stores the cells of record `row`; false if one does not fit its column.
+bool StoreRecord(const CsvOptions& options, const PendingRecord& record,
+                 size_t row, std::vector<Column>* columns,
+                 ChunkStrings* strings, std::string* scratch) {
+  for (size_t c = 0; c < columns->size(); ++c) {
+    const FastField& f = record.fields[c];
+    Column& column = (*columns)[c];
+    const bool is_null =
+        IsNullText(f.raw, f.has_escaped_quotes, options.null_values);
+    if (column.type == ColumnType::kString) {
+      if (is_null) {
+        column.nulls[row] = 1;
+      } else if (f.has_escaped_quotes) {
+        *scratch = absl::StrReplaceAll(f.raw, {{"\"\"", "\""}});
+        column.string_ids[row] = strings->interners[c]->Intern(*scratch);
+      } else {
+        column.string_ids[row] =
+            strings->interners[c]->Intern(f.raw, record.keys[c]);
+      }
+    } else if (is_null || (!f.has_escaped_quotes && IsNanSpelling(f.raw))) {
+      column.nulls[row] = 1;
+    } else if (f.has_escaped_quotes || !StoreNumber(f.raw, row, &column)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // Stores one chunk's cells into rows [first_row, ...) of `columns`; string
 // cells get the chunk's provisional ids. False on a malformed record, a
 // cell not of its column's type or a record count other than the split's.
 bool FillChunk(const ParallelCsvInput& input, const CsvOptions& options,
                const CsvChunk& chunk, std::vector<Column>* columns,
-               ChunkStrings* strings) {
+               ChunkStrings* strings, DistinctHints* hints) {
   const size_t num_columns = columns->size();
+  std::vector<size_t> string_columns;
   strings->interners.resize(num_columns);
   for (size_t c = 0; c < num_columns; ++c) {
-    if ((*columns)[c].type == ColumnType::kString) {
-      strings->interners[c] = std::make_unique<ChunkInterner>();
+    if ((*columns)[c].type != ColumnType::kString) continue;
+    string_columns.push_back(c);
+    strings->interners[c] = std::make_unique<ChunkInterner>();
+    strings->interners[c]->Reserve(hints->Estimate(c, chunk.num_records));
+  }
+  FastCsvTokenizer tokenizer(tokenizer_text(input, chunk),
+                             options.max_field_bytes);
+  const char* const limit = input.text.data() + input.text.size();
+  // Reads the next record and computes its keys, with a prefetch each.
+  // The record before it is stored meanwhile, so that the lookups find
+  // their slots in cache (a column with many distinct strings has a table
+  // far larger than the caches).
+  auto read = [&](PendingRecord* record) {
+    record->result = tokenizer.Next(num_columns, record->fields.data());
+    if (record->result != Result::kRecord) return;
+    for (size_t c : string_columns) {
+      record->keys[c] = ChunkInterner::KeyOf(record->fields[c].raw, limit);
+      strings->interners[c]->Prefetch(record->keys[c]);
     }
+  };
+  PendingRecord records[2];
+  for (PendingRecord& record : records) {
+    record.fields.resize(num_columns);
+    record.keys.resize(num_columns);
   }
-  std::vector<FastField> fields(num_columns);
-  FastCsvTokenizer tokenizer(
-      input.text.substr(chunk.begin, chunk.end - chunk.begin),
-      options.max_field_bytes);
-  std::vector<size_t> string_columns;
-  for (size_t c = 0; c < num_columns; ++c) {
-    if ((*columns)[c].type == ColumnType::kString) string_columns.push_back(c);
-  }
-  std::vector<ChunkInterner::Key> keys(num_columns);
   std::string scratch;
   size_t row = chunk.first_row;
   const size_t end_row = chunk.first_row + chunk.num_records;
-  for (;;) {
-    const Result r = tokenizer.Next(num_columns, fields.data());
-    if (r == Result::kEnd) break;
-    if (r == Result::kMalformed || row == end_row) return false;
-    // Keys first, with a prefetch each: the lookups below then find their
-    // slots in cache (or on the way) in every column at once.
-    for (size_t c : string_columns) {
-      keys[c] = ChunkInterner::KeyOf(fields[c].raw);
-      strings->interners[c]->Prefetch(keys[c]);
-    }
-    for (size_t c = 0; c < num_columns; ++c) {
-      const FastField& f = fields[c];
-      Column& column = (*columns)[c];
-      const bool is_null =
-          IsNullText(f.raw, f.has_escaped_quotes, options.null_values);
-      if (column.type == ColumnType::kString) {
-        if (is_null) {
-          column.nulls[row] = 1;
-        } else if (f.has_escaped_quotes) {
-          scratch = absl::StrReplaceAll(f.raw, {{"\"\"", "\""}});
-          column.string_ids[row] = strings->interners[c]->Intern(scratch);
-        } else {
-          column.string_ids[row] =
-              strings->interners[c]->Intern(f.raw, keys[c]);
-        }
-      } else if (is_null || (!f.has_escaped_quotes && IsNanSpelling(f.raw))) {
-        column.nulls[row] = 1;
-      } else if (f.has_escaped_quotes || !StoreNumber(f.raw, row, &column)) {
-        return false;
-      }
+  read(&records[0]);
+  for (size_t next = 1;; next ^= 1) {
+    const PendingRecord& record = records[next ^ 1];
+    if (record.result == Result::kEnd) break;
+    if (record.result == Result::kMalformed || row == end_row) return false;
+    read(&records[next]);
+    if (!StoreRecord(options, record, row, columns, strings, &scratch)) {
+      return false;
     }
     ++row;
+  }
+  for (size_t c : string_columns) {
+    hints->Record(c, strings->interners[c]->strings().size(),
+                  chunk.num_records);
+    strings->interners[c]->FinishInterning();
   }
   if (input.release) input.release(tokenizer_text(input, chunk));
   return row == end_row;
@@ -235,10 +295,12 @@ std::optional<Table> ReadCsvParallel(const ParallelCsvInput& input,
 
   std::vector<Column> columns = MakeColumns(plans, num_rows, num_threads);
   std::vector<ChunkStrings> strings(chunks->size());
+  DistinctHints hints(columns.size());
   std::atomic<bool> ok{true};
   util::ParallelFor(chunks->size(), num_threads, [&](size_t k, int) {
     if (!ok.load(std::memory_order_relaxed)) return;
-    if (!FillChunk(input, options, (*chunks)[k], &columns, &strings[k])) {
+    if (!FillChunk(input, options, (*chunks)[k], &columns, &strings[k],
+                   &hints)) {
       ok = false;
     }
   });
@@ -257,7 +319,7 @@ std::optional<Table> ReadCsvParallel(const ParallelCsvInput& input,
   MergedDictionary merged = MergeInterners(interners, num_threads);
   util::ParallelFor(interners.size(), num_threads, [&](size_t i, int) {
     const auto [k, c] = owner[i];
-    const std::vector<uint32_t>& remap = merged.remaps[i];
+    const uint32_t* remap = merged.remap(i);
     Column& column = columns[c];
     const size_t begin = (*chunks)[k].first_row;
     const size_t end = begin + (*chunks)[k].num_records;

@@ -12,6 +12,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
+#include "core/table/huge_pages.h"
 #include "core/table/table.h"
 
 namespace dpq::core::table::internal {
@@ -54,12 +55,23 @@ class StringInterner {
 // One sorted dictionary for the strings of several interners (e.g. one per
 // chunk of a CSV file and column), and for each interner the map from its
 // provisional ids to dictionary ids. The interners' strings must stay alive
-// until it returns. Sorts on `num_threads` threads: O(k log k) for k
-// strings over all interners, comparing 8-byte prefixes as integers first.
+// until it returns. O(k log k) for k strings over all interners, on
+// `num_threads` threads: the strings are distributed by their first two
+// bytes, then each group is sorted (8-byte prefixes compared as integers
+// first) and de-duplicated on its own.
 struct MergedDictionary {
   std::shared_ptr<const StringDictionary> dictionary;
-  // remaps[i][provisional id in interners[i]] = dictionary id.
-  std::vector<std::vector<uint32_t>> remaps;
+  // flat[base[i] + provisional id in interners[i]] = dictionary id: one
+  // array for all interners, so that no per-interner copy is made.
+  ZeroedArray<uint32_t> flat;
+  std::vector<size_t> base;
+
+  const uint32_t* remap(size_t interner) const {
+    return flat.data() + base[interner];
+  }
+  size_t remap_size(size_t interner) const {
+    return base[interner + 1] - base[interner];
+  }
 };
 // interners[i] lists the distinct strings of interner i by provisional id.
 MergedDictionary MergeInterners(

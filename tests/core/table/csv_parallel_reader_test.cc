@@ -69,9 +69,10 @@ void ExpectSameAsSequential(const std::string& text, CsvOptions options) {
   }
 }
 
-// A random cell: numbers, NaN, empty, quoted with commas, quotes, LF, CRLF.
+// A random cell: numbers, NaN, empty, quoted with commas, quotes, LF, CRLF,
+// and words long enough to span the tokenizer's 64-byte blocks.
 std::string RandomCell(std::mt19937_64& rng, bool numeric_only) {
-  const int kind = static_cast<int>(rng() % (numeric_only ? 4 : 11));
+  const int kind = static_cast<int>(rng() % (numeric_only ? 4 : 13));
   switch (kind) {
     case 0:
       return absl::StrCat(static_cast<int64_t>(rng() % 200) - 100);
@@ -93,6 +94,10 @@ std::string RandomCell(std::mt19937_64& rng, bool numeric_only) {
       return "\"cr\r\nlf\"";
     case 9:
       return absl::StrCat("w", rng() % 7);
+    case 11:
+      return std::string(1 + rng() % 150, static_cast<char>('k' + rng() % 3));
+    case 12:
+      return absl::StrCat("\"", std::string(rng() % 100, ','), "\"");
     default:
       return "01907";
   }
