@@ -13,28 +13,32 @@ namespace dpq::core::private_measures {
 absl::StatusOr<ReleaseInputs> ComputeReleaseInputs(
     const table::Table& table,
     absl::Span<const constraints::DenialConstraint> dcs,
-    const graph::ConflictGraphOptions& options) {
+    const graph::ConflictGraphOptions& options,
+    const ReleaseInputsWanted& wanted) {
   // Read-only on the table and the DCs, so safe beside the build.
   absl::StatusOr<std::vector<DcDegreeBound>> degree_bounds;
   absl::StatusOr<std::vector<graph::CliqueFamily>> families;
   std::thread side([&] {
-    degree_bounds = ComputeDegreeBounds(table, dcs);
-    families = graph::FdCliqueFamilies(table, dcs);
+    if (wanted.degree_bounds) degree_bounds = ComputeDegreeBounds(table, dcs);
+    if (wanted.cover_bound) families = graph::FdCliqueFamilies(table, dcs);
   });
   absl::StatusOr<graph::ConflictGraph> built =
       graph::BuildConflictGraph(table, dcs, options);
   side.join();
   RETURN_IF_ERROR(built.status());
-  RETURN_IF_ERROR(degree_bounds.status());
-  RETURN_IF_ERROR(families.status());
   ReleaseInputs out;
   out.graph = *std::move(built);
-  out.degree_bounds = *std::move(degree_bounds);
-  // The same as ComputeCoverBound(table, dcs, graph), whose first step is
-  // the families.
-  ASSIGN_OR_RETURN(const measures::CliqueLpBound bound,
-                   measures::CliqueLpCoverBound(out.graph.graph, *families));
-  out.cover_bound = bound.bound;
+  if (wanted.degree_bounds) {
+    ASSIGN_OR_RETURN(out.degree_bounds, std::move(degree_bounds));
+  }
+  if (wanted.cover_bound) {
+    RETURN_IF_ERROR(families.status());
+    // The same as ComputeCoverBound(table, dcs, graph), whose first step
+    // is the families.
+    ASSIGN_OR_RETURN(const measures::CliqueLpBound bound,
+                     measures::CliqueLpCoverBound(out.graph.graph, *families));
+    out.cover_bound = bound.bound;
+  }
   return out;
 }
 

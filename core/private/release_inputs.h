@@ -8,6 +8,7 @@
 #define DPQ_CORE_PRIVATE_RELEASE_INPUTS_H_
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -19,19 +20,28 @@
 
 namespace dpq::core::private_measures {
 
-struct ReleaseInputs {
-  graph::ConflictGraph graph;
-  std::vector<DcDegreeBound> degree_bounds;  // ComputeDegreeBounds
-  uint64_t cover_bound = 0;                  // ComputeCoverBound
+// Which of the graph's companions to compute (dpq-measure asks only for
+// what its one release needs; the server for both).
+struct ReleaseInputsWanted {
+  bool degree_bounds = true;  // gem and optimized (I_MI, I_P)
+  bool cover_bound = true;    // cover_bound (I_R)
 };
 
-// The three of them, with BuildConflictGraph's options and errors first,
-// then those of ComputeDegreeBounds and ComputeCoverBound. The values are
-// those of the three functions called one after the other.
+struct ReleaseInputs {
+  graph::ConflictGraph graph;
+  std::vector<DcDegreeBound> degree_bounds;  // ComputeDegreeBounds, if wanted
+  std::optional<uint64_t> cover_bound;       // ComputeCoverBound, if wanted
+};
+
+// The graph and the wanted companions, with BuildConflictGraph's options
+// and errors first, then those of ComputeDegreeBounds and
+// ComputeCoverBound. The values are those of the three functions called
+// one after the other.
 absl::StatusOr<ReleaseInputs> ComputeReleaseInputs(
     const table::Table& table,
     absl::Span<const constraints::DenialConstraint> dcs,
-    const graph::ConflictGraphOptions& options);
+    const graph::ConflictGraphOptions& options,
+    const ReleaseInputsWanted& wanted = {});
 
 }  // namespace dpq::core::private_measures
 

@@ -153,7 +153,7 @@ absl::StatusOr<ConflictGraphData> BuildConflictGraphData(
   ConflictGraphData data;
   data.graph = std::move(inputs.graph);
   data.degree_bounds = std::move(inputs.degree_bounds);
-  data.cover_bound = inputs.cover_bound;
+  data.cover_bound = *inputs.cover_bound;  // wanted by default
   // The build's temporaries, kept for reuse while it ran (server/main.cc),
   // go back to the system: a server holds only what it serves.
   core::util::ReturnFreedMemory();

@@ -21,6 +21,7 @@
 #include "core/measures/exact_measures.h"
 #include "core/measures/measure.h"
 #include "core/private/cover_bound.h"
+#include "core/private/release_inputs.h"
 #include "core/private/degree_bound.h"
 #include "core/private/private_measures.h"
 #include "core/table/csv_reader.h"
@@ -51,10 +52,14 @@ struct LoadedDataset {
   core::table::Table table;
   std::vector<core::constraints::DenialConstraint> dcs;
   core::graph::ConflictGraph graph;
+  // Computed beside the graph when the release needs them.
+  std::vector<pm::DcDegreeBound> degree_bounds;
+  std::optional<uint64_t> cover_bound;
   double load_seconds = 0;
 };
 
 absl::StatusOr<LoadedDataset> LoadDataset(const MeasureToolOptions& o,
+                                          const pm::ReleaseInputsWanted& wanted,
                                           std::vector<std::string>* warnings) {
   LoadedDataset d;
   const absl::Time start = absl::Now();
@@ -79,8 +84,12 @@ absl::StatusOr<LoadedDataset> LoadDataset(const MeasureToolOptions& o,
                               o.constraints_path, d.table.schema()));
   core::graph::ConflictGraphOptions graph_options;
   graph_options.num_threads = o.threads;
-  ASSIGN_OR_RETURN(d.graph, core::graph::BuildConflictGraph(d.table, d.dcs,
-                                                            graph_options));
+  ASSIGN_OR_RETURN(pm::ReleaseInputs inputs,
+                   pm::ComputeReleaseInputs(d.table, d.dcs, graph_options,
+                                            wanted));
+  d.graph = std::move(inputs.graph);
+  d.degree_bounds = std::move(inputs.degree_bounds);
+  d.cover_bound = inputs.cover_bound;
   return d;
 }
 
@@ -115,6 +124,20 @@ absl::Status ParseMethod(const std::string& text, Measure measure,
   return absl::OkStatus();
 }
 
+// What the release of `request` needs beside the graph (computed with it,
+// LoadDataset).
+pm::ReleaseInputsWanted Wanted(Measure measure,
+                               const pm::PrivateMeasureRequest& request) {
+  pm::ReleaseInputsWanted wanted;
+  wanted.degree_bounds =
+      measure != Measure::kRepair &&
+      (request.method == pm::SelectionMethod::kOptimized ||
+       request.method == pm::SelectionMethod::kGem);
+  wanted.cover_bound = measure == Measure::kRepair &&
+                       request.repair_method == pm::RepairMethod::kCoverBound;
+  return wanted;
+}
+
 // A DP release and the N it was computed with.
 struct PrivateRun {
   pm::PrivateMeasureResult result;
@@ -138,17 +161,9 @@ absl::StatusOr<PrivateRun> RunPrivate(const MeasureToolOptions& o,
         ") as N, which treats it as public. Pass the public bound for real "
         "releases."));
   }
-  if (measure != Measure::kRepair &&
-      (request.method == pm::SelectionMethod::kOptimized ||
-       request.method == pm::SelectionMethod::kGem)) {
-    ASSIGN_OR_RETURN(request.degree_bounds,
-                     pm::ComputeDegreeBounds(d.table, d.dcs));
-  }
-  if (measure == Measure::kRepair &&
-      request.repair_method == pm::RepairMethod::kCoverBound) {
-    ASSIGN_OR_RETURN(request.cover_bound,
-                     pm::ComputeCoverBound(d.table, d.dcs, d.graph.graph));
-  }
+  const pm::ReleaseInputsWanted wanted = Wanted(measure, request);
+  if (wanted.degree_bounds) request.degree_bounds = d.degree_bounds;
+  if (wanted.cover_bound) request.cover_bound = d.cover_bound;
   if (measure == Measure::kRepair &&
       request.repair_method == pm::RepairMethod::kExact) {
     ASSIGN_OR_RETURN(request.exact_repair,
@@ -231,14 +246,17 @@ absl::StatusOr<std::string> RunMeasureTool(const MeasureToolOptions& o,
                                            std::vector<std::string>* warnings) {
   if (o.print_schema) return PrintSchema(o);
   ASSIGN_OR_RETURN(Measure measure, core::measures::ParseMeasure(o.measure));
+  pm::ReleaseInputsWanted wanted{.degree_bounds = false, .cover_bound = false};
   if (o.epsilon.has_value()) {
     // Refuse before reading the data: these do not depend on it.
     RETURN_IF_ERROR(pm::CheckMeasureReleasable(measure));
     RETURN_IF_ERROR(core::dp::ValidateRequestEpsilon(*o.epsilon));
     pm::PrivateMeasureRequest probe;
     RETURN_IF_ERROR(ParseMethod(o.method, measure, probe));
+    // Computed beside the graph, on the second core while it is idle.
+    if (!o.exact) wanted = Wanted(measure, probe);
   }
-  ASSIGN_OR_RETURN(LoadedDataset d, LoadDataset(o, warnings));
+  ASSIGN_OR_RETURN(LoadedDataset d, LoadDataset(o, wanted, warnings));
 
   JsonObjectWriter j;
   j.Add("measure", core::measures::MeasureName(measure));

@@ -62,6 +62,20 @@ TEST(ReleaseInputsTest, SameAsTheThreeFunctionsInTurn) {
                        ComputeCoverBound(table, dcs, g.graph));
   EXPECT_EQ(inputs.cover_bound, cover);
 
+  // Only what is wanted.
+  ASSERT_OK_AND_ASSIGN(const ReleaseInputs graph_only,
+                       ComputeReleaseInputs(table, dcs, options,
+                                            {.degree_bounds = false,
+                                             .cover_bound = false}));
+  EXPECT_EQ(graph_only.graph.graph.Edges(), g.graph.Edges());
+  EXPECT_TRUE(graph_only.degree_bounds.empty());
+  EXPECT_FALSE(graph_only.cover_bound.has_value());
+  ASSERT_OK_AND_ASSIGN(const ReleaseInputs cover_only,
+                       ComputeReleaseInputs(table, dcs, options,
+                                            {.degree_bounds = false}));
+  EXPECT_EQ(cover_only.cover_bound, cover);
+  EXPECT_TRUE(cover_only.degree_bounds.empty());
+
   options.max_edges = 1;
   EXPECT_EQ(ComputeReleaseInputs(table, dcs, options).status().code(),
             absl::StatusCode::kResourceExhausted);
