@@ -183,7 +183,13 @@ absl::StatusOr<ConflictGraph> BuildConflictGraph(
                        DcName(dcs[i], i), "."));
     }
     const auto dc_start = std::chrono::steady_clock::now();
-    std::optional<internal::DcPlan> on_codes = same_column->Plan(i);
+    // The planner's DCs come first: free its buckets and scratch before
+    // the others are planned.
+    if (same_column.has_value() && !same_column->Handles(i)) {
+      same_column.reset();
+    }
+    std::optional<internal::DcPlan> on_codes =
+        same_column.has_value() ? same_column->Plan(i) : std::nullopt;
     internal::DcPlan plan;
     if (on_codes.has_value()) {
       plan = *std::move(on_codes);

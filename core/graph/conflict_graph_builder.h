@@ -33,8 +33,8 @@
 //  3. Inside a block, the remaining join predicates decide the method:
 //     - none: every pair of the block is an edge;
 //     - `!=` only: the t2 side is sorted by the first `!=` attribute and each
-//       t1 skips the run of equal values (for FDs X -> B this enumerates
-//       exactly the violating pairs, each once);
+//       t1 skips the run of equal values (each violating pair once; FDs
+//       get their runs from step 1 instead);
 //     - one inequality (< <= > >=): the t2 side is sorted by it and each t1
 //       scans only its qualifying prefix;
 //     - two or more inequalities: the IEJoin idea (Khayyat et al., VLDB J.
@@ -59,9 +59,10 @@
 // two or more. DCs whose only join predicates are `!=` with two or more of
 // them, or that have no join predicate at all, are inherently quadratic in
 // the eligible rows (their output can be too). The CSR: O(n + m) plus the
-// per-node sorts for m emitted pairs. Memory: 4 to 16 bytes per row for the
-// codes and keys of the DC being planned, 8 bytes per emitted pair, then
-// the CSR graph.
+// per-node sorts for m emitted pairs. Memory: about 40 bytes per row while
+// FD-shaped DCs are planned (internal::SameColumnPlanner), 8 bytes per row
+// and key column read for the others, 8 bytes per emitted pair, then the
+// CSR graph.
 #ifndef DPQ_CORE_GRAPH_CONFLICT_GRAPH_BUILDER_H_
 #define DPQ_CORE_GRAPH_CONFLICT_GRAPH_BUILDER_H_
 
@@ -95,9 +96,11 @@ struct ConflictGraphOptions {
   int num_threads = 0;
   // Upper bound on the number of distinct edges, to protect memory. The
   // build fails with kResourceExhausted, naming the limit and the DC, as
-  // soon as one DC has produced more than 2 * max_edges pairs (each edge is
-  // produced at most once per orientation per DC, so its distinct edges then
-  // exceed the limit) or the deduplicated edges exceed it. Must be > 0.
+  // soon as one DC has produced more than max_edges pairs (a symmetric DC,
+  // which produces each edge once) or 2 * max_edges pairs (an ordered one,
+  // which produces each edge at most once per orientation), so that its
+  // distinct edges exceed the limit, or the deduplicated edges exceed it.
+  // Must be > 0.
   uint64_t max_edges = kDefaultMaxConflictGraphEdges;
   // The build stops with kDeadlineExceeded soon after this time.
   absl::Time deadline = absl::InfiniteFuture();
@@ -109,6 +112,8 @@ struct DcBuildStats {
   uint64_t violating_pairs = 0;
   // Blocks examined (pairs of equal equality keys with rows on both sides;
   // 1 for a DC without an equality join predicate, 0 if nothing qualifies).
+  // For an FD-shaped DC (step 1 above) only the blocks that hold a
+  // violating pair: the others are dropped before enumeration.
   uint64_t num_blocks = 0;
   // Rows eligible as t1 and as t2 after NULL and single-tuple filtering.
   uint64_t eligible_t1 = 0;

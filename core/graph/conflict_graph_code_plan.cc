@@ -33,6 +33,8 @@ using table::Table;
 constexpr uint32_t kNoCode = std::numeric_limits<uint32_t>::max();
 // Rows per item of the parallel passes over the table.
 constexpr size_t kRowChunk = size_t{1} << 15;
+// Threads of a counting sort with per-thread counts over all codes.
+constexpr int kMaxCountThreads = 8;
 // Bucket positions between a prefetch and its use when gathering keys.
 constexpr uint32_t kGatherAhead = 16;
 // Items of the parallel per-bucket pass (balanced by rows).
@@ -68,7 +70,9 @@ class ColumnCodes {
     // A span up to about twice the rows is cheap to count over; the ids
     // of a string column can span much more (one dictionary serves every
     // column), and so can numbers.
-    const uint64_t small = 2 * uint64_t{num_rows} + 1024;
+    // Codes stay below kNoCode (2^32 - 1), which marks "no code".
+    const uint64_t small =
+        std::min<uint64_t>(2 * uint64_t{num_rows} + 1024, kNoCode - 1);
     if (column.type == ColumnType::kString) {
       const auto [lo, hi] =
           MinMax(column.string_ids.data(), num_rows, num_threads);
@@ -396,8 +400,12 @@ ColumnBuckets BucketByColumn(const Table& table, size_t column,
   const size_t n = table.num_rows();
   const Column& c = table.column(column);
   const ColumnCodes codes(c, n, num_threads);
+  // Each thread counts over the whole code range: a few threads use the
+  // memory bandwidth, more would only multiply that memory.
   const size_t threads =
-      n < 4 * kRowChunk ? 1 : static_cast<size_t>(std::max(1, num_threads));
+      n < 4 * kRowChunk
+          ? 1
+          : static_cast<size_t>(std::clamp(num_threads, 1, kMaxCountThreads));
   const size_t range = codes.range();
   auto rows_of = [&](size_t t) {
     return std::pair<size_t, size_t>(n * t / threads, n * (t + 1) / threads);

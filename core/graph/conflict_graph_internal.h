@@ -114,7 +114,7 @@ struct DcPlan {
   // If symmetric, the r_* vectors are empty and the l_* ones serve both.
   std::vector<uint32_t> l_rows, l_offsets;
   std::vector<uint32_t> r_rows, r_offsets;
-  // Planned on codes (PlanSameColumnDc) with method kGroup: the positions
+  // Planned on codes (SameColumnPlanner) with method kGroup: the positions
   // in l_rows where a run of equal `!=` values starts, ascending, plus
   // l_rows.size(). Inside a block a row violates with every row of the
   // later runs. Empty otherwise.
@@ -158,6 +158,20 @@ struct ColumnBuckets {
 ColumnBuckets BucketByColumn(const table::Table& table, size_t column,
                              int num_threads);
 
+// A row with the codes that order it inside its bucket: the further
+// equalities' code (high half) and the `!=` column's (low half).
+struct KeyedRow {
+  uint64_t key;
+  uint32_t row;
+};
+
+// The columns of a DC SameColumnPlanner handles: those compared by `=`,
+// and by `!=` if any.
+struct SameColumnShape {
+  std::vector<size_t> equal;
+  std::optional<size_t> unequal;
+};
+
 // Plans the DCs whose join predicates all compare a column with itself, by
 // `=` (at least one) and by `!=` (at most one), with no other predicate:
 // every FD X -> B split per right-hand column (conflict_graph_code_plan.cc).
@@ -166,20 +180,10 @@ ColumnBuckets BucketByColumn(const table::Table& table, size_t column,
 // `!=` column held next to the row, and only blocks holding a violating
 // pair kept: kGroup with l_run_starts, or kAll. O(n) plus sorting inside
 // buckets. The buckets of a column are made once and reused by the next
-// DC planned on it.
-// A row with the codes that order it inside its bucket: the further
-// equalities' code (high half) and the `!=` column's (low half).
-struct KeyedRow {
-  uint64_t key;
-  uint32_t row;
-};
-
-// The columns of such a DC: those compared by `=`, and by `!=` if any.
-struct SameColumnShape {
-  std::vector<size_t> equal;
-  std::optional<size_t> unequal;
-};
-
+// DC planned on it. Memory while it lives: the buckets (4 bytes per row),
+// a key per row (8), the (key, row) pairs of the bucketed rows (16), the
+// further equalities' codes (4, if any) and hashed codes of wide numeric
+// columns (4).
 class SameColumnPlanner {
  public:
   SameColumnPlanner(const table::Table& table,
@@ -189,6 +193,10 @@ class SameColumnPlanner {
   // The order to plan the DCs in (indices into `dcs`): DCs bucketed by the
   // same column together, then the others, ties in input order.
   const std::vector<size_t>& order() const { return order_; }
+
+  // Whether DC `dc_index` is of the shape above. In order(), the DCs it
+  // handles come first.
+  bool Handles(size_t dc_index) const { return shapes_.contains(dc_index); }
 
   // The plan of DC `dc_index`, or std::nullopt if it is not of the shape
   // above (PlanDc handles every DC).

@@ -348,10 +348,13 @@ EnumerateOutcome EnumerateDc(const DcPlan& plan, int num_threads,
           1, std::min<size_t>(tasks.size(), std::max(1, num_threads))),
       {});
   if (plan.exact_pairs.has_value()) {
-    // Every buffer room for all the pairs: dynamic scheduling may give any
-    // worker most of them, and room never written is never resident.
-    const uint64_t room =
+    // Room for a fair share and then some (dynamic scheduling evens the
+    // workers out only roughly; a worker beyond it grows its buffer): the
+    // buffers are filled without copying as they grow.
+    const uint64_t all =
         std::min<uint64_t>(*plan.exact_pairs, limits.max_emitted) + 1;
+    const uint64_t room = std::min<uint64_t>(
+        all, all / per_worker->size() + all / 4 + kFlushEvery);
     for (std::vector<uint64_t>& w : *per_worker) w.reserve(room);
   }
   Shared shared(limits);

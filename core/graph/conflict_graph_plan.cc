@@ -306,7 +306,8 @@ uint32_t KeyCodes(const JoinKey& key, const std::vector<uint32_t>& l0,
   const uint64_t range =
       static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1;
   const uint64_t small = 2 * (uint64_t{l0.size()} + r0.size()) + 1024;
-  if (range != 0 && range <= small) {
+  // Codes stay below kNoCode (2^32 - 1), which marks "no code".
+  if (range != 0 && range <= small && range < kNoCode) {
     auto code = [lo](int64_t k) {
       return static_cast<uint32_t>(static_cast<uint64_t>(k) -
                                    static_cast<uint64_t>(lo));

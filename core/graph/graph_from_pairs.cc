@@ -98,8 +98,12 @@ Graph Graph::FromPackedPairs(uint32_t num_nodes,
     all.erase(std::unique(all.begin(), all.end()), all.end());
     return FromSortedUniquePacked(num_nodes, all);
   }
-  const size_t threads = std::clamp<size_t>(
-      total / kMinPairsPerThread, 1, static_cast<size_t>(std::max(1, num_threads)));
+  // Per-thread counts over all nodes: a few threads use the memory
+  // bandwidth, more would only multiply that memory (and the serial
+  // passes over it).
+  const size_t threads =
+      std::clamp<size_t>(total / kMinPairsPerThread, 1,
+                         static_cast<size_t>(std::clamp(num_threads, 1, 8)));
   const size_t n = num_nodes;
   const PairSlices slices(parts, threads);
 

@@ -38,7 +38,9 @@ uint32_t ValueCodes(const Table& t, const Column& column,
                     std::vector<uint32_t>* codes) {
   const size_t n = ids.size();
   codes->assign(n, kNoRowGroup);
-  if (column.type == table::ColumnType::kString) {
+  // Codes stay below kNoRowGroup (2^32 - 1), which marks "outside".
+  if (column.type == table::ColumnType::kString &&
+      t.dictionary().size() < kNoRowGroup) {
     for (size_t row = 0; row < n; ++row) {
       if (ids[row] != kNoRowGroup) (*codes)[row] = column.string_ids[row];
     }
@@ -54,7 +56,7 @@ uint32_t ValueCodes(const Table& t, const Column& column,
   if (lo > hi) return 0;
   const uint64_t range =
       static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1;
-  if (range != 0 && range <= 2 * uint64_t{n} + 1024) {
+  if (range != 0 && range <= 2 * uint64_t{n} + 1024 && range < kNoRowGroup) {
     for (size_t row = 0; row < n; ++row) {
       if (ids[row] == kNoRowGroup) continue;
       (*codes)[row] = static_cast<uint32_t>(

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/time/clock.h"
 #include "core/graph/fd_cliques.h"
 #include "core/measures/clique_lp_bound.h"
 #include "core/util/status_macros.h"
@@ -15,6 +16,12 @@ absl::StatusOr<ReleaseInputs> ComputeReleaseInputs(
     absl::Span<const constraints::DenialConstraint> dcs,
     const graph::ConflictGraphOptions& options,
     const ReleaseInputsWanted& wanted) {
+  // What the build would refuse is refused before any side work starts.
+  RETURN_IF_ERROR(graph::ValidateConstraintsForTable(table, dcs));
+  if (absl::Now() > options.deadline) {
+    return absl::DeadlineExceededError(
+        "Deadline exceeded before the conflict graph was started.");
+  }
   // Read-only on the table and the DCs, so safe beside the build.
   absl::StatusOr<std::vector<DcDegreeBound>> degree_bounds;
   absl::StatusOr<std::vector<graph::CliqueFamily>> families;

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
@@ -143,6 +144,12 @@ absl::StatusOr<std::shared_ptr<LoadedDataset>> BuildDataset(
 absl::StatusOr<ConflictGraphData> BuildConflictGraphData(
     const RegistryOptions& options, const LoadedDataset& d,
     absl::Time deadline) {
+  // The build's temporaries, kept for reuse while it ran (server/main.cc),
+  // go back to the system whether it succeeds or not: a server holds only
+  // what it serves.
+  const absl::Cleanup return_memory = [] {
+    core::util::ReturnFreedMemory();
+  };
   core::graph::ConflictGraphOptions graph_options;
   graph_options.deadline = deadline;
   graph_options.num_threads = options.graph_threads;
@@ -154,9 +161,6 @@ absl::StatusOr<ConflictGraphData> BuildConflictGraphData(
   data.graph = std::move(inputs.graph);
   data.degree_bounds = std::move(inputs.degree_bounds);
   data.cover_bound = *inputs.cover_bound;  // wanted by default
-  // The build's temporaries, kept for reuse while it ran (server/main.cc),
-  // go back to the system: a server holds only what it serves.
-  core::util::ReturnFreedMemory();
   return data;
 }
 
