@@ -78,6 +78,19 @@ std::vector<uint32_t> BalancedNodeRanges(const std::vector<uint32_t>& start,
   return bounds;
 }
 
+// Turns the threads' counts at index i into each thread's offset among
+// them (thread order) and returns their sum.
+uint32_t CountsToOffsets(std::vector<std::vector<uint32_t>>& counts,
+                         size_t i) {
+  uint32_t sum = 0;
+  for (std::vector<uint32_t>& c : counts) {
+    const uint32_t mine = c[i];
+    c[i] = sum;
+    sum += mine;
+  }
+  return sum;
+}
+
 }  // namespace
 
 Graph Graph::FromPackedPairs(uint32_t num_nodes,
@@ -121,13 +134,7 @@ Graph Graph::FromPackedPairs(uint32_t num_nodes,
   // 32-bit: the pairs number at most 2^32 - 1 here.
   std::vector<uint32_t> bucket(n + 1, 0);
   for (size_t u = 0; u < n; ++u) {
-    uint32_t within = 0;
-    for (size_t t = 0; t < threads; ++t) {
-      const uint32_t c = count[t][u];
-      count[t][u] = within;
-      within += c;
-    }
-    bucket[u + 1] = bucket[u] + within;
+    bucket[u + 1] = bucket[u] + CountsToOffsets(count, u);
   }
   // 3. Scatter the upper ends into the buckets.
   std::vector<NodeId> upper(total);
@@ -170,13 +177,7 @@ Graph Graph::FromPackedPairs(uint32_t num_nodes,
   Graph g;
   g.offsets_.assign(n + 1, 0);
   for (size_t v = 0; v < n; ++v) {
-    uint32_t below = 0;
-    for (size_t t = 0; t < threads; ++t) {
-      const uint32_t c = lower[t][v];
-      lower[t][v] = below;
-      below += c;
-    }
-    const uint64_t degree = uint64_t{below} + kept[v];
+    const uint64_t degree = uint64_t{CountsToOffsets(lower, v)} + kept[v];
     g.offsets_[v + 1] = g.offsets_[v] + degree;
     g.max_degree_ = std::max(g.max_degree_, static_cast<uint32_t>(degree));
     if (degree > 0) ++g.num_non_isolated_;
