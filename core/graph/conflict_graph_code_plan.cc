@@ -1,8 +1,9 @@
 // Planning the DCs every FD is made of (X -> B: t1.X = t2.X, t1.B != t2.B)
-// on integer codes alone: rows are bucketed by the first equality's code
-// (a counting sort), each bucket is sorted by the other codes held next to
-// the row (no indirection into key columns), and only blocks that can
-// violate are kept. Linear in the rows when blocks stay small, which is
+// on integer codes alone: rows are bucketed by one equality column's code
+// (a counting sort, shared by the DCs that bucket on that column), each
+// bucket is sorted by the other codes held next to the row (no
+// indirection into key columns), and only blocks that can violate are
+// kept. Linear in the rows when blocks stay small, which is
 // what keeps the 10M-row build at 10x the 1M-row one (docs/performance.md
 // "Loading and blocking").
 #include <algorithm>
