@@ -17,30 +17,12 @@
 # (10M rows: 870 MB; dpq and DuckDB then need about 4 and 5 GB of memory).
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../../.." && pwd)
+rows=50k,1M,10M
+# shellcheck source=script_options.sh
+source "$(dirname "$0")/script_options.sh"
 data_dir=$(cd "$root/../shared/data" && pwd)
 cache=${DPQ_PEERS_CACHE:-$HOME/.cache/dpq-peers}
-perf_dir=${DPQ_PERF_DIR:-/tmp/dpq-perf/peers}
 duckdb_version=${DPQ_DUCKDB_NODE_API_VERSION:-1.5.6-r.1}
-rows=50k,1M,10M
-repeat=1
-build=$root/build
-
-usage() {
-  echo "usage: $0 [--rows 50k,1M,10M] [--repeat N] [--build DIR]" >&2
-  exit 2
-}
-while (($#)); do
-  case $1 in
-    --rows) rows=${2:?}; shift 2 ;;
-    --repeat) repeat=${2:?}; shift 2 ;;
-    --build) build=$(cd "${2:?}" && pwd); shift 2 ;;
-    *) usage ;;
-  esac
-done
-
-bin=$build/bin
 ninja -C "$build" dpq-measure dpq-scale dpq-peers >/dev/null
 
 # DuckDB: a pinned @duckdb/node-api next to our small Node.js program.

@@ -1,6 +1,7 @@
-# Sourced by private_releases.sh and server_registration.sh: the paths and
-# the options they share. The caller sets `rows` (its default) first.
-#   --rows N      table size (dpq-scale)
+# Sourced by run.sh, private_releases.sh and server_registration.sh: the
+# paths and the options they share. The caller sets `rows` (its default)
+# first.
+#   --rows N      table size (dpq-scale; run.sh: a list such as 50k,1M)
 #   --repeat N    runs per measurement
 #   --build DIR   the build tree with bin/ (default: build/)
 here=$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)
