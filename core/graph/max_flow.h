@@ -3,7 +3,8 @@
 // and R2T's truncated count (tests/bench/r2t) run on it.
 //
 // Why Dinic: the networks are bipartite double covers of conflict graphs
-// with unit arcs in the middle, where Dinic needs O(m sqrt(n)) time, and
+// (with twin classes contracted, so the middle arcs are |A| * |B| wide),
+// short and layered, where Dinic needs few phases, and
 // capacities only grow between the evaluations of a sweep (a larger degree
 // bound theta), so the flow of one evaluation is a feasible start for the
 // next (IncreaseCapacity, then MaxFlow again).

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <optional>
 #include <cstdint>
+#include <optional>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "core/graph/max_flow.h"
+#include "core/graph/twin_classes.h"
 #include "core/measures/graph_components.h"
 #include "core/private/theta_candidates.h"
 #include "core/util/status_macros.h"
@@ -64,34 +65,62 @@ class ComponentSweep {
   const std::vector<int64_t>& totals() const { return totals_; }
 
  private:
-  // Flows for thetas_[0 .. count-1] on one component.
+  // Flows for thetas_[0 .. count-1] on one component, on its network with
+  // twin classes contracted. Exact: members of one class have equal
+  // degrees, so equal capacities, and every member of class A is adjacent
+  // to every member of class B (graph/twin_classes.h). The contracted
+  // network has a node per class with the sum of its members' capacities,
+  // and an arc |A| * |B| wide from left A to right B when they are
+  // adjacent. A flow of the full network summed per class is a flow of the
+  // contracted one; a contracted flow F spread evenly (F(A,B) / (|A| |B|)
+  // on each unit arc, F(s,A) / |A| into each member) is a fractional flow
+  // of the full network of the same value. Integral capacities give the
+  // full network an integral maximum equal to its fractional one, so both
+  // maxima are equal (FlowExtensionTest.TwinContractionKeepsTheFlow
+  // compares them).
   void Sweep(absl::Span<const NodeId> nodes, size_t count) {
     const uint32_t k = static_cast<uint32_t>(nodes.size());
     for (uint32_t i = 0; i < k; ++i) local_[nodes[i]] = i;
-    const uint32_t s = 2 * k, t = 2 * k + 1;
-    flow_.Reset(2 * k + 2);
-    // Arc ids: source arcs are 0..k-1, sink arcs k..2k-1.
+    const graph::TwinClasses classes = graph::TwinClasses::Find(g_, nodes);
+    const uint32_t c = classes.size();
+    const uint32_t s = 2 * c, t = 2 * c + 1;
+    flow_.Reset(2 * c + 2);
+    // Arc ids: source arcs are 0..c-1, sink arcs c..2c-1.
     const bool mi = measure_ == Measure::kMinimalInconsistency;
-    for (uint32_t i = 0; i < k; ++i) {
-      flow_.AddArc(s, i, Cap(nodes[i], thetas_[0]));
+    auto source_cap = [&](uint32_t a, uint32_t theta) {
+      return int64_t{classes.members(a)} *
+             Cap(classes.representative(a), theta);
+    };
+    for (uint32_t a = 0; a < c; ++a) {
+      flow_.AddArc(s, a, source_cap(a, thetas_[0]));
     }
-    for (uint32_t i = 0; i < k; ++i) {
-      flow_.AddArc(k + i, t, mi ? Cap(nodes[i], thetas_[0]) : 1);
+    for (uint32_t a = 0; a < c; ++a) {
+      flow_.AddArc(
+          c + a, t,
+          mi ? source_cap(a, thetas_[0]) : int64_t{classes.members(a)});
     }
-    for (uint32_t i = 0; i < k; ++i) {
-      for (NodeId w : g_.neighbors(nodes[i])) {
-        flow_.AddArc(i, k + local_[w], 1);
+    // The representative's neighbours, counted per class: |B| of class B.
+    neighbors_in_.assign(c, 0);
+    for (uint32_t a = 0; a < c; ++a) {
+      touched_.clear();
+      for (NodeId w : g_.neighbors(classes.representative(a))) {
+        const uint32_t b = classes.class_of(local_[w]);
+        if (neighbors_in_[b]++ == 0) touched_.push_back(b);
+      }
+      for (uint32_t b : touched_) {
+        flow_.AddArc(a, c + b, int64_t{classes.members(a)} * neighbors_in_[b]);
+        neighbors_in_[b] = 0;
       }
     }
     flow_.Finalize();
     for (size_t j = 0; j < count; ++j) {
       if (j > 0) {
-        for (uint32_t i = 0; i < k; ++i) {
+        for (uint32_t a = 0; a < c; ++a) {
           const int64_t grow =
-              Cap(nodes[i], thetas_[j]) - Cap(nodes[i], thetas_[j - 1]);
+              source_cap(a, thetas_[j]) - source_cap(a, thetas_[j - 1]);
           if (grow == 0) continue;
-          flow_.IncreaseCapacity(i, grow);
-          if (mi) flow_.IncreaseCapacity(k + i, grow);
+          flow_.IncreaseCapacity(a, grow);
+          if (mi) flow_.IncreaseCapacity(c + a, grow);
         }
       }
       totals_[j] += flow_.Run(s, t, stop_);
@@ -113,6 +142,8 @@ class ComponentSweep {
   const util::StopFn& stop_;
   std::vector<uint32_t> local_;
   std::vector<int64_t> totals_;
+  std::vector<uint32_t> neighbors_in_;  // per class, scratch of Sweep
+  std::vector<uint32_t> touched_;
   graph::MaxFlow<int64_t> flow_;
 };
 

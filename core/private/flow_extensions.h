@@ -52,7 +52,12 @@ namespace dpq::core::private_measures {
 // Method: per connected component, thetas at or above the component's
 // largest degree are exact by (b) and free; the others share one Dinic
 // network whose capacities grow with theta (each flow is the next one's
-// start). O(|components| + sum over flows of Dinic's O(m sqrt(n))).
+// start). That network has the component's false twins (nodes with equal
+// neighbour lists, graph/twin_classes.h) contracted to one weighted node
+// per class, which keeps its maximum flow (proof at ComponentSweep::Sweep)
+// and shrinks FD conflict graphs many times over: rows of one FD block
+// with equal right-hand sides are twins. O(m + n log n) to find the classes
+// plus Dinic's O(m' sqrt(n')) per flow on the contracted network.
 // `stop` is polled per component and per Dinic phase: once it says so the
 // result is util::StoppedError() and nothing is memoized.
 absl::StatusOr<std::vector<int64_t>> FlowExtensionValues(

@@ -4,6 +4,7 @@
 #ifndef DPQ_TESTS_CORE_PRIVATE_TEST_GRAPHS_H_
 #define DPQ_TESTS_CORE_PRIVATE_TEST_GRAPHS_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -103,6 +104,71 @@ inline std::vector<NamedGraph> RandomTestGraphs() {
   for (uint32_t n : {1u, 2u}) {
     out.push_back({"empty(n=" + std::to_string(n) + ")",
                    *graph::Graph::FromEdges(n, {})});
+  }
+  return out;
+}
+
+// About 60 graphs full of false twins (nodes with equal neighbour lists),
+// up to 60 nodes: a random base graph with each node blown up into an
+// independent class of 1-6 nodes, joined completely to the classes of its
+// base neighbours, with node ids shuffled; in half of them a few random
+// extra edges split some classes. Also FD conflict graphs (rows with a
+// random key and value; rows with equal keys and different values
+// conflict), where rows with equal key and value are twins. Deterministic.
+inline std::vector<NamedGraph> TwinRichTestGraphs() {
+  std::vector<NamedGraph> out;
+  std::mt19937_64 rng(20261128);
+  for (int rep = 0; rep < 40; ++rep) {
+    const uint32_t base = 2 + static_cast<uint32_t>(rng() % 9);
+    std::bernoulli_distribution base_coin(0.2 + 0.1 * (rep % 7));
+    std::vector<uint32_t> class_of;
+    for (uint32_t b = 0; b < base; ++b) {
+      const uint32_t size = 1 + static_cast<uint32_t>(rng() % 6);
+      for (uint32_t i = 0; i < size; ++i) class_of.push_back(b);
+    }
+    std::shuffle(class_of.begin(), class_of.end(), rng);
+    const uint32_t n = static_cast<uint32_t>(class_of.size());
+    std::vector<std::vector<bool>> joined(base, std::vector<bool>(base));
+    for (uint32_t a = 0; a < base; ++a) {
+      for (uint32_t b = a + 1; b < base; ++b) {
+        joined[a][b] = joined[b][a] = base_coin(rng);
+      }
+    }
+    std::vector<graph::Edge> edges;
+    for (uint32_t u = 0; u < n; ++u) {
+      for (uint32_t v = u + 1; v < n; ++v) {
+        if (joined[class_of[u]][class_of[v]]) edges.emplace_back(u, v);
+      }
+    }
+    const int extra = rep % 2 == 0 ? 0 : 1 + static_cast<int>(rng() % 4);
+    for (int e = 0; e < extra; ++e) {
+      const uint32_t u = static_cast<uint32_t>(rng() % n);
+      const uint32_t v = static_cast<uint32_t>(rng() % n);
+      if (u != v) edges.emplace_back(std::min(u, v), std::max(u, v));
+    }
+    out.push_back({"blown_up(n=" + std::to_string(n) +
+                       ",extra=" + std::to_string(extra) + ")",
+                   *graph::Graph::FromEdges(n, std::move(edges))});
+  }
+  for (int rep = 0; rep < 20; ++rep) {
+    const uint32_t n = 10 + static_cast<uint32_t>(rng() % 51);
+    const uint32_t keys = 1 + static_cast<uint32_t>(rng() % 4);
+    const uint32_t values = 2 + static_cast<uint32_t>(rng() % 4);
+    std::vector<std::pair<uint32_t, uint32_t>> row(n);
+    for (auto& [key, value] : row) {
+      key = static_cast<uint32_t>(rng() % keys);
+      value = static_cast<uint32_t>(rng() % values);
+    }
+    std::vector<graph::Edge> edges;
+    for (uint32_t u = 0; u < n; ++u) {
+      for (uint32_t v = u + 1; v < n; ++v) {
+        if (row[u].first == row[v].first && row[u].second != row[v].second) {
+          edges.emplace_back(u, v);
+        }
+      }
+    }
+    out.push_back({"fd_blocks(n=" + std::to_string(n) + ")",
+                   *graph::Graph::FromEdges(n, std::move(edges))});
   }
   return out;
 }
