@@ -4,17 +4,20 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <memory>
+#include <numeric>
+#include <thread>
 #include <utility>
 
-#include "absl/cleanup/cleanup.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "core/measures/graph_components.h"
-#include "core/util/status_macros.h"
 #include "core/measures/vertex_cover.h"
+#include "core/util/parallel_for.h"
+#include "core/util/status_macros.h"
 
 namespace dpq::core::measures {
 namespace {
@@ -32,6 +35,11 @@ constexpr double kTriangleMargin = 1e-6;
 // the ceiling 1-Lipschitz and absorbs the rounding of the exact optimum to
 // double and of the sum over components (far below 1e-9).
 constexpr double kCeilTolerance = 1e-7;
+// Graphs with fewer edges are solved on one thread (starting threads and
+// the per-thread node masks cost more than they save).
+constexpr uint64_t kParallelEdges = 200'000;
+// At most this many threads (each holds a node mask for the plain LP).
+constexpr int kMaxWorkers = 8;
 
 // Component c's nodes as 0..k-1 and the subgraph they induce.
 struct LocalGraph {
@@ -269,10 +277,109 @@ absl::StatusOr<double> SolveComponent(
   }
 }
 
+// The optimum of one component of H: `solved` is false when the plain LP
+// settled it (y is then unused).
+struct ComponentOptimum {
+  bool solved = false;
+  double y = 0;
+};
+
+// Each component's optimum, on `workers` threads taking components from a
+// shared counter (the values do not depend on which thread solves what).
+// The first error, by component index, if any. GLPK keeps an environment
+// per thread, allocated by its first call and never freed by itself: each
+// thread frees its own once its problems are gone (server threads live
+// long, and LeakSanitizer reports it otherwise).
+absl::StatusOr<std::vector<ComponentOptimum>> SolveComponents(
+    const Graph& g, const std::vector<CliqueFamily>& families,
+    const internal::Components& components, int workers) {
+  const uint32_t count = components.size();
+  std::vector<ComponentOptimum> optima(count);
+  std::vector<absl::Status> errors(count);
+  std::atomic<uint32_t> next{0};
+  auto work = [&] {
+    bool used_glpk = false;
+    for (uint32_t c = next++; c < count; c = next++) {
+      const absl::Span<const NodeId> nodes = components.nodes(c);
+      const LocalGraph local = Localize(g, components, c);
+      // All 1/2 is optimal for the plain LP on H. When that LP is integral
+      // and a greedy cover meets it, this LP (between the two) equals it.
+      if (nodes.size() % 2 == 0 &&
+          GreedyVertexCoverSize(local.graph) == nodes.size() / 2) {
+        continue;
+      }
+      used_glpk = true;
+      absl::StatusOr<double> y = SolveComponent(families, nodes, local);
+      if (!y.ok()) {
+        errors[c] = y.status();
+        continue;
+      }
+      optima[c] = {true, *y};
+    }
+    if (used_glpk) glp_free_env();
+  };
+  std::vector<std::thread> threads;
+  for (int w = 1; w < workers; ++w) threads.emplace_back(work);
+  work();
+  for (std::thread& t : threads) t.join();
+  for (const absl::Status& e : errors) RETURN_IF_ERROR(e);
+  return optima;
+}
+
+// HalfIntegralLpSolution on `workers` threads: the components, largest
+// first, go to the worker with the fewest edges so far, and each worker
+// solves the union of its components. Any optimal half-integral solution
+// serves CliqueLpCoverBound (its proof takes an arbitrary one), and this
+// one is the same for every thread count: on each component it is the
+// solution HalfIntegralLpSolution reads off (Koenig's construction from a
+// maximum matching reaches the same copies for every maximum matching).
+std::vector<uint8_t> ParallelHalfIntegralLpSolution(const Graph& g,
+                                                    int workers) {
+  if (workers <= 1) return HalfIntegralLpSolution(g);
+  const internal::Components components = internal::Components::Find(g);
+  std::vector<uint32_t> order(components.size());
+  std::iota(order.begin(), order.end(), 0u);
+  auto edges_of = [&](uint32_t c) {
+    uint64_t doubled = 0;
+    for (NodeId v : components.nodes(c)) doubled += g.degree(v);
+    return doubled;
+  };
+  std::vector<uint64_t> weight(components.size());
+  for (uint32_t c = 0; c < components.size(); ++c) weight[c] = edges_of(c);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return weight[a] > weight[b];
+  });
+  std::vector<std::vector<uint8_t>> active(
+      workers, std::vector<uint8_t>(g.num_nodes(), 0));
+  std::vector<uint64_t> load(workers, 0);
+  std::vector<uint8_t> owner(g.num_nodes(), 0);
+  for (uint32_t c : order) {
+    const int w = static_cast<int>(std::min_element(load.begin(), load.end()) -
+                                   load.begin());
+    load[w] += weight[c];
+    for (NodeId v : components.nodes(c)) {
+      active[w][v] = 1;
+      owner[v] = static_cast<uint8_t>(w);
+    }
+  }
+  std::vector<std::vector<uint8_t>> x2(workers);
+  std::vector<std::thread> threads;
+  for (int w = 1; w < workers; ++w) {
+    threads.emplace_back(
+        [&, w] { x2[w] = HalfIntegralLpSolution(g, active[w]); });
+  }
+  x2[0] = HalfIntegralLpSolution(g, active[0]);
+  for (std::thread& t : threads) t.join();
+  std::vector<uint8_t> merged(g.num_nodes());
+  for (NodeId v = 0; v < g.num_nodes(); ++v) merged[v] = x2[owner[v]][v];
+  return merged;
+}
+
 }  // namespace
 
 absl::StatusOr<CliqueLpBound> CliqueLpCoverBound(
-    const Graph& g, const std::vector<CliqueFamily>& families) {
+    const Graph& g, const std::vector<CliqueFamily>& families,
+    int num_threads) {
   for (const CliqueFamily& f : families) {
     if (f.block.size() != g.num_nodes() || f.part.size() != g.num_nodes()) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -291,7 +398,11 @@ absl::StatusOr<CliqueLpBound> CliqueLpCoverBound(
   // any feasible y has sum over V0 and V1 <= |V0| (y_a + y_b <= 1 per
   // matched pair, <= 1 per unmatched node of V0), and y on H is feasible
   // for H. So the LP is solved on H's components only.
-  const std::vector<uint8_t> x2 = HalfIntegralLpSolution(g);
+  const int workers =
+      g.num_edges() >= kParallelEdges
+          ? std::min(util::ResolveThreads(num_threads), kMaxWorkers)
+          : 1;
+  const std::vector<uint8_t> x2 = ParallelHalfIntegralLpSolution(g, workers);
   uint64_t integral = 0;  // |V1| plus the components settled without an LP
   std::vector<uint8_t> half(g.num_nodes(), 0);
   for (NodeId v = 0; v < g.num_nodes(); ++v) {
@@ -299,29 +410,19 @@ absl::StatusOr<CliqueLpBound> CliqueLpCoverBound(
     half[v] = x2[v] == 1;
   }
   const internal::Components components = internal::Components::Find(g, half);
+  ASSIGN_OR_RETURN(const std::vector<ComponentOptimum> optima,
+                   SolveComponents(g, families, components, workers));
   CliqueLpBound out;
-  double fractional = 0;  // the LP optima of the others
-  // GLPK keeps an environment per thread, allocated by its first call and
-  // never freed by itself: free it once this thread's problems are gone
-  // (server threads live long, and LeakSanitizer reports it otherwise).
-  const absl::Cleanup free_glpk_env = [&out] {
-    if (out.components_solved > 0) glp_free_env();
-  };
+  double fractional = 0;  // the LP optima of the others, in component order
   for (uint32_t c = 0; c < components.size(); ++c) {
-    const absl::Span<const NodeId> nodes = components.nodes(c);
-    const LocalGraph local = Localize(g, components, c);
-    // All 1/2 is optimal for the plain LP on H. When that LP is integral
-    // and a greedy cover meets it, this LP (between the two) equals it.
-    if (nodes.size() % 2 == 0 &&
-        GreedyVertexCoverSize(local.graph) == nodes.size() / 2) {
-      integral += nodes.size() / 2;
+    const uint32_t size = static_cast<uint32_t>(components.nodes(c).size());
+    if (!optima[c].solved) {
+      integral += size / 2;
       continue;
     }
     ++out.components_solved;
-    ASSIGN_OR_RETURN(const double y, SolveComponent(families, nodes, local));
-    fractional += static_cast<double>(nodes.size()) - y;
-    out.largest_component = std::max(
-        out.largest_component, static_cast<uint32_t>(nodes.size()));
+    fractional += static_cast<double>(size) - optima[c].y;
+    out.largest_component = std::max(out.largest_component, size);
   }
   out.lp_value = static_cast<double>(integral) + fractional;
   out.bound = integral + static_cast<uint64_t>(std::max(

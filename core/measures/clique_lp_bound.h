@@ -67,8 +67,14 @@ struct CliqueLpBound {
 // does not have one entry per node. Frees the calling thread's GLPK
 // environment before it returns: do not hold other GLPK objects on that
 // thread across the call.
+//
+// On graphs of 200k edges or more, the plain LP (per set of components)
+// and the component LPs run on `num_threads` threads (0: the hardware's
+// count); the result does not depend on it, each component's optimum
+// being unique and the optima summed in component order.
 absl::StatusOr<CliqueLpBound> CliqueLpCoverBound(
-    const graph::Graph& g, const std::vector<graph::CliqueFamily>& families);
+    const graph::Graph& g, const std::vector<graph::CliqueFamily>& families,
+    int num_threads = 1);
 
 }  // namespace dpq::core::measures
 

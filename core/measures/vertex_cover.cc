@@ -506,10 +506,14 @@ uint64_t VertexCoverLpDoubled(const Graph& g) {
       mate.begin(), mate.end(), [](NodeId m) { return m != kNoMate; }));
 }
 
-std::vector<uint8_t> HalfIntegralLpSolution(const Graph& g) {
+std::vector<uint8_t> HalfIntegralLpSolution(const Graph& g,
+                                            absl::Span<const uint8_t> active) {
   const uint32_t n = g.num_nodes();
+  const auto is_active = [&](NodeId v) {
+    return active.empty() || active[v] != 0;
+  };
   const std::vector<NodeId> mate_left = DoubleCoverMatching(
-      n, [&g](NodeId u) { return g.neighbors(u); }, {});
+      n, [&g](NodeId u) { return g.neighbors(u); }, active);
   std::vector<NodeId> mate_right(n, kNoMate);
   for (NodeId u = 0; u < n; ++u) {
     if (mate_left[u] != kNoMate) mate_right[mate_left[u]] = u;
@@ -521,14 +525,14 @@ std::vector<uint8_t> HalfIntegralLpSolution(const Graph& g) {
   std::vector<uint8_t> left_in_z(n, 0), right_in_z(n, 0);
   std::vector<NodeId> queue;
   for (NodeId u = 0; u < n; ++u) {
-    if (mate_left[u] == kNoMate) {
+    if (is_active(u) && mate_left[u] == kNoMate) {
       left_in_z[u] = 1;
       queue.push_back(u);
     }
   }
   for (size_t head = 0; head < queue.size(); ++head) {
     for (NodeId v : g.neighbors(queue[head])) {
-      if (right_in_z[v]) continue;
+      if (right_in_z[v] || !is_active(v)) continue;
       right_in_z[v] = 1;
       const NodeId w = mate_right[v];  // v is matched: the matching is maximum
       if (w != kNoMate && !left_in_z[w]) {
@@ -537,8 +541,9 @@ std::vector<uint8_t> HalfIntegralLpSolution(const Graph& g) {
       }
     }
   }
-  std::vector<uint8_t> x2(n);
+  std::vector<uint8_t> x2(n, 0);
   for (NodeId v = 0; v < n; ++v) {
+    if (!is_active(v)) continue;
     x2[v] = static_cast<uint8_t>((left_in_z[v] ? 0 : 1) + (right_in_z[v] ? 1 : 0));
   }
   return x2;

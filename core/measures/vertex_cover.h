@@ -15,6 +15,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "absl/types/span.h"
 #include "core/graph/graph.h"
 
 namespace dpq::core::measures {
@@ -80,7 +81,11 @@ uint64_t VertexCoverLpDoubled(const graph::Graph& g);
 // be matched into the nodes at 0 (else lowering a violating set of them to
 // 1/2 and raising their neighbours at 0 to 1/2 would be a cheaper
 // solution). O(m sqrt(n)).
-std::vector<uint8_t> HalfIntegralLpSolution(const graph::Graph& g);
+// With `active` non-empty (one entry per node), the same for the subgraph
+// induced by the active nodes; inactive nodes get 0 and are not touched,
+// so disjoint unions of components can be solved on several threads.
+std::vector<uint8_t> HalfIntegralLpSolution(
+    const graph::Graph& g, absl::Span<const uint8_t> active = {});
 
 // Size of the cover built greedily by the degree-1 rule (a node of degree 1
 // puts its neighbour into the cover, which is always optimal) and otherwise

@@ -43,7 +43,8 @@ absl::StatusOr<ReleaseInputs> ComputeReleaseInputs(
     // The same as ComputeCoverBound(table, dcs, graph), whose first step
     // is the families.
     ASSIGN_OR_RETURN(const measures::CliqueLpBound bound,
-                     measures::CliqueLpCoverBound(out.graph.graph, *families));
+                     measures::CliqueLpCoverBound(out.graph.graph, *families,
+                                                  options.num_threads));
     out.cover_bound = bound.bound;
   }
   return out;

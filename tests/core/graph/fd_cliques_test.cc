@@ -174,6 +174,36 @@ TEST(CliqueLpCoverBoundTest, RefusesFamiliesOfAnotherSize) {
                                 ::testing::HasSubstr("has 3 rows")));
 }
 
+// A table large enough for the threaded path (>= 200k edges): thousands of
+// components, hundreds of them solved by GLPK (odd cycles between blocks).
+// The bound and its statistics are the same on 1, 2 and 3 threads.
+TEST(CliqueLpCoverBoundTest, ThreadCountDoesNotChangeTheBound) {
+  std::mt19937_64 rng(20261130);
+  Cells rows;
+  for (int i = 0; i < 24000; ++i) {
+    const uint64_t key = rng() % 1000;
+    rows.push_back({absl::StrCat(key), absl::StrCat(rng() % 4),
+                    absl::StrCat(key % 500, "-", rng() % 3)});
+  }
+  const Table t = MakeTable({"a", "b", "c"}, rows);
+  const auto dcs =
+      Parse("not(t1.a=t2.a&t1.b!=t2.b)\nnot(t1.c=t2.c&t1.b!=t2.b)\n", t);
+  const Graph g = ConflictGraphOf(t, dcs);
+  ASSERT_GE(g.num_edges(), 200'000u);
+  ASSERT_OK_AND_ASSIGN(const auto families, FdCliqueFamilies(t, dcs));
+  ASSERT_OK_AND_ASSIGN(const measures::CliqueLpBound one,
+                       measures::CliqueLpCoverBound(g, families, 1));
+  EXPECT_GE(one.components_solved, 10u);
+  for (int threads : {2, 3}) {
+    ASSERT_OK_AND_ASSIGN(const measures::CliqueLpBound many,
+                         measures::CliqueLpCoverBound(g, families, threads));
+    EXPECT_EQ(many.lp_value, one.lp_value) << threads;
+    EXPECT_EQ(many.bound, one.bound) << threads;
+    EXPECT_EQ(many.components_solved, one.components_solved) << threads;
+    EXPECT_EQ(many.largest_component, one.largest_component) << threads;
+  }
+}
+
 // Random small tables with FDs, a key constraint and an order DC: for every
 // row removed, the bound is monotone with sensitivity 1, and it lies
 // between ceil(plain LP) and the exact cover. Deterministic (fixed seed).

@@ -92,6 +92,35 @@ TEST(VertexCoverTest, HalfIntegralLpSolutionIsFeasibleAndOptimal) {
   }
 }
 
+// Restricted to the active nodes (a union of components), the solution is
+// the whole graph's on those nodes and 0 elsewhere: the clique LP splits
+// the components over threads this way.
+TEST(VertexCoverTest, HalfIntegralLpSolutionOnActiveComponents) {
+  std::mt19937_64 rng(20261129);
+  for (int trial = 0; trial < 200; ++trial) {
+    const uint32_t n = 2 + static_cast<uint32_t>(trial % 40);
+    const double p = 0.02 + 0.3 * static_cast<double>(rng() % 100) / 100.0;
+    const Graph g = brute_force::RandomGraph(n, p, rng);
+    const std::vector<uint8_t> whole = HalfIntegralLpSolution(g);
+    // Components by union-find; each one is active with probability 1/2.
+    std::vector<NodeId> root(n);
+    for (NodeId v = 0; v < n; ++v) root[v] = v;
+    auto find = [&](NodeId v) {
+      while (root[v] != v) v = root[v] = root[root[v]];
+      return v;
+    };
+    g.ForEachEdge([&](NodeId u, NodeId v) { root[find(u)] = find(v); });
+    std::vector<uint8_t> chosen(n), active(n);
+    for (NodeId v = 0; v < n; ++v) chosen[v] = rng() % 2;
+    for (NodeId v = 0; v < n; ++v) active[v] = chosen[find(v)];
+    const std::vector<uint8_t> part = HalfIntegralLpSolution(g, active);
+    for (NodeId v = 0; v < n; ++v) {
+      ASSERT_EQ(part[v], active[v] ? whole[v] : 0)
+          << "trial " << trial << " node " << v;
+    }
+  }
+}
+
 TEST(VertexCoverTest, LpEqualsOptimumOnBipartiteGraphs) {
   std::mt19937_64 rng(7);
   for (int trial = 0; trial < 300; ++trial) {
