@@ -50,10 +50,12 @@ int64_t EncodeDouble(double value);
 // Refines dense codes by further ones: afterwards two items share a code
 // iff they shared one before and share their `new_codes` entry (old codes
 // in [0, num_old), new ones in [0, num_new), kNoCode = UINT32_MAX on either
-// side stays kNoCode). A counting sort by the new code, then one pass that
-// numbers the (old, new) combinations as they come, with a stamp per old
-// code: O(items + num_old + num_new), no hashing. Returns the number of
-// codes, which are dense.
+// side stays kNoCode). When num_old * num_new is at most
+// max(2 * items + 1024, num_new), one pass through a table of the pairs;
+// otherwise a counting sort by the new code, then one pass that numbers the
+// (old, new) combinations as they come, with a stamp per old code:
+// O(items + num_old + num_new), no hashing. Returns the number of codes,
+// which are dense; their numbering is unspecified.
 uint32_t RefineCodes(uint32_t num_old, std::vector<uint32_t>* old_codes,
                      uint32_t num_new, const std::vector<uint32_t>& new_codes);
 

@@ -423,11 +423,40 @@ void PrepareBlocks(int num_threads, DcPlan* plan) {
   });
 }
 
+// RefineCodes through a table of every (old, new) pair: codes numbered as
+// the pairs first appear. O(items + pairs).
+uint32_t RefineCodesByTable(uint32_t num_new, std::vector<uint32_t>* old_codes,
+                            const std::vector<uint32_t>& new_codes,
+                            uint64_t pairs) {
+  std::vector<uint32_t> code_of_pair(pairs, kNoCode);
+  uint32_t next = 0;
+  for (size_t i = 0; i < old_codes->size(); ++i) {
+    uint32_t& code = (*old_codes)[i];
+    if (code == kNoCode) continue;
+    if (new_codes[i] == kNoCode) {
+      code = kNoCode;
+      continue;
+    }
+    uint32_t& combined = code_of_pair[uint64_t{code} * num_new + new_codes[i]];
+    if (combined == kNoCode) combined = next++;
+    code = combined;
+  }
+  return next;
+}
+
 }  // namespace
 
 uint32_t RefineCodes(uint32_t num_old, std::vector<uint32_t>* old_codes,
                      uint32_t num_new, const std::vector<uint32_t>& new_codes) {
   const size_t m = old_codes->size();
+  // When the (old, new) pairs fit a table no larger than the counting
+  // sort's own buffers, one pass numbers them through it: the first
+  // refinement (num_old == 1, a column's codes as they are) and a small
+  // column (a flag, a status) after a key.
+  const uint64_t pairs = uint64_t{num_old} * num_new;
+  if (pairs <= std::max<uint64_t>(2 * uint64_t{m} + 1024, num_new)) {
+    return RefineCodesByTable(num_new, old_codes, new_codes, pairs);
+  }
   std::vector<uint32_t> start(static_cast<size_t>(num_new) + 1, 0);
   for (size_t i = 0; i < m; ++i) {
     if ((*old_codes)[i] != kNoCode && new_codes[i] != kNoCode) {

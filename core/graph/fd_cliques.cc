@@ -82,12 +82,19 @@ CliqueFamily BuildFamily(const Table& t, const FamilySpec& spec) {
   // Members start in group 0 and are split by the key, then (a copy) by
   // the part columns, or one part per row.
   std::vector<uint32_t> group(n, CliqueFamily::kNone);
+  size_t members = 0;
   for (size_t row = 0; row < n; ++row) {
     const bool member =
         !AnyNull(t, spec.required, row) &&
         (spec.excluded_if_null.empty() || AnyNull(t, spec.excluded_if_null, row));
-    if (member) group[row] = 0;
+    if (member) {
+      group[row] = 0;
+      ++members;
+    }
   }
+  // No block without two members (the families of rows with a NULL
+  // elsewhere are often empty): the caller drops a family without blocks.
+  if (members < 2) return f;
   const uint32_t num_groups = RefineRowGroups(t, spec.key, 1, &group);
   std::vector<uint32_t> part = group;
   if (spec.part_columns.empty()) {

@@ -30,9 +30,11 @@ int64_t CellKey(const Column& c, size_t row) {
 }
 
 // Dense codes of `column`'s cells on the rows in a group (which have no
-// NULL there): string ids as they are (the dictionary is dense), numbers
-// as key - min when they span a small range, else through a hash map.
-// Returns the number of codes.
+// NULL there): string ids renumbered through a table as they first appear
+// (the dictionary is shared by all columns, so a column's ids are sparse
+// in it, and RefineCodes is fastest with few codes), numbers as key - min
+// when they span a small range, else through a hash map. Returns the
+// number of codes.
 uint32_t ValueCodes(const Table& t, const Column& column,
                     const std::vector<uint32_t>& ids,
                     std::vector<uint32_t>* codes) {
@@ -41,10 +43,15 @@ uint32_t ValueCodes(const Table& t, const Column& column,
   // Codes stay below kNoRowGroup (2^32 - 1), which marks "outside".
   if (column.type == table::ColumnType::kString &&
       t.dictionary().size() < kNoRowGroup) {
+    std::vector<uint32_t> code_of_id(t.dictionary().size(), kNoRowGroup);
+    uint32_t next = 0;
     for (size_t row = 0; row < n; ++row) {
-      if (ids[row] != kNoRowGroup) (*codes)[row] = column.string_ids[row];
+      if (ids[row] == kNoRowGroup) continue;
+      uint32_t& code = code_of_id[column.string_ids[row]];
+      if (code == kNoRowGroup) code = next++;
+      (*codes)[row] = code;
     }
-    return static_cast<uint32_t>(t.dictionary().size());
+    return next;
   }
   int64_t lo = std::numeric_limits<int64_t>::max();
   int64_t hi = std::numeric_limits<int64_t>::min();

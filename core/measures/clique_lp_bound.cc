@@ -7,7 +7,6 @@
 #include <atomic>
 #include <cmath>
 #include <memory>
-#include <numeric>
 #include <thread>
 #include <utility>
 
@@ -38,7 +37,7 @@ constexpr double kCeilTolerance = 1e-7;
 // Graphs with fewer edges are solved on one thread (starting threads and
 // the per-thread node masks cost more than they save).
 constexpr uint64_t kParallelEdges = 200'000;
-// At most this many threads (each holds a node mask for the plain LP).
+// At most this many threads.
 constexpr int kMaxWorkers = 8;
 
 // Component c's nodes as 0..k-1 and the subgraph they induce.
@@ -326,55 +325,6 @@ absl::StatusOr<std::vector<ComponentOptimum>> SolveComponents(
   return optima;
 }
 
-// HalfIntegralLpSolution on `workers` threads: the components, largest
-// first, go to the worker with the fewest edges so far, and each worker
-// solves the union of its components. Any optimal half-integral solution
-// serves CliqueLpCoverBound (its proof takes an arbitrary one), and this
-// one is the same for every thread count: on each component it is the
-// solution HalfIntegralLpSolution reads off (Koenig's construction from a
-// maximum matching reaches the same copies for every maximum matching).
-std::vector<uint8_t> ParallelHalfIntegralLpSolution(const Graph& g,
-                                                    int workers) {
-  if (workers <= 1) return HalfIntegralLpSolution(g);
-  const internal::Components components = internal::Components::Find(g);
-  std::vector<uint32_t> order(components.size());
-  std::iota(order.begin(), order.end(), 0u);
-  auto edges_of = [&](uint32_t c) {
-    uint64_t doubled = 0;
-    for (NodeId v : components.nodes(c)) doubled += g.degree(v);
-    return doubled;
-  };
-  std::vector<uint64_t> weight(components.size());
-  for (uint32_t c = 0; c < components.size(); ++c) weight[c] = edges_of(c);
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    return weight[a] > weight[b];
-  });
-  std::vector<std::vector<uint8_t>> active(
-      workers, std::vector<uint8_t>(g.num_nodes(), 0));
-  std::vector<uint64_t> load(workers, 0);
-  std::vector<uint8_t> owner(g.num_nodes(), 0);
-  for (uint32_t c : order) {
-    const int w = static_cast<int>(std::min_element(load.begin(), load.end()) -
-                                   load.begin());
-    load[w] += weight[c];
-    for (NodeId v : components.nodes(c)) {
-      active[w][v] = 1;
-      owner[v] = static_cast<uint8_t>(w);
-    }
-  }
-  std::vector<std::vector<uint8_t>> x2(workers);
-  std::vector<std::thread> threads;
-  for (int w = 1; w < workers; ++w) {
-    threads.emplace_back(
-        [&, w] { x2[w] = HalfIntegralLpSolution(g, active[w]); });
-  }
-  x2[0] = HalfIntegralLpSolution(g, active[0]);
-  for (std::thread& t : threads) t.join();
-  std::vector<uint8_t> merged(g.num_nodes());
-  for (NodeId v = 0; v < g.num_nodes(); ++v) merged[v] = x2[owner[v]][v];
-  return merged;
-}
-
 }  // namespace
 
 absl::StatusOr<CliqueLpBound> CliqueLpCoverBound(
@@ -402,7 +352,7 @@ absl::StatusOr<CliqueLpBound> CliqueLpCoverBound(
       g.num_edges() >= kParallelEdges
           ? std::min(util::ResolveThreads(num_threads), kMaxWorkers)
           : 1;
-  const std::vector<uint8_t> x2 = ParallelHalfIntegralLpSolution(g, workers);
+  const std::vector<uint8_t> x2 = HalfIntegralLpSolution(g);
   uint64_t integral = 0;  // |V1| plus the components settled without an LP
   std::vector<uint8_t> half(g.num_nodes(), 0);
   for (NodeId v = 0; v < g.num_nodes(); ++v) {

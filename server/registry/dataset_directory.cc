@@ -3,8 +3,11 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -36,6 +39,8 @@ constexpr char kTrashPrefix[] = ".trash-";
 // Edge lists an older server wrote to a temporary file to parse them (a
 // file, not a directory); a crash could leave one behind.
 constexpr char kUploadPrefix[] = ".upload-";
+// data.csv files written ahead of their version (StartDataWrite).
+constexpr char kPendingPrefix[] = ".pending-";
 // Marks a cache of a shared catalog (see the header).
 constexpr char kCatalogCacheFile[] = ".catalog-cache";
 constexpr char kCatalogCacheText[] =
@@ -47,16 +52,18 @@ constexpr uint64_t kMaxManifestBytes = uint64_t{16} << 20;
 constexpr uint64_t kMaxStateBytes = 4096;
 
 // Creates `dir` (which must not exist) holding a version's three files,
-// every file and the directory itself synced.
-absl::Status WriteVersionDir(const fs::path& dir, absl::string_view data,
-                             const v1::DatasetManifest& manifest,
-                             const VersionState& state) {
+// every file and the directory itself synced. `place_data(path)` puts
+// data.csv at `path`, synced.
+absl::Status WriteVersionDir(
+    const fs::path& dir,
+    const std::function<absl::Status(const fs::path&)>& place_data,
+    const v1::DatasetManifest& manifest, const VersionState& state) {
   if (::mkdir(dir.c_str(), 0700) != 0) {
     return absl::InternalError(absl::StrCat("Cannot create '", dir.string(),
                                             "': ", std::strerror(errno)));
   }
   ASSIGN_OR_RETURN(const std::string manifest_json, ManifestToJson(manifest));
-  RETURN_IF_ERROR(WriteFileSynced(dir / kDataFile, data));
+  RETURN_IF_ERROR(place_data(dir / kDataFile));
   RETURN_IF_ERROR(WriteFileSynced(dir / kManifestFile, manifest_json));
   RETURN_IF_ERROR(WriteFileSynced(dir / kStateFile, FormatVersionState(state)));
   return FsyncDirectory(dir);
@@ -113,7 +120,8 @@ absl::Status DatasetDirectory::Recover() const {
       changed = true;
     } else if (absl::StartsWith(name, kStagingPrefix) ||
                absl::StartsWith(name, kTrashPrefix) ||
-               absl::StartsWith(name, kUploadPrefix)) {
+               absl::StartsWith(name, kUploadPrefix) ||
+               absl::StartsWith(name, kPendingPrefix)) {
       // Never published, or already deleted.
       RETURN_IF_ERROR(RemoveTree(root_ / name));
       changed = true;
@@ -177,18 +185,52 @@ absl::StatusOr<core::table::MappedFile> DatasetDirectory::MapData(
   return core::table::MappedFile::Open((PathOf(id) / kDataFile).string());
 }
 
+std::unique_ptr<DataWriteAhead> DatasetDirectory::StartDataWrite(
+    absl::string_view data) const {
+  // Unique within the process; one process owns a data directory.
+  static std::atomic<uint64_t> next{0};
+  return std::make_unique<DataWriteAhead>(
+      root_ / absl::StrCat(kPendingPrefix, next++), data);
+}
+
 absl::Status DatasetDirectory::Publish(const std::string& id,
                                        absl::string_view data,
                                        const v1::DatasetManifest& manifest,
                                        const VersionState& state,
                                        bool replace) const {
+  return PublishVersion(
+      id, [&](const fs::path& path) { return WriteFileSynced(path, data); },
+      manifest, state, replace);
+}
+
+absl::Status DatasetDirectory::Publish(const std::string& id,
+                                       DataWriteAhead& data,
+                                       const v1::DatasetManifest& manifest,
+                                       const VersionState& state,
+                                       bool replace) const {
+  return PublishVersion(
+      id,
+      [&](const fs::path& path) -> absl::Status {
+        ASSIGN_OR_RETURN(const fs::path written, data.Wait());
+        RETURN_IF_ERROR(RenamePath(written, path));
+        data.Taken();
+        return absl::OkStatus();
+      },
+      manifest, state, replace);
+}
+
+absl::Status DatasetDirectory::PublishVersion(
+    const std::string& id,
+    const std::function<absl::Status(const fs::path&)>& place_data,
+    const v1::DatasetManifest& manifest, const VersionState& state,
+    bool replace) const {
   // A complete staging directory first, then the dataset's name by renames
   // (each atomic); Recover finishes or rolls back after a crash between.
   const fs::path staging = root_ / absl::StrCat(kStagingPrefix, id);
   const fs::path current = PathOf(id);
   const fs::path old = root_ / absl::StrCat(kOldPrefix, id);
   RETURN_IF_ERROR(RemoveTree(staging));
-  absl::Status written = WriteVersionDir(staging, data, manifest, state);
+  absl::Status written = WriteVersionDir(staging, place_data, manifest, state);
   if (!written.ok()) {
     RemoveTree(staging).IgnoreError();
     return written;

@@ -29,6 +29,8 @@
 #define DPQ_SERVER_REGISTRY_DATASET_DIRECTORY_H_
 
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,6 +40,7 @@
 #include "absl/strings/string_view.h"
 #include "core/table/mapped_file.h"
 #include "dpq/v1/dataset.pb.h"
+#include "server/registry/data_write_ahead.h"
 #include "server/registry/version_state.h"
 
 namespace dpq::server::registry {
@@ -78,6 +81,18 @@ class DatasetDirectory {
                        const v1::DatasetManifest& manifest,
                        const VersionState& state, bool replace) const;
 
+  // Starts writing `data` (which must outlive the result) to a work file
+  // of this directory on a thread of its own (data_write_ahead.h), for the
+  // Publish below. A crash leaves at most that work file, which Open
+  // removes.
+  std::unique_ptr<DataWriteAhead> StartDataWrite(absl::string_view data) const;
+
+  // Publish with data.csv written ahead: waits for the write (its error is
+  // Publish's) and moves the synced file into the version by a rename.
+  absl::Status Publish(const std::string& id, DataWriteAhead& data,
+                       const v1::DatasetManifest& manifest,
+                       const VersionState& state, bool replace) const;
+
   // Replaces <id>/manifest.json atomically (freezing what a manifest
   // written by an older server left to inference). kInternal.
   absl::Status RewriteManifest(const std::string& id,
@@ -103,6 +118,15 @@ class DatasetDirectory {
  private:
   explicit DatasetDirectory(std::filesystem::path root)
       : root_(std::move(root)) {}
+
+  // Both Publish overloads: `place_data(path)` puts data.csv at `path`,
+  // synced.
+  absl::Status PublishVersion(
+      const std::string& id,
+      const std::function<absl::Status(const std::filesystem::path&)>&
+          place_data,
+      const v1::DatasetManifest& manifest, const VersionState& state,
+      bool replace) const;
 
   // Finishes or rolls back the work directories a crash left (see Publish
   // and Remove).

@@ -265,6 +265,13 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
   if (replace) {
     ASSIGN_OR_RETURN(context.previous, Get(id));
   }
+  // Without a catalog, the bytes go to disk while the version is built, at
+  // the lowest CPU priority (data_write_ahead.h), and are removed again if
+  // the build fails: the write and its fsync fill the build's idle cores
+  // instead of following it.
+  std::unique_ptr<DataWriteAhead> data_on_disk =
+      options_.catalog == nullptr ? directory_.StartDataWrite(csv_text)
+                                  : nullptr;
   // The slow part (parse the bytes in memory, conflict graph) runs without
   // any lock: other writes and all reads proceed meanwhile. The graph is
   // built now, so that a failure is the owner's error, never a
@@ -300,9 +307,9 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
   d->registered_at = absl::Now();
   const VersionState state = StateOf(*d, edges);
   if (options_.catalog == nullptr) {
-    // The uploaded bytes reach the disk once, here, after they were parsed.
+    // The uploaded bytes reached the disk once, during the build.
     RETURN_IF_ERROR(
-        directory_.Publish(id, csv_text, d->manifest, state, replace));
+        directory_.Publish(id, *data_on_disk, d->manifest, state, replace));
   } else {
     RETURN_IF_ERROR(PublishEverywhere(
         *d, state, csv_text, content_sha256,

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -231,9 +232,60 @@ TEST_F(DatasetDirectoryTest, OpenFinishesOrRollsBackWhatACrashLeft) {
   fs::create_directories(root_ / ".staging-new");
   fs::create_directories(root_ / ".trash-gone");
   WriteFile(root_ / ".upload-7", "a,b\n");
+  WriteFile(root_ / ".pending-3", "data written ahead of a crashed build\n");
   DatasetDirectory directory = Open();
   EXPECT_THAT(Names(root_), ElementsAre("kept", "moved"));
   EXPECT_EQ(ReadFile(root_ / "moved" / "data.csv"), "m\n");
+}
+
+// data.csv written ahead (while a registration builds its graph) becomes
+// the version's file by a rename: the same layout, modes and content as a
+// Publish of the bytes, with no work file left.
+TEST_F(DatasetDirectoryTest, DataWrittenAheadIsPublishedByRename) {
+  DatasetDirectory directory = Open();
+  const std::string data = "Zip\n1\n2\n";
+  std::unique_ptr<DataWriteAhead> ahead = directory.StartDataWrite(data);
+  ASSERT_OK(directory.Publish("zips", *ahead, Manifest("zips"), State(1),
+                              /*replace=*/false));
+  ahead.reset();  // the taken file stays where Publish put it
+  EXPECT_THAT(Names(root_), ElementsAre("zips"));
+  EXPECT_THAT(Names(root_ / "zips"),
+              ElementsAre("data.csv", "manifest.json", "state.txt"));
+  EXPECT_EQ(ReadFile(root_ / "zips" / "data.csv"), data);
+  EXPECT_EQ(ModeOf(root_ / "zips" / "data.csv"), 0600u);
+  // And as a replacement.
+  ahead = directory.StartDataWrite("Zip\n3\n");
+  ASSERT_OK(directory.Publish("zips", *ahead, Manifest("zips"), State(2),
+                              /*replace=*/true));
+  ahead.reset();
+  EXPECT_THAT(Names(root_), ElementsAre("zips"));
+  EXPECT_EQ(ReadFile(root_ / "zips" / "data.csv"), "Zip\n3\n");
+}
+
+// A build that fails never publishes: dropping the write removes its file.
+TEST_F(DatasetDirectoryTest, DataWrittenAheadIsRemovedUnlessPublished) {
+  DatasetDirectory directory = Open();
+  {
+    std::unique_ptr<DataWriteAhead> ahead = directory.StartDataWrite("a\n");
+    ASSERT_OK_AND_ASSIGN(const fs::path written, ahead->Wait());
+    EXPECT_EQ(ReadFile(written), "a\n");
+    EXPECT_EQ(written.parent_path(), root_);
+  }
+  std::unique_ptr<DataWriteAhead> unwaited = directory.StartDataWrite("b\n");
+  unwaited.reset();
+  EXPECT_THAT(Names(root_), IsEmpty());
+}
+
+// A write that fails (its directory is gone) fails the Publish with its
+// error, and nothing is published.
+TEST_F(DatasetDirectoryTest, FailedWriteAheadFailsThePublish) {
+  DatasetDirectory directory = Open();
+  DataWriteAhead ahead(root_ / "missing" / "data", "x\n");
+  EXPECT_THAT(directory.Publish("zips", ahead, Manifest("zips"), State(1),
+                                /*replace=*/false),
+              StatusIs(absl::StatusCode::kInternal, HasSubstr("missing")));
+  EXPECT_FALSE(directory.Contains("zips"));
+  EXPECT_THAT(Names(root_), IsEmpty());
 }
 
 TEST_F(DatasetDirectoryTest, ListIdsSkipsFilesAndRefusesStrayDirectories) {
