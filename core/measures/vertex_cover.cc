@@ -39,11 +39,14 @@ uint64_t CeilHalf(uint64_t doubled) { return (doubled + 1) / 2; }
 // Maximum matching of the bipartite double cover of the subgraph induced by
 // the active nodes (all nodes if `active` is empty). `neighbors(u)` returns
 // the neighbours of u as a span. Returns mate[u] = the right copy matched to
-// the left copy of u, or kNoMate. O(m sqrt(n)).
+// the left copy of u, or kNoMate. O(m sqrt(n)). With `reached` given,
+// (*reached)[u] = 1 iff the left copy of u is reachable from a free left
+// copy by an alternating path (Koenig's set Z; the last phase's search,
+// which finds no augmenting path, visits exactly these).
 template <typename NeighborsFn>
-std::vector<NodeId> DoubleCoverMatching(uint32_t n,
-                                        const NeighborsFn& neighbors,
-                                        absl::Span<const uint8_t> active) {
+std::vector<NodeId> DoubleCoverMatching(
+    uint32_t n, const NeighborsFn& neighbors, absl::Span<const uint8_t> active,
+    std::vector<uint8_t>* reached = nullptr) {
   const auto is_active = [&](NodeId v) {
     return active.empty() || active[v] != 0;
   };
@@ -80,21 +83,31 @@ std::vector<NodeId> DoubleCoverMatching(uint32_t n,
         dist[u] = kUnreached;
       }
     }
-    bool found_free_right = false;
+    // Stops below the first layer with a free right copy: the phase
+    // augments along shortest paths only, and no deeper node is on one.
+    uint32_t free_layer = kUnreached;
     for (size_t head = 0; head < queue.size(); ++head) {
       const NodeId u = queue[head];
+      if (dist[u] > free_layer) break;
       for (NodeId v : neighbors(u)) {
         if (!is_active(v)) continue;
         const NodeId w = mate_right[v];
         if (w == kNoMate) {
-          found_free_right = true;
+          free_layer = dist[u];
         } else if (dist[w] == kUnreached) {
           dist[w] = dist[u] + 1;
           queue.push_back(w);
         }
       }
     }
-    if (!found_free_right) break;
+    if (free_layer == kUnreached) {
+      // No augmenting path: the search ran to the end, over Z.
+      if (reached != nullptr) {
+        reached->assign(n, 0);
+        for (NodeId u : queue) (*reached)[u] = 1;
+      }
+      break;
+    }
     // Phase 2: vertex-disjoint shortest augmenting paths by DFS along the
     // layers. Iterative, since paths can be as long as n.
     std::fill(next_edge.begin(), next_edge.end(), 0);
@@ -512,39 +525,26 @@ std::vector<uint8_t> HalfIntegralLpSolution(const Graph& g,
   const auto is_active = [&](NodeId v) {
     return active.empty() || active[v] != 0;
   };
+  std::vector<uint8_t> left_in_z;
   const std::vector<NodeId> mate_left = DoubleCoverMatching(
-      n, [&g](NodeId u) { return g.neighbors(u); }, active);
+      n, [&g](NodeId u) { return g.neighbors(u); }, active, &left_in_z);
+  // Koenig: Z = the copies reached from the free left copies by
+  // alternating paths (any edge left to right, the matching back); the
+  // minimum cover of the double cover is (left copies outside Z) plus
+  // (right copies in Z), one per matching edge. A right copy in Z is
+  // matched (the matching is maximum) and its mate is then in Z; a matched
+  // left copy in Z was reached through its mate. So the right copy of v is
+  // in Z iff v's right copy is matched to a left copy in Z.
   std::vector<NodeId> mate_right(n, kNoMate);
   for (NodeId u = 0; u < n; ++u) {
     if (mate_left[u] != kNoMate) mate_right[mate_left[u]] = u;
   }
-  // Koenig: Z = the copies reached from the free left copies by
-  // alternating paths (any edge left to right, the matching back); the
-  // minimum cover of the double cover is (left copies outside Z) plus
-  // (right copies in Z), one per matching edge.
-  std::vector<uint8_t> left_in_z(n, 0), right_in_z(n, 0);
-  std::vector<NodeId> queue;
-  for (NodeId u = 0; u < n; ++u) {
-    if (is_active(u) && mate_left[u] == kNoMate) {
-      left_in_z[u] = 1;
-      queue.push_back(u);
-    }
-  }
-  for (size_t head = 0; head < queue.size(); ++head) {
-    for (NodeId v : g.neighbors(queue[head])) {
-      if (right_in_z[v] || !is_active(v)) continue;
-      right_in_z[v] = 1;
-      const NodeId w = mate_right[v];  // v is matched: the matching is maximum
-      if (w != kNoMate && !left_in_z[w]) {
-        left_in_z[w] = 1;
-        queue.push_back(w);
-      }
-    }
-  }
   std::vector<uint8_t> x2(n, 0);
   for (NodeId v = 0; v < n; ++v) {
     if (!is_active(v)) continue;
-    x2[v] = static_cast<uint8_t>((left_in_z[v] ? 0 : 1) + (right_in_z[v] ? 1 : 0));
+    const bool right_in_z =
+        mate_right[v] != kNoMate && left_in_z[mate_right[v]];
+    x2[v] = static_cast<uint8_t>((left_in_z[v] ? 0 : 1) + (right_in_z ? 1 : 0));
   }
   return x2;
 }
