@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <tuple>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
@@ -75,7 +76,70 @@ struct FamilySpec {
   std::string description;
 };
 
-CliqueFamily BuildFamily(const Table& t, const FamilySpec& spec) {
+// Members fewer than one in this many rows take the sorting path.
+constexpr size_t kSparseShare = 16;
+
+// The cells of `columns` of `row`, as CellGroupKey compares them.
+std::vector<int64_t> GroupKey(const Table& t,
+                              const std::vector<size_t>& columns,
+                              uint32_t row) {
+  std::vector<int64_t> key;
+  key.reserve(columns.size());
+  for (size_t c : columns) key.push_back(CellGroupKey(t.column(c), row));
+  return key;
+}
+
+// f's blocks and parts over `rows` (ascending, the members), as
+// BuildFamily's passes over all rows give them: rows sorted by (key, part)
+// cells, groups of two or more parts kept, numbered in row order.
+void BuildSparseFamily(const Table& t, const FamilySpec& spec,
+                       const std::vector<uint32_t>& rows, CliqueFamily* f) {
+  const size_t k = rows.size();
+  std::vector<std::vector<int64_t>> key(k), part(k);
+  for (size_t i = 0; i < k; ++i) {
+    key[i] = GroupKey(t, spec.key, rows[i]);
+    // One part per row when there are no part columns.
+    part[i] = spec.part_columns.empty()
+                  ? std::vector<int64_t>{rows[i]}
+                  : GroupKey(t, spec.part_columns, rows[i]);
+  }
+  std::vector<uint32_t> order(k);
+  for (uint32_t i = 0; i < k; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return std::tie(key[a], part[a]) < std::tie(key[b], part[b]);
+  });
+  // Group and part ids by sorted position; parts per group.
+  std::vector<uint32_t> group_of(k), part_of(k), parts_in_group;
+  uint32_t num_parts = 0;
+  for (size_t r = 0; r < k; ++r) {
+    const uint32_t i = order[r];
+    const bool new_group = r == 0 || key[i] != key[order[r - 1]];
+    const bool new_part = new_group || part[i] != part[order[r - 1]];
+    if (new_group) parts_in_group.push_back(0);
+    if (new_part) {
+      ++parts_in_group.back();
+      ++num_parts;
+    }
+    group_of[i] = static_cast<uint32_t>(parts_in_group.size() - 1);
+    part_of[i] = num_parts - 1;
+  }
+  f->block.assign(t.num_rows(), CliqueFamily::kNone);
+  f->part.assign(t.num_rows(), CliqueFamily::kNone);
+  std::vector<uint32_t> block_id(parts_in_group.size(), CliqueFamily::kNone);
+  std::vector<uint32_t> part_id(num_parts, CliqueFamily::kNone);
+  for (size_t i = 0; i < k; ++i) {
+    if (parts_in_group[group_of[i]] < 2) continue;
+    uint32_t& b = block_id[group_of[i]];
+    if (b == CliqueFamily::kNone) b = f->num_blocks++;
+    uint32_t& p = part_id[part_of[i]];
+    if (p == CliqueFamily::kNone) p = f->num_parts++;
+    f->block[rows[i]] = b;
+    f->part[rows[i]] = p;
+  }
+}
+
+CliqueFamily BuildFamily(const Table& t, const FamilySpec& spec,
+                         absl::Span<const uint8_t> rows) {
   const size_t n = t.num_rows();
   CliqueFamily f;
   f.description = spec.description;
@@ -84,9 +148,10 @@ CliqueFamily BuildFamily(const Table& t, const FamilySpec& spec) {
   std::vector<uint32_t> group(n, CliqueFamily::kNone);
   size_t members = 0;
   for (size_t row = 0; row < n; ++row) {
-    const bool member =
-        !AnyNull(t, spec.required, row) &&
-        (spec.excluded_if_null.empty() || AnyNull(t, spec.excluded_if_null, row));
+    const bool member = (rows.empty() || rows[row] != 0) &&
+                        !AnyNull(t, spec.required, row) &&
+                        (spec.excluded_if_null.empty() ||
+                         AnyNull(t, spec.excluded_if_null, row));
     if (member) {
       group[row] = 0;
       ++members;
@@ -95,19 +160,31 @@ CliqueFamily BuildFamily(const Table& t, const FamilySpec& spec) {
   // No block without two members (the families of rows with a NULL
   // elsewhere are often empty): the caller drops a family without blocks.
   if (members < 2) return f;
+  // A few members (a row mask): sorting them is cheaper than passes over
+  // every row.
+  if (members <= n / kSparseShare) {
+    std::vector<uint32_t> member_rows;
+    member_rows.reserve(members);
+    for (size_t row = 0; row < n; ++row) {
+      if (group[row] == 0) member_rows.push_back(static_cast<uint32_t>(row));
+    }
+    BuildSparseFamily(t, spec, member_rows, &f);
+    return f;
+  }
   const uint32_t num_groups = RefineRowGroups(t, spec.key, 1, &group);
   std::vector<uint32_t> part = group;
+  uint32_t num_parts = 0;
   if (spec.part_columns.empty()) {
     for (size_t row = 0; row < n; ++row) {
-      if (part[row] != CliqueFamily::kNone) part[row] = static_cast<uint32_t>(row);
+      if (part[row] != CliqueFamily::kNone) part[row] = num_parts++;
     }
   } else {
-    RefineRowGroups(t, spec.part_columns, num_groups, &part);
+    num_parts = RefineRowGroups(t, spec.part_columns, num_groups, &part);
   }
   // Parts per group (part ids refine group ids), then keep the groups of
   // two or more parts, renumbering blocks and parts in row order.
-  std::vector<uint32_t> parts_in_group(n, 0);
-  std::vector<uint8_t> part_seen(n, 0);
+  std::vector<uint32_t> parts_in_group(num_groups, 0);
+  std::vector<uint8_t> part_seen(num_parts, 0);
   for (size_t row = 0; row < n; ++row) {
     if (group[row] == CliqueFamily::kNone || part_seen[part[row]]) continue;
     part_seen[part[row]] = 1;
@@ -115,8 +192,8 @@ CliqueFamily BuildFamily(const Table& t, const FamilySpec& spec) {
   }
   f.block.assign(n, CliqueFamily::kNone);
   f.part.assign(n, CliqueFamily::kNone);
-  std::vector<uint32_t> block_id(n, CliqueFamily::kNone);
-  std::vector<uint32_t> part_id(n, CliqueFamily::kNone);
+  std::vector<uint32_t> block_id(num_groups, CliqueFamily::kNone);
+  std::vector<uint32_t> part_id(num_parts, CliqueFamily::kNone);
   for (size_t row = 0; row < n; ++row) {
     if (group[row] == CliqueFamily::kNone || parts_in_group[group[row]] < 2) {
       continue;
@@ -178,7 +255,13 @@ std::vector<FamilySpec> SpecsOfKey(const Table& t,
 }  // namespace
 
 absl::StatusOr<std::vector<CliqueFamily>> FdCliqueFamilies(
-    const Table& table, absl::Span<const DenialConstraint> dcs) {
+    const Table& table, absl::Span<const DenialConstraint> dcs,
+    absl::Span<const uint8_t> rows) {
+  if (!rows.empty() && rows.size() != table.num_rows()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("The row mask has ", rows.size(),
+                     " entries; the table has ", table.num_rows(), " rows."));
+  }
   std::map<std::vector<size_t>, KeyDcs> keys;  // ordered: canonical output
   for (const DenialConstraint& dc : dcs) {
     std::vector<size_t> x, b;
@@ -205,7 +288,7 @@ absl::StatusOr<std::vector<CliqueFamily>> FdCliqueFamilies(
   std::vector<CliqueFamily> out;
   for (const auto& [key, key_dcs] : keys) {
     for (const FamilySpec& spec : SpecsOfKey(table, key, key_dcs)) {
-      CliqueFamily f = BuildFamily(table, spec);
+      CliqueFamily f = BuildFamily(table, spec, rows);
       if (f.num_blocks > 0) out.push_back(std::move(f));
     }
   }

@@ -16,19 +16,6 @@ namespace {
 using table::Column;
 using table::Table;
 
-// A cell as an int64 with the DC's equality (see EncodeDouble).
-int64_t CellKey(const Column& c, size_t row) {
-  switch (c.type) {
-    case table::ColumnType::kString:
-      return c.string_ids[row];
-    case table::ColumnType::kInt64:
-      return c.int64s[row];
-    case table::ColumnType::kDouble:
-      return internal::EncodeDouble(c.doubles[row]);
-  }
-  return 0;
-}
-
 // Dense codes of `column`'s cells on the rows in a group (which have no
 // NULL there): string ids renumbered through a table as they first appear
 // (the dictionary is shared by all columns, so a column's ids are sparse
@@ -57,8 +44,8 @@ uint32_t ValueCodes(const Table& t, const Column& column,
   int64_t hi = std::numeric_limits<int64_t>::min();
   for (size_t row = 0; row < n; ++row) {
     if (ids[row] == kNoRowGroup) continue;
-    lo = std::min(lo, CellKey(column, row));
-    hi = std::max(hi, CellKey(column, row));
+    lo = std::min(lo, CellGroupKey(column, row));
+    hi = std::max(hi, CellGroupKey(column, row));
   }
   if (lo > hi) return 0;
   const uint64_t range =
@@ -67,7 +54,7 @@ uint32_t ValueCodes(const Table& t, const Column& column,
     for (size_t row = 0; row < n; ++row) {
       if (ids[row] == kNoRowGroup) continue;
       (*codes)[row] = static_cast<uint32_t>(
-          static_cast<uint64_t>(CellKey(column, row)) -
+          static_cast<uint64_t>(CellGroupKey(column, row)) -
           static_cast<uint64_t>(lo));
     }
     return static_cast<uint32_t>(range);
@@ -75,14 +62,27 @@ uint32_t ValueCodes(const Table& t, const Column& column,
   absl::flat_hash_map<int64_t, uint32_t> dense;
   for (size_t row = 0; row < n; ++row) {
     if (ids[row] == kNoRowGroup) continue;
-    (*codes)[row] = dense.try_emplace(CellKey(column, row),
-                                      static_cast<uint32_t>(dense.size()))
+    (*codes)[row] = dense
+                        .try_emplace(CellGroupKey(column, row),
+                                     static_cast<uint32_t>(dense.size()))
                         .first->second;
   }
   return static_cast<uint32_t>(dense.size());
 }
 
 }  // namespace
+
+int64_t CellGroupKey(const Column& c, size_t row) {
+  switch (c.type) {
+    case table::ColumnType::kString:
+      return c.string_ids[row];
+    case table::ColumnType::kInt64:
+      return c.int64s[row];
+    case table::ColumnType::kDouble:
+      return internal::EncodeDouble(c.doubles[row]);  // -0.0 == +0.0
+  }
+  return 0;
+}
 
 uint32_t RefineRowGroups(const Table& t, absl::Span<const size_t> columns,
                          uint32_t num_groups, std::vector<uint32_t>* ids) {

@@ -15,6 +15,11 @@
 
 namespace dpq::core::graph {
 
+// A non-NULL cell as an int64 that is equal for two cells iff a DC's
+// equality holds between them (string ids, int64 values, doubles with
+// -0.0 == +0.0).
+int64_t CellGroupKey(const table::Column& column, size_t row);
+
 // A row outside every group.
 inline constexpr uint32_t kNoRowGroup = std::numeric_limits<uint32_t>::max();
 

@@ -377,11 +377,8 @@ std::vector<uint8_t> ParallelHalfIntegralLpSolution(const Graph& g,
   return merged;
 }
 
-}  // namespace
-
-absl::StatusOr<CliqueLpBound> CliqueLpCoverBound(
-    const Graph& g, const std::vector<CliqueFamily>& families,
-    int num_threads) {
+absl::Status CheckFamilySizes(const Graph& g,
+                              const std::vector<CliqueFamily>& families) {
   for (const CliqueFamily& f : families) {
     if (f.block.size() != g.num_nodes() || f.part.size() != g.num_nodes()) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -389,6 +386,24 @@ absl::StatusOr<CliqueLpBound> CliqueLpCoverBound(
           " rows; the graph has ", g.num_nodes(), " nodes."));
     }
   }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<CliqueLpBound> CliqueLpCoverBound(
+    const Graph& g, const std::vector<CliqueFamily>& families,
+    int num_threads) {
+  RETURN_IF_ERROR(CheckFamilySizes(g, families));
+  return CliqueLpCoverBoundOverHalfRows(
+      g,
+      [&families](absl::Span<const uint8_t>)
+          -> absl::StatusOr<std::vector<CliqueFamily>> { return families; },
+      num_threads);
+}
+
+absl::StatusOr<CliqueLpBound> CliqueLpCoverBoundOverHalfRows(
+    const Graph& g, const CliqueFamiliesOf& families_of, int num_threads) {
   // Nemhauser-Trotter: with x an optimal half-integral solution of the
   // plain LP, V1 = {x = 1}, V0 = {x = 0} and H = {x = 1/2}, this LP's
   // optimum is |V1| + its optimum on H (families restricted to H, the same
@@ -413,6 +428,10 @@ absl::StatusOr<CliqueLpBound> CliqueLpCoverBound(
     integral += x2[v] == 2;
     half[v] = x2[v] == 1;
   }
+  // Only H's rows enter the component LPs: the families over them have
+  // the same constraints there (graph/fd_cliques.h, `rows`).
+  ASSIGN_OR_RETURN(const std::vector<CliqueFamily> families, families_of(half));
+  RETURN_IF_ERROR(CheckFamilySizes(g, families));
   const internal::Components components = internal::Components::Find(g, half);
   ASSIGN_OR_RETURN(const std::vector<ComponentOptimum> optima,
                    SolveComponents(g, families, components, workers));

@@ -6,9 +6,11 @@
 #define DPQ_CORE_MEASURES_CLIQUE_LP_BOUND_H_
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "core/graph/fd_cliques.h"
 #include "core/graph/graph.h"
 
@@ -74,6 +76,24 @@ struct CliqueLpBound {
 // being unique and the optima summed in component order.
 absl::StatusOr<CliqueLpBound> CliqueLpCoverBound(
     const graph::Graph& g, const std::vector<graph::CliqueFamily>& families,
+    int num_threads = 1);
+
+// The families of the rows where `rows` is non-zero (one entry per node),
+// as graph::FdCliqueFamilies(table, dcs, rows) computes them.
+using CliqueFamiliesOf =
+    std::function<absl::StatusOr<std::vector<graph::CliqueFamily>>(
+        absl::Span<const uint8_t> rows)>;
+
+// The same bound with the families asked for only over the rows the
+// Nemhauser-Trotter reduction leaves (H, the nodes at 1/2 in the plain LP:
+// about 1% of the rows of the tax tables), which is all the component LPs
+// read; with families_of = FdCliqueFamilies over those rows, the LP has
+// the same constraints there as with the families over all rows (up to
+// single-part constraints its bounds imply), so the bound is the same
+// (CliqueLpCoverBoundTest.FamiliesOverHalfRowsGiveTheSameBound). Errors:
+// families_of's, and those above.
+absl::StatusOr<CliqueLpBound> CliqueLpCoverBoundOverHalfRows(
+    const graph::Graph& g, const CliqueFamiliesOf& families_of,
     int num_threads = 1);
 
 }  // namespace dpq::core::measures

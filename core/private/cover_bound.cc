@@ -8,12 +8,15 @@ namespace dpq::core::private_measures {
 
 absl::StatusOr<uint64_t> ComputeCoverBound(
     const table::Table& table,
-    absl::Span<const constraints::DenialConstraint> dcs,
-    const graph::Graph& g) {
-  ASSIGN_OR_RETURN(const std::vector<graph::CliqueFamily> families,
-                   graph::FdCliqueFamilies(table, dcs));
+    absl::Span<const constraints::DenialConstraint> dcs, const graph::Graph& g,
+    int num_threads) {
   ASSIGN_OR_RETURN(const measures::CliqueLpBound bound,
-                   measures::CliqueLpCoverBound(g, families));
+                   measures::CliqueLpCoverBoundOverHalfRows(
+                       g,
+                       [&](absl::Span<const uint8_t> rows) {
+                         return graph::FdCliqueFamilies(table, dcs, rows);
+                       },
+                       num_threads));
   return bound.bound;
 }
 

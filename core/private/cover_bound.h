@@ -19,11 +19,14 @@ namespace dpq::core::private_measures {
 // of graph::FdCliqueFamilies(table, dcs) and every triangle of `g`, the
 // conflict graph of `table` under `dcs` (sensitivity 1: the proof is in
 // core/measures/clique_lp_bound.h). At least ceil(plain LP relaxation), at
-// most I_R. Errors: those of the two functions.
+// most I_R. The families are computed only over the rows the LP's
+// Nemhauser-Trotter reduction leaves (the same bound, see
+// CliqueLpCoverBound). `num_threads` as CliqueLpCoverBound's. Errors: those
+// of the two functions.
 absl::StatusOr<uint64_t> ComputeCoverBound(
     const table::Table& table,
-    absl::Span<const constraints::DenialConstraint> dcs,
-    const graph::Graph& g);
+    absl::Span<const constraints::DenialConstraint> dcs, const graph::Graph& g,
+    int num_threads = 1);
 
 }  // namespace dpq::core::private_measures
 

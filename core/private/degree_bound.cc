@@ -34,6 +34,17 @@ absl::StatusOr<uint64_t> DegreeBoundForColumns(const table::Table& table,
   // integer codes (graph::RefineRowGroups: no hashing for string columns
   // and small integer spans).
   const size_t n = table.num_rows();
+  if (x.size() == 1 && table.column(x[0]).type == table::ColumnType::kString) {
+    // One string column: its dictionary ids are the groups already.
+    const table::Column& column = table.column(x[0]);
+    std::vector<uint32_t> freq(table.dictionary().size(), 0);
+    uint64_t max_freq = 0;
+    for (size_t row = 0; row < n; ++row) {
+      if (column.is_null(row)) continue;
+      max_freq = std::max<uint64_t>(max_freq, ++freq[column.string_ids[row]]);
+    }
+    return max_freq == 0 ? 0 : max_freq - 1;
+  }
   std::vector<uint32_t> group(n, 0);
   for (size_t c : x) {
     const table::Column& column = table.column(c);

@@ -5,8 +5,7 @@
 #include <vector>
 
 #include "absl/time/clock.h"
-#include "core/graph/fd_cliques.h"
-#include "core/measures/clique_lp_bound.h"
+#include "core/private/cover_bound.h"
 #include "core/util/status_macros.h"
 
 namespace dpq::core::private_measures {
@@ -24,10 +23,8 @@ absl::StatusOr<ReleaseInputs> ComputeReleaseInputs(
   }
   // Read-only on the table and the DCs, so safe beside the build.
   absl::StatusOr<std::vector<DcDegreeBound>> degree_bounds;
-  absl::StatusOr<std::vector<graph::CliqueFamily>> families;
   std::thread side([&] {
     if (wanted.degree_bounds) degree_bounds = ComputeDegreeBounds(table, dcs);
-    if (wanted.cover_bound) families = graph::FdCliqueFamilies(table, dcs);
   });
   absl::StatusOr<graph::ConflictGraph> built =
       graph::BuildConflictGraph(table, dcs, options);
@@ -39,13 +36,11 @@ absl::StatusOr<ReleaseInputs> ComputeReleaseInputs(
     ASSIGN_OR_RETURN(out.degree_bounds, std::move(degree_bounds));
   }
   if (wanted.cover_bound) {
-    RETURN_IF_ERROR(families.status());
-    // The same as ComputeCoverBound(table, dcs, graph), whose first step
-    // is the families.
-    ASSIGN_OR_RETURN(const measures::CliqueLpBound bound,
-                     measures::CliqueLpCoverBound(out.graph.graph, *families,
-                                                  options.num_threads));
-    out.cover_bound = bound.bound;
+    // Needs the graph: its families are asked for only over the rows the
+    // LP's reduction leaves, a small share of the table.
+    ASSIGN_OR_RETURN(
+        out.cover_bound,
+        ComputeCoverBound(table, dcs, out.graph.graph, options.num_threads));
   }
   return out;
 }

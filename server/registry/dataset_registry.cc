@@ -265,13 +265,6 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
   if (replace) {
     ASSIGN_OR_RETURN(context.previous, Get(id));
   }
-  // Without a catalog, the bytes go to disk while the version is built, at
-  // the lowest CPU priority (data_write_ahead.h), and are removed again if
-  // the build fails: the write and its fsync fill the build's idle cores
-  // instead of following it.
-  std::unique_ptr<DataWriteAhead> data_on_disk =
-      options_.catalog == nullptr ? directory_.StartDataWrite(csv_text)
-                                  : nullptr;
   // The slow part (parse the bytes in memory, conflict graph) runs without
   // any lock: other writes and all reads proceed meanwhile. The graph is
   // built now, so that a failure is the owner's error, never a
@@ -285,6 +278,13 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
                                             : built.status();
   }
   std::shared_ptr<LoadedDataset> d = *std::move(built);
+  // Without a catalog, the parsed bytes go to disk while the conflict graph
+  // is built, at the lowest CPU priority (data_write_ahead.h), and are
+  // removed again if that fails: the write and its fsync fill the cores the
+  // graph's single-threaded steps leave idle instead of following them.
+  std::unique_ptr<DataWriteAhead> data_on_disk =
+      options_.catalog == nullptr ? directory_.StartDataWrite(csv_text)
+                                  : nullptr;
   ASSIGN_OR_RETURN(const std::optional<uint64_t> edges,
                    BuildRegistrationGraph(options_, deadline, d.get()));
   // The content hash the catalog verifies every fetch against, computed

@@ -4,6 +4,7 @@
 // any row of random tables.
 #include "core/graph/fd_cliques.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <random>
@@ -138,6 +139,89 @@ TEST(FdCliqueFamiliesTest, KeyConstraintGivesOnePartPerRow) {
   EXPECT_EQ(b.bound, 2u);
 }
 
+// The bound with the families computed only over the rows the plain LP
+// leaves at 1/2 (CliqueLpCoverBoundOverHalfRows, what registrations use)
+// equals `full`, the bound with the families over all rows.
+void ExpectSameBoundOverHalfRows(const Table& t,
+                                 const std::vector<DenialConstraint>& dcs,
+                                 const Graph& g,
+                                 const measures::CliqueLpBound& full,
+                                 int num_threads = 1) {
+  const auto over_half = measures::CliqueLpCoverBoundOverHalfRows(
+      g,
+      [&](absl::Span<const uint8_t> rows) {
+        return FdCliqueFamilies(t, dcs, rows);
+      },
+      num_threads);
+  ASSERT_TRUE(over_half.ok()) << over_half.status();
+  EXPECT_EQ(over_half->lp_value, full.lp_value);
+  EXPECT_EQ(over_half->bound, full.bound);
+  EXPECT_EQ(over_half->components_solved, full.components_solved);
+}
+
+// Families over a subset of rows: two rows of the subset share a block and
+// differ in part exactly when they do in the families over all rows. Half
+// the rows (passes over all rows) and one in 25 (the sorting path for few
+// members).
+TEST(FdCliqueFamiliesTest, FamiliesOverSomeRowsKeepTheirPairs) {
+  std::mt19937_64 rng(20261131);
+  for (int trial = 0; trial < 40; ++trial) {
+    const uint64_t share = trial % 2 == 0 ? 2 : 25;
+    Cells rows(trial % 2 == 0 ? 30 : 400);
+    for (auto& row : rows) {
+      for (int c = 0; c < 4; ++c) {
+        row.push_back(rng() % 10 == 0 ? std::nullopt
+                                      : std::optional<std::string>(absl::StrCat(
+                                            rng() % (c == 0 ? 8 : 3))));
+      }
+    }
+    const Table t = MakeTable({"a", "b", "c", "d"}, rows);
+    const auto dcs = Parse(
+        "not(t1.a=t2.a&t1.b!=t2.b)\nnot(t1.a=t2.a&t1.c!=t2.c)\n"
+        "not(t1.c=t2.c&t1.d=t2.d)\n",
+        t);
+    std::vector<uint8_t> some(rows.size());
+    for (uint8_t& r : some) r = rng() % share == 0;
+    ASSERT_OK_AND_ASSIGN(const std::vector<CliqueFamily> all,
+                         FdCliqueFamilies(t, dcs));
+    ASSERT_OK_AND_ASSIGN(const std::vector<CliqueFamily> part,
+                         FdCliqueFamilies(t, dcs, some));
+    ASSERT_LE(part.size(), all.size());
+    size_t blocks = 0;
+    for (const CliqueFamily& f : part) {
+      blocks += f.num_blocks;
+      const auto full =
+          std::find_if(all.begin(), all.end(), [&](const CliqueFamily& a) {
+            return a.description == f.description;
+          });
+      ASSERT_NE(full, all.end()) << f.description;
+      for (size_t u = 0; u < rows.size(); ++u) {
+        if (!some[u]) {
+          EXPECT_EQ(f.block[u], CliqueFamily::kNone);
+          continue;
+        }
+        for (size_t v = 0; v < u; ++v) {
+          if (!some[v]) continue;
+          const bool here = f.block[u] != CliqueFamily::kNone &&
+                            f.block[u] == f.block[v] && f.part[u] != f.part[v];
+          const bool there = full->block[u] != CliqueFamily::kNone &&
+                             full->block[u] == full->block[v] &&
+                             full->part[u] != full->part[v];
+          EXPECT_EQ(here, there) << f.description << " rows " << v << ", " << u;
+        }
+      }
+    }
+    if (trial < 4) {
+      EXPECT_GT(blocks, 0u) << "trial " << trial;
+    }
+  }
+  const Table t = MakeTable({"a"}, {{"1"}});
+  EXPECT_THAT(FdCliqueFamilies(t, Parse("not(t1.a=t2.a)\n", t),
+                               std::vector<uint8_t>(2, 1)),
+              testing::StatusIs(absl::StatusCode::kInvalidArgument,
+                                ::testing::HasSubstr("row mask has 2")));
+}
+
 // K_5 from one FD: the plain LP gives 2.5 -> 3, the block proves 4.
 TEST(CliqueLpCoverBoundTest, OneBlockIsExact) {
   Cells rows;
@@ -201,6 +285,7 @@ TEST(CliqueLpCoverBoundTest, ThreadCountDoesNotChangeTheBound) {
     EXPECT_EQ(many.bound, one.bound) << threads;
     EXPECT_EQ(many.components_solved, one.components_solved) << threads;
     EXPECT_EQ(many.largest_component, one.largest_component) << threads;
+    ExpectSameBoundOverHalfRows(t, dcs, g, one, threads);
   }
 }
 
@@ -246,6 +331,7 @@ TEST(CliqueLpCoverBoundTest, RandomTablesNeighboursDifferByAtMostOne) {
       EXPECT_TRUE(b.ok()) << b.status();
       EXPECT_GE(b->bound, measures::CoverLowerBound(g));
       EXPECT_LE(b->bound, *measures::ExactRepairOrExplain(g));
+      ExpectSameBoundOverHalfRows(table, dcs, g, *b);
       return b->bound;
     };
     const uint64_t with = bound_of(t);
