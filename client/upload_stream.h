@@ -63,6 +63,8 @@ absl::Status Upload(PrepareCall prepare, absl::string_view rpc,
   if (open) {
     Request first;
     *first.mutable_header() = header;
+    // The size hint lets the server reserve the CSV's memory once.
+    if (csv != nullptr) first.mutable_header()->set_csv_bytes(csv->file_size());
     writer->Write(first, tag);
     open = internal::Await(cq);
   }

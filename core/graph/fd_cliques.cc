@@ -143,34 +143,30 @@ CliqueFamily BuildFamily(const Table& t, const FamilySpec& spec,
   const size_t n = t.num_rows();
   CliqueFamily f;
   f.description = spec.description;
-  // Members start in group 0 and are split by the key, then (a copy) by
-  // the part columns, or one part per row.
-  std::vector<uint32_t> group(n, CliqueFamily::kNone);
-  size_t members = 0;
+  auto member = [&](size_t row) {
+    return (rows.empty() || rows[row] != 0) &&
+           !AnyNull(t, spec.required, row) &&
+           (spec.excluded_if_null.empty() ||
+            AnyNull(t, spec.excluded_if_null, row));
+  };
+  std::vector<uint32_t> member_rows;
   for (size_t row = 0; row < n; ++row) {
-    const bool member = (rows.empty() || rows[row] != 0) &&
-                        !AnyNull(t, spec.required, row) &&
-                        (spec.excluded_if_null.empty() ||
-                         AnyNull(t, spec.excluded_if_null, row));
-    if (member) {
-      group[row] = 0;
-      ++members;
-    }
+    if (member(row)) member_rows.push_back(static_cast<uint32_t>(row));
   }
   // No block without two members (the families of rows with a NULL
   // elsewhere are often empty): the caller drops a family without blocks.
-  if (members < 2) return f;
+  if (member_rows.size() < 2) return f;
   // A few members (a row mask): sorting them is cheaper than passes over
   // every row.
-  if (members <= n / kSparseShare) {
-    std::vector<uint32_t> member_rows;
-    member_rows.reserve(members);
-    for (size_t row = 0; row < n; ++row) {
-      if (group[row] == 0) member_rows.push_back(static_cast<uint32_t>(row));
-    }
+  if (member_rows.size() <= n / kSparseShare) {
     BuildSparseFamily(t, spec, member_rows, &f);
     return f;
   }
+  // Members start in group 0 and are split by the key, then (a copy) by
+  // the part columns, or one part per row.
+  std::vector<uint32_t> group(n, CliqueFamily::kNone);
+  for (uint32_t row : member_rows) group[row] = 0;
+  member_rows = {};
   const uint32_t num_groups = RefineRowGroups(t, spec.key, 1, &group);
   std::vector<uint32_t> part = group;
   uint32_t num_parts = 0;
