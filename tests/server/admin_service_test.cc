@@ -473,6 +473,49 @@ TEST(AdminUploadLimitTest, UploadAboveMaxUploadBytesIsResourceExhausted) {
       server->RegisterDataset("small", "a,b\n1,2\n", "a -> b", 10).status());
 }
 
+// DatasetUploadHeader.csv_bytes only sizes the server's buffer: a hint far
+// above the limit or below the bytes sent registers exactly the bytes sent,
+// and the limit still applies to them.
+TEST(AdminUploadLimitTest, SizeHintIsOnlyAHint) {
+  ASSERT_OK_AND_ASSIGN(
+      auto server, TestServer::Start(dpq::testing::Transport::kInsecure,
+                                     [](Options& options) {
+                                       options.max_upload_bytes = 1 << 16;
+                                     }));
+  auto upload = [&](const std::string& id, const std::string& csv,
+                    uint64_t hint) {
+    grpc::ClientContext context;
+    TestServer::Authorize(context, server->admin_token());
+    v1::RegisterDatasetResponse response;
+    auto admin = server->AdminStub();
+    auto writer = admin->RegisterDataset(&context, &response);
+    v1::RegisterDatasetRequest header;
+    header.mutable_header()->mutable_manifest()->set_dataset_id(id);
+    header.mutable_header()->mutable_manifest()->set_constraints(kConstraints);
+    header.mutable_header()->mutable_manifest()->set_public_max_rows(1000);
+    header.mutable_header()->mutable_manifest()->set_infer_column_types(true);
+    header.mutable_header()->set_csv_bytes(hint);
+    EXPECT_TRUE(writer->Write(header));
+    for (size_t at = 0; at < csv.size(); at += 7) {
+      v1::RegisterDatasetRequest chunk;
+      chunk.set_csv_chunk(csv.substr(at, 7));
+      if (!writer->Write(chunk)) break;
+    }
+    writer->WritesDone();
+    const absl::Status status = ToAbsl(writer->Finish());
+    return status.ok() ? absl::StatusOr<uint64_t>(response.stats().rows())
+                       : absl::StatusOr<uint64_t>(status);
+  };
+  EXPECT_THAT(upload("huge_hint", kCsv, uint64_t{1} << 40),
+              dpq::testing::IsOkAndHolds(3u));
+  EXPECT_THAT(upload("small_hint", kCsv, 3), dpq::testing::IsOkAndHolds(3u));
+  std::string big = "name,zip,city\n";
+  while (big.size() <= (1u << 16)) big += "someone,12345,somewhere\n";
+  EXPECT_THAT(upload("big", big, 10),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       HasSubstr("max_upload_bytes")));
+}
+
 TEST(AdminUploadLimitTest, MessageAboveMaxMessageBytesIsRejected) {
   ASSERT_OK_AND_ASSIGN(
       auto server, TestServer::Start(dpq::testing::Transport::kInsecure,
