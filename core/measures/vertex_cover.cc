@@ -42,14 +42,20 @@ uint64_t CeilHalf(uint64_t doubled) { return (doubled + 1) / 2; }
 // the left copy of u, or kNoMate. O(m sqrt(n)). With `reached` given,
 // (*reached)[u] = 1 iff the left copy of u is reachable from a free left
 // copy by an alternating path (Koenig's set Z; the last phase's search,
-// which finds no augmenting path, visits exactly these).
+// which finds no augmenting path, visits exactly these). `closed`: the
+// active nodes are a union of connected components, so every neighbour of
+// an active node is active and is not looked up again.
 template <typename NeighborsFn>
-std::vector<NodeId> DoubleCoverMatching(
-    uint32_t n, const NeighborsFn& neighbors, absl::Span<const uint8_t> active,
-    std::vector<uint8_t>* reached = nullptr) {
+std::vector<NodeId> DoubleCoverMatching(uint32_t n,
+                                        const NeighborsFn& neighbors,
+                                        absl::Span<const uint8_t> active,
+                                        std::vector<uint8_t>* reached = nullptr,
+                                        bool closed = false) {
   const auto is_active = [&](NodeId v) {
     return active.empty() || active[v] != 0;
   };
+  // For neighbours of active nodes only.
+  const auto neighbor_active = [&](NodeId v) { return closed || is_active(v); };
   std::vector<NodeId> mate_left(n, kNoMate);
   std::vector<NodeId> mate_right(n, kNoMate);
   std::vector<uint32_t> dist(n);
@@ -65,7 +71,7 @@ std::vector<NodeId> DoubleCoverMatching(
   for (NodeId u = 0; u < n; ++u) {
     if (!is_active(u)) continue;
     for (NodeId v : neighbors(u)) {
-      if (is_active(v) && mate_right[v] == kNoMate) {
+      if (neighbor_active(v) && mate_right[v] == kNoMate) {
         mate_left[u] = v;
         mate_right[v] = u;
         break;
@@ -90,7 +96,7 @@ std::vector<NodeId> DoubleCoverMatching(
       const NodeId u = queue[head];
       if (dist[u] > free_layer) break;
       for (NodeId v : neighbors(u)) {
-        if (!is_active(v)) continue;
+        if (!neighbor_active(v)) continue;
         const NodeId w = mate_right[v];
         if (w == kNoMate) {
           free_layer = dist[u];
@@ -125,7 +131,7 @@ std::vector<NodeId> DoubleCoverMatching(
           continue;
         }
         const NodeId v = nu[next_edge[u]++];
-        if (!is_active(v)) continue;
+        if (!neighbor_active(v)) continue;
         const NodeId w = mate_right[v];
         if (w == kNoMate) {
           // Augment: every stacked u went down the edge just before its
@@ -527,7 +533,8 @@ std::vector<uint8_t> HalfIntegralLpSolution(const Graph& g,
   };
   std::vector<uint8_t> left_in_z;
   const std::vector<NodeId> mate_left = DoubleCoverMatching(
-      n, [&g](NodeId u) { return g.neighbors(u); }, active, &left_in_z);
+      n, [&g](NodeId u) { return g.neighbors(u); }, active, &left_in_z,
+      /*closed=*/true);
   // Koenig: Z = the copies reached from the free left copies by
   // alternating paths (any edge left to right, the matching back); the
   // minimum cover of the double cover is (left copies outside Z) plus

@@ -81,9 +81,10 @@ uint64_t VertexCoverLpDoubled(const graph::Graph& g);
 // be matched into the nodes at 0 (else lowering a violating set of them to
 // 1/2 and raising their neighbours at 0 to 1/2 would be a cheaper
 // solution). O(m sqrt(n)).
-// With `active` non-empty (one entry per node), the same for the subgraph
-// induced by the active nodes; inactive nodes get 0 and are not touched,
-// so disjoint unions of components can be solved on several threads.
+// With `active` non-empty (one entry per node), the same for the active
+// nodes, which must be a union of connected components (their neighbours
+// are not checked); inactive nodes get 0 and are not touched, so disjoint
+// unions of components can be solved on several threads.
 std::vector<uint8_t> HalfIntegralLpSolution(
     const graph::Graph& g, absl::Span<const uint8_t> active = {});
 
