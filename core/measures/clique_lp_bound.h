@@ -90,7 +90,8 @@ using CliqueFamiliesOf =
 // read; with families_of = FdCliqueFamilies over those rows, the LP has
 // the same constraints there as with the families over all rows (up to
 // single-part constraints its bounds imply), so the bound is the same
-// (CliqueLpCoverBoundTest.FamiliesOverHalfRowsGiveTheSameBound). Errors:
+// (ExpectSameBoundOverHalfRows in tests/core/graph/fd_cliques_test.cc
+// compares them on random tables and a 24,000-row one). Errors:
 // families_of's, and those above.
 absl::StatusOr<CliqueLpBound> CliqueLpCoverBoundOverHalfRows(
     const graph::Graph& g, const CliqueFamiliesOf& families_of,
