@@ -39,6 +39,17 @@ constexpr char kCsv[] =
     "cat,2000,Nice\n";
 constexpr char kConstraints[] = "zip -> city\n";
 
+// The first message of a RegisterDataset stream for kCsv's columns.
+v1::RegisterDatasetRequest PeopleHeader(const std::string& id) {
+  v1::RegisterDatasetRequest header;
+  v1::DatasetManifest* manifest = header.mutable_header()->mutable_manifest();
+  manifest->set_dataset_id(id);
+  manifest->set_constraints(kConstraints);
+  manifest->set_public_max_rows(100);
+  manifest->set_infer_column_types(true);
+  return header;
+}
+
 absl::Status ToAbsl(const grpc::Status& status) {
   return TestServer::ToAbsl(status);
 }
@@ -442,11 +453,7 @@ TEST(AdminImportDirTest, ServerPathIsRefusedWhileImportsAreOff) {
   v1::RegisterDatasetResponse response;
   auto admin = server->AdminStub();
   auto writer = admin->RegisterDataset(&context, &response);
-  v1::RegisterDatasetRequest header;
-  header.mutable_header()->mutable_manifest()->set_dataset_id("people");
-  header.mutable_header()->mutable_manifest()->set_constraints(kConstraints);
-  header.mutable_header()->mutable_manifest()->set_public_max_rows(100);
-  header.mutable_header()->mutable_manifest()->set_infer_column_types(true);
+  v1::RegisterDatasetRequest header = PeopleHeader("people");
   header.mutable_header()->set_server_path(path);
   ASSERT_TRUE(writer->Write(header));
   writer->WritesDone();
@@ -489,11 +496,7 @@ TEST(AdminUploadLimitTest, SizeHintIsOnlyAHint) {
     v1::RegisterDatasetResponse response;
     auto admin = server->AdminStub();
     auto writer = admin->RegisterDataset(&context, &response);
-    v1::RegisterDatasetRequest header;
-    header.mutable_header()->mutable_manifest()->set_dataset_id(id);
-    header.mutable_header()->mutable_manifest()->set_constraints(kConstraints);
-    header.mutable_header()->mutable_manifest()->set_public_max_rows(1000);
-    header.mutable_header()->mutable_manifest()->set_infer_column_types(true);
+    v1::RegisterDatasetRequest header = PeopleHeader(id);
     header.mutable_header()->set_csv_bytes(hint);
     EXPECT_TRUE(writer->Write(header));
     for (size_t at = 0; at < csv.size(); at += 7) {
