@@ -365,13 +365,9 @@ std::vector<uint8_t> ParallelHalfIntegralLpSolution(const Graph& g,
     }
   }
   std::vector<std::vector<uint8_t>> x2(workers);
-  std::vector<std::thread> threads;
-  for (int w = 1; w < workers; ++w) {
-    threads.emplace_back(
-        [&, w] { x2[w] = HalfIntegralLpSolution(g, active[w]); });
-  }
-  x2[0] = HalfIntegralLpSolution(g, active[0]);
-  for (std::thread& t : threads) t.join();
+  util::ParallelFor(workers, workers, [&](size_t w, int) {
+    x2[w] = HalfIntegralLpSolution(g, active[w]);
+  });
   std::vector<uint8_t> merged(n);
   for (NodeId v = 0; v < n; ++v) merged[v] = x2[owner[v]][v];
   return merged;

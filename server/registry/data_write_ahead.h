@@ -7,7 +7,6 @@
 #define DPQ_SERVER_REGISTRY_DATA_WRITE_AHEAD_H_
 
 #include <filesystem>
-#include <optional>
 #include <thread>
 
 #include "absl/status/statusor.h"
@@ -37,7 +36,7 @@ class DataWriteAhead {
  private:
   const std::filesystem::path path_;
   absl::Status written_;
-  std::optional<std::thread> writer_;
+  std::thread writer_;
   bool taken_ = false;
 };
 
