@@ -2,12 +2,10 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <map>
-#include <tuple>
+#include <optional>
 #include <utility>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/graph/conflict_graph_internal.h"
@@ -79,42 +77,100 @@ struct FamilySpec {
 // Members fewer than one in this many rows take the sorting path.
 constexpr size_t kSparseShare = 16;
 
-// The cells of `columns` of `row`, as CellGroupKey compares them.
-std::vector<int64_t> GroupKey(const Table& t,
-                              const std::vector<size_t>& columns,
-                              uint32_t row) {
-  std::vector<int64_t> key;
-  key.reserve(columns.size());
-  for (size_t c : columns) key.push_back(CellGroupKey(t.column(c), row));
-  return key;
+// The cells some families read at a set of rows, gathered once, a column
+// at a time: a few rows spread over a large table, read once per cell and
+// not once per cell and family.
+class RowCells {
+ public:
+  RowCells(const Table& t, std::vector<uint32_t> rows,
+           const std::vector<size_t>& columns)
+      : rows_(std::move(rows)),
+        keys_(t.num_columns()),
+        nulls_(t.num_columns()) {
+    for (size_t c : columns) {
+      if (!keys_[c].empty() || rows_.empty()) continue;
+      const Column& column = t.column(c);
+      keys_[c].resize(rows_.size());
+      nulls_[c].resize(rows_.size());
+      for (size_t i = 0; i < rows_.size(); ++i) {
+        keys_[c][i] = CellGroupKey(column, rows_[i]);
+        nulls_[c][i] = column.is_null(rows_[i]);
+      }
+    }
+  }
+
+  size_t size() const { return rows_.size(); }
+  uint32_t row(size_t i) const { return rows_[i]; }
+  // The columns asked for at construction only.
+  int64_t key(size_t column, size_t i) const { return keys_[column][i]; }
+  bool AnyNull(const std::vector<size_t>& columns, size_t i) const {
+    for (size_t c : columns) {
+      if (nulls_[c][i]) return true;
+    }
+    return false;
+  }
+  // -1, 0 or 1 as (row a's cells) compares with (row b's) on `columns`.
+  int Compare(const std::vector<size_t>& columns, size_t a, size_t b) const {
+    for (size_t c : columns) {
+      if (keys_[c][a] != keys_[c][b]) return keys_[c][a] < keys_[c][b] ? -1 : 1;
+    }
+    return 0;
+  }
+
+ private:
+  std::vector<uint32_t> rows_;
+  // By table column; empty for the columns not gathered.
+  std::vector<std::vector<int64_t>> keys_;
+  std::vector<std::vector<uint8_t>> nulls_;
+};
+
+std::vector<size_t> Union(std::vector<size_t> a, const std::vector<size_t>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  std::sort(a.begin(), a.end());
+  a.erase(std::unique(a.begin(), a.end()), a.end());
+  return a;
 }
 
-// f's blocks and parts over `rows` (ascending, the members), as
-// BuildFamily's passes over all rows give them: rows sorted by (key, part)
-// cells, groups of two or more parts kept, numbered in row order.
-void BuildSparseFamily(const Table& t, const FamilySpec& spec,
-                       const std::vector<uint32_t>& rows, CliqueFamily* f) {
-  const size_t k = rows.size();
-  std::vector<std::vector<int64_t>> key(k), part(k);
-  for (size_t i = 0; i < k; ++i) {
-    key[i] = GroupKey(t, spec.key, rows[i]);
-    // One part per row when there are no part columns.
-    part[i] = spec.part_columns.empty()
-                  ? std::vector<int64_t>{rows[i]}
-                  : GroupKey(t, spec.part_columns, rows[i]);
-  }
+// Every column `spec` reads.
+std::vector<size_t> ColumnsOf(const FamilySpec& spec) {
+  return Union(Union(Union(spec.key, spec.part_columns), spec.required),
+               spec.excluded_if_null);
+}
+
+// f's blocks and parts over `members` (indices into `cells`, ascending by
+// row), as BuildDenseFamily's passes over all rows give them: members
+// sorted by (key, part) cells, groups of two or more parts kept, numbered
+// in row order. Member i's block and part go to f->block[slots[i]] and
+// f->part[slots[i]].
+void BuildSparseFamily(const RowCells& cells, const FamilySpec& spec,
+                       const std::vector<uint32_t>& members,
+                       const std::vector<uint32_t>& slots, CliqueFamily* f) {
+  const size_t k = members.size();
+  // One part per row when there are no part columns.
+  auto compare_parts = [&](uint32_t a, uint32_t b) {
+    if (!spec.part_columns.empty()) {
+      return cells.Compare(spec.part_columns, a, b);
+    }
+    return cells.row(a) == cells.row(b)
+               ? 0
+               : (cells.row(a) < cells.row(b) ? -1 : 1);
+  };
   std::vector<uint32_t> order(k);
   for (uint32_t i = 0; i < k; ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    return std::tie(key[a], part[a]) < std::tie(key[b], part[b]);
+  std::sort(order.begin(), order.end(), [&](uint32_t i, uint32_t j) {
+    const int by_key = cells.Compare(spec.key, members[i], members[j]);
+    if (by_key != 0) return by_key < 0;
+    return compare_parts(members[i], members[j]) < 0;
   });
   // Group and part ids by sorted position; parts per group.
   std::vector<uint32_t> group_of(k), part_of(k), parts_in_group;
   uint32_t num_parts = 0;
   for (size_t r = 0; r < k; ++r) {
     const uint32_t i = order[r];
-    const bool new_group = r == 0 || key[i] != key[order[r - 1]];
-    const bool new_part = new_group || part[i] != part[order[r - 1]];
+    const uint32_t previous = r == 0 ? 0 : members[order[r - 1]];
+    const bool new_group =
+        r == 0 || cells.Compare(spec.key, members[i], previous) != 0;
+    const bool new_part = new_group || compare_parts(members[i], previous) != 0;
     if (new_group) parts_in_group.push_back(0);
     if (new_part) {
       ++parts_in_group.back();
@@ -123,8 +179,6 @@ void BuildSparseFamily(const Table& t, const FamilySpec& spec,
     group_of[i] = static_cast<uint32_t>(parts_in_group.size() - 1);
     part_of[i] = num_parts - 1;
   }
-  f->block.assign(t.num_rows(), CliqueFamily::kNone);
-  f->part.assign(t.num_rows(), CliqueFamily::kNone);
   std::vector<uint32_t> block_id(parts_in_group.size(), CliqueFamily::kNone);
   std::vector<uint32_t> part_id(num_parts, CliqueFamily::kNone);
   for (size_t i = 0; i < k; ++i) {
@@ -133,40 +187,21 @@ void BuildSparseFamily(const Table& t, const FamilySpec& spec,
     if (b == CliqueFamily::kNone) b = f->num_blocks++;
     uint32_t& p = part_id[part_of[i]];
     if (p == CliqueFamily::kNone) p = f->num_parts++;
-    f->block[rows[i]] = b;
-    f->part[rows[i]] = p;
+    f->block[slots[i]] = b;
+    f->part[slots[i]] = p;
   }
 }
 
-CliqueFamily BuildFamily(const Table& t, const FamilySpec& spec,
-                         absl::Span<const uint8_t> rows) {
+// f's blocks and parts over the members (`rows`, ascending, more than
+// 1/kSparseShare of the table) by passes over every row, into
+// f->block[row] and f->part[row].
+void BuildDenseFamily(const Table& t, const FamilySpec& spec,
+                      const std::vector<uint32_t>& rows, CliqueFamily* f) {
   const size_t n = t.num_rows();
-  CliqueFamily f;
-  f.description = spec.description;
-  auto member = [&](size_t row) {
-    return (rows.empty() || rows[row] != 0) &&
-           !AnyNull(t, spec.required, row) &&
-           (spec.excluded_if_null.empty() ||
-            AnyNull(t, spec.excluded_if_null, row));
-  };
-  std::vector<uint32_t> member_rows;
-  for (size_t row = 0; row < n; ++row) {
-    if (member(row)) member_rows.push_back(static_cast<uint32_t>(row));
-  }
-  // No block without two members (the families of rows with a NULL
-  // elsewhere are often empty): the caller drops a family without blocks.
-  if (member_rows.size() < 2) return f;
-  // A few members (a row mask): sorting them is cheaper than passes over
-  // every row.
-  if (member_rows.size() <= n / kSparseShare) {
-    BuildSparseFamily(t, spec, member_rows, &f);
-    return f;
-  }
   // Members start in group 0 and are split by the key, then (a copy) by
   // the part columns, or one part per row.
   std::vector<uint32_t> group(n, CliqueFamily::kNone);
-  for (uint32_t row : member_rows) group[row] = 0;
-  member_rows = {};
+  for (uint32_t row : rows) group[row] = 0;
   const uint32_t num_groups = RefineRowGroups(t, spec.key, 1, &group);
   std::vector<uint32_t> part = group;
   uint32_t num_parts = 0;
@@ -186,8 +221,6 @@ CliqueFamily BuildFamily(const Table& t, const FamilySpec& spec,
     part_seen[part[row]] = 1;
     ++parts_in_group[group[row]];
   }
-  f.block.assign(n, CliqueFamily::kNone);
-  f.part.assign(n, CliqueFamily::kNone);
   std::vector<uint32_t> block_id(num_groups, CliqueFamily::kNone);
   std::vector<uint32_t> part_id(num_parts, CliqueFamily::kNone);
   for (size_t row = 0; row < n; ++row) {
@@ -195,20 +228,91 @@ CliqueFamily BuildFamily(const Table& t, const FamilySpec& spec,
       continue;
     }
     uint32_t& b = block_id[group[row]];
-    if (b == CliqueFamily::kNone) b = f.num_blocks++;
+    if (b == CliqueFamily::kNone) b = f->num_blocks++;
     uint32_t& p = part_id[part[row]];
-    if (p == CliqueFamily::kNone) p = f.num_parts++;
-    f.block[row] = b;
-    f.part[row] = p;
+    if (p == CliqueFamily::kNone) p = f->num_parts++;
+    f->block[row] = b;
+    f->part[row] = p;
   }
+}
+
+bool IsMember(const FamilySpec& spec, const auto& any_null) {
+  return !any_null(spec.required) &&
+         (spec.excluded_if_null.empty() || any_null(spec.excluded_if_null));
+}
+
+// The family of `spec` over every row of `t`.
+CliqueFamily BuildFamily(const Table& t, const FamilySpec& spec) {
+  const size_t n = t.num_rows();
+  CliqueFamily f;
+  f.description = spec.description;
+  std::vector<uint32_t> member_rows;
+  for (size_t row = 0; row < n; ++row) {
+    if (IsMember(spec, [&](const std::vector<size_t>& columns) {
+          return AnyNull(t, columns, row);
+        })) {
+      member_rows.push_back(static_cast<uint32_t>(row));
+    }
+  }
+  // No block without two members (the families of rows with a NULL
+  // elsewhere are often empty): the caller drops a family without blocks.
+  if (member_rows.size() < 2) return f;
+  f.block.assign(n, CliqueFamily::kNone);
+  f.part.assign(n, CliqueFamily::kNone);
+  if (member_rows.size() > n / kSparseShare) {
+    BuildDenseFamily(t, spec, member_rows, &f);
+    return f;
+  }
+  // A few members: sorting them is cheaper than passes over every row.
+  const RowCells cells(t, member_rows, ColumnsOf(spec));
+  std::vector<uint32_t> members(member_rows.size());
+  for (uint32_t i = 0; i < members.size(); ++i) members[i] = i;
+  BuildSparseFamily(cells, spec, members, member_rows, &f);
   return f;
 }
 
-std::vector<size_t> Union(std::vector<size_t> a, const std::vector<size_t>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  std::sort(a.begin(), a.end());
-  a.erase(std::unique(a.begin(), a.end()), a.end());
-  return a;
+// The family of `spec` over the rows of `listed` (with every column the
+// spec reads), indexed by position in it.
+CliqueFamily BuildListedFamily(const Table& t, const FamilySpec& spec,
+                               const RowCells& listed) {
+  CliqueFamily f;
+  f.description = spec.description;
+  std::vector<uint32_t> members;  // positions in `listed`
+  for (uint32_t i = 0; i < listed.size(); ++i) {
+    if (IsMember(spec, [&](const std::vector<size_t>& columns) {
+          return listed.AnyNull(columns, i);
+        })) {
+      members.push_back(i);
+    }
+  }
+  if (members.size() < 2) return f;
+  f.block.assign(listed.size(), CliqueFamily::kNone);
+  f.part.assign(listed.size(), CliqueFamily::kNone);
+  if (members.size() <= t.num_rows() / kSparseShare) {
+    BuildSparseFamily(listed, spec, members, members, &f);
+    return f;
+  }
+  // Most of the table is listed: passes over every row, then renumbered
+  // in list order (ids as BuildSparseFamily gives them).
+  std::vector<uint32_t> member_rows;
+  for (uint32_t i : members) member_rows.push_back(listed.row(i));
+  CliqueFamily by_row;
+  by_row.block.assign(t.num_rows(), CliqueFamily::kNone);
+  by_row.part.assign(t.num_rows(), CliqueFamily::kNone);
+  BuildDenseFamily(t, spec, member_rows, &by_row);
+  std::vector<uint32_t> block_id(by_row.num_blocks, CliqueFamily::kNone);
+  std::vector<uint32_t> part_id(by_row.num_parts, CliqueFamily::kNone);
+  for (uint32_t i : members) {
+    const uint32_t row = listed.row(i);
+    if (by_row.block[row] == CliqueFamily::kNone) continue;
+    uint32_t& b = block_id[by_row.block[row]];
+    if (b == CliqueFamily::kNone) b = f.num_blocks++;
+    uint32_t& p = part_id[by_row.part[row]];
+    if (p == CliqueFamily::kNone) p = f.num_parts++;
+    f.block[i] = b;
+    f.part[i] = p;
+  }
+  return f;
 }
 
 // The family specs of one key, as FdCliqueFamilies describes.
@@ -248,16 +352,10 @@ std::vector<FamilySpec> SpecsOfKey(const Table& t,
   return out;
 }
 
-}  // namespace
-
-absl::StatusOr<std::vector<CliqueFamily>> FdCliqueFamilies(
+// The families over every row (`listed` null) or over the listed rows.
+absl::StatusOr<std::vector<CliqueFamily>> Families(
     const Table& table, absl::Span<const DenialConstraint> dcs,
-    absl::Span<const uint8_t> rows) {
-  if (!rows.empty() && rows.size() != table.num_rows()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("The row mask has ", rows.size(),
-                     " entries; the table has ", table.num_rows(), " rows."));
-  }
+    const std::vector<uint32_t>* listed) {
   std::map<std::vector<size_t>, KeyDcs> keys;  // ordered: canonical output
   for (const DenialConstraint& dc : dcs) {
     std::vector<size_t> x, b;
@@ -281,14 +379,48 @@ absl::StatusOr<std::vector<CliqueFamily>> FdCliqueFamilies(
       k.rhs = Union(k.rhs, b);
     }
   }
-  std::vector<CliqueFamily> out;
+  std::vector<FamilySpec> specs;
   for (const auto& [key, key_dcs] : keys) {
-    for (const FamilySpec& spec : SpecsOfKey(table, key, key_dcs)) {
-      CliqueFamily f = BuildFamily(table, spec, rows);
-      if (f.num_blocks > 0) out.push_back(std::move(f));
+    for (FamilySpec& spec : SpecsOfKey(table, key, key_dcs)) {
+      specs.push_back(std::move(spec));
     }
   }
+  std::optional<RowCells> cells;
+  if (listed != nullptr) {
+    std::vector<size_t> columns;
+    for (const FamilySpec& spec : specs)
+      columns = Union(columns, ColumnsOf(spec));
+    cells.emplace(table, *listed, columns);
+  }
+  std::vector<CliqueFamily> out;
+  for (const FamilySpec& spec : specs) {
+    CliqueFamily f = cells.has_value() ? BuildListedFamily(table, spec, *cells)
+                                       : BuildFamily(table, spec);
+    if (f.num_blocks > 0) out.push_back(std::move(f));
+  }
   return out;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<CliqueFamily>> FdCliqueFamilies(
+    const Table& table, absl::Span<const DenialConstraint> dcs) {
+  return Families(table, dcs, nullptr);
+}
+
+absl::StatusOr<std::vector<CliqueFamily>> FdCliqueFamiliesOfRows(
+    const Table& table, absl::Span<const DenialConstraint> dcs,
+    absl::Span<const uint32_t> rows) {
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i] >= table.num_rows() || (i > 0 && rows[i] <= rows[i - 1])) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Row ", rows[i], " at position ", i,
+          " of the row list: rows must be ascending and below the table's ",
+          table.num_rows(), "."));
+    }
+  }
+  const std::vector<uint32_t> listed(rows.begin(), rows.end());
+  return Families(table, dcs, &listed);
 }
 
 }  // namespace dpq::core::graph

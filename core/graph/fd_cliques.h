@@ -52,21 +52,26 @@ struct CliqueFamily {
 // its own over the rows left out of the joint one for a NULL elsewhere.
 // Other DCs contribute no family (their edges stay plain edges).
 // O(rows * columns read) expected time; 8 bytes per row and family.
-//
-// With `rows` non-empty (one entry per row), the same families over the
-// rows where it is non-zero only: the others are in no block, and a block
-// is kept when it has two or more parts among those rows. Two of those
-// rows share a block and differ in part exactly when they do in the
-// families over all rows (that depends on their own cells only); blocks
-// with a single part among them are dropped. The clique LP restricted to a
-// set of nodes therefore has the same constraints either way, up to
-// constraints over a single part, which its bounds imply
-// (core/measures/clique_lp_bound.h uses this for the rows its
-// Nemhauser-Trotter reduction leaves).
 absl::StatusOr<std::vector<CliqueFamily>> FdCliqueFamilies(
     const table::Table& table,
+    absl::Span<const constraints::DenialConstraint> dcs);
+
+// The same families over the listed rows only (`rows` ascending, each
+// below table.num_rows(), else kInvalidArgument), indexed by position in
+// the list: entry i of `block` and `part` is row rows[i]'s. A block is
+// kept when it has two or more parts among those rows. Two of those rows
+// share a block and differ in part exactly when they do in the families
+// over all rows (that depends on their own cells only); blocks with a
+// single part among them are dropped. The clique LP of the subgraph the
+// rows induce therefore has the same constraints either way, up to
+// constraints over a single part, which its bounds imply
+// (core/measures/clique_lp_bound.h uses this for the rows its
+// Nemhauser-Trotter reduction leaves). A short list is sorted, never
+// passed over the whole table: O(k log k) for k rows.
+absl::StatusOr<std::vector<CliqueFamily>> FdCliqueFamiliesOfRows(
+    const table::Table& table,
     absl::Span<const constraints::DenialConstraint> dcs,
-    absl::Span<const uint8_t> rows = {});
+    absl::Span<const uint32_t> rows);
 
 }  // namespace dpq::core::graph
 

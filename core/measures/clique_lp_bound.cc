@@ -34,37 +34,76 @@ constexpr double kTriangleMargin = 1e-6;
 // the ceiling 1-Lipschitz and absorbs the rounding of the exact optimum to
 // double and of the sum over components (far below 1e-9).
 constexpr double kCeilTolerance = 1e-7;
-// Graphs with fewer edges are solved on one thread (starting threads and
-// the per-thread node masks cost more than they save).
+// Graphs with fewer edges have their component LPs solved on one thread
+// (starting threads costs more than it saves there).
 constexpr uint64_t kParallelEdges = 200'000;
 // At most this many threads.
 constexpr int kMaxWorkers = 8;
 
 // Component c's nodes as 0..k-1 and the subgraph they induce.
-struct LocalGraph {
-  absl::flat_hash_map<NodeId, uint32_t> local;
-  Graph graph;
-};
-
-LocalGraph Localize(const Graph& g, const internal::Components& components,
-                    uint32_t c) {
+// `position` has one entry per node of `g`; the component's are
+// overwritten (no other entry is read).
+Graph Localize(const Graph& g, const internal::Components& components,
+               uint32_t c, std::vector<uint32_t>& position) {
   const absl::Span<const NodeId> nodes = components.nodes(c);
-  LocalGraph out;
   for (size_t i = 0; i < nodes.size(); ++i) {
-    out.local[nodes[i]] = static_cast<uint32_t>(i);
+    position[nodes[i]] = static_cast<uint32_t>(i);
   }
   std::vector<graph::Edge> edges;
   for (size_t i = 0; i < nodes.size(); ++i) {
     for (NodeId v : g.neighbors(nodes[i])) {
-      if (v > nodes[i] && components.component_of(v) == c) {
-        // Nodes are ascending and so are neighbours: sorted and unique.
-        edges.emplace_back(static_cast<NodeId>(i), out.local.at(v));
+      // A component is closed: every neighbour is in it. Nodes are
+      // ascending and so are neighbours: sorted and unique.
+      if (v > nodes[i]) edges.emplace_back(static_cast<NodeId>(i), position[v]);
+    }
+  }
+  return Graph::FromSortedUniqueEdges(static_cast<uint32_t>(nodes.size()),
+                                      edges);
+}
+
+// The subgraph of `g` induced by `rows` (ascending), row rows[i] as node i.
+Graph InducedSubgraph(const Graph& g, absl::Span<const NodeId> rows) {
+  std::vector<uint8_t> listed(g.num_nodes(), 0);
+  for (NodeId v : rows) listed[v] = 1;
+  // Read only where `listed` is set, so never initialised elsewhere.
+  const std::unique_ptr<uint32_t[]> local(new uint32_t[g.num_nodes()]);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    local[rows[i]] = static_cast<uint32_t>(i);
+  }
+  std::vector<graph::Edge> edges;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    for (NodeId v : g.neighbors(rows[i])) {
+      // Ascending rows and neighbours: sorted and unique.
+      if (v > rows[i] && listed[v]) {
+        edges.emplace_back(static_cast<NodeId>(i), local[v]);
       }
     }
   }
-  std::sort(edges.begin(), edges.end());
-  out.graph = Graph::FromSortedUniqueEdges(
-      static_cast<uint32_t>(nodes.size()), edges);
+  return Graph::FromSortedUniqueEdges(static_cast<uint32_t>(rows.size()),
+                                      edges);
+}
+
+// Each family restricted to `rows` (ascending), indexed by position:
+// FdCliqueFamiliesOfRows's form. Families with no block among the rows
+// are dropped.
+std::vector<CliqueFamily> FamiliesOfRows(
+    const std::vector<CliqueFamily>& families, absl::Span<const NodeId> rows) {
+  std::vector<CliqueFamily> out;
+  for (const CliqueFamily& f : families) {
+    CliqueFamily r;
+    r.description = f.description;
+    r.num_blocks = f.num_blocks;
+    r.num_parts = f.num_parts;
+    r.block.reserve(rows.size());
+    r.part.reserve(rows.size());
+    bool any = false;
+    for (NodeId v : rows) {
+      r.block.push_back(f.block[v]);
+      r.part.push_back(f.part[v]);
+      any = any || f.block[v] != CliqueFamily::kNone;
+    }
+    if (any) out.push_back(std::move(r));
+  }
   return out;
 }
 
@@ -200,10 +239,9 @@ void AddBlockRows(const std::vector<CliqueFamily>& families,
 // y-sum exceeds 1 - kTriangleMargin. Enumerated from each triangle's node
 // u of largest y (ties: smallest id), which is >= 1/3 - margin/3.
 std::vector<std::array<uint32_t, 3>> NearTightTriangles(
-    const LocalGraph& local, absl::Span<const NodeId> nodes,
+    const Graph& g, absl::Span<const NodeId> nodes,
     const std::vector<CliqueFamily>& families, const ComponentLp& lp,
     const absl::flat_hash_set<std::array<uint32_t, 3>>& added) {
-  const Graph& g = local.graph;
   std::vector<double> y(g.num_nodes());
   for (uint32_t v = 0; v < g.num_nodes(); ++v) y[v] = lp.y(v);
   auto before = [&](uint32_t a, uint32_t b) {
@@ -229,9 +267,10 @@ std::vector<std::array<uint32_t, 3>> NearTightTriangles(
         if (!std::binary_search(nv.begin(), nv.end(), w)) continue;
         std::array<uint32_t, 3> t = {u, v, w};
         std::sort(t.begin(), t.end());
-        if (added.contains(t) ||
-            HeldByOneBlock(families,
-                           {nodes[t[0]], nodes[t[1]], nodes[t[2]]})) {
+        // Most near-tight triangles lie in one block: checked first, by
+        // array lookups, before the hash set.
+        if (HeldByOneBlock(families, {nodes[t[0]], nodes[t[1]], nodes[t[2]]}) ||
+            added.contains(t)) {
           continue;
         }
         out.push_back(t);
@@ -244,12 +283,11 @@ std::vector<std::array<uint32_t, 3>> NearTightTriangles(
 // max sum_v y_v over one component: block rows, the rows of the edges no
 // block holds, and triangle rows added until no triangle left out is
 // near-tight.
-absl::StatusOr<double> SolveComponent(
-    const std::vector<CliqueFamily>& families, absl::Span<const NodeId> nodes,
-    const LocalGraph& local) {
+absl::StatusOr<double> SolveComponent(const std::vector<CliqueFamily>& families,
+                                      absl::Span<const NodeId> nodes,
+                                      const Graph& g) {
   ComponentLp lp(nodes.size());
   AddBlockRows(families, nodes, lp);
-  const Graph& g = local.graph;
   for (uint32_t u = 0; u < g.num_nodes(); ++u) {
     for (NodeId v : g.neighbors(u)) {
       if (u >= v) continue;
@@ -264,7 +302,7 @@ absl::StatusOr<double> SolveComponent(
   while (true) {
     ASSIGN_OR_RETURN(const double value, lp.Maximize());
     const std::vector<std::array<uint32_t, 3>> cuts =
-        NearTightTriangles(local, nodes, families, lp, added);
+        NearTightTriangles(g, nodes, families, lp, added);
     if (cuts.empty()) return value;
     for (const auto& t : cuts) {
       added.insert(t);
@@ -298,13 +336,14 @@ absl::StatusOr<std::vector<ComponentOptimum>> SolveComponents(
   std::atomic<uint32_t> next{0};
   auto work = [&] {
     bool used_glpk = false;
+    std::vector<uint32_t> position(g.num_nodes());
     for (uint32_t c = next++; c < count; c = next++) {
       const absl::Span<const NodeId> nodes = components.nodes(c);
-      const LocalGraph local = Localize(g, components, c);
+      const Graph local = Localize(g, components, c, position);
       // All 1/2 is optimal for the plain LP on H. When that LP is integral
       // and a greedy cover meets it, this LP (between the two) equals it.
       if (nodes.size() % 2 == 0 &&
-          GreedyVertexCoverSize(local.graph) == nodes.size() / 2) {
+          GreedyVertexCoverSize(local) == nodes.size() / 2) {
         continue;
       }
       used_glpk = true;
@@ -325,61 +364,13 @@ absl::StatusOr<std::vector<ComponentOptimum>> SolveComponents(
   return optima;
 }
 
-// HalfIntegralLpSolution on `workers` threads. The connected components
-// (found by one breadth-first search, in order of their smallest node) go
-// to the worker with the fewest edges so far; each worker solves the union
-// of its components. Any optimal half-integral solution serves
-// CliqueLpCoverBound (its proof takes an arbitrary one), and this is the
-// one HalfIntegralLpSolution reads off the whole graph: Koenig's
-// construction stays within a component, and reaches the same copies for
-// every maximum matching. Isolated nodes are 0 either way.
-std::vector<uint8_t> ParallelHalfIntegralLpSolution(const Graph& g,
-                                                    int workers) {
-  const uint32_t n = g.num_nodes();
-  std::vector<std::vector<uint8_t>> active(workers, std::vector<uint8_t>(n, 0));
-  std::vector<uint8_t> owner(n, 0);
-  std::vector<uint8_t> seen(n, 0);
-  std::vector<uint64_t> load(workers, 0);
-  std::vector<NodeId> queue;
-  for (NodeId start = 0; start < n; ++start) {
-    if (seen[start] || g.degree(start) == 0) continue;
-    queue.assign(1, start);
-    seen[start] = 1;
-    uint64_t doubled_edges = 0;
-    for (size_t head = 0; head < queue.size(); ++head) {
-      const absl::Span<const NodeId> next = g.neighbors(queue[head]);
-      doubled_edges += next.size();
-      for (NodeId w : next) {
-        if (!seen[w]) {
-          seen[w] = 1;
-          queue.push_back(w);
-        }
-      }
-    }
-    const size_t w = static_cast<size_t>(
-        std::min_element(load.begin(), load.end()) - load.begin());
-    load[w] += doubled_edges;
-    for (NodeId v : queue) {
-      active[w][v] = 1;
-      owner[v] = static_cast<uint8_t>(w);
-    }
-  }
-  std::vector<std::vector<uint8_t>> x2(workers);
-  util::ParallelFor(workers, workers, [&](size_t w, int) {
-    x2[w] = HalfIntegralLpSolution(g, active[w]);
-  });
-  std::vector<uint8_t> merged(n);
-  for (NodeId v = 0; v < n; ++v) merged[v] = x2[owner[v]][v];
-  return merged;
-}
-
-absl::Status CheckFamilySizes(const Graph& g,
+absl::Status CheckFamilySizes(uint32_t num_nodes,
                               const std::vector<CliqueFamily>& families) {
   for (const CliqueFamily& f : families) {
-    if (f.block.size() != g.num_nodes() || f.part.size() != g.num_nodes()) {
+    if (f.block.size() != num_nodes || f.part.size() != num_nodes) {
       return absl::InvalidArgumentError(absl::StrCat(
           "Clique family '", f.description, "' has ", f.block.size(),
-          " rows; the graph has ", g.num_nodes(), " nodes."));
+          " rows; the graph has ", num_nodes, " nodes."));
     }
   }
   return absl::OkStatus();
@@ -390,11 +381,13 @@ absl::Status CheckFamilySizes(const Graph& g,
 absl::StatusOr<CliqueLpBound> CliqueLpCoverBound(
     const Graph& g, const std::vector<CliqueFamily>& families,
     int num_threads) {
-  RETURN_IF_ERROR(CheckFamilySizes(g, families));
+  RETURN_IF_ERROR(CheckFamilySizes(g.num_nodes(), families));
   return CliqueLpCoverBoundOverHalfRows(
       g,
-      [&families](absl::Span<const uint8_t>)
-          -> absl::StatusOr<std::vector<CliqueFamily>> { return families; },
+      [&families](absl::Span<const NodeId> rows)
+          -> absl::StatusOr<std::vector<CliqueFamily>> {
+        return FamiliesOfRows(families, rows);
+      },
       num_threads);
 }
 
@@ -410,27 +403,34 @@ absl::StatusOr<CliqueLpBound> CliqueLpCoverBoundOverHalfRows(
   // every other part in V1 at 0). At least: V1 can be matched into V0, so
   // any feasible y has sum over V0 and V1 <= |V0| (y_a + y_b <= 1 per
   // matched pair, <= 1 per unmatched node of V0), and y on H is feasible
-  // for H. So the LP is solved on H's components only.
+  // for H. So the LP is solved on the subgraph H induces only, with H's
+  // rows renumbered 0..|H|-1: every array below is H's size, not g's.
   const int workers =
       g.num_edges() >= kParallelEdges
           ? std::min(util::ResolveThreads(num_threads), kMaxWorkers)
           : 1;
-  const std::vector<uint8_t> x2 =
-      workers > 1 ? ParallelHalfIntegralLpSolution(g, workers)
-                  : HalfIntegralLpSolution(g);
+  // On one thread: its augmenting-path searches cost about one pass over
+  // the edges (double_cover_matching.h), as much as splitting the
+  // components between threads would (31 ms at 1M tax rows, against 51 ms
+  // split over two threads).
+  const std::vector<uint8_t> x2 = HalfIntegralLpSolution(g);
   uint64_t integral = 0;  // |V1| plus the components settled without an LP
-  std::vector<uint8_t> half(g.num_nodes(), 0);
+  std::vector<NodeId> half_rows;
   for (NodeId v = 0; v < g.num_nodes(); ++v) {
     integral += x2[v] == 2;
-    half[v] = x2[v] == 1;
+    if (x2[v] == 1) half_rows.push_back(v);
   }
   // Only H's rows enter the component LPs: the families over them have
-  // the same constraints there (graph/fd_cliques.h, `rows`).
-  ASSIGN_OR_RETURN(const std::vector<CliqueFamily> families, families_of(half));
-  RETURN_IF_ERROR(CheckFamilySizes(g, families));
-  const internal::Components components = internal::Components::Find(g, half);
+  // the same constraints there (graph/fd_cliques.h, FdCliqueFamiliesOfRows).
+  ASSIGN_OR_RETURN(const std::vector<CliqueFamily> families,
+                   families_of(half_rows));
+  const Graph h = InducedSubgraph(g, half_rows);
+  RETURN_IF_ERROR(CheckFamilySizes(h.num_nodes(), families));
+  // The components of H's subgraph, numbered by smallest node as over g's
+  // node ids: the optima are summed in the same order either way.
+  const internal::Components components = internal::Components::Find(h);
   ASSIGN_OR_RETURN(const std::vector<ComponentOptimum> optima,
-                   SolveComponents(g, families, components, workers));
+                   SolveComponents(h, families, components, workers));
   CliqueLpBound out;
   double fractional = 0;  // the LP optima of the others, in component order
   for (uint32_t c = 0; c < components.size(); ++c) {

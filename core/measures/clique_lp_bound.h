@@ -70,29 +70,32 @@ struct CliqueLpBound {
 // environment before it returns: do not hold other GLPK objects on that
 // thread across the call.
 //
-// On graphs of 200k edges or more, the plain LP (per set of components)
-// and the component LPs run on `num_threads` threads (0: the hardware's
-// count); the result does not depend on it, each component's optimum
-// being unique and the optima summed in component order.
+// On graphs of 200k edges or more, the component LPs run on `num_threads`
+// threads (0: the hardware's count); the result does not depend on it,
+// each component's optimum being unique and the optima summed in component
+// order. The plain LP runs on the calling thread.
 absl::StatusOr<CliqueLpBound> CliqueLpCoverBound(
     const graph::Graph& g, const std::vector<graph::CliqueFamily>& families,
     int num_threads = 1);
 
-// The families of the rows where `rows` is non-zero (one entry per node),
-// as graph::FdCliqueFamilies(table, dcs, rows) computes them.
+// The families over the listed rows (ascending), indexed by position in
+// the list, as graph::FdCliqueFamiliesOfRows(table, dcs, rows) computes
+// them.
 using CliqueFamiliesOf =
     std::function<absl::StatusOr<std::vector<graph::CliqueFamily>>(
-        absl::Span<const uint8_t> rows)>;
+        absl::Span<const graph::NodeId> rows)>;
 
 // The same bound with the families asked for only over the rows the
 // Nemhauser-Trotter reduction leaves (H, the nodes at 1/2 in the plain LP:
 // about 1% of the rows of the tax tables), which is all the component LPs
-// read; with families_of = FdCliqueFamilies over those rows, the LP has
-// the same constraints there as with the families over all rows (up to
-// single-part constraints its bounds imply), so the bound is the same
+// read: they are solved on the subgraph H induces, its rows renumbered by
+// position. With families_of = FdCliqueFamiliesOfRows, the LP has the same
+// constraints there as with the families over all rows (up to single-part
+// constraints its bounds imply), so the bound is the same
 // (ExpectSameBoundOverHalfRows in tests/core/graph/fd_cliques_test.cc
 // compares them on random tables and a 24,000-row one). Errors:
-// families_of's, and those above.
+// families_of's, kInvalidArgument if a family it returns does not have one
+// entry per listed row, and those above.
 absl::StatusOr<CliqueLpBound> CliqueLpCoverBoundOverHalfRows(
     const graph::Graph& g, const CliqueFamiliesOf& families_of,
     int num_threads = 1);

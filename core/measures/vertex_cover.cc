@@ -18,6 +18,7 @@
 #include "absl/types/span.h"
 #include "core/graph/graph.h"
 #include "core/graph/stable_vertex_cover.h"
+#include "core/measures/double_cover_matching.h"
 #include "core/measures/graph_components.h"
 #include "core/util/status_macros.h"
 
@@ -27,129 +28,10 @@ namespace {
 using graph::Graph;
 using graph::NodeId;
 using internal::Components;
-
-constexpr NodeId kNoMate = std::numeric_limits<NodeId>::max();
-constexpr uint32_t kUnreached = std::numeric_limits<uint32_t>::max();
+using internal::DoubleCoverMatching;
+using internal::kNoMate;
 
 uint64_t CeilHalf(uint64_t doubled) { return (doubled + 1) / 2; }
-
-// ---------------------------------------------------------------------------
-// Hopcroft-Karp on the bipartite double cover.
-
-// Maximum matching of the bipartite double cover of the subgraph induced by
-// the active nodes (all nodes if `active` is empty). `neighbors(u)` returns
-// the neighbours of u as a span. Returns mate[u] = the right copy matched to
-// the left copy of u, or kNoMate. O(m sqrt(n)). With `reached` given,
-// (*reached)[u] = 1 iff the left copy of u is reachable from a free left
-// copy by an alternating path (Koenig's set Z; the last phase's search,
-// which finds no augmenting path, visits exactly these). `closed`: the
-// active nodes are a union of connected components, so every neighbour of
-// an active node is active and is not looked up again.
-template <typename NeighborsFn>
-std::vector<NodeId> DoubleCoverMatching(uint32_t n,
-                                        const NeighborsFn& neighbors,
-                                        absl::Span<const uint8_t> active,
-                                        std::vector<uint8_t>* reached = nullptr,
-                                        bool closed = false) {
-  const auto is_active = [&](NodeId v) {
-    return active.empty() || active[v] != 0;
-  };
-  // For neighbours of active nodes only.
-  const auto neighbor_active = [&](NodeId v) { return closed || is_active(v); };
-  std::vector<NodeId> mate_left(n, kNoMate);
-  std::vector<NodeId> mate_right(n, kNoMate);
-  std::vector<uint32_t> dist(n);
-  std::vector<uint32_t> next_edge(n);
-  std::vector<NodeId> queue;
-  std::vector<NodeId> stack;
-  queue.reserve(n);
-  // A greedy matching first (each left copy takes its first free right
-  // neighbour): Hopcroft-Karp then needs far fewer phases. The result is a
-  // maximum matching either way, and what callers derive from it (its
-  // size, the copies reachable from free left copies by alternating paths)
-  // is the same for every maximum matching.
-  for (NodeId u = 0; u < n; ++u) {
-    if (!is_active(u)) continue;
-    for (NodeId v : neighbors(u)) {
-      if (neighbor_active(v) && mate_right[v] == kNoMate) {
-        mate_left[u] = v;
-        mate_right[v] = u;
-        break;
-      }
-    }
-  }
-  while (true) {
-    // Phase 1: layer the left copies by BFS from the free ones.
-    queue.clear();
-    for (NodeId u = 0; u < n; ++u) {
-      if (is_active(u) && mate_left[u] == kNoMate) {
-        dist[u] = 0;
-        queue.push_back(u);
-      } else {
-        dist[u] = kUnreached;
-      }
-    }
-    // Stops below the first layer with a free right copy: the phase
-    // augments along shortest paths only, and no deeper node is on one.
-    uint32_t free_layer = kUnreached;
-    for (size_t head = 0; head < queue.size(); ++head) {
-      const NodeId u = queue[head];
-      if (dist[u] > free_layer) break;
-      for (NodeId v : neighbors(u)) {
-        if (!neighbor_active(v)) continue;
-        const NodeId w = mate_right[v];
-        if (w == kNoMate) {
-          free_layer = dist[u];
-        } else if (dist[w] == kUnreached) {
-          dist[w] = dist[u] + 1;
-          queue.push_back(w);
-        }
-      }
-    }
-    if (free_layer == kUnreached) {
-      // No augmenting path: the search ran to the end, over Z.
-      if (reached != nullptr) {
-        reached->assign(n, 0);
-        for (NodeId u : queue) (*reached)[u] = 1;
-      }
-      break;
-    }
-    // Phase 2: vertex-disjoint shortest augmenting paths by DFS along the
-    // layers. Iterative, since paths can be as long as n.
-    std::fill(next_edge.begin(), next_edge.end(), 0);
-    for (NodeId root = 0; root < n; ++root) {
-      if (!is_active(root) || mate_left[root] != kNoMate || dist[root] != 0) {
-        continue;
-      }
-      stack.assign(1, root);
-      while (!stack.empty()) {
-        const NodeId u = stack.back();
-        const absl::Span<const NodeId> nu = neighbors(u);
-        if (next_edge[u] == nu.size()) {
-          dist[u] = kUnreached;  // dead end for the rest of this phase
-          stack.pop_back();
-          continue;
-        }
-        const NodeId v = nu[next_edge[u]++];
-        if (!neighbor_active(v)) continue;
-        const NodeId w = mate_right[v];
-        if (w == kNoMate) {
-          // Augment: every stacked u went down the edge just before its
-          // current next_edge position.
-          for (NodeId x : stack) {
-            const NodeId y = neighbors(x)[next_edge[x] - 1];
-            mate_left[x] = y;
-            mate_right[y] = x;
-          }
-          stack.clear();
-        } else if (dist[w] != kUnreached && dist[w] == dist[u] + 1) {
-          stack.push_back(w);
-        }
-      }
-    }
-  }
-  return mate_left;
-}
 
 // ---------------------------------------------------------------------------
 // Degree-1 reductions and the greedy heuristic on the sparse graph.

@@ -13,8 +13,8 @@ absl::StatusOr<uint64_t> ComputeCoverBound(
   ASSIGN_OR_RETURN(const measures::CliqueLpBound bound,
                    measures::CliqueLpCoverBoundOverHalfRows(
                        g,
-                       [&](absl::Span<const uint8_t> rows) {
-                         return graph::FdCliqueFamilies(table, dcs, rows);
+                       [&](absl::Span<const graph::NodeId> rows) {
+                         return graph::FdCliqueFamiliesOfRows(table, dcs, rows);
                        },
                        num_threads));
   return bound.bound;

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/time/clock.h"
 #include "core/private/cover_bound.h"
 #include "core/util/status_macros.h"
@@ -21,26 +22,43 @@ absl::StatusOr<ReleaseInputs> ComputeReleaseInputs(
     return absl::DeadlineExceededError(
         "Deadline exceeded before the conflict graph was started.");
   }
-  // Read-only on the table and the DCs, so safe beside the build.
+  // Read-only on the table and the DCs, so safe beside the build and the
+  // cover bound. With the cover bound wanted too, they run beside its
+  // first steps (the plain LP and the families over its half rows, on one
+  // thread), which leave a core idle, and the build has every core;
+  // alone, they run beside the build.
   absl::StatusOr<std::vector<DcDegreeBound>> degree_bounds;
-  std::thread side([&] {
-    if (wanted.degree_bounds) degree_bounds = ComputeDegreeBounds(table, dcs);
-  });
+  std::thread side;
+  auto start_degree_bounds = [&] {
+    side =
+        std::thread([&] { degree_bounds = ComputeDegreeBounds(table, dcs); });
+  };
+  if (wanted.degree_bounds && !wanted.cover_bound) start_degree_bounds();
   absl::StatusOr<graph::ConflictGraph> built =
       graph::BuildConflictGraph(table, dcs, options);
-  side.join();
+  if (built.ok() && wanted.degree_bounds && wanted.cover_bound) {
+    start_degree_bounds();
+  }
+  // Joined on every path, errors included.
+  const absl::Cleanup join = [&] {
+    if (side.joinable()) side.join();
+  };
   RETURN_IF_ERROR(built.status());
   ReleaseInputs out;
   out.graph = *std::move(built);
-  if (wanted.degree_bounds) {
-    ASSIGN_OR_RETURN(out.degree_bounds, std::move(degree_bounds));
-  }
+  absl::StatusOr<uint64_t> cover_bound;
   if (wanted.cover_bound) {
     // Needs the graph: its families are asked for only over the rows the
     // LP's reduction leaves, a small share of the table.
-    ASSIGN_OR_RETURN(
-        out.cover_bound,
-        ComputeCoverBound(table, dcs, out.graph.graph, options.num_threads));
+    cover_bound =
+        ComputeCoverBound(table, dcs, out.graph.graph, options.num_threads);
+  }
+  if (wanted.degree_bounds) {
+    side.join();
+    ASSIGN_OR_RETURN(out.degree_bounds, std::move(degree_bounds));
+  }
+  if (wanted.cover_bound) {
+    ASSIGN_OR_RETURN(out.cover_bound, std::move(cover_bound));
   }
   return out;
 }

@@ -1,11 +1,13 @@
 // Everything the private releases of one table need besides the table,
 // computed once per dataset version: the conflict graph, each DC's degree
-// bound and the cover bound. The degree bounds need only the table and run
-// on a thread of their own while the graph is built; the cover bound
-// follows the graph, on `num_threads` threads, with its FD clique families
-// computed only over the rows its LP reduction leaves (about 1% of them),
-// so a registration is ready soon after the graph is (docs/performance.md
-// "Conflict detection against DuckDB").
+// bound and the cover bound. The cover bound follows the graph: its plain
+// LP on one thread, its FD clique families computed only over the rows
+// that LP's reduction leaves (about 1% of them), its component LPs on
+// `num_threads` threads. The degree bounds need only the table and run on
+// a thread of their own: beside the cover bound's single-threaded start
+// when both are wanted (the graph then has every core), else beside the
+// graph. So a registration is ready soon after the graph is
+// (docs/performance.md "Conflict detection against DuckDB").
 #ifndef DPQ_CORE_PRIVATE_RELEASE_INPUTS_H_
 #define DPQ_CORE_PRIVATE_RELEASE_INPUTS_H_
 

@@ -149,8 +149,8 @@ void ExpectSameBoundOverHalfRows(const Table& t,
                                  int num_threads = 1) {
   const auto over_half = measures::CliqueLpCoverBoundOverHalfRows(
       g,
-      [&](absl::Span<const uint8_t> rows) {
-        return FdCliqueFamilies(t, dcs, rows);
+      [&](absl::Span<const graph::NodeId> rows) {
+        return FdCliqueFamiliesOfRows(t, dcs, rows);
       },
       num_threads);
   ASSERT_TRUE(over_half.ok()) << over_half.status();
@@ -159,9 +159,9 @@ void ExpectSameBoundOverHalfRows(const Table& t,
   EXPECT_EQ(over_half->components_solved, full.components_solved);
 }
 
-// Families over a subset of rows: two rows of the subset share a block and
-// differ in part exactly when they do in the families over all rows. Half
-// the rows (passes over all rows) and one in 25 (the sorting path for few
+// Families over a list of rows: two listed rows share a block and differ
+// in part exactly when they do in the families over all rows. Half the
+// rows (passes over all rows) and one in 25 (the sorting path for few
 // members).
 TEST(FdCliqueFamiliesTest, FamiliesOverSomeRowsKeepTheirPairs) {
   std::mt19937_64 rng(20261131);
@@ -180,30 +180,34 @@ TEST(FdCliqueFamiliesTest, FamiliesOverSomeRowsKeepTheirPairs) {
         "not(t1.a=t2.a&t1.b!=t2.b)\nnot(t1.a=t2.a&t1.c!=t2.c)\n"
         "not(t1.c=t2.c&t1.d=t2.d)\n",
         t);
-    std::vector<uint8_t> some(rows.size());
-    for (uint8_t& r : some) r = rng() % share == 0;
+    std::vector<uint32_t> some;
+    for (uint32_t r = 0; r < rows.size(); ++r) {
+      if (rng() % share == 0) some.push_back(r);
+    }
     ASSERT_OK_AND_ASSIGN(const std::vector<CliqueFamily> all,
                          FdCliqueFamilies(t, dcs));
     ASSERT_OK_AND_ASSIGN(const std::vector<CliqueFamily> part,
-                         FdCliqueFamilies(t, dcs, some));
+                         FdCliqueFamiliesOfRows(t, dcs, some));
     ASSERT_LE(part.size(), all.size());
     size_t blocks = 0;
     for (const CliqueFamily& f : part) {
       blocks += f.num_blocks;
+      ASSERT_EQ(f.block.size(), some.size());
+      ASSERT_EQ(f.part.size(), some.size());
       const auto full =
           std::find_if(all.begin(), all.end(), [&](const CliqueFamily& a) {
             return a.description == f.description;
           });
       ASSERT_NE(full, all.end()) << f.description;
-      for (size_t u = 0; u < rows.size(); ++u) {
-        if (!some[u]) {
-          EXPECT_EQ(f.block[u], CliqueFamily::kNone);
-          continue;
+      for (size_t i = 0; i < some.size(); ++i) {
+        const uint32_t u = some[i];
+        if (full->block[u] == CliqueFamily::kNone) {
+          EXPECT_EQ(f.block[i], CliqueFamily::kNone);
         }
-        for (size_t v = 0; v < u; ++v) {
-          if (!some[v]) continue;
-          const bool here = f.block[u] != CliqueFamily::kNone &&
-                            f.block[u] == f.block[v] && f.part[u] != f.part[v];
+        for (size_t j = 0; j < i; ++j) {
+          const uint32_t v = some[j];
+          const bool here = f.block[i] != CliqueFamily::kNone &&
+                            f.block[i] == f.block[j] && f.part[i] != f.part[j];
           const bool there = full->block[u] != CliqueFamily::kNone &&
                              full->block[u] == full->block[v] &&
                              full->part[u] != full->part[v];
@@ -215,11 +219,23 @@ TEST(FdCliqueFamiliesTest, FamiliesOverSomeRowsKeepTheirPairs) {
       EXPECT_GT(blocks, 0u) << "trial " << trial;
     }
   }
-  const Table t = MakeTable({"a"}, {{"1"}});
-  EXPECT_THAT(FdCliqueFamilies(t, Parse("not(t1.a=t2.a)\n", t),
-                               std::vector<uint8_t>(2, 1)),
+  const Table t = MakeTable({"a"}, {{"1"}, {"1"}});
+  const auto key = Parse("not(t1.a=t2.a)\n", t);
+  EXPECT_THAT(FdCliqueFamiliesOfRows(t, key, std::vector<uint32_t>{0, 2}),
               testing::StatusIs(absl::StatusCode::kInvalidArgument,
-                                ::testing::HasSubstr("row mask has 2")));
+                                ::testing::HasSubstr("Row 2 at position 1")));
+  EXPECT_THAT(FdCliqueFamiliesOfRows(t, key, std::vector<uint32_t>{1, 1}),
+              testing::StatusIs(absl::StatusCode::kInvalidArgument,
+                                ::testing::HasSubstr("ascending")));
+  // Both rows listed: the key's one block, by position.
+  ASSERT_OK_AND_ASSIGN(
+      const std::vector<CliqueFamily> both,
+      FdCliqueFamiliesOfRows(t, key, std::vector<uint32_t>{0, 1}));
+  ASSERT_EQ(both.size(), 1u);
+  EXPECT_EQ(both[0].num_blocks, 1u);
+  EXPECT_EQ(both[0].num_parts, 2u);
+  EXPECT_TRUE(
+      FdCliqueFamiliesOfRows(t, key, std::vector<uint32_t>{1})->empty());
 }
 
 // K_5 from one FD: the plain LP gives 2.5 -> 3, the block proves 4.
