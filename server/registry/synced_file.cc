@@ -1,7 +1,6 @@
 #include "server/registry/synced_file.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,6 +16,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "core/util/parallel_for.h"
+#include "core/util/prefault.h"
 #include "core/util/status_macros.h"
 
 namespace dpq::server::registry {
@@ -51,31 +51,6 @@ int ReadThreads() {
   return std::min(core::util::ResolveThreads(0), kMaxReadThreads);
 }
 
-size_t NumPieces(size_t size) {
-  return (size + kReadPieceBytes - 1) / kReadPieceBytes;
-}
-
-// Faults in the pages of [data, data + size) for writing, on several
-// threads: memory a string has reserved but not written yet. A fresh
-// buffer's page faults (the kernel zeroes each page) are most of the cost
-// of reading a large file into it; taken here in parallel, they are not
-// taken one by one by the single-threaded memset of std::string::resize.
-// Only a hint: a kernel without MADV_POPULATE_WRITE (before 5.14) faults
-// them in later, as before.
-void PrefaultInParallel(char* data, size_t size) {
-  const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const uintptr_t begin = reinterpret_cast<uintptr_t>(data);
-  core::util::ParallelFor(NumPieces(size), ReadThreads(), [&](size_t i, int) {
-    const uintptr_t from =
-        (begin + i * kReadPieceBytes + page - 1) & ~(page - 1);
-    const uintptr_t to =
-        (begin + std::min(size, (i + 1) * kReadPieceBytes)) & ~(page - 1);
-    if (from < to) {
-      ::madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
-    }
-  });
-}
-
 // Reads bytes [0, size) of `fd` into `data` by pread on several threads.
 // True if all were there; false if the file ended earlier (it shrank since
 // fstat: the caller reads it again from the start).
@@ -83,7 +58,8 @@ absl::StatusOr<bool> PreadInParallel(int fd, const fs::path& path, char* data,
                                      size_t size) {
   std::atomic<bool> complete{true};
   std::atomic<int> error{0};
-  core::util::ParallelFor(NumPieces(size), ReadThreads(), [&](size_t i, int) {
+  const size_t pieces = (size + kReadPieceBytes - 1) / kReadPieceBytes;
+  core::util::ParallelFor(pieces, ReadThreads(), [&](size_t i, int) {
     size_t done = i * kReadPieceBytes;
     const size_t end = std::min(size, done + kReadPieceBytes);
     while (done < end) {
@@ -123,7 +99,10 @@ absl::StatusOr<std::string> ReadAll(int fd, const fs::path& path,
       std::min(std::min(size_hint, limit) + kGrowthProbe, limit)));
   size_t done = 0;
   if (size_hint >= kParallelReadBytes) {
-    PrefaultInParallel(text.data(), static_cast<size_t>(size_hint));
+    // The fresh pages' faults on several threads, not in the memset of
+    // resize (core/util/prefault.h).
+    core::util::PrefaultForWriting(text.data(), static_cast<size_t>(size_hint),
+                                   ReadThreads());
     text.resize(static_cast<size_t>(size_hint));
     ASSIGN_OR_RETURN(const bool complete,
                      PreadInParallel(fd, path, text.data(), text.size()));
