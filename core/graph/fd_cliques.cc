@@ -241,40 +241,77 @@ bool IsMember(const FamilySpec& spec, const auto& any_null) {
          (spec.excluded_if_null.empty() || any_null(spec.excluded_if_null));
 }
 
-// The family of `spec` over every row of `t`.
-CliqueFamily BuildFamily(const Table& t, const FamilySpec& spec) {
+// Member rows of a family in [a list of] rows: their slot in the
+// family's arrays (the position in the list, or the row itself) and row.
+struct Members {
+  std::vector<uint32_t> rows;
+  std::vector<uint32_t> slots;
+};
+
+// The family of `spec` over every row of `t` (`listed` null), indexed by
+// row, or over the listed rows (ascending), indexed by position in the
+// list. Membership is read from the table.
+CliqueFamily BuildFamily(const Table& t, const FamilySpec& spec,
+                         const std::vector<uint32_t>* listed) {
   const size_t n = t.num_rows();
+  const size_t size = listed != nullptr ? listed->size() : n;
   CliqueFamily f;
   f.description = spec.description;
-  std::vector<uint32_t> member_rows;
-  for (size_t row = 0; row < n; ++row) {
+  Members members;
+  for (size_t i = 0; i < size; ++i) {
+    const uint32_t row =
+        listed != nullptr ? (*listed)[i] : static_cast<uint32_t>(i);
     if (IsMember(spec, [&](const std::vector<size_t>& columns) {
           return AnyNull(t, columns, row);
         })) {
-      member_rows.push_back(static_cast<uint32_t>(row));
+      members.rows.push_back(row);
+      members.slots.push_back(static_cast<uint32_t>(i));
     }
   }
   // No block without two members (the families of rows with a NULL
   // elsewhere are often empty): the caller drops a family without blocks.
-  if (member_rows.size() < 2) return f;
-  f.block.assign(n, CliqueFamily::kNone);
-  f.part.assign(n, CliqueFamily::kNone);
-  if (member_rows.size() > n / kSparseShare) {
-    BuildDenseFamily(t, spec, member_rows, &f);
+  if (members.rows.size() < 2) return f;
+  f.block.assign(size, CliqueFamily::kNone);
+  f.part.assign(size, CliqueFamily::kNone);
+  if (members.rows.size() <= n / kSparseShare) {
+    // A few members: sorting them is cheaper than passes over every row.
+    const RowCells cells(t, members.rows, ColumnsOf(spec));
+    std::vector<uint32_t> positions(members.rows.size());
+    for (uint32_t i = 0; i < positions.size(); ++i) positions[i] = i;
+    BuildSparseFamily(cells, spec, positions, members.slots, &f);
     return f;
   }
-  // A few members: sorting them is cheaper than passes over every row.
-  const RowCells cells(t, member_rows, ColumnsOf(spec));
-  std::vector<uint32_t> members(member_rows.size());
-  for (uint32_t i = 0; i < members.size(); ++i) members[i] = i;
-  BuildSparseFamily(cells, spec, members, member_rows, &f);
+  if (listed == nullptr) {
+    BuildDenseFamily(t, spec, members.rows, &f);
+    return f;
+  }
+  // Passes over every row, then renumbered in list order (ids as
+  // BuildSparseFamily gives them).
+  CliqueFamily by_row;
+  by_row.block.assign(n, CliqueFamily::kNone);
+  by_row.part.assign(n, CliqueFamily::kNone);
+  BuildDenseFamily(t, spec, members.rows, &by_row);
+  std::vector<uint32_t> block_id(by_row.num_blocks, CliqueFamily::kNone);
+  std::vector<uint32_t> part_id(by_row.num_parts, CliqueFamily::kNone);
+  for (size_t i = 0; i < members.rows.size(); ++i) {
+    const uint32_t row = members.rows[i];
+    if (by_row.block[row] == CliqueFamily::kNone) continue;
+    uint32_t& b = block_id[by_row.block[row]];
+    if (b == CliqueFamily::kNone) b = f.num_blocks++;
+    uint32_t& p = part_id[by_row.part[row]];
+    if (p == CliqueFamily::kNone) p = f.num_parts++;
+    f.block[members.slots[i]] = b;
+    f.part[members.slots[i]] = p;
+  }
   return f;
 }
 
-// The family of `spec` over the rows of `listed` (with every column the
-// spec reads), indexed by position in it.
-CliqueFamily BuildListedFamily(const Table& t, const FamilySpec& spec,
-                               const RowCells& listed) {
+// The family of `spec` over a short list of rows (at most 1/kSparseShare
+// of the table) whose cells `listed` holds for every column the spec
+// reads, indexed by position in the list: read from the gathered cells,
+// never from the table.
+CliqueFamily BuildShortListFamily(const FamilySpec& spec,
+                                  const RowCells& listed) {
   CliqueFamily f;
   f.description = spec.description;
   std::vector<uint32_t> members;  // positions in `listed`
@@ -288,30 +325,7 @@ CliqueFamily BuildListedFamily(const Table& t, const FamilySpec& spec,
   if (members.size() < 2) return f;
   f.block.assign(listed.size(), CliqueFamily::kNone);
   f.part.assign(listed.size(), CliqueFamily::kNone);
-  if (members.size() <= t.num_rows() / kSparseShare) {
-    BuildSparseFamily(listed, spec, members, members, &f);
-    return f;
-  }
-  // Most of the table is listed: passes over every row, then renumbered
-  // in list order (ids as BuildSparseFamily gives them).
-  std::vector<uint32_t> member_rows;
-  for (uint32_t i : members) member_rows.push_back(listed.row(i));
-  CliqueFamily by_row;
-  by_row.block.assign(t.num_rows(), CliqueFamily::kNone);
-  by_row.part.assign(t.num_rows(), CliqueFamily::kNone);
-  BuildDenseFamily(t, spec, member_rows, &by_row);
-  std::vector<uint32_t> block_id(by_row.num_blocks, CliqueFamily::kNone);
-  std::vector<uint32_t> part_id(by_row.num_parts, CliqueFamily::kNone);
-  for (uint32_t i : members) {
-    const uint32_t row = listed.row(i);
-    if (by_row.block[row] == CliqueFamily::kNone) continue;
-    uint32_t& b = block_id[by_row.block[row]];
-    if (b == CliqueFamily::kNone) b = f.num_blocks++;
-    uint32_t& p = part_id[by_row.part[row]];
-    if (p == CliqueFamily::kNone) p = f.num_parts++;
-    f.block[i] = b;
-    f.part[i] = p;
-  }
+  BuildSparseFamily(listed, spec, members, members, &f);
   return f;
 }
 
@@ -385,17 +399,20 @@ absl::StatusOr<std::vector<CliqueFamily>> Families(
       specs.push_back(std::move(spec));
     }
   }
+  // A short list: the cells of every column the families read, gathered
+  // once for all of them (a few rows spread over a large table).
   std::optional<RowCells> cells;
-  if (listed != nullptr) {
+  if (listed != nullptr && listed->size() <= table.num_rows() / kSparseShare) {
     std::vector<size_t> columns;
-    for (const FamilySpec& spec : specs)
+    for (const FamilySpec& spec : specs) {
       columns = Union(columns, ColumnsOf(spec));
+    }
     cells.emplace(table, *listed, columns);
   }
   std::vector<CliqueFamily> out;
   for (const FamilySpec& spec : specs) {
-    CliqueFamily f = cells.has_value() ? BuildListedFamily(table, spec, *cells)
-                                       : BuildFamily(table, spec);
+    CliqueFamily f = cells.has_value() ? BuildShortListFamily(spec, *cells)
+                                       : BuildFamily(table, spec, listed);
     if (f.num_blocks > 0) out.push_back(std::move(f));
   }
   return out;
@@ -416,7 +433,7 @@ absl::StatusOr<std::vector<CliqueFamily>> FdCliqueFamiliesOfRows(
       return absl::InvalidArgumentError(absl::StrCat(
           "Row ", rows[i], " at position ", i,
           " of the row list: rows must be ascending and below the table's ",
-          table.num_rows(), "."));
+          table.num_rows(), " rows."));
     }
   }
   const std::vector<uint32_t> listed(rows.begin(), rows.end());

@@ -34,8 +34,8 @@ constexpr double kTriangleMargin = 1e-6;
 // the ceiling 1-Lipschitz and absorbs the rounding of the exact optimum to
 // double and of the sum over components (far below 1e-9).
 constexpr double kCeilTolerance = 1e-7;
-// Graphs with fewer edges have their component LPs solved on one thread
-// (starting threads costs more than it saves there).
+// Half-row subgraphs with fewer edges have their component LPs solved on
+// one thread (starting threads costs more than it saves there).
 constexpr uint64_t kParallelEdges = 200'000;
 // At most this many threads.
 constexpr int kMaxWorkers = 8;
@@ -66,7 +66,8 @@ Graph InducedSubgraph(const Graph& g, absl::Span<const NodeId> rows) {
   std::vector<uint8_t> listed(g.num_nodes(), 0);
   for (NodeId v : rows) listed[v] = 1;
   // Read only where `listed` is set, so never initialised elsewhere.
-  const std::unique_ptr<uint32_t[]> local(new uint32_t[g.num_nodes()]);
+  const std::unique_ptr<uint32_t[]> local =
+      std::make_unique_for_overwrite<uint32_t[]>(g.num_nodes());
   for (size_t i = 0; i < rows.size(); ++i) {
     local[rows[i]] = static_cast<uint32_t>(i);
   }
@@ -364,13 +365,15 @@ absl::StatusOr<std::vector<ComponentOptimum>> SolveComponents(
   return optima;
 }
 
+// `what` names the nodes the families must cover, e.g. "the graph has".
 absl::Status CheckFamilySizes(uint32_t num_nodes,
-                              const std::vector<CliqueFamily>& families) {
+                              const std::vector<CliqueFamily>& families,
+                              absl::string_view what) {
   for (const CliqueFamily& f : families) {
     if (f.block.size() != num_nodes || f.part.size() != num_nodes) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Clique family '", f.description, "' has ", f.block.size(),
-          " rows; the graph has ", num_nodes, " nodes."));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Clique family '", f.description, "' has ",
+                       f.block.size(), " rows; ", what, " ", num_nodes, "."));
     }
   }
   return absl::OkStatus();
@@ -381,7 +384,8 @@ absl::Status CheckFamilySizes(uint32_t num_nodes,
 absl::StatusOr<CliqueLpBound> CliqueLpCoverBound(
     const Graph& g, const std::vector<CliqueFamily>& families,
     int num_threads) {
-  RETURN_IF_ERROR(CheckFamilySizes(g.num_nodes(), families));
+  RETURN_IF_ERROR(
+      CheckFamilySizes(g.num_nodes(), families, "the graph's nodes number"));
   return CliqueLpCoverBoundOverHalfRows(
       g,
       [&families](absl::Span<const NodeId> rows)
@@ -405,10 +409,6 @@ absl::StatusOr<CliqueLpBound> CliqueLpCoverBoundOverHalfRows(
   // matched pair, <= 1 per unmatched node of V0), and y on H is feasible
   // for H. So the LP is solved on the subgraph H induces only, with H's
   // rows renumbered 0..|H|-1: every array below is H's size, not g's.
-  const int workers =
-      g.num_edges() >= kParallelEdges
-          ? std::min(util::ResolveThreads(num_threads), kMaxWorkers)
-          : 1;
   // On one thread: its augmenting-path searches cost about one pass over
   // the edges (double_cover_matching.h), as much as splitting the
   // components between threads would (31 ms at 1M tax rows, against 51 ms
@@ -425,10 +425,16 @@ absl::StatusOr<CliqueLpBound> CliqueLpCoverBoundOverHalfRows(
   ASSIGN_OR_RETURN(const std::vector<CliqueFamily> families,
                    families_of(half_rows));
   const Graph h = InducedSubgraph(g, half_rows);
-  RETURN_IF_ERROR(CheckFamilySizes(h.num_nodes(), families));
+  RETURN_IF_ERROR(CheckFamilySizes(
+      h.num_nodes(), families,
+      "the rows asked for (those the plain LP leaves at 1/2) number"));
   // The components of H's subgraph, numbered by smallest node as over g's
   // node ids: the optima are summed in the same order either way.
   const internal::Components components = internal::Components::Find(h);
+  const int workers =
+      h.num_edges() >= kParallelEdges
+          ? std::min(util::ResolveThreads(num_threads), kMaxWorkers)
+          : 1;
   ASSIGN_OR_RETURN(const std::vector<ComponentOptimum> optima,
                    SolveComponents(h, families, components, workers));
   CliqueLpBound out;

@@ -59,19 +59,20 @@ struct CliqueLpBound {
 // and on random tables with every row removed
 // (tests/core/measures/clique_lp_bound_test.cc).
 //
-// Computed per connected component: a component whose plain LP (Hopcroft-
-// Karp) is integral and met by GreedyVertexCoverSize has every bound equal
-// to it; the others are solved by GLPK's simplex with the triangle rows
-// added as cuts (those whose sum exceeds 1 - 1e-6 in the last solution,
-// until none is left out), each solve finished by GLPK's exact rational
-// simplex, so the value is the optimum over all triangles, not an
-// approximation. kInternal if GLPK fails; kInvalidArgument if a family
-// does not have one entry per node. Frees the calling thread's GLPK
+// Computed per connected component: a component whose plain LP (a
+// maximum matching of the double cover) is integral and met by
+// GreedyVertexCoverSize has every bound equal to it; the others are solved by
+// GLPK's simplex with the triangle rows added as cuts (those whose sum exceeds
+// 1 - 1e-6 in the last solution, until none is left out), each solve finished
+// by GLPK's exact rational simplex, so the value is the optimum over all
+// triangles, not an approximation. kInternal if GLPK fails; kInvalidArgument if
+// a family does not have one entry per node. Frees the calling thread's GLPK
 // environment before it returns: do not hold other GLPK objects on that
 // thread across the call.
 //
-// On graphs of 200k edges or more, the component LPs run on `num_threads`
-// threads (0: the hardware's count); the result does not depend on it,
+// When the nodes the plain LP leaves at 1/2 induce 200k edges or more, the
+// component LPs run on `num_threads` threads (0: the hardware's count);
+// the result does not depend on it,
 // each component's optimum being unique and the optima summed in component
 // order. The plain LP runs on the calling thread.
 absl::StatusOr<CliqueLpBound> CliqueLpCoverBound(

@@ -6,8 +6,10 @@
 #ifndef DPQ_CORE_MEASURES_DOUBLE_COVER_MATCHING_H_
 #define DPQ_CORE_MEASURES_DOUBLE_COVER_MATCHING_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "absl/types/span.h"
@@ -128,7 +130,9 @@ class DoubleCoverMatcher {
                              : search_work_per_edge_ * edges + kSearchWorkSlack;
     uint64_t work = 0;
     seen_right_.assign(n_, 0);
-    std::vector<uint8_t> dead_left(n_, 0);
+    // Koenig's set, only if asked for (the branch and bound's bounds do
+    // not).
+    std::vector<uint8_t> dead_left(reached != nullptr ? n_ : 0, 0);
     for (NodeId root = 0; root < n_; ++root) {
       if (!is_active(root) || mate_left_[root] != kNoMate) continue;
       touched_right_.clear();
@@ -137,7 +141,7 @@ class DoubleCoverMatcher {
         // Its copies may serve later searches: unmarked.
         for (NodeId v : touched_right_) seen_right_[v] = 0;
         if (work > cap) return false;
-      } else {
+      } else if (reached != nullptr) {
         for (NodeId u : touched_left_) dead_left[u] = 1;
       }
     }

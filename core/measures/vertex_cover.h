@@ -69,9 +69,10 @@ struct VertexCoverResult {
 
 // Twice the LP relaxation optimum of minimum vertex cover. The LP optimum
 // equals half the maximum matching of the bipartite double cover (left and
-// right copy of every node, edges u_L v_R and v_L u_R per edge uv), which
-// Hopcroft-Karp finds. LP >= maximum matching of g, and LP <= I_R, with
-// equality for bipartite graphs. O(m sqrt(n)) time, O(n) extra memory.
+// right copy of every node, edges u_L v_R and v_L u_R per edge uv), found
+// by core/measures/double_cover_matching.h. LP >= maximum matching of g,
+// and LP <= I_R, with equality for bipartite graphs. O(m sqrt(n)) time at
+// worst, O(n) extra memory.
 uint64_t VertexCoverLpDoubled(const graph::Graph& g);
 
 // Twice an optimal solution of the LP relaxation: x2[v] in {0, 1, 2} for
@@ -80,11 +81,11 @@ uint64_t VertexCoverLpDoubled(const graph::Graph& g);
 // Being optimal, it has the Nemhauser-Trotter property: the nodes at 1 can
 // be matched into the nodes at 0 (else lowering a violating set of them to
 // 1/2 and raising their neighbours at 0 to 1/2 would be a cheaper
-// solution). O(m sqrt(n)).
+// solution). O(m sqrt(n)) at worst.
 // With `active` non-empty (one entry per node), the same for the active
 // nodes, which must be a union of connected components (their neighbours
 // are not checked); inactive nodes get 0 and are not touched, so disjoint
-// unions of components can be solved on several threads.
+// unions of components can be solved separately.
 std::vector<uint8_t> HalfIntegralLpSolution(
     const graph::Graph& g, absl::Span<const uint8_t> active = {});
 

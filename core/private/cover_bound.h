@@ -20,9 +20,9 @@ namespace dpq::core::private_measures {
 // conflict graph of `table` under `dcs` (sensitivity 1: the proof is in
 // core/measures/clique_lp_bound.h). At least ceil(plain LP relaxation), at
 // most I_R. The families are computed only over the rows the LP's
-// Nemhauser-Trotter reduction leaves (the same bound, see
-// CliqueLpCoverBound). `num_threads` as CliqueLpCoverBound's. Errors: those
-// of the two functions.
+// Nemhauser-Trotter reduction leaves, by graph::FdCliqueFamiliesOfRows
+// (the same bound, see CliqueLpCoverBoundOverHalfRows). `num_threads` as
+// CliqueLpCoverBound's. Errors: those of the functions named.
 absl::StatusOr<uint64_t> ComputeCoverBound(
     const table::Table& table,
     absl::Span<const constraints::DenialConstraint> dcs, const graph::Graph& g,

@@ -23,12 +23,16 @@ absl::StatusOr<ReleaseInputs> ComputeReleaseInputs(
         "Deadline exceeded before the conflict graph was started.");
   }
   // Read-only on the table and the DCs, so safe beside the build and the
-  // cover bound. With the cover bound wanted too, they run beside its
-  // first steps (the plain LP and the families over its half rows, on one
-  // thread), which leave a core idle, and the build has every core;
-  // alone, they run beside the build.
+  // cover bound. With the cover bound wanted too, they start after the
+  // build (which then has every core), beside the cover bound's plain LP
+  // and families, which run on one thread; its component LPs may then
+  // overlap them briefly. Alone, they run beside the build.
   absl::StatusOr<std::vector<DcDegreeBound>> degree_bounds;
   std::thread side;
+  // Joined on every path, errors and exceptions included.
+  const absl::Cleanup join = [&] {
+    if (side.joinable()) side.join();
+  };
   auto start_degree_bounds = [&] {
     side =
         std::thread([&] { degree_bounds = ComputeDegreeBounds(table, dcs); });
@@ -39,10 +43,6 @@ absl::StatusOr<ReleaseInputs> ComputeReleaseInputs(
   if (built.ok() && wanted.degree_bounds && wanted.cover_bound) {
     start_degree_bounds();
   }
-  // Joined on every path, errors included.
-  const absl::Cleanup join = [&] {
-    if (side.joinable()) side.join();
-  };
   RETURN_IF_ERROR(built.status());
   ReleaseInputs out;
   out.graph = *std::move(built);

@@ -11,27 +11,37 @@
 namespace dpq::core::util {
 namespace {
 
-// Bytes per piece: small enough to balance threads, large enough that a
-// piece's system call is cheap beside its faults.
+// Bytes per piece (a multiple of the page size): small enough to balance
+// threads, large enough that a piece's system call is cheap beside its
+// faults.
 constexpr size_t kPieceBytes = size_t{4} << 20;
 
 }  // namespace
 
 void PrefaultForWriting(char* data, size_t size, int num_threads) {
+#if defined(MADV_POPULATE_WRITE)
   if (data == nullptr || size == 0) return;
   const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const uintptr_t begin = reinterpret_cast<uintptr_t>(data);
-  const size_t pieces = (size + kPieceBytes - 1) / kPieceBytes;
+  // Whole pages (madvise takes page-aligned ranges): the pieces split
+  // [first, last) at page boundaries, and a partial page at either end is
+  // faulted in by its first write.
+  const uintptr_t first =
+      (reinterpret_cast<uintptr_t>(data) + page - 1) & ~(page - 1);
+  const uintptr_t last =
+      (reinterpret_cast<uintptr_t>(data) + size) & ~(page - 1);
+  if (first >= last) return;
+  const size_t pieces = (last - first + kPieceBytes - 1) / kPieceBytes;
   ParallelFor(pieces, num_threads, [&](size_t i, int) {
-    // Whole pages (madvise takes page-aligned ranges); a partial page at
-    // either end is faulted in by its first write.
-    const uintptr_t from = (begin + i * kPieceBytes + page - 1) & ~(page - 1);
-    const uintptr_t to =
-        (begin + std::min(size, (i + 1) * kPieceBytes)) & ~(page - 1);
-    if (from < to) {
-      ::madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
-    }
+    const uintptr_t from = first + i * kPieceBytes;
+    const uintptr_t to = std::min<uintptr_t>(last, from + kPieceBytes);
+    ::madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
   });
+#else
+  // Headers older than Linux 5.14: the writes fault the pages in.
+  (void)data;
+  (void)size;
+  (void)num_threads;
+#endif
 }
 
 }  // namespace dpq::core::util

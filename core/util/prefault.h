@@ -15,8 +15,8 @@ namespace dpq::core::util {
 // pieces over `num_threads` threads; their content does not change (pages
 // already there stay as they are, new ones are zero). For memory the
 // caller owns, e.g. a string's reserved capacity. Only a hint: on a kernel
-// without MADV_POPULATE_WRITE (before 5.14) it does nothing, and pages
-// are faulted in when written, as without it.
+// (or headers) without MADV_POPULATE_WRITE (before 5.14) it does nothing,
+// and pages are faulted in when written, as without it.
 void PrefaultForWriting(char* data, size_t size, int num_threads);
 
 }  // namespace dpq::core::util

@@ -215,6 +215,22 @@ TEST(FdCliqueFamiliesTest, FamiliesOverSomeRowsKeepTheirPairs) {
         }
       }
     }
+    // And no family with such a pair among the listed rows is missing.
+    for (const CliqueFamily& a : all) {
+      bool has_pair = false;
+      for (size_t i = 0; i < some.size() && !has_pair; ++i) {
+        for (size_t j = 0; j < i && !has_pair; ++j) {
+          const uint32_t u = some[i], v = some[j];
+          has_pair = a.block[u] != CliqueFamily::kNone &&
+                     a.block[u] == a.block[v] && a.part[u] != a.part[v];
+        }
+      }
+      const bool returned =
+          std::any_of(part.begin(), part.end(), [&](const CliqueFamily& f) {
+            return f.description == a.description;
+          });
+      EXPECT_EQ(returned, has_pair) << a.description;
+    }
     if (trial < 4) {
       EXPECT_GT(blocks, 0u) << "trial " << trial;
     }
@@ -272,6 +288,24 @@ TEST(CliqueLpCoverBoundTest, RefusesFamiliesOfAnotherSize) {
   EXPECT_THAT(measures::CliqueLpCoverBound(g, {f}),
               testing::StatusIs(absl::StatusCode::kInvalidArgument,
                                 ::testing::HasSubstr("has 3 rows")));
+  // Families over the half rows must have one entry per row asked for: a
+  // triangle's three rows are all at 1/2.
+  const Graph triangle = *Graph::FromEdges(3, {{0, 1}, {1, 2}, {0, 2}});
+  CliqueFamily two;
+  two.block.assign(2, 0);
+  two.part = {0, 1};
+  two.num_blocks = 1;
+  two.num_parts = 2;
+  EXPECT_THAT(measures::CliqueLpCoverBoundOverHalfRows(
+                  triangle,
+                  [&](absl::Span<const graph::NodeId> rows)
+                      -> absl::StatusOr<std::vector<CliqueFamily>> {
+                    EXPECT_EQ(rows.size(), 3u);
+                    return std::vector<CliqueFamily>{two};
+                  }),
+              testing::StatusIs(
+                  absl::StatusCode::kInvalidArgument,
+                  ::testing::HasSubstr("has 2 rows; the rows asked for")));
 }
 
 // A table large enough for the threaded path (>= 200k edges): thousands of
