@@ -137,6 +137,31 @@ std::vector<size_t> ColumnsOf(const FamilySpec& spec) {
                spec.excluded_if_null);
 }
 
+// Gives the kept groups and their parts the ids 0, 1, ... of `f` in the
+// order Keep first meets them (row order), as every builder numbers them.
+class KeptIds {
+ public:
+  KeptIds(uint32_t num_groups, uint32_t num_parts, CliqueFamily* f)
+      : block_id_(num_groups, CliqueFamily::kNone),
+        part_id_(num_parts, CliqueFamily::kNone),
+        f_(f) {}
+
+  // Slot `slot` of f is in group `group` (kept) and part `part`.
+  void Keep(size_t slot, uint32_t group, uint32_t part) {
+    uint32_t& b = block_id_[group];
+    if (b == CliqueFamily::kNone) b = f_->num_blocks++;
+    uint32_t& p = part_id_[part];
+    if (p == CliqueFamily::kNone) p = f_->num_parts++;
+    f_->block[slot] = b;
+    f_->part[slot] = p;
+  }
+
+ private:
+  std::vector<uint32_t> block_id_;
+  std::vector<uint32_t> part_id_;
+  CliqueFamily* f_;
+};
+
 // f's blocks and parts over `members` (indices into `cells`, ascending by
 // row), as BuildDenseFamily's passes over all rows give them: members
 // sorted by (key, part) cells, groups of two or more parts kept, numbered
@@ -179,16 +204,11 @@ void BuildSparseFamily(const RowCells& cells, const FamilySpec& spec,
     group_of[i] = static_cast<uint32_t>(parts_in_group.size() - 1);
     part_of[i] = num_parts - 1;
   }
-  std::vector<uint32_t> block_id(parts_in_group.size(), CliqueFamily::kNone);
-  std::vector<uint32_t> part_id(num_parts, CliqueFamily::kNone);
+  KeptIds ids(static_cast<uint32_t>(parts_in_group.size()), num_parts, f);
   for (size_t i = 0; i < k; ++i) {
-    if (parts_in_group[group_of[i]] < 2) continue;
-    uint32_t& b = block_id[group_of[i]];
-    if (b == CliqueFamily::kNone) b = f->num_blocks++;
-    uint32_t& p = part_id[part_of[i]];
-    if (p == CliqueFamily::kNone) p = f->num_parts++;
-    f->block[slots[i]] = b;
-    f->part[slots[i]] = p;
+    if (parts_in_group[group_of[i]] >= 2) {
+      ids.Keep(slots[i], group_of[i], part_of[i]);
+    }
   }
 }
 
@@ -221,18 +241,11 @@ void BuildDenseFamily(const Table& t, const FamilySpec& spec,
     part_seen[part[row]] = 1;
     ++parts_in_group[group[row]];
   }
-  std::vector<uint32_t> block_id(num_groups, CliqueFamily::kNone);
-  std::vector<uint32_t> part_id(num_parts, CliqueFamily::kNone);
+  KeptIds ids(num_groups, num_parts, f);
   for (size_t row = 0; row < n; ++row) {
-    if (group[row] == CliqueFamily::kNone || parts_in_group[group[row]] < 2) {
-      continue;
+    if (group[row] != CliqueFamily::kNone && parts_in_group[group[row]] >= 2) {
+      ids.Keep(row, group[row], part[row]);
     }
-    uint32_t& b = block_id[group[row]];
-    if (b == CliqueFamily::kNone) b = f->num_blocks++;
-    uint32_t& p = part_id[part[row]];
-    if (p == CliqueFamily::kNone) p = f->num_parts++;
-    f->block[row] = b;
-    f->part[row] = p;
   }
 }
 
@@ -291,17 +304,12 @@ CliqueFamily BuildFamily(const Table& t, const FamilySpec& spec,
   by_row.block.assign(n, CliqueFamily::kNone);
   by_row.part.assign(n, CliqueFamily::kNone);
   BuildDenseFamily(t, spec, members.rows, &by_row);
-  std::vector<uint32_t> block_id(by_row.num_blocks, CliqueFamily::kNone);
-  std::vector<uint32_t> part_id(by_row.num_parts, CliqueFamily::kNone);
+  KeptIds ids(by_row.num_blocks, by_row.num_parts, &f);
   for (size_t i = 0; i < members.rows.size(); ++i) {
     const uint32_t row = members.rows[i];
-    if (by_row.block[row] == CliqueFamily::kNone) continue;
-    uint32_t& b = block_id[by_row.block[row]];
-    if (b == CliqueFamily::kNone) b = f.num_blocks++;
-    uint32_t& p = part_id[by_row.part[row]];
-    if (p == CliqueFamily::kNone) p = f.num_parts++;
-    f.block[members.slots[i]] = b;
-    f.part[members.slots[i]] = p;
+    if (by_row.block[row] != CliqueFamily::kNone) {
+      ids.Keep(members.slots[i], by_row.block[row], by_row.part[row]);
+    }
   }
   return f;
 }

@@ -40,46 +40,27 @@ constexpr uint64_t kParallelEdges = 200'000;
 // At most this many threads.
 constexpr int kMaxWorkers = 8;
 
-// Component c's nodes as 0..k-1 and the subgraph they induce.
-// `position` has one entry per node of `g`; the component's are
-// overwritten (no other entry is read).
-Graph Localize(const Graph& g, const internal::Components& components,
-               uint32_t c, std::vector<uint32_t>& position) {
-  const absl::Span<const NodeId> nodes = components.nodes(c);
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    position[nodes[i]] = static_cast<uint32_t>(i);
-  }
-  std::vector<graph::Edge> edges;
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    for (NodeId v : g.neighbors(nodes[i])) {
-      // A component is closed: every neighbour is in it. Nodes are
-      // ascending and so are neighbours: sorted and unique.
-      if (v > nodes[i]) edges.emplace_back(static_cast<NodeId>(i), position[v]);
-    }
-  }
-  return Graph::FromSortedUniqueEdges(static_cast<uint32_t>(nodes.size()),
-                                      edges);
-}
-
-// The subgraph of `g` induced by `rows` (ascending), row rows[i] as node i.
-Graph InducedSubgraph(const Graph& g, absl::Span<const NodeId> rows) {
-  std::vector<uint8_t> listed(g.num_nodes(), 0);
-  for (NodeId v : rows) listed[v] = 1;
-  // Read only where `listed` is set, so never initialised elsewhere.
-  const std::unique_ptr<uint32_t[]> local =
-      std::make_unique_for_overwrite<uint32_t[]>(g.num_nodes());
+// The subgraph of `g` induced by `rows` (ascending), row rows[i] as node
+// i. `position` has one entry per node of `g`, all kNoPosition: the
+// scratch that renumbers the rows, left as it was found (so one serves
+// many calls: a component at a time).
+constexpr uint32_t kNoPosition = UINT32_MAX;
+Graph InducedSubgraph(const Graph& g, absl::Span<const NodeId> rows,
+                      std::vector<uint32_t>& position) {
   for (size_t i = 0; i < rows.size(); ++i) {
-    local[rows[i]] = static_cast<uint32_t>(i);
+    position[rows[i]] = static_cast<uint32_t>(i);
   }
   std::vector<graph::Edge> edges;
   for (size_t i = 0; i < rows.size(); ++i) {
     for (NodeId v : g.neighbors(rows[i])) {
-      // Ascending rows and neighbours: sorted and unique.
-      if (v > rows[i] && listed[v]) {
-        edges.emplace_back(static_cast<NodeId>(i), local[v]);
+      // Ascending rows and neighbours, renumbered in order: sorted and
+      // unique.
+      if (v > rows[i] && position[v] != kNoPosition) {
+        edges.emplace_back(static_cast<NodeId>(i), position[v]);
       }
     }
   }
+  for (NodeId v : rows) position[v] = kNoPosition;
   return Graph::FromSortedUniqueEdges(static_cast<uint32_t>(rows.size()),
                                       edges);
 }
@@ -337,10 +318,10 @@ absl::StatusOr<std::vector<ComponentOptimum>> SolveComponents(
   std::atomic<uint32_t> next{0};
   auto work = [&] {
     bool used_glpk = false;
-    std::vector<uint32_t> position(g.num_nodes());
+    std::vector<uint32_t> position(g.num_nodes(), kNoPosition);
     for (uint32_t c = next++; c < count; c = next++) {
       const absl::Span<const NodeId> nodes = components.nodes(c);
-      const Graph local = Localize(g, components, c, position);
+      const Graph local = InducedSubgraph(g, nodes, position);
       // All 1/2 is optimal for the plain LP on H. When that LP is integral
       // and a greedy cover meets it, this LP (between the two) equals it.
       if (nodes.size() % 2 == 0 &&
@@ -424,7 +405,8 @@ absl::StatusOr<CliqueLpBound> CliqueLpCoverBoundOverHalfRows(
   // the same constraints there (graph/fd_cliques.h, FdCliqueFamiliesOfRows).
   ASSIGN_OR_RETURN(const std::vector<CliqueFamily> families,
                    families_of(half_rows));
-  const Graph h = InducedSubgraph(g, half_rows);
+  std::vector<uint32_t> position(g.num_nodes(), kNoPosition);
+  const Graph h = InducedSubgraph(g, half_rows, position);
   RETURN_IF_ERROR(CheckFamilySizes(
       h.num_nodes(), families,
       "the rows asked for (those the plain LP leaves at 1/2) number"));
