@@ -146,11 +146,14 @@ grpc::Status AdminServiceImpl::RegisterDataset(
   return HandleCall(
       log, *context, *accounts_, Access::kAdmin,
       [&](const Principal& caller, const CallContext& call) -> absl::Status {
+        // Before the upload is read: registered_at must not tell buyers
+        // how long these rows took to arrive or build.
+        const absl::Time received_at = absl::Now();
         ASSIGN_OR_RETURN(Upload upload,
                          ReadUpload(call, *reader, max_upload_bytes_));
         log.set_dataset(upload.header.manifest().dataset_id());
         return RegisterDatasetImpl(caller, upload.header, std::move(upload.csv),
-                                   response, call.deadline);
+                                   response, call.deadline, received_at);
       });
 }
 
@@ -162,11 +165,14 @@ grpc::Status AdminServiceImpl::ReplaceDataset(
   return HandleCall(
       log, *context, *accounts_, Access::kAdmin,
       [&](const Principal& caller, const CallContext& call) -> absl::Status {
+        // Before the upload is read: registered_at must not tell buyers
+        // how long these rows took to arrive or build.
+        const absl::Time received_at = absl::Now();
         ASSIGN_OR_RETURN(Upload upload,
                          ReadUpload(call, *reader, max_upload_bytes_));
         log.set_dataset(upload.header.manifest().dataset_id());
         return ReplaceDatasetImpl(caller, upload.header, std::move(upload.csv),
-                                  response, call.deadline);
+                                  response, call.deadline, received_at);
       });
 }
 
@@ -311,12 +317,15 @@ absl::StatusOr<std::string> AdminServiceImpl::UploadedCsv(
 absl::Status AdminServiceImpl::RegisterDatasetImpl(
     const Principal& caller, const v1::DatasetUploadHeader& header,
     std::string csv, v1::RegisterDatasetResponse* response,
-    absl::Time deadline) {
+    absl::Time deadline, std::optional<absl::Time> received_at) {
+  // Before a server_path file is read (see DatasetRegistry::Register).
+  if (!received_at.has_value()) received_at = absl::Now();
   RETURN_IF_ERROR(auth::CheckAdmin(caller));
   ASSIGN_OR_RETURN(csv, UploadedCsv(header, std::move(csv)));
   ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> dataset,
                    registry_->Register(header.manifest(), std::move(csv),
-                                       SourceOf(header), deadline));
+                                       SourceOf(header), deadline,
+                                       received_at));
   *response->mutable_dataset() = dataset->PublicInfo();
   *response->mutable_stats() = dataset->Stats();
   for (const std::string& note : dataset->notes) response->add_notes(note);
@@ -334,12 +343,15 @@ absl::Status AdminServiceImpl::RegisterDatasetImpl(
 absl::Status AdminServiceImpl::ReplaceDatasetImpl(
     const Principal& caller, const v1::DatasetUploadHeader& header,
     std::string csv, v1::ReplaceDatasetResponse* response,
-    absl::Time deadline) {
+    absl::Time deadline, std::optional<absl::Time> received_at) {
+  // Before a server_path file is read (see DatasetRegistry::Register).
+  if (!received_at.has_value()) received_at = absl::Now();
   RETURN_IF_ERROR(auth::CheckAdmin(caller));
   ASSIGN_OR_RETURN(csv, UploadedCsv(header, std::move(csv)));
   ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> dataset,
                    registry_->Replace(header.manifest(), std::move(csv),
-                                      SourceOf(header), deadline));
+                                      SourceOf(header), deadline,
+                                      received_at));
   *response->mutable_dataset() = dataset->PublicInfo();
   *response->mutable_stats() = dataset->Stats();
   for (const std::string& note : dataset->notes) response->add_notes(note);

@@ -7,6 +7,7 @@
 #define DPQ_SERVER_ADMIN_ADMIN_SERVICE_IMPL_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -86,17 +87,20 @@ class AdminServiceImpl final : public v1::AdminService::Service {
   // call); the response's notes say what was inferred and made public.
   // kAlreadyExists for a taken id; kResourceExhausted above
   // max_upload_bytes or the server's edge limit.
-  // `deadline`: the call's (registry::DatasetRegistry::Register).
+  // `deadline`: the call's; `received_at`: when the call began, before its
+  // upload or server file was read (registry::DatasetRegistry::Register).
   absl::Status RegisterDatasetImpl(
       const auth::Principal& caller, const v1::DatasetUploadHeader& header,
       std::string csv, v1::RegisterDatasetResponse* response,
-      absl::Time deadline = absl::InfiniteFuture());
+      absl::Time deadline = absl::InfiniteFuture(),
+      std::optional<absl::Time> received_at = std::nullopt);
   // Same, for an existing id (kNotFound otherwise); see
   // DatasetRegistry::Replace for what a replacement must keep.
   absl::Status ReplaceDatasetImpl(
       const auth::Principal& caller, const v1::DatasetUploadHeader& header,
       std::string csv, v1::ReplaceDatasetResponse* response,
-      absl::Time deadline = absl::InfiniteFuture());
+      absl::Time deadline = absl::InfiniteFuture(),
+      std::optional<absl::Time> received_at = std::nullopt);
   absl::Status DeleteDatasetImpl(const auth::Principal& caller,
                                  const v1::DeleteDatasetRequest& request,
                                  v1::DeleteDatasetResponse* response);

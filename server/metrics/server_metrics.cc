@@ -82,6 +82,14 @@ ServerMetrics::ServerMetrics(absl::string_view version, absl::Time start)
                           "Conflict-graph builds finished (built or failed).",
                           {})
               .With({})),
+      datasets_refused_(
+          registry_
+              .AddGauge("dpq_datasets_refused",
+                        "Dataset versions this replica refuses to serve: "
+                        "their conflict graph could not be rebuilt, or not "
+                        "with the bounds registration recorded.",
+                        {})
+              .With({})),
       heavy_jobs_in_use_(
           registry_
               .AddGauge("dpq_heavy_job_slots_in_use",

@@ -3,8 +3,8 @@
 // process-wide instance (Default()), like the process it describes; the
 // hooks of the hot path (RPCs, ledger) record only once recording is
 // enabled (--metrics-listen), so a server without metrics pays one relaxed
-// load per call. The gauges of the graph-build queue and the heavy-job
-// limiter always record (a few atomic additions per build or heavy job),
+// load per call. The gauges of the graph-build queue, the refused datasets
+// and the heavy-job limiter always record (a few atomic additions per build or heavy job),
 // so that they balance whenever the listener starts.
 //
 // Privacy (docs/operations.md, "Metrics"): no series has a buyer label,
@@ -71,6 +71,11 @@ class ServerMetrics {
   }
   void GraphBuildDropped() { graph_builds_queued_.Add(-1); }
 
+  // A dataset version this replica refuses (its conflict graph was not
+  // rebuilt as registered recorded it), and one such version gone.
+  void DatasetRefused() { datasets_refused_.Add(1); }
+  void DatasetRefusalEnded() { datasets_refused_.Add(-1); }
+
   // The heavy-job limiter: `slots` of capacity added (negative: removed
   // when a limiter goes), one slot taken or given back.
   void HeavyJobCapacity(int64_t slots) { heavy_job_capacity_.Add(slots); }
@@ -91,6 +96,7 @@ class ServerMetrics {
   Gauge& graph_builds_queued_;
   Gauge& graph_builds_running_;
   Counter& graph_builds_done_;
+  Gauge& datasets_refused_;
   Gauge& heavy_jobs_in_use_;
   Gauge& heavy_job_capacity_;
 };

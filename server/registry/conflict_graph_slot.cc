@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "server/metrics/server_metrics.h"
 
 namespace dpq::server::registry {
 namespace {
@@ -13,6 +14,12 @@ namespace {
 constexpr absl::Duration kCancelPoll = absl::Milliseconds(50);
 
 }  // namespace
+
+ConflictGraphSlot::~ConflictGraphSlot() {
+  if (state_ == State::kFailed) {
+    metrics::ServerMetrics::Default().DatasetRefusalEnded();
+  }
+}
 
 bool ConflictGraphSlot::TryStart() {
   absl::MutexLock lock(&mu_);
@@ -30,8 +37,10 @@ void ConflictGraphSlot::SetReady(ConflictGraphData data) {
 
 void ConflictGraphSlot::SetFailed(absl::Status error) {
   absl::MutexLock lock(&mu_);
+  if (state_ == State::kFailed) return;
   error_ = std::move(error);
   state_ = State::kFailed;
+  metrics::ServerMetrics::Default().DatasetRefused();
   changed_.SignalAll();
 }
 
@@ -65,13 +74,16 @@ absl::StatusOr<const ConflictGraphData*> ConflictGraphSlot::Wait(
     case State::kReady:
       return &*data_;
     case State::kFailed:
-      // The cause (e.g. an edge count above max_edges) depends on the rows:
-      // it goes to the admins (DatasetStats.graph_error), never to buyers
-      // (docs/security.md, item 9).
-      return absl::FailedPreconditionError(
-          "The dataset's conflict graph could not be built; it answers no "
-          "inconsistency measures until an admin replaces it (admins see "
-          "the cause in `dpq admin datasets`).");
+      // The cause (e.g. a bound that differs from the recorded one) depends
+      // on the rows: it goes to the operator's log and the admins
+      // (DatasetStats.graph_error), never to buyers (docs/security.md, item
+      // 9). It is this replica's fault, as a crash would be: the charge
+      // stands and resumes by request_id where the dataset is served.
+      return absl::UnavailableError(
+          "This server stopped serving the dataset: its conflict graph "
+          "could not be rebuilt as registered (the operator is told). The "
+          "charge stands: retry with the same request_id once it is served "
+          "again, or through another replica.");
     default:
       return error_;
   }

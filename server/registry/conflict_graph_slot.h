@@ -34,16 +34,42 @@ struct ConflictGraphData {
   uint64_t cover_bound = 0;
 };
 
+// What registration recorded of a version's graph (state.txt, and its copy
+// in the catalog): a rebuild after a start or on another replica must
+// reproduce it (CheckRebuild in dataset_builder.h). An empty field was not
+// recorded (a version stored before it was).
+struct RecordedGraph {
+  std::optional<uint64_t> edges;
+  std::optional<uint64_t> cover_bound;
+  std::optional<std::vector<core::private_measures::DcDegreeBound>>
+      degree_bounds;
+
+  bool complete() const {
+    return edges.has_value() && cover_bound.has_value() &&
+           degree_bounds.has_value();
+  }
+};
+
 // Thread-safe. States: pending -> building -> ready | failed, or
 // pending -> cancelled (the version was replaced or deleted before its
-// build started: nobody current needs it any more).
+// build started: nobody current needs it any more). A failed slot is a
+// version this replica refuses (DatasetRegistry::Get): a registration
+// never publishes one, so only a rebuild that failed or did not reproduce
+// the recorded graph fails it; dpq_datasets_refused counts them while
+// they live.
 class ConflictGraphSlot {
  public:
   enum class State { kPending, kBuilding, kReady, kFailed, kCancelled };
 
+  ConflictGraphSlot() = default;
+  ConflictGraphSlot(const ConflictGraphSlot&) = delete;
+  ConflictGraphSlot& operator=(const ConflictGraphSlot&) = delete;
+  ~ConflictGraphSlot();
+
   // pending -> building. False if the slot was cancelled (skip the build).
   bool TryStart() ABSL_LOCKS_EXCLUDED(mu_);
-  // building -> ready / failed; wakes every waiter.
+  // building -> ready / failed; wakes every waiter. `error` is for the
+  // operator and admins (error()), never for buyers.
   void SetReady(ConflictGraphData data) ABSL_LOCKS_EXCLUDED(mu_);
   void SetFailed(absl::Status error) ABSL_LOCKS_EXCLUDED(mu_);
   // pending -> cancelled with `reason` (kAborted); no effect otherwise (a
@@ -52,8 +78,10 @@ class ConflictGraphSlot {
 
   // Blocks until the graph is ready, then returns it (valid as long as the
   // slot lives). kDeadlineExceeded once `deadline` passes, kCancelled once
-  // `cancelled` returns true (polled every 50 ms), the build's error
-  // (prefixed) if it failed, kAborted if the slot was cancelled.
+  // `cancelled` returns true (polled every 50 ms), kUnavailable without
+  // the cause if it failed (the charge stands; a retry with the same
+  // request_id resumes it where the dataset is served), the cancel reason
+  // if the slot was cancelled.
   absl::StatusOr<const ConflictGraphData*> Wait(
       absl::Time deadline,
       const std::function<bool()>& cancelled = nullptr) const

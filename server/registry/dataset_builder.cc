@@ -164,6 +164,40 @@ absl::StatusOr<ConflictGraphData> BuildConflictGraphData(
   return data;
 }
 
+absl::Status CheckRebuild(const RecordedGraph& recorded,
+                          const ConflictGraphData& rebuilt) {
+  const auto differs = [](absl::string_view what, auto recorded_value,
+                          auto rebuilt_value) {
+    return absl::DataLossError(absl::StrCat(
+        "the rebuilt conflict graph's ", what, " is ", rebuilt_value,
+        ", but registration recorded ", recorded_value, "."));
+  };
+  const uint64_t edges = rebuilt.graph.graph.num_edges();
+  if (recorded.edges.has_value() && *recorded.edges != edges) {
+    return differs("edge count", *recorded.edges, edges);
+  }
+  if (recorded.cover_bound.has_value() &&
+      *recorded.cover_bound != rebuilt.cover_bound) {
+    return differs("cover bound", *recorded.cover_bound, rebuilt.cover_bound);
+  }
+  if (!recorded.degree_bounds.has_value()) return absl::OkStatus();
+  const auto& want = *recorded.degree_bounds;
+  const auto& got = rebuilt.degree_bounds;
+  if (want.size() != got.size()) {
+    return differs("number of degree bounds", want.size(), got.size());
+  }
+  for (size_t i = 0; i < want.size(); ++i) {
+    if (want[i].keyed != got[i].keyed || want[i].bound != got[i].bound) {
+      const auto text = [](const core::private_measures::DcDegreeBound& b) {
+        return b.keyed ? absl::StrCat(b.bound) : std::string("- (unkeyed)");
+      };
+      return differs(absl::StrCat("degree bound of DC ", i + 1),
+                     text(want[i]), text(got[i]));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::optional<uint64_t>> BuildRegistrationGraph(
     const RegistryOptions& options, absl::Time deadline, LoadedDataset* d) {
   if (d->is_graph()) return std::nullopt;

@@ -55,6 +55,13 @@ absl::StatusOr<ConflictGraphData> BuildConflictGraphData(
     const RegistryOptions& options, const LoadedDataset& dataset,
     absl::Time deadline = absl::InfiniteFuture());
 
+// OK if `rebuilt` reproduces every value of `recorded` (the edge count,
+// the cover bound, each DC's degree bound); else kDataLoss naming the
+// first that differs with both values: for the operator's log and the
+// admins, never for buyers (these values are private).
+absl::Status CheckRebuild(const RecordedGraph& recorded,
+                          const ConflictGraphData& rebuilt);
+
 // Completes a new version before it is published. For a table: builds its
 // conflict graph and, if the manifest sets exact_repair, proves the exact
 // minimum cover (within options.exact_repair_time_limit), then fills the

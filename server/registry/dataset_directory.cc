@@ -263,6 +263,11 @@ absl::Status DatasetDirectory::RewriteManifest(
   return ReplaceFileSynced(PathOf(id) / kManifestFile, json);
 }
 
+absl::Status DatasetDirectory::RewriteState(const std::string& id,
+                                            const VersionState& state) const {
+  return ReplaceFileSynced(PathOf(id) / kStateFile, FormatVersionState(state));
+}
+
 absl::Status DatasetDirectory::Remove(const std::string& id) const {
   const fs::path trash = root_ / absl::StrCat(kTrashPrefix, id);
   RETURN_IF_ERROR(RemoveTree(trash));

@@ -97,6 +97,10 @@ class DatasetDirectory {
   // written by an older server left to inference). kInternal.
   absl::Status RewriteManifest(const std::string& id,
                                const v1::DatasetManifest& manifest) const;
+  // Replaces <id>/state.txt atomically (recording what a state written by
+  // an older server lacks). kInternal.
+  absl::Status RewriteState(const std::string& id,
+                            const VersionState& state) const;
 
   // Removes a stored version durably: once this returns OK it never comes
   // back, even after a crash. kInternal.

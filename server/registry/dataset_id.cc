@@ -47,16 +47,17 @@ absl::Status DatasetNotFoundError(absl::string_view dataset_id,
       d);
 }
 
-absl::Status DatasetUpdatingError(absl::string_view dataset_id,
-                                  uint64_t version) {
+absl::Status DatasetRefusedError(absl::string_view dataset_id) {
   core::util::ErrorDetails d;
   d.reason = core::util::kReasonUnavailable;
   d.metadata["dataset_id"] = std::string(dataset_id);
-  d.retry_delay_ms = kDatasetUpdatingRetryDelayMs;
+  d.retry_delay_ms = kDatasetRefusedRetryDelayMs;
   return core::util::WithErrorDetails(
       absl::UnavailableError(absl::StrCat(
-          "Dataset '", dataset_id, "' is being updated to version ", version,
-          " on this server; retry in a few seconds.")),
+          "Dataset '", dataset_id,
+          "' is not served by this server: its stored version failed a "
+          "check when it was loaded (the operator is told); nothing was "
+          "charged. Retry later or through another replica.")),
       d);
 }
 

@@ -21,14 +21,14 @@ absl::Status ValidateId(const std::string& id, const char* field);
 absl::Status DatasetNotFoundError(absl::string_view dataset_id,
                                   absl::string_view hint = "");
 
-// RetryInfo of a dataset being updated: a new version is usually served
-// within seconds.
-inline constexpr int64_t kDatasetUpdatingRetryDelayMs = 2000;
+// RetryInfo of a dataset this server refuses: a retry may reach another
+// replica, or this one once the operator acted.
+inline constexpr int64_t kDatasetRefusedRetryDelayMs = 2000;
 
-// kUnavailable: the dataset is between versions on this server (reason
-// UNAVAILABLE, RetryInfo).
-absl::Status DatasetUpdatingError(absl::string_view dataset_id,
-                                  uint64_t version);
+// kUnavailable: this server refuses to serve the dataset (a fault its
+// operator must fix, found when the version was loaded; reason
+// UNAVAILABLE, RetryInfo). Says nothing about the rows.
+absl::Status DatasetRefusedError(absl::string_view dataset_id);
 
 }  // namespace dpq::server::registry
 

@@ -80,13 +80,22 @@ void WarnIfTextContractBroken(const std::string& id, const LoadedDataset& d,
                id.c_str(), std::string(text.message()).c_str());
 }
 
-// What state.txt records of a new version.
-VersionState StateOf(const LoadedDataset& d, std::optional<uint64_t> edges) {
+void LogError(const std::string& text) {
+  std::fprintf(stderr, "dpq-server: error: %s\n", text.c_str());
+}
+
+// What state.txt records of a version whose graph is `graph` (null for a
+// graph dataset).
+VersionState StateOf(const LoadedDataset& d, const ConflictGraphData* graph) {
   VersionState state;
   state.version = d.version;
   state.registered_at = d.registered_at;
-  state.edges = edges;
   state.exact_repair = d.exact_repair;
+  if (graph != nullptr) {
+    state.edges = graph->graph.graph.num_edges();
+    state.cover_bound = graph->cover_bound;
+    state.degree_bounds = graph->degree_bounds;
+  }
   return state;
 }
 
@@ -115,19 +124,27 @@ void DatasetRegistry::QueueGraphBuild(std::shared_ptr<const LoadedDataset> d) {
   // The job holds the version (rows, DCs) until it has run. A version that
   // is replaced or deleted meanwhile is still built: a request that holds
   // it (and was charged) waits for its graph, and whether the build had
-  // started must not decide anything a buyer sees.
-  auto build = [d, options = &options_]() {
+  // started must not decide anything a buyer sees. The destructor joins
+  // the workers before anything else goes, so `this` outlives the job.
+  auto build = [this, d]() {
     ConflictGraphSlot& slot = *d->conflict_graph;
     if (!slot.TryStart()) return;  // dropped at shutdown
-    if (options->before_graph_build) {
-      options->before_graph_build(d->manifest.dataset_id());
+    if (options_.before_graph_build) {
+      options_.before_graph_build(d->manifest.dataset_id());
     }
     absl::StatusOr<ConflictGraphData> data =
-        BuildConflictGraphData(*options, *d);
-    if (!data.ok()) {
-      slot.SetFailed(data.status());
+        BuildConflictGraphData(options_, *d);
+    // The registration built this graph from the same rows: a failure or
+    // another value now is this replica's fault (code, options, memory),
+    // known before the slot is ready, so the recomputed values never
+    // reach a release.
+    absl::Status rebuilt = data.status();
+    if (rebuilt.ok()) rebuilt = CheckRebuild(d->recorded, *data);
+    if (!rebuilt.ok()) {
+      Refuse(*d, rebuilt);
       return;
     }
+    if (!d->recorded.complete()) RecordRebuiltGraph(*d, *data);
     slot.SetReady(*std::move(data));
   };
   auto drop = [slot]() {
@@ -137,6 +154,39 @@ void DatasetRegistry::QueueGraphBuild(std::shared_ptr<const LoadedDataset> d) {
         "the retry returns the answer."));
   };
   builds_->Enqueue(std::move(build), std::move(drop));
+}
+
+void DatasetRegistry::Refuse(const LoadedDataset& d, const absl::Status& why) {
+  // Get refuses the version from now on (before any charge); requests
+  // that hold it already get kUnavailable from the slot.
+  d.conflict_graph->SetFailed(why);
+  LogError(absl::StrCat(
+      "dataset '", d.manifest.dataset_id(), "' version ", d.version,
+      " is not served by this replica: ", why.message(),
+      " Its stored copy or this server differs from the registering one; "
+      "replace the dataset or restore the server's version and options."));
+}
+
+void DatasetRegistry::RecordRebuiltGraph(const LoadedDataset& d,
+                                         const ConflictGraphData& data) {
+  // A catalog row is the registering replica's text: each replica would
+  // rewrite it, so an old row is recorded by its next replacement instead.
+  if (options_.catalog != nullptr) return;
+  const std::string& id = d.manifest.dataset_id();
+  absl::MutexLock write_lock(&write_mu_);
+  {
+    absl::ReaderMutexLock lock(&mu_);
+    auto it = datasets_.find(id);
+    if (it == datasets_.end() || it->second.get() != &d) return;  // replaced
+  }
+  const absl::Status recorded = directory_.RewriteState(id, StateOf(d, &data));
+  if (!recorded.ok()) {
+    std::fprintf(stderr,
+                 "dpq-server: warning: cannot record the bounds of dataset "
+                 "'%s' in its state.txt (%s); they are checked from the "
+                 "next start that records them.\n",
+                 id.c_str(), std::string(recorded.message()).c_str());
+  }
 }
 
 absl::StatusOr<std::unique_ptr<DatasetRegistry>> DatasetRegistry::Open(
@@ -179,6 +229,11 @@ absl::Status DatasetRegistry::LoadFromDisk(const std::string& id,
   d->version = stored.state.version;
   d->catalog_revision = catalog_revision;
   d->registered_at = stored.state.registered_at;
+  // Versions stored before the bounds were recorded lack them: the first
+  // rebuild records them (RecordRebuiltGraph) and later ones are checked.
+  d->recorded.edges = stored.state.edges;
+  d->recorded.cover_bound = stored.state.cover_bound;
+  d->recorded.degree_bounds = stored.state.degree_bounds;
   WarnIfTextContractBroken(id, *d, csv.view());
   if (d->manifest.exact_repair() && !stored.state.exact_repair.has_value()) {
     return absl::DataLossError(
@@ -201,21 +256,28 @@ void DatasetRegistry::Serve(std::shared_ptr<const LoadedDataset> d) {
   // The replaced version's last reference here goes outside mu_.
   const std::string id = d->manifest.dataset_id();
   absl::MutexLock lock(&mu_);
-  updating_.erase(id);
   datasets_[id].swap(d);
+}
+
+bool DatasetRegistry::Refused(const LoadedDataset& d) {
+  return d.conflict_graph != nullptr &&
+         d.conflict_graph->state() == ConflictGraphSlot::State::kFailed;
 }
 
 absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Get(
     const std::string& dataset_id) const {
   absl::ReaderMutexLock lock(&mu_);
   auto it = datasets_.find(dataset_id);
-  if (it == datasets_.end()) {
-    if (auto u = updating_.find(dataset_id); u != updating_.end()) {
-      return DatasetUpdatingError(dataset_id, u->second);
-    }
-    return DatasetNotFoundError(dataset_id);
-  }
+  if (it == datasets_.end()) return DatasetNotFoundError(dataset_id);
+  if (Refused(*it->second)) return DatasetRefusedError(dataset_id);
   return it->second;
+}
+
+std::shared_ptr<const LoadedDataset> DatasetRegistry::Served(
+    const std::string& dataset_id) const {
+  absl::ReaderMutexLock lock(&mu_);
+  auto it = datasets_.find(dataset_id);
+  return it == datasets_.end() ? nullptr : it->second;
 }
 
 std::vector<std::shared_ptr<const LoadedDataset>> DatasetRegistry::List()
@@ -239,21 +301,21 @@ bool DatasetRegistry::Contains(const std::string& dataset_id) const {
 
 absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Register(
     const v1::DatasetManifest& manifest, std::string csv_text, CsvSource source,
-    absl::Time deadline) {
+    absl::Time deadline, std::optional<absl::Time> received_at) {
   return Write(manifest, std::move(csv_text), /*replace=*/false, source,
-               deadline);
+               deadline, received_at.value_or(absl::Now()));
 }
 
 absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Replace(
     const v1::DatasetManifest& manifest, std::string csv_text, CsvSource source,
-    absl::Time deadline) {
+    absl::Time deadline, std::optional<absl::Time> received_at) {
   return Write(manifest, std::move(csv_text), /*replace=*/true, source,
-               deadline);
+               deadline, received_at.value_or(absl::Now()));
 }
 
 absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
     const v1::DatasetManifest& manifest, std::string csv_text, bool replace,
-    CsvSource source, absl::Time deadline) {
+    CsvSource source, absl::Time deadline, absl::Time registered_at) {
   RETURN_IF_ERROR(ValidateManifest(manifest));
   const std::string& id = manifest.dataset_id();
   // With a catalog: changes made through other replicas first, so that the
@@ -262,9 +324,8 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
   // Fail fast before the slow build; checked again under write_mu_.
   RETURN_IF_ERROR(CheckPresence(id, replace));
   BuildContext context;
-  if (replace) {
-    ASSIGN_OR_RETURN(context.previous, Get(id));
-  }
+  // A refused version too: replacing it is how an admin repairs it.
+  if (replace) context.previous = Served(id);
   // The slow part (parse the bytes in memory, conflict graph) runs without
   // any lock: other writes and all reads proceed meanwhile. The graph is
   // built now, so that a failure is the owner's error, never a
@@ -278,6 +339,9 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
                                             : built.status();
   }
   std::shared_ptr<LoadedDataset> d = *std::move(built);
+  // Taken before the rows were read (see Register): buyers see it, and a
+  // time after the build would tell them how long these rows took.
+  d->registered_at = registered_at;
   // Without a catalog, the parsed bytes go to disk while the conflict graph
   // is built, at the lowest CPU priority (data_write_ahead.h), and are
   // removed again if that fails: the write and its fsync fill the cores the
@@ -285,8 +349,10 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
   std::unique_ptr<DataWriteAhead> data_on_disk =
       options_.catalog == nullptr ? directory_.StartDataWrite(csv_text)
                                   : nullptr;
-  ASSIGN_OR_RETURN(const std::optional<uint64_t> edges,
-                   BuildRegistrationGraph(options_, deadline, d.get()));
+  if (options_.before_registration_graph) {
+    options_.before_registration_graph(id);
+  }
+  RETURN_IF_ERROR(BuildRegistrationGraph(options_, deadline, d.get()).status());
   // The content hash the catalog verifies every fetch against, computed
   // outside the lock.
   const std::string content_sha256 =
@@ -295,8 +361,8 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
   absl::MutexLock write_lock(&write_mu_);
   RETURN_IF_ERROR(CheckPresence(id, replace));
   if (replace) {
-    ASSIGN_OR_RETURN(std::shared_ptr<const LoadedDataset> old, Get(id));
-    if (old != context.previous) {
+    const std::shared_ptr<const LoadedDataset> old = Served(id);
+    if (old == nullptr || old != context.previous) {
       return absl::AbortedError(
           absl::StrCat("Dataset '", id,
                        "' was replaced by another call meanwhile; send "
@@ -304,8 +370,10 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
     }
     d->version = old->version + 1;
   }
-  d->registered_at = absl::Now();
-  const VersionState state = StateOf(*d, edges);
+  // Recorded with the graph (state.txt, and the catalog's copy), so that a
+  // rebuild after a start or on another replica is checked against it.
+  const VersionState state =
+      StateOf(*d, d->is_graph() ? nullptr : d->conflict_graph->ready_data());
   if (options_.catalog == nullptr) {
     // The uploaded bytes reached the disk once, during the build.
     RETURN_IF_ERROR(

@@ -34,12 +34,19 @@
 // and replaced versions are fetched into the cache and loaded exactly as
 // at start-up, deleted ones dropped. So a change made through one replica
 // is served by every other within the interval plus the version's load
-// time. Refusals are quicker: each poll first stops serving, under mu_
-// alone, every dataset the catalog deleted or holds in a newer version
-// (the latter is kUnavailable until the new version is loaded), so that a
-// long write on this replica (an upload holding write_mu_) never delays
-// them. A dataset is never served in a version the catalog does not
-// have, beyond the interval.
+// time. A replaced dataset keeps its old version served until the new one
+// is loaded here, then Serve swaps them in one step: no buyer sees a gap
+// whose length depends on the new version's size (release fingerprints
+// include the version, so a replay never mixes them). Deletions are
+// quicker: each poll first stops serving, under mu_ alone, every dataset
+// the catalog deleted, so that a long write on this replica (an upload
+// holding write_mu_) never delays them.
+//
+// Every table version records its graph's edge count, cover bound and
+// degree bounds (state.txt, and the catalog's copy); a rebuild after a
+// start or on another replica that fails or differs refuses the version
+// on that replica (Get: kUnavailable, before any charge), logs it and
+// counts it in dpq_datasets_refused.
 #ifndef DPQ_SERVER_REGISTRY_DATASET_REGISTRY_H_
 #define DPQ_SERVER_REGISTRY_DATASET_REGISTRY_H_
 
@@ -92,9 +99,9 @@ class DatasetRegistry {
   static absl::StatusOr<std::unique_ptr<DatasetRegistry>> Open(
       const Options& options);
 
-  // kNotFound naming the id. With a catalog, kUnavailable while the
-  // dataset is being updated to a version replaced through another
-  // replica (see the file comment).
+  // kNotFound naming the id. kUnavailable (DatasetRefusedError) for a
+  // stored version whose conflict graph could not be rebuilt as it was
+  // registered (docs/operations.md, "Recorded bounds").
   absl::StatusOr<std::shared_ptr<const LoadedDataset>> Get(
       const std::string& dataset_id) const ABSL_LOCKS_EXCLUDED(mu_);
   // Every dataset, sorted by id.
@@ -116,10 +123,17 @@ class DatasetRegistry {
   // `deadline` is the admin's call's: the conflict graph build and the
   // exact-repair proof stop once it passes (kDeadlineExceeded, nothing is
   // registered), so a registration never goes on after its caller left.
+  // `received_at` is the version's registered_at (DatasetInfo, shown to
+  // buyers): the time the admin's call began, taken by the caller before
+  // it read the data (upload stream or server file); nullopt: now, on
+  // entry, before the rows are parsed. Never a time after the build, whose
+  // length depends on the rows (docs/privacy.md, "registered_at").
   absl::StatusOr<std::shared_ptr<const LoadedDataset>> Register(
       const v1::DatasetManifest& manifest, std::string csv_text,
       CsvSource source = CsvSource::kUpload,
-      absl::Time deadline = absl::InfiniteFuture()) ABSL_LOCKS_EXCLUDED(mu_);
+      absl::Time deadline = absl::InfiniteFuture(),
+      std::optional<absl::Time> received_at = std::nullopt)
+      ABSL_LOCKS_EXCLUDED(mu_);
   // Same checks; the id must exist (kNotFound). version = old version + 1.
   // Columns the manifest leaves untyped keep the replaced version's types;
   // the public exact cuboids and the kind must stay the same
@@ -128,7 +142,9 @@ class DatasetRegistry {
   absl::StatusOr<std::shared_ptr<const LoadedDataset>> Replace(
       const v1::DatasetManifest& manifest, std::string csv_text,
       CsvSource source = CsvSource::kUpload,
-      absl::Time deadline = absl::InfiniteFuture()) ABSL_LOCKS_EXCLUDED(mu_);
+      absl::Time deadline = absl::InfiniteFuture(),
+      std::optional<absl::Time> received_at = std::nullopt)
+      ABSL_LOCKS_EXCLUDED(mu_);
   // Removes the files and the in-memory dataset. kNotFound if unknown.
   // With a catalog, removes it there first (it is then gone on every
   // replica within the poll interval); kNotFound if the catalog lacks it.
@@ -167,8 +183,22 @@ class DatasetRegistry {
   // CatalogEntry::revision).
   absl::Status LoadFromDisk(const std::string& id, int64_t catalog_revision = 0)
       ABSL_LOCKS_EXCLUDED(mu_);
-  // Makes `d` the served version of its dataset.
+  // Makes `d` the served version of its dataset (replacing the served one
+  // in one step under mu_).
   void Serve(std::shared_ptr<const LoadedDataset> d) ABSL_LOCKS_EXCLUDED(mu_);
+  // A stored version whose graph rebuild failed or did not reproduce what
+  // registration recorded (`why`): refused by Get from now on, logged for
+  // the operator, counted in dpq_datasets_refused.
+  void Refuse(const LoadedDataset& d, const absl::Status& why);
+  // The version in the map, refused or not; null if none.
+  std::shared_ptr<const LoadedDataset> Served(const std::string& dataset_id)
+      const ABSL_LOCKS_EXCLUDED(mu_);
+  // True once `d` was refused.
+  static bool Refused(const LoadedDataset& d);
+  // Writes the rebuilt graph's edge count and bounds into the state.txt of
+  // a version stored without them (embedded mode; `d` still served).
+  void RecordRebuiltGraph(const LoadedDataset& d, const ConflictGraphData& data)
+      ABSL_LOCKS_EXCLUDED(write_mu_, mu_);
 
   // ---- The shared catalog (dataset_registry_sync.cc) ----
   // Open's part with a catalog: reconcile, then start polling.
@@ -183,9 +213,10 @@ class DatasetRegistry {
   // reconciled already.
   absl::Status ReconcileIfChanged(int64_t catalog_version)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
-  // Stops serving, under mu_ only, every dataset that `snapshot` lacks or
-  // holds in a newer version (those are marked updating_). Versions
-  // published after the snapshot was read are kept.
+  // Stops serving, under mu_ only, every dataset that `snapshot` lacks (or
+  // holds as a dataset deleted and registered again). A replaced one is
+  // kept until Reconcile loads its new version. Versions published after
+  // the snapshot was read are kept.
   void UnpublishStale(const CatalogSnapshot& snapshot) ABSL_LOCKS_EXCLUDED(mu_);
   // Brings the cache and memory to `snapshot`. `strict` (at Open): the
   // first dataset that cannot be fetched or loaded is the error; else such
@@ -221,7 +252,7 @@ class DatasetRegistry {
   // Register (replace = false) or Replace (replace = true).
   absl::StatusOr<std::shared_ptr<const LoadedDataset>> Write(
       const v1::DatasetManifest& manifest, std::string csv_text, bool replace,
-      CsvSource source, absl::Time deadline)
+      CsvSource source, absl::Time deadline, absl::Time registered_at)
       ABSL_LOCKS_EXCLUDED(mu_, write_mu_);
   // kNotFound if must_exist and absent, kAlreadyExists if !must_exist and
   // present.
@@ -234,9 +265,6 @@ class DatasetRegistry {
   mutable absl::Mutex mu_;
   absl::flat_hash_map<std::string, std::shared_ptr<const LoadedDataset>>
       datasets_ ABSL_GUARDED_BY(mu_);
-  // With a catalog: datasets not served because the catalog has a newer
-  // version, not loaded yet (id -> that version), for Get's message.
-  absl::flat_hash_map<std::string, uint64_t> updating_ ABSL_GUARDED_BY(mu_);
   // Serialises the publishing step of Register/Replace/Delete (presence
   // check, version, files, map). The slow part, parsing and building the
   // graph, runs before it without any lock; Get/List only take mu_ briefly.

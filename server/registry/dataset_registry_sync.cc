@@ -161,29 +161,26 @@ void DatasetRegistry::UnpublishStale(const CatalogSnapshot& snapshot) {
   std::vector<std::shared_ptr<const LoadedDataset>> stale;
   absl::MutexLock lock(&mu_);
   for (auto it = datasets_.begin(); it != datasets_.end();) {
-    const int64_t revision = it->second->catalog_revision;
+    const LoadedDataset& d = *it->second;
     auto entry = listed.find(it->first);
     // A version newer than the snapshot was published here after it was
     // read: the snapshot says nothing about it.
     const bool deleted =
-        revision <= snapshot.catalog_version && entry == listed.end();
-    const bool replaced =
-        entry != listed.end() && revision < entry->second->revision;
-    if (!deleted && !replaced) {
+        d.catalog_revision <= snapshot.catalog_version && entry == listed.end();
+    // Deleted and registered again (the version number started over).
+    const bool recreated = entry != listed.end() &&
+                           d.catalog_revision < entry->second->revision &&
+                           entry->second->version <= d.version;
+    // A replacement (a higher version) is not refused here: the old
+    // version is served until Reconcile has loaded the new one and Serve
+    // swaps them, so no buyer sees a gap whose length depends on the new
+    // version's size.
+    if (!deleted && !recreated) {
       ++it;
       continue;
     }
-    if (replaced) updating_[it->first] = entry->second->version;
     stale.push_back(std::move(it->second));
     datasets_.erase(it++);
-  }
-  // Deleted before the new version was loaded.
-  for (auto it = updating_.begin(); it != updating_.end();) {
-    if (listed.contains(it->first)) {
-      ++it;
-    } else {
-      updating_.erase(it++);
-    }
   }
 }
 
@@ -311,7 +308,6 @@ void DatasetRegistry::Unpublish(const std::string& id) {
   // reference here goes outside mu_.
   std::shared_ptr<const LoadedDataset> previous;
   absl::MutexLock lock(&mu_);
-  updating_.erase(id);
   auto it = datasets_.find(id);
   if (it == datasets_.end()) return;
   previous = std::move(it->second);

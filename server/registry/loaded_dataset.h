@@ -87,6 +87,9 @@ struct LoadedDataset {
   // The conflict graph; never null for tables. Ready once registration
   // returns; rebuilt in the background after a server start.
   std::shared_ptr<ConflictGraphSlot> conflict_graph;
+  // What state.txt recorded of the graph (a stored version): the rebuild
+  // must reproduce it, or the version is refused (DatasetRegistry).
+  RecordedGraph recorded;
 
   // ---- Graphs ----
   core::selection::LabeledGraph edge_graph;  // declared nodes, private edges

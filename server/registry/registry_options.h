@@ -43,6 +43,9 @@ struct RegistryOptions {
   // Tests only: runs on the worker before each background conflict-graph
   // build (to hold a build back and observe requests waiting for it).
   std::function<void(const std::string& dataset_id)> before_graph_build;
+  // Tests only: runs in Register/Replace after the rows are parsed, before
+  // the conflict graph is built (to make the build take time).
+  std::function<void(const std::string& dataset_id)> before_registration_graph;
 };
 
 }  // namespace dpq::server::registry

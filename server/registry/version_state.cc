@@ -1,7 +1,9 @@
 #include "server/registry/version_state.h"
 
+#include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
@@ -9,6 +11,24 @@
 #include "absl/strings/str_split.h"
 
 namespace dpq::server::registry {
+namespace {
+
+// The degree_bounds line's value: a bound or '-' (unkeyed) per DC.
+std::optional<std::vector<core::private_measures::DcDegreeBound>>
+ParseDegreeBounds(absl::string_view text) {
+  std::vector<core::private_measures::DcDegreeBound> bounds;
+  for (absl::string_view word : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
+    core::private_measures::DcDegreeBound b;
+    if (word != "-") {
+      if (!absl::SimpleAtoi(word, &b.bound)) return std::nullopt;
+      b.keyed = true;
+    }
+    bounds.push_back(b);
+  }
+  return bounds;
+}
+
+}  // namespace
 
 std::string FormatVersionState(const VersionState& state) {
   std::string text =
@@ -18,6 +38,21 @@ std::string FormatVersionState(const VersionState& state) {
                    "\n");
   if (state.edges.has_value()) {
     absl::StrAppend(&text, "edges ", *state.edges, "\n");
+  }
+  if (state.cover_bound.has_value()) {
+    absl::StrAppend(&text, "cover_bound ", *state.cover_bound, "\n");
+  }
+  if (state.degree_bounds.has_value()) {
+    absl::StrAppend(&text, "degree_bounds");
+    for (const core::private_measures::DcDegreeBound& b :
+         *state.degree_bounds) {
+      if (b.keyed) {
+        absl::StrAppend(&text, " ", b.bound);
+      } else {
+        absl::StrAppend(&text, " -");
+      }
+    }
+    absl::StrAppend(&text, "\n");
   }
   if (state.exact_repair.has_value()) {
     absl::StrAppend(&text, "exact_repair ", *state.exact_repair, "\n");
@@ -40,13 +75,22 @@ absl::StatusOr<VersionState> ParseVersionState(absl::string_view text,
       std::string error;
       have_time = absl::ParseTime(absl::RFC3339_full, kv.second,
                                   &state.registered_at, &error);
-    } else if (kv.first == "edges" || kv.first == "exact_repair") {
+    } else if (kv.first == "edges" || kv.first == "exact_repair" ||
+               kv.first == "cover_bound") {
       uint64_t number = 0;
       if (!absl::SimpleAtoi(kv.second, &number)) {
         return absl::DataLossError(absl::StrCat(
             "'", path, "' has a malformed '", kv.first, "' line."));
       }
-      (kv.first == "edges" ? state.edges : state.exact_repair) = number;
+      (kv.first == "edges"         ? state.edges
+       : kv.first == "cover_bound" ? state.cover_bound
+                                   : state.exact_repair) = number;
+    } else if (kv.first == "degree_bounds") {
+      state.degree_bounds = ParseDegreeBounds(kv.second);
+      if (!state.degree_bounds.has_value()) {
+        return absl::DataLossError(absl::StrCat(
+            "'", path, "' has a malformed 'degree_bounds' line."));
+      }
     }
   }
   if (!have_version || !have_time) {

@@ -10,7 +10,10 @@
 #include <thread>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -19,6 +22,7 @@
 #include "server/registry/conflict_graph_slot.h"
 #include "server/registry/dataset_registry.h"
 #include "server/registry/graph_build_queue.h"
+#include "server/metrics/server_metrics.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::server::registry {
@@ -27,6 +31,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::dpq::testing::IsOk;
 using ::dpq::testing::StatusIs;
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 // Rows 0-2 share zip 10 with cities a, a, b: edges {0,2}, {1,2}.
@@ -71,6 +76,11 @@ class BackgroundGraphTest : public ::testing::Test {
     m.set_public_max_rows(100);
     m.set_infer_column_types(true);
     return m;
+  }
+
+  void WriteState(const std::string& id, const std::string& text) {
+    std::ofstream out(dir_ / "datasets" / id / "state.txt", std::ios::trunc);
+    out << text;
   }
 
   std::string ReadState(const std::string& id) {
@@ -212,6 +222,149 @@ TEST_F(BackgroundGraphTest, RecordedEdgesAboveTheLimitStopTheStart) {
                        HasSubstr("2 edges, above this server's max_edges (1)")));
 }
 
+// Issue 30, item 3: registered_at (DatasetInfo, shown to buyers) is taken
+// before the rows are read, never after the build: its distance to the
+// call would tell buyers how long these rows took.
+TEST_F(BackgroundGraphTest, RegisteredAtPrecedesTheBuild) {
+  absl::Time build_started = absl::InfinitePast();
+  options_.before_registration_graph = [&](const std::string&) {
+    absl::SleepFor(absl::Milliseconds(20));
+    build_started = absl::Now();
+  };
+  auto registry = OpenRegistry();
+  const absl::Time before = absl::Now();
+  ASSERT_OK_AND_ASSIGN(auto d, registry->Register(Manifest("a"), kCsv));
+  EXPECT_GE(d->registered_at, before);
+  EXPECT_LT(d->registered_at, build_started);
+  ASSERT_OK_AND_ASSIGN(auto r, registry->Replace(Manifest("a"), kCsv2));
+  EXPECT_LT(r->registered_at, build_started);
+  // A caller that read a server file first passes the time before it.
+  const absl::Time received = absl::Now() - absl::Seconds(3);
+  ASSERT_OK_AND_ASSIGN(auto s,
+                       registry->Replace(Manifest("a"), kCsv,
+                                         CsvSource::kServerPath,
+                                         absl::InfiniteFuture(), received));
+  EXPECT_EQ(s->registered_at, received);
+  registry.reset();
+  options_.before_graph_build = nullptr;
+  registry = OpenRegistry();
+  ASSERT_OK_AND_ASSIGN(auto stored, registry->Get("a"));
+  EXPECT_EQ(stored->registered_at, received);
+}
+
+// The current value of dpq_datasets_refused.
+int64_t RefusedGauge() {
+  const std::string text = metrics::ServerMetrics::Default().Render();
+  const std::string key = "\ndpq_datasets_refused ";
+  const size_t at = text.find(key);
+  if (at == std::string::npos) return -1;
+  return std::stoll(text.substr(at + key.size()));
+}
+
+// Issue 30, item 4: registration records the cover bound and the degree
+// bounds with the edge count.
+TEST_F(BackgroundGraphTest, RegistrationRecordsTheBounds) {
+  auto registry = OpenRegistry();
+  ASSERT_OK_AND_ASSIGN(auto d, registry->Register(Manifest("slow"), kCsv));
+  const ConflictGraphData* graph = d->conflict_graph->ready_data();
+  ASSERT_NE(graph, nullptr);
+  ASSERT_EQ(graph->degree_bounds.size(), 1u);  // Zip -> City: keyed
+  EXPECT_THAT(ReadState("slow"),
+              AllOf(HasSubstr("edges 2\n"),
+                    HasSubstr(absl::StrCat("cover_bound ", graph->cover_bound,
+                                           "\n")),
+                    HasSubstr(absl::StrCat("degree_bounds ",
+                                           graph->degree_bounds[0].bound,
+                                           "\n"))));
+}
+
+// A rebuild after a start that does not reproduce the recorded bounds (a
+// different server, a damaged state file) refuses the version before any
+// charge; requests that held it get kUnavailable without the values; the
+// operator sees the cause (log, DatasetStats.graph_error) and the gauge.
+TEST_F(BackgroundGraphTest, RebuildThatDiffersFromTheRecordRefusesTheVersion) {
+  options_.before_graph_build = nullptr;
+  std::string state;
+  {
+    auto registry = OpenRegistry();
+    ASSERT_THAT(registry->Register(Manifest("cover"), kCsv), IsOk());
+    ASSERT_THAT(registry->Register(Manifest("degree"), kCsv), IsOk());
+    ASSERT_THAT(registry->Register(Manifest("fine"), kCsv), IsOk());
+    state = ReadState("cover");
+  }
+  const size_t cover = state.find("cover_bound ");
+  ASSERT_NE(cover, std::string::npos);
+  std::string bad_cover = state;
+  bad_cover.replace(cover, state.find('\n', cover) - cover,
+                    "cover_bound 777777");
+  WriteState("cover", bad_cover);
+  const size_t degree = state.find("degree_bounds ");
+  ASSERT_NE(degree, std::string::npos);
+  std::string bad_degree = state;
+  bad_degree.replace(degree, state.find('\n', degree) - degree,
+                     "degree_bounds 888888");
+  WriteState("degree", bad_degree);
+
+  const int64_t refused_before = RefusedGauge();
+  options_.before_graph_build = [this](const std::string& id) {
+    if (id == "cover") gate_.WaitForNotificationWithTimeout(absl::Seconds(20));
+  };
+  auto registry = OpenRegistry();
+  ASSERT_OK_AND_ASSIGN(auto held, registry->Get("cover"));  // before its build
+  gate_.Notify();
+  registry->WaitForGraphBuilds();
+  for (const char* id : {"cover", "degree"}) {
+    EXPECT_THAT(registry->Get(id),
+                StatusIs(absl::StatusCode::kUnavailable,
+                         AllOf(HasSubstr(id), HasSubstr("not served"),
+                               ::testing::Not(HasSubstr("77777")),
+                               ::testing::Not(HasSubstr("88888")))));
+  }
+  EXPECT_THAT(held->WaitForConflictGraph(absl::InfiniteFuture()).status(),
+              StatusIs(absl::StatusCode::kUnavailable,
+                       AllOf(HasSubstr("same request_id"),
+                             ::testing::Not(HasSubstr("777777")))));
+  EXPECT_THAT(held->Stats().graph_error(),
+              AllOf(HasSubstr("cover bound"), HasSubstr("777777")));
+  EXPECT_EQ(RefusedGauge(), refused_before + 2);
+  ASSERT_OK_AND_ASSIGN(auto fine, registry->Get("fine"));
+  EXPECT_THAT(fine->WaitForConflictGraph(absl::InfiniteFuture()), IsOk());
+  // A replacement registers a fresh record and is served again.
+  ASSERT_THAT(registry->Replace(Manifest("degree"), kCsv2), IsOk());
+  EXPECT_THAT(registry->Get("degree"), IsOk());
+  held.reset();
+  registry.reset();
+  EXPECT_EQ(RefusedGauge(), refused_before);
+}
+
+// A state file written before the bounds were recorded gets them at its
+// first load; the next start checks them.
+TEST_F(BackgroundGraphTest, OldStateFileGetsTheBoundsRecordedAtFirstLoad) {
+  options_.before_graph_build = nullptr;
+  std::string recorded;
+  {
+    auto registry = OpenRegistry();
+    ASSERT_THAT(registry->Register(Manifest("old"), kCsv), IsOk());
+    recorded = ReadState("old");
+  }
+  std::string old;
+  for (absl::string_view line : absl::StrSplit(recorded, '\n')) {
+    if (line.empty() || absl::StartsWith(line, "cover_bound") ||
+        absl::StartsWith(line, "degree_bounds")) {
+      continue;
+    }
+    absl::StrAppend(&old, line, "\n");
+  }
+  ASSERT_NE(old, recorded);
+  WriteState("old", old);
+  {
+    auto registry = OpenRegistry();
+    registry->WaitForGraphBuilds();
+    EXPECT_THAT(registry->Get("old"), IsOk());
+  }
+  EXPECT_EQ(ReadState("old"), recorded);
+}
+
 TEST(GraphBuildQueueTest, RunsJobsInOrderAndDropsTheRestOnDestruction) {
   std::vector<int> ran;
   int dropped = 0;
@@ -256,8 +409,8 @@ TEST(ConflictGraphSlotTest, BuyersNeverSeeTheDataDependentCause) {
   const absl::StatusOr<const ConflictGraphData*> waited =
       slot.Wait(absl::InfiniteFuture(), nullptr);
   EXPECT_THAT(waited.status(),
-              ::dpq::testing::StatusIs(absl::StatusCode::kFailedPrecondition,
-                                       HasSubstr("could not be built")));
+              ::dpq::testing::StatusIs(absl::StatusCode::kUnavailable,
+                                       HasSubstr("could not be rebuilt")));
   EXPECT_THAT(waited.status().message(),
               ::testing::Not(HasSubstr("12345")));
   EXPECT_THAT(slot.error().message(), HasSubstr("12345"));
