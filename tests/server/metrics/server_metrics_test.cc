@@ -71,6 +71,16 @@ TEST(ServerMetricsTest, QueueAndHeavyJobGaugesBalance) {
   EXPECT_THAT(text, HasSubstr("dpq_heavy_job_slots_capacity 0\n"));
 }
 
+// Issue 30, item 4: the operator's signal for versions refused at load.
+TEST(ServerMetricsTest, RefusedDatasetsGaugeCountsWhileTheyLive) {
+  ServerMetrics metrics = Fresh();
+  EXPECT_THAT(metrics.Render(), HasSubstr("dpq_datasets_refused 0\n"));
+  metrics.DatasetRefused();
+  metrics.DatasetRefused();
+  metrics.DatasetRefusalEnded();
+  EXPECT_THAT(metrics.Render(), HasSubstr("dpq_datasets_refused 1\n"));
+}
+
 TEST(ServerMetricsTest, EpsilonIsExactPerDataset) {
   ServerMetrics metrics = Fresh();
   // 20 x 0.1 + 0.9 + 0.5 in units: a double sum would not be exact.
