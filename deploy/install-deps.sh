@@ -17,6 +17,7 @@ BUILD_PACKAGES=(
   libcivetweb-dev  # the metrics listener's HTTP server (server/metrics)
   libgtest-dev libgmock-dev libbenchmark-dev
   libglpk-dev gnuplot-nox  # GLPK: the I_R clique LP (core/measures)
+  libgmp-dev  # GMP: the exact certificate of that LP's optimum
   # The PostgreSQL server, for tests only: they start throw-away clusters
   # (tests/testing/postgres_cluster.h); dpq itself needs only libpq5.
   postgresql
@@ -40,7 +41,7 @@ BUILD_PACKAGES=(
 FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev llvm-14 python3)
 RUNTIME_PACKAGES=(
   libabsl20220623 libssl3 libgrpc++1.51 libprotobuf32 libsqlite3-0 libpq5
-  libglpk40 libcivetweb1 ca-certificates
+  libglpk40 libgmp10 libgmpxx4ldbl libcivetweb1 ca-certificates
 )
 
 packages=("${BUILD_PACKAGES[@]}")

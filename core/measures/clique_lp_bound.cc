@@ -1,18 +1,18 @@
 #include "core/measures/clique_lp_bound.h"
 
-#include <glpk.h>
+#include <gmpxx.h>
 
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <cmath>
-#include <memory>
+#include <string>
 #include <thread>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "core/measures/certified_packing_lp.h"
 #include "core/measures/graph_components.h"
 #include "core/measures/vertex_cover.h"
 #include "core/util/parallel_for.h"
@@ -25,20 +25,19 @@ using graph::CliqueFamily;
 using graph::Graph;
 using graph::NodeId;
 
-// A triangle constraint is added once its y-sum exceeds 1 - kTriangleMargin
-// in the floating image of the exact solution, so the triangles left out
-// have an exact sum below 1 (the images are within 1e-15 of the exact
-// rationals): the final optimum is that of the LP with every triangle.
-constexpr double kTriangleMargin = 1e-6;
-// The released bound is ceil(value - kCeilTolerance): a fixed shift keeps
-// the ceiling 1-Lipschitz and absorbs the rounding of the exact optimum to
-// double and of the sum over components (far below 1e-9).
-constexpr double kCeilTolerance = 1e-7;
 // Half-row subgraphs with fewer edges have their component LPs solved on
 // one thread (starting threads costs more than it saves there).
 constexpr uint64_t kParallelEdges = 200'000;
 // At most this many threads.
 constexpr int kMaxWorkers = 8;
+
+// A non-negative 128-bit integer as a GMP integer (exact).
+mpz_class ToMpz(__int128 v) {
+  const auto u = static_cast<unsigned __int128>(v);
+  mpz_class high(static_cast<unsigned long>(u >> 64));  // NOLINT(runtime/int)
+  mpz_class low(static_cast<unsigned long>(u));         // NOLINT(runtime/int)
+  return (high << 64) + low;
+}
 
 // The subgraph of `g` induced by `rows` (ascending), row rows[i] as node
 // i. `position` has one entry per node of `g`, all kNoPosition: the
@@ -111,80 +110,11 @@ bool HeldByOneBlock(const std::vector<CliqueFamily>& families,
   return false;
 }
 
-using GlpProb = std::unique_ptr<glp_prob, decltype(&glp_delete_prob)>;
-
-// The LP of one component in GLPK, built once and re-solved as triangle
-// rows are added (columns 1..k are the component's y_v, then the z_p).
-class ComponentLp {
- public:
-  explicit ComponentLp(size_t num_nodes)
-      : lp_(glp_create_prob(), &glp_delete_prob), num_nodes_(num_nodes) {
-    glp_set_obj_dir(lp_.get(), GLP_MAX);
-    AddColumns(num_nodes, /*objective=*/1.0);
-  }
-  // A new z column; returns its 1-based index.
-  int AddColumn() { return AddColumns(1, 0.0); }
-  // A row sum_i coefficient_i * column_i <= upper.
-  void AddRow(const std::vector<std::pair<int, double>>& terms,
-              double upper) {
-    const int row = glp_add_rows(lp_.get(), 1);
-    glp_set_row_bnds(lp_.get(), row, GLP_UP, 0.0, upper);
-    std::vector<int> index(1, 0);
-    std::vector<double> value(1, 0.0);
-    for (const auto& [column, coefficient] : terms) {
-      index.push_back(column);
-      value.push_back(coefficient);
-    }
-    glp_set_mat_row(lp_.get(), row, static_cast<int>(terms.size()),
-                    index.data(), value.data());
-  }
-
-  // Solves (from the last basis) in floating point, then re-solves from
-  // that basis in exact rational arithmetic, so the optimum is the LP's
-  // own value, not an approximation. kInternal if GLPK fails.
-  absl::StatusOr<double> Maximize() {
-    glp_smcp parm;
-    glp_init_smcp(&parm);
-    parm.msg_lev = GLP_MSG_OFF;
-    // The dual simplex: 3x faster than the primal on these LPs (measured on
-    // tax-like tables), and the right one after rows are added.
-    parm.meth = GLP_DUALP;
-    int code = glp_simplex(lp_.get(), &parm);
-    if (code == 0 && glp_get_status(lp_.get()) == GLP_OPT) {
-      code = glp_exact(lp_.get(), &parm);
-    }
-    if (code != 0 || glp_get_status(lp_.get()) != GLP_OPT) {
-      return absl::InternalError(absl::StrCat(
-          "GLPK did not solve the clique LP of a component of ", num_nodes_,
-          " nodes (code ", code, ", status ", glp_get_status(lp_.get()),
-          ")."));
-    }
-    return glp_get_obj_val(lp_.get());
-  }
-  // y_v of the last solution (v local, 0-based).
-  double y(uint32_t v) const {
-    return glp_get_col_prim(lp_.get(), static_cast<int>(v + 1));
-  }
-
- private:
-  int AddColumns(size_t count, double objective) {
-    const int first = glp_add_cols(lp_.get(), static_cast<int>(count));
-    for (int c = first; c < first + static_cast<int>(count); ++c) {
-      glp_set_col_bnds(lp_.get(), c, GLP_DB, 0.0, 1.0);
-      glp_set_obj_coef(lp_.get(), c, objective);
-    }
-    return first;
-  }
-
-  GlpProb lp_;
-  size_t num_nodes_;
-};
-
 // Rows for the blocks of every family within the component: y_v <= z_p for
 // v in a part p of two or more nodes, sum_p z_p <= 1 per block (a part of
 // one node uses its y_v as z_p).
 void AddBlockRows(const std::vector<CliqueFamily>& families,
-                  absl::Span<const NodeId> nodes, ComponentLp& lp) {
+                  absl::Span<const NodeId> nodes, CertifiedPackingLp& lp) {
   for (const CliqueFamily& f : families) {
     std::vector<uint32_t> block_order;
     absl::flat_hash_map<uint32_t, std::vector<uint32_t>> parts_of_block;
@@ -201,37 +131,45 @@ void AddBlockRows(const std::vector<CliqueFamily>& families,
       m.push_back(static_cast<int>(i + 1));
     }
     for (uint32_t block : block_order) {
-      std::vector<std::pair<int, double>> sum;
+      std::vector<std::pair<int, int32_t>> sum;
       for (uint32_t p : parts_of_block[block]) {
         const std::vector<int>& m = members[p];
         if (m.size() == 1) {
-          sum.emplace_back(m[0], 1.0);
+          sum.emplace_back(m[0], 1);
           continue;
         }
-        const int z = lp.AddColumn();
-        for (int y : m) lp.AddRow({{y, 1.0}, {z, -1.0}}, 0.0);
-        sum.emplace_back(z, 1.0);
+        const int z = lp.AddColumns(1, /*objective=*/0);
+        for (int y : m) lp.AddRow({{y, 1}, {z, -1}}, 0);
+        sum.emplace_back(z, 1);
       }
-      lp.AddRow(sum, 1.0);
+      lp.AddRow(sum, 1);
     }
   }
 }
 
-// Triangles of the component not yet in the LP, not inside one block, whose
-// y-sum exceeds 1 - kTriangleMargin. Enumerated from each triangle's node
-// u of largest y (ties: smallest id), which is >= 1/3 - margin/3.
-std::vector<std::array<uint32_t, 3>> NearTightTriangles(
+// The triangles of the component whose exact y-sum is at least 1 and that
+// are neither in the LP nor inside one block, and whether one of them
+// exceeds 1 (then y violates the LP over all triangles). y_v is
+// y.numerators[v] / y.denominator, exactly, so no rounding decides
+// either. Enumerated from each triangle's node u of largest y (ties:
+// smallest id), which is at least 1/3 of the sum.
+struct TriangleCuts {
+  std::vector<std::array<uint32_t, 3>> triangles;
+  bool any_violated = false;
+};
+TriangleCuts TightTriangles(
     const Graph& g, absl::Span<const NodeId> nodes,
-    const std::vector<CliqueFamily>& families, const ComponentLp& lp,
+    const std::vector<CliqueFamily>& families, const ScaledIntegers& y,
     const absl::flat_hash_set<std::array<uint32_t, 3>>& added) {
-  std::vector<double> y(g.num_nodes());
-  for (uint32_t v = 0; v < g.num_nodes(); ++v) y[v] = lp.y(v);
+  // Numerators are at most the denominator, below 2^46: sums of three fit.
+  const std::vector<int64_t>& n = y.numerators;
+  const int64_t one = y.denominator;
   auto before = [&](uint32_t a, uint32_t b) {
-    return y[a] > y[b] || (y[a] == y[b] && a < b);
+    return n[a] > n[b] || (n[a] == n[b] && a < b);
   };
-  std::vector<std::array<uint32_t, 3>> out;
+  TriangleCuts out;
   for (uint32_t u = 0; u < g.num_nodes(); ++u) {
-    if (y[u] < (1.0 - kTriangleMargin) / 3.0) continue;
+    if (3 * n[u] < one) continue;
     // Neighbours ranked after u, by falling y: a pair's sum can only fall.
     std::vector<uint32_t> next;
     for (NodeId v : g.neighbors(u)) {
@@ -241,85 +179,104 @@ std::vector<std::array<uint32_t, 3>> NearTightTriangles(
               [&](uint32_t a, uint32_t b) { return before(a, b); });
     for (size_t i = 0; i < next.size(); ++i) {
       const uint32_t v = next[i];
-      if (y[u] + 2 * y[v] <= 1.0 - kTriangleMargin) break;
+      if (n[u] + 2 * n[v] < one) break;
       const auto nv = g.neighbors(v);
       for (size_t j = i + 1; j < next.size(); ++j) {
         const uint32_t w = next[j];
-        if (y[u] + y[v] + y[w] <= 1.0 - kTriangleMargin) break;
+        const int64_t sum = n[u] + n[v] + n[w];
+        if (sum < one) break;
         if (!std::binary_search(nv.begin(), nv.end(), w)) continue;
         std::array<uint32_t, 3> t = {u, v, w};
         std::sort(t.begin(), t.end());
-        // Most near-tight triangles lie in one block: checked first, by
-        // array lookups, before the hash set.
+        // Most tight triangles lie in one block: checked first, by array
+        // lookups, before the hash set. Both kinds are rows the solution
+        // satisfies, so neither can be the violated one.
         if (HeldByOneBlock(families, {nodes[t[0]], nodes[t[1]], nodes[t[2]]}) ||
             added.contains(t)) {
           continue;
         }
-        out.push_back(t);
+        out.triangles.push_back(t);
+        out.any_violated = out.any_violated || sum > one;
       }
     }
   }
   return out;
 }
 
-// max sum_v y_v over one component: block rows, the rows of the edges no
-// block holds, and triangle rows added until no triangle left out is
-// near-tight.
-absl::StatusOr<double> SolveComponent(const std::vector<CliqueFamily>& families,
-                                      absl::Span<const NodeId> nodes,
-                                      const Graph& g) {
-  ComponentLp lp(nodes.size());
+// Y = max sum_v y_v over one component, enclosed exactly (or, with
+// kExact, found exactly): block rows, the rows of the edges no block
+// holds, and triangle rows added while the certified solution of the rows
+// so far violates a triangle left out. When none is violated, that
+// solution is feasible for the LP with every triangle (so its value is at
+// most Y), and its dual certificate (zero on the rows left out) bounds
+// that LP too (so the upper end is at least Y).
+absl::StatusOr<CertifiedPackingLp::Bounds> SolveComponent(
+    const std::vector<CliqueFamily>& families, absl::Span<const NodeId> nodes,
+    const Graph& g, CertifiedPackingLp::Precision precision) {
+  CertifiedPackingLp lp;
+  lp.AddColumns(static_cast<int>(nodes.size()), /*objective=*/1);
   AddBlockRows(families, nodes, lp);
   for (uint32_t u = 0; u < g.num_nodes(); ++u) {
     for (NodeId v : g.neighbors(u)) {
       if (u >= v) continue;
       if (!HeldByOneBlock(families, {nodes[u], nodes[v]})) {
-        lp.AddRow({{static_cast<int>(u + 1), 1.0},
-                   {static_cast<int>(v + 1), 1.0}},
-                  1.0);
+        lp.AddRow({{static_cast<int>(u + 1), 1}, {static_cast<int>(v + 1), 1}},
+                  1);
       }
     }
   }
+  const std::string what =
+      absl::StrCat("the clique LP of a component of ", nodes.size(), " nodes");
   absl::flat_hash_set<std::array<uint32_t, 3>> added;
   while (true) {
-    ASSIGN_OR_RETURN(const double value, lp.Maximize());
-    const std::vector<std::array<uint32_t, 3>> cuts =
-        NearTightTriangles(g, nodes, families, lp, added);
-    if (cuts.empty()) return value;
-    for (const auto& t : cuts) {
+    ASSIGN_OR_RETURN(CertifiedPackingLp::Bounds bounds,
+                     lp.Maximize(what, precision));
+    // Tight triangles join the violated ones, as cuts the next solution
+    // would otherwise soon violate.
+    const TriangleCuts cuts =
+        TightTriangles(g, nodes, families, bounds.primal, added);
+    if (!cuts.any_violated) return bounds;
+    for (const auto& t : cuts.triangles) {
       added.insert(t);
-      lp.AddRow({{static_cast<int>(t[0] + 1), 1.0},
-                 {static_cast<int>(t[1] + 1), 1.0},
-                 {static_cast<int>(t[2] + 1), 1.0}},
-                1.0);
+      lp.AddRow({{static_cast<int>(t[0] + 1), 1},
+                 {static_cast<int>(t[1] + 1), 1},
+                 {static_cast<int>(t[2] + 1), 1}},
+                1);
     }
   }
 }
 
 // The optimum of one component of H: `solved` is false when the plain LP
-// settled it (y is then unused).
+// settled it (the bounds are then unused).
 struct ComponentOptimum {
   bool solved = false;
-  double y = 0;
+  ExactRational lower;  // of Y, exact
+  ExactRational upper;
 };
 
-// Each component's optimum, on `workers` threads taking components from a
-// shared counter (the values do not depend on which thread solves what).
-// The first error, by component index, if any. GLPK keeps an environment
+// The optima of the components listed in `which` (all if empty), as
+// `precision` asks, on `workers` threads taking components from a shared
+// counter (the values do not depend on which thread solves what). The
+// first error, by component index, if any. GLPK keeps an environment
 // per thread, allocated by its first call and never freed by itself: each
 // thread frees its own once its problems are gone (server threads live
 // long, and LeakSanitizer reports it otherwise).
-absl::StatusOr<std::vector<ComponentOptimum>> SolveComponents(
-    const Graph& g, const std::vector<CliqueFamily>& families,
-    const internal::Components& components, int workers) {
-  const uint32_t count = components.size();
-  std::vector<ComponentOptimum> optima(count);
+absl::Status SolveComponents(const Graph& g,
+                             const std::vector<CliqueFamily>& families,
+                             const internal::Components& components,
+                             const std::vector<uint32_t>& which,
+                             CertifiedPackingLp::Precision precision,
+                             int workers,
+                             std::vector<ComponentOptimum>& optima) {
+  const uint32_t count =
+      which.empty() ? components.size() : static_cast<uint32_t>(which.size());
   std::vector<absl::Status> errors(count);
   std::atomic<uint32_t> next{0};
   auto work = [&] {
     bool used_glpk = false;
     std::vector<uint32_t> position(g.num_nodes(), kNoPosition);
-    for (uint32_t c = next++; c < count; c = next++) {
+    for (uint32_t i = next++; i < count; i = next++) {
+      const uint32_t c = which.empty() ? i : which[i];
       const absl::Span<const NodeId> nodes = components.nodes(c);
       const Graph local = InducedSubgraph(g, nodes, position);
       // All 1/2 is optimal for the plain LP on H. When that LP is integral
@@ -329,21 +286,38 @@ absl::StatusOr<std::vector<ComponentOptimum>> SolveComponents(
         continue;
       }
       used_glpk = true;
-      absl::StatusOr<double> y = SolveComponent(families, nodes, local);
+      absl::StatusOr<CertifiedPackingLp::Bounds> y =
+          SolveComponent(families, nodes, local, precision);
       if (!y.ok()) {
-        errors[c] = y.status();
+        errors[i] = y.status();
         continue;
       }
-      optima[c] = {true, *y};
+      optima[c] = {true, y->lower, y->upper};
     }
-    if (used_glpk) glp_free_env();
+    if (used_glpk) CertifiedPackingLp::FreeThreadEnvironment();
   };
   std::vector<std::thread> threads;
   for (int w = 1; w < workers; ++w) threads.emplace_back(work);
   work();
   for (std::thread& t : threads) t.join();
   for (const absl::Status& e : errors) RETURN_IF_ERROR(e);
-  return optima;
+  return absl::OkStatus();
+}
+
+// (size * q - p) / q: a component's cover LP, size - Y, for Y = p / q.
+mpq_class CoverOf(uint32_t size, const ExactRational& y) {
+  mpq_class out(
+      ToMpz(static_cast<__int128>(size) * y.denominator - y.numerator),
+      ToMpz(y.denominator));
+  out.canonicalize();
+  return out;
+}
+
+// ceil(v), exactly.
+mpz_class Ceiling(const mpq_class& v) {
+  mpz_class out;
+  mpz_cdiv_q(out.get_mpz_t(), v.get_num_mpz_t(), v.get_den_mpz_t());
+  return out;
 }
 
 // `what` names the nodes the families must cover, e.g. "the graph has".
@@ -417,23 +391,51 @@ absl::StatusOr<CliqueLpBound> CliqueLpCoverBoundOverHalfRows(
       h.num_edges() >= kParallelEdges
           ? std::min(util::ResolveThreads(num_threads), kMaxWorkers)
           : 1;
-  ASSIGN_OR_RETURN(const std::vector<ComponentOptimum> optima,
-                   SolveComponents(h, families, components, workers));
+  std::vector<ComponentOptimum> optima(components.size());
+  RETURN_IF_ERROR(SolveComponents(h, families, components, {},
+                                  CertifiedPackingLp::Precision::kBounds,
+                                  workers, optima));
+  // The sum and its ceiling in exact rationals (GMP): no rounding decides
+  // the released integer, whatever the number of components. The cover LP
+  // lies between the sums of the components' ends; where their ceilings
+  // differ, the components whose ends are apart are solved exactly (the
+  // simplex), after which they meet.
   CliqueLpBound out;
-  double fractional = 0;  // the LP optima of the others, in component order
-  for (uint32_t c = 0; c < components.size(); ++c) {
-    const uint32_t size = static_cast<uint32_t>(components.nodes(c).size());
-    if (!optima[c].solved) {
-      integral += size / 2;
-      continue;
+  mpq_class low = 0, high = 0;  // sum of size - Y over solved components
+  std::vector<uint32_t> apart;
+  auto sum = [&] {
+    low = high = 0;
+    apart.clear();
+    out.components_solved = 0;
+    for (uint32_t c = 0; c < components.size(); ++c) {
+      if (!optima[c].solved) continue;
+      const uint32_t size = static_cast<uint32_t>(components.nodes(c).size());
+      ++out.components_solved;
+      out.largest_component = std::max(out.largest_component, size);
+      low += CoverOf(size, optima[c].upper);
+      const mpq_class cover = CoverOf(size, optima[c].lower);
+      high += cover;
+      if (cover != CoverOf(size, optima[c].upper)) apart.push_back(c);
     }
-    ++out.components_solved;
-    fractional += static_cast<double>(size) - optima[c].y;
-    out.largest_component = std::max(out.largest_component, size);
+  };
+  sum();
+  if (Ceiling(low) != Ceiling(high)) {
+    RETURN_IF_ERROR(SolveComponents(h, families, components, apart,
+                                    CertifiedPackingLp::Precision::kExact,
+                                    workers, optima));
+    sum();
+    if (Ceiling(low) != Ceiling(high)) {
+      return absl::InternalError(
+          "The clique LP's exact optima left the cover bound undecided.");
+    }
   }
-  out.lp_value = static_cast<double>(integral) + fractional;
-  out.bound = integral + static_cast<uint64_t>(std::max(
-                             0.0, std::ceil(fractional - kCeilTolerance)));
+  for (uint32_t c = 0; c < components.size(); ++c) {
+    if (!optima[c].solved) integral += components.nodes(c).size() / 2;
+  }
+  // Both ends have the same ceiling now (equal where every component is
+  // exact), and the cover LP lies between them.
+  out.lp_value = static_cast<double>(integral) + high.get_d();
+  out.bound = integral + Ceiling(high).get_ui();
   return out;
 }
 

@@ -17,10 +17,13 @@
 namespace dpq::core::measures {
 
 struct CliqueLpBound {
-  // The LP optimum (min sum x_v over the constraints below; the sum over
-  // components, each the exact rational optimum rounded to double).
+  // The LP optimum (min sum x_v over the constraints below), rounded to
+  // double for display only: nothing is decided by it.
   double lp_value = 0;
-  // ceil(lp_value - 1e-7): the bound released by cover_bound.
+  // The ceiling of the exact LP optimum: the bound released by
+  // cover_bound. Each component's optimum is certified as an exact
+  // rational (certified_packing_lp.h) and the optima are summed in exact
+  // rationals (GMP), so the ceiling is taken with no tolerance.
   uint64_t bound = 0;
   // Components whose LP had to be solved (the others were settled by the
   // plain LP meeting a greedy cover), and the largest of them.
@@ -53,7 +56,10 @@ struct CliqueLpBound {
 //     for D (its constraints are D + r's without r's term) and loses
 //     y_r <= 1.
 // Hence LP(D + r) - LP(D) = 1 - (Y(D + r) - Y(D)) lies in [0, 1]; so does
-// the difference of ceil(LP - 1e-7), a fixed shift. Canonical: the
+// the difference of ceil(LP), which is why ceil(LP) must be computed from
+// the exact optimum: a rounded one can cross an integer on one neighbour
+// and not on the other (two apart, tests/core/measures/
+// clique_lp_bound_scale_test.cc). Canonical: the
 // constraint set is fixed by the table and the DCs, and the optimum is
 // unique whatever path computes it. Checked on every graph up to 7 nodes
 // and on random tables with every row removed
@@ -61,14 +67,17 @@ struct CliqueLpBound {
 //
 // Computed per connected component: a component whose plain LP (a
 // maximum matching of the double cover) is integral and met by
-// GreedyVertexCoverSize has every bound equal to it; the others are solved by
-// GLPK's simplex with the triangle rows added as cuts (those whose sum exceeds
-// 1 - 1e-6 in the last solution, until none is left out), each solve finished
-// by GLPK's exact rational simplex, so the value is the optimum over all
-// triangles, not an approximation. kInternal if GLPK fails; kInvalidArgument if
-// a family does not have one entry per node. Frees the calling thread's GLPK
-// environment before it returns: do not hold other GLPK objects on that
-// thread across the call.
+// GreedyVertexCoverSize has every bound equal to it (integers: exact); the
+// others are solved by GLPK's simplex with the triangle rows added as cuts,
+// each solve's optimum certified exactly by a primal and a dual solution in
+// integer arithmetic (certified_packing_lp.h). Cuts are the triangles whose
+// exact y-sum is at least 1 in the last certified solution; the loop ends
+// when none exceeds 1, so that solution is feasible with every triangle and
+// its value is the optimum over all triangles, exactly. kInternal if GLPK
+// fails or an optimum cannot be certified (then no bound at all);
+// kInvalidArgument if a family does not have one entry per node. Frees the
+// calling thread's GLPK environment before it returns: do not hold other
+// GLPK objects on that thread across the call.
 //
 // When the nodes the plain LP leaves at 1/2 induce 200k edges or more, the
 // component LPs run on `num_threads` threads (0: the hardware's count);

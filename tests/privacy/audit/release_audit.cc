@@ -312,6 +312,27 @@ TablePair DuplicatePair() {
   return p;
 }
 
+// The scale where doubles used to decide the cover bound
+// (core/measures/clique_lp_bound.h): 100,002 groups of 7 rows whose
+// values differ, under an inequality DC (so no FD blocks: the triangle
+// LP of each K7 is 14/3, not a double), then a group of two rows (an
+// edge); D' adds a third row to that group, closing a triangle. Cover LP
+// 466,677 on D and 466,678 on D', both integers.
+TablePair ManyCliquesPair() {
+  TablePair p{TableManifest("t1&t2&EQ(t1.g,t2.g)&LT(t1.v,t2.v)"), "g,v\n",
+              ""};
+  p.manifest.set_public_max_rows(1'000'000);
+  Declare(p.manifest, "g", v1::COLUMN_TYPE_INT64);
+  Declare(p.manifest, "v", v1::COLUMN_TYPE_INT64);
+  p.d.reserve(8'000'000);
+  for (int g = 0; g < 100'002; ++g) {
+    for (int v = 0; v < 7; ++v) absl::StrAppend(&p.d, g, ",", v, "\n");
+  }
+  p.d += "-1,0\n-1,1\n";
+  p.d_prime = p.d + "-1,2\n";
+  return p;
+}
+
 // People for cubes and trees: Sex (F/M), Age, Label (yes/no).
 std::string People(int rows) {
   std::string csv = "Sex,Age,Label\n";
@@ -506,6 +527,13 @@ std::vector<AuditCase> AllAuditCases() {
       "MeasureInconsistency R cover_bound: hub row", 1, HubPair(),
       Measure(MEASURE_R, v1::SELECTION_METHOD_UNSPECIFIED, 1,
               v1::REPAIR_METHOD_COVER_BOUND)));
+  cases.push_back(ServiceCase(
+      "MeasureInconsistency R cover_bound: 10^5 K7 components, a triangle "
+      "closed",
+      1, ManyCliquesPair(),
+      Measure(MEASURE_R, v1::SELECTION_METHOD_UNSPECIFIED, 1,
+              v1::REPAIR_METHOD_COVER_BOUND)));
+  cases.back().long_only = true;
   TablePair exact_hub = HubPair();
   exact_hub.manifest.set_exact_repair(true);
   cases.push_back(ServiceCase(
