@@ -40,7 +40,7 @@ absl::StatusOr<int64_t> ChargeUnits(double epsilon, absl::string_view name) {
   // epsilon * 10^12 = m * 10^12 / 2^shift exactly, m * 10^12 < 2^93 fits in
   // 128 bits, and the ceiling is a shift plus one if a bit is shifted out.
   // (A double ceiling of p + e fails above 2^53 units, epsilon ~9007, where
-  // "+ 1" is a tie that rounds back to even: float audit P3.)
+  // "+ 1" is a tie that rounds back to even; docs/privacy.md 5.1.)
   int exponent = 0;
   const double fraction = std::frexp(epsilon, &exponent);  // [0.5, 1)
   const auto m = static_cast<uint64_t>(std::ldexp(fraction, 53));

@@ -435,7 +435,7 @@ TEST(DeployManifestsTest, KubernetesRunsTwoReplicasFromSecrets) {
   }
   EXPECT_THAT(DeployFile("k8s/service.yaml"), Not(HasSubstr("9464")))
       << "metrics stay inside the cluster network";
-  // ... and inside it, only Prometheus reaches them (issue 30): a
+  // ... and inside it, only Prometheus reaches them (docs/operations.md): a
   // NetworkPolicy in both kustomizations (checked in detail below).
   for (const char* dir : {"k8s", "k8s/embedded"}) {
     EXPECT_THAT(DeployFile(absl::StrCat(dir, "/kustomization.yaml")),
@@ -589,7 +589,7 @@ def restricted(peer):
                for s in selectors)
 
 def check_metrics_restricted(directory, d):
-    """Issue 30: the unauthenticated metrics port is bound to loopback, or a
+    """The unauthenticated metrics port is bound to loopback, or a
     NetworkPolicy of the same kustomization admits it only from selected
     pods (and still lets gRPC in)."""
     path = directory + '/deployment.yaml'

@@ -59,8 +59,9 @@ int64_t ReferenceCeilUnits(double epsilon) {
 }
 
 // Above epsilon ~9007 (2^53 units) adjacent doubles of the product are 2
-// apart; ChargeUnits must still charge the exact ceiling (float audit P3: it
-// used to add 1 in double, a tie rounded back to even, a unit short).
+// apart; ChargeUnits must still charge the exact ceiling (docs/privacy.md
+// 5.1: it used to add 1 in double, a tie rounded back to even, a unit
+// short).
 TEST(EpsilonUnitsTest, ChargeIsTheExactCeilingAboveTwoToTheFiftyThreeUnits) {
   // The audit's example: 13233.456 * 10^12 is 13233456000000000.13...
   EXPECT_THAT(ChargeUnits(13233.456), IsOkAndHolds(13'233'456'000'000'001));

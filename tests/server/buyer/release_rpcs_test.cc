@@ -994,7 +994,7 @@ TEST(BackgroundGraphReleaseTest, WaitingForTheGraphIsChargedAndResumable) {
               StatusIs(absl::StatusCode::kDeadlineExceeded,
                        HasSubstr("The charge of epsilon 1 for request_id 'w1' "
                                  "stands")));
-  // The message never also claims the opposite (issue 30, item 6).
+  // The message never also claims the opposite (nothing was charged).
   EXPECT_THAT(timed_out.message(), HasSubstr("still being built"));
   EXPECT_THAT(timed_out.message(), HasSubstr("retry with the same request_id"));
   EXPECT_THAT(absl::AsciiStrToLower(timed_out.message()),

@@ -418,8 +418,8 @@ TEST(ConflictGraphSlotTest, BuyersNeverSeeTheDataDependentCause) {
 
 // Releases wait for the graph only after their reservation (the charge
 // stands, docs/privacy.md): a wait that ends early never says nothing was
-// charged (issue 30, item 6); it says the charge stands and that the same
-// request_id resumes it.
+// charged; it says the charge stands and that the same request_id resumes
+// it.
 TEST(ConflictGraphSlotTest, WaitsThatEndEarlyNeverClaimNothingWasCharged) {
   ConflictGraphSlot slot;
   ASSERT_TRUE(slot.TryStart());
