@@ -13,16 +13,6 @@ namespace {
 constexpr double kScale = 1e12;  // exactly representable
 constexpr double kMaxAmount = static_cast<double>(kMaxUnits) / kScale;
 
-// epsilon * 10^12 as p + e exactly (p rounded, e its exact error).
-struct ScaledExact {
-  double p;
-  double e;
-};
-ScaledExact Scale(double epsilon) {
-  const double p = epsilon * kScale;
-  return {p, std::fma(epsilon, kScale, -p)};
-}
-
 absl::Status CheckRange(double value, absl::string_view name, bool positive) {
   if (!std::isfinite(value) || (positive ? !(value > 0) : !(value >= 0))) {
     return absl::InvalidArgumentError(
@@ -45,10 +35,25 @@ absl::StatusOr<int64_t> ChargeUnits(double epsilon, absl::string_view name) {
   if (absl::Status s = CheckRange(epsilon, name, /*positive=*/true); !s.ok()) {
     return s;
   }
-  const ScaledExact x = Scale(epsilon);
-  // ceil(p + e): p is within half an ulp of the exact product.
-  double units = std::ceil(x.p);
-  if (units == x.p && x.e > 0) units += 1;
+  // In integers, from the double's exact binary value: epsilon = m * 2^-shift
+  // with m < 2^53 an integer (frexp is exact, subnormals included), so
+  // epsilon * 10^12 = m * 10^12 / 2^shift exactly, m * 10^12 < 2^93 fits in
+  // 128 bits, and the ceiling is a shift plus one if a bit is shifted out.
+  // (A double ceiling of p + e fails above 2^53 units, epsilon ~9007, where
+  // "+ 1" is a tie that rounds back to even; docs/privacy.md 5.1.)
+  int exponent = 0;
+  const double fraction = std::frexp(epsilon, &exponent);  // [0.5, 1)
+  const auto m = static_cast<uint64_t>(std::ldexp(fraction, 53));
+  const int shift = 53 - exponent;  // >= 29: epsilon <= kMaxAmount < 2^24
+  const unsigned __int128 product = static_cast<unsigned __int128>(m) *
+                                    static_cast<uint64_t>(kUnitsPerEpsilon);
+  unsigned __int128 units = 1;  // shift >= 128: the product is below 1
+  if (shift < 128) {
+    const unsigned __int128 low =
+        (static_cast<unsigned __int128>(1) << shift) - 1;
+    units = (product >> shift) + ((product & low) != 0 ? 1 : 0);
+  }
+  // units <= ceil(kMaxAmount * 10^12) = kMaxUnits (CheckRange).
   return units < 1 ? 1 : static_cast<int64_t>(units);
 }
 
@@ -56,7 +61,7 @@ absl::StatusOr<int64_t> AmountUnits(double amount, absl::string_view name) {
   if (absl::Status s = CheckRange(amount, name, /*positive=*/false); !s.ok()) {
     return s;
   }
-  return static_cast<int64_t>(std::nearbyint(Scale(amount).p));
+  return static_cast<int64_t>(std::nearbyint(amount * kScale));
 }
 
 double FromUnits(int64_t units) {

@@ -137,15 +137,18 @@ class BuyerServiceImpl final : public v1::BuyerService::Service {
   // One DP measure, charged to (caller, dataset) through
   // core::ledger::RunChargedRelease: reserve, compute with fresh OpenSSL
   // randomness on the cached conflict graph, commit the serialised answer,
-  // then reply. Errors, with nothing charged:
+  // then reply. Errors before the reservation, with nothing charged:
   //  - kInvalidArgument naming `dataset_id`, `measure`, `method`, `epsilon`
   //    or `request_id`; kNotFound for an unknown dataset;
   //  - kResourceExhausted: over budget (the message names the remaining
   //    budget) or over the dataset cap; no noise is drawn;
   //  - kAlreadyExists: request_id reused with other parameters;
   //  - kAborted: the same request_id is still being computed;
-  //  - kDeadlineExceeded / kCancelled: the call ended before the charge
-  //    was committed (refunded).
+  //  - kDeadlineExceeded / kCancelled: the call was over before the
+  //    reservation.
+  // After the reservation the charge stands: a call that ends meanwhile
+  // (waiting for the conflict graph, say) gets kDeadlineExceeded /
+  // kCancelled saying so, and the same request_id resumes it.
   // A retry with the same request_id returns the recorded answer with
   // epsilon_charged 0 and replayed true. The request's parameters (dataset
   // version included: a retry after ReplaceDataset is a different request)

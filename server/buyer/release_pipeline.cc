@@ -26,7 +26,10 @@ int64_t UnitsOrMax(double epsilon) {
 // unit or more below `units` (found by fuzzing: QualityReport at epsilon
 // 34288.5312719 was charged less than its measures spend), so step up to
 // the next double that covers them (an overcharge of less than one double
-// spacing: a few units).
+// spacing: a few units). This is the spacing of doubles, not ChargeUnits'
+// rounding: with ChargeUnits the exact ceiling (docs/privacy.md 5.1) the
+// step is still needed, and it now stops at exactly the first double that
+// covers `units`.
 double CoveringEpsilon(int64_t units) {
   double epsilon = core::ledger::EpsilonOfUnits(units);
   while (UnitsOrMax(epsilon) < units) {

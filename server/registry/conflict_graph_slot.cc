@@ -57,16 +57,18 @@ absl::StatusOr<const ConflictGraphData*> ConflictGraphSlot::Wait(
   absl::MutexLock lock(&mu_);
   while (state_ == State::kPending || state_ == State::kBuilding) {
     if (cancelled && cancelled()) {
+      // Waits run after the release's reservation: its charge stands.
       return absl::CancelledError(
           "The client cancelled the call while the conflict graph was being "
-          "built; nothing was charged.");
+          "built; the charge stands: retry with the same request_id to "
+          "resume it.");
     }
     const absl::Time now = absl::Now();
     if (now >= deadline) {
       return absl::DeadlineExceededError(
           "The dataset's conflict graph is still being built in the "
-          "background and the call's deadline passed; nothing was charged. "
-          "Retry later or with a longer deadline.");
+          "background and the call's deadline passed; the charge stands: "
+          "retry with the same request_id later or with a longer deadline.");
     }
     changed_.WaitWithDeadline(&mu_, std::min(deadline, now + kCancelPoll));
   }

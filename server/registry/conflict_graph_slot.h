@@ -77,7 +77,9 @@ class ConflictGraphSlot {
   void Cancel(absl::Status reason) ABSL_LOCKS_EXCLUDED(mu_);
 
   // Blocks until the graph is ready, then returns it (valid as long as the
-  // slot lives). kDeadlineExceeded once `deadline` passes, kCancelled once
+  // slot lives). Releases call it after their reservation, so every error
+  // says the charge stands (never "nothing was charged").
+  // kDeadlineExceeded once `deadline` passes, kCancelled once
   // `cancelled` returns true (polled every 50 ms), kUnavailable without
   // the cause if it failed (the charge stands; a retry with the same
   // request_id resumes it where the dataset is served), the cancel reason

@@ -435,6 +435,16 @@ TEST(DeployManifestsTest, KubernetesRunsTwoReplicasFromSecrets) {
   }
   EXPECT_THAT(DeployFile("k8s/service.yaml"), Not(HasSubstr("9464")))
       << "metrics stay inside the cluster network";
+  // ... and inside it, only Prometheus reaches them (docs/operations.md): a
+  // NetworkPolicy in both kustomizations (checked in detail below).
+  for (const char* dir : {"k8s", "k8s/embedded"}) {
+    EXPECT_THAT(DeployFile(absl::StrCat(dir, "/kustomization.yaml")),
+                HasSubstr("- networkpolicy.yaml"))
+        << dir;
+    EXPECT_THAT(DeployFile(absl::StrCat(dir, "/networkpolicy.yaml")),
+                HasSubstr("kind: NetworkPolicy"))
+        << dir;
+  }
   const std::string single = DeployFile("compose.single.yaml");
   EXPECT_EQ(FlagValue(single, "--metrics-listen"), "0.0.0.0:9464");
   EXPECT_THAT(single, HasSubstr("- \"127.0.0.1:9464:9464\""))
@@ -555,6 +565,60 @@ check_metrics('deploy/k8s/embedded/deployment.yaml', e)
 check(all(p.get('port') != 9464 and p.get('targetPort') not in (9464, 'metrics')
           for p in service['spec']['ports']),
       'the Service does not carry the metrics port')
+
+def admits(rule, name, number):
+    """True if the ingress rule lets traffic to the named/numbered port in."""
+    ports = rule.get('ports')
+    if not ports:
+        return True
+    for p in ports:
+        port = p.get('port')
+        if port is None or port == name or port == number:
+            return True
+        if isinstance(port, int) and port <= number <= p.get('endPort', port):
+            return True
+    return False
+
+def restricted(peer):
+    """A peer that is not 'every pod' (nor an address block)."""
+    if 'ipBlock' in peer:
+        return False
+    selectors = [peer[k] for k in ('podSelector', 'namespaceSelector')
+                 if k in peer]
+    return any(s and (s.get('matchLabels') or s.get('matchExpressions'))
+               for s in selectors)
+
+def check_metrics_restricted(directory, d):
+    """The unauthenticated metrics port is bound to loopback, or a
+    NetworkPolicy of the same kustomization admits it only from selected
+    pods (and still lets gRPC in)."""
+    path = directory + '/deployment.yaml'
+    c = d['spec']['template']['spec']['containers'][0]
+    host, port = flag(c['args'], '--metrics-listen').rsplit(':', 1)
+    if host in ('127.0.0.1', 'localhost', '[::1]'):
+        return
+    kustomization = docs[directory + '/kustomization.yaml'][0]
+    labels = d['spec']['template']['metadata']['labels']
+    policies = [doc for r in kustomization['resources']
+                for doc in docs.get(directory + '/' + r, [])
+                if doc.get('kind') == 'NetworkPolicy']
+    selecting = [p for p in policies
+                 if all(labels.get(k) == v for k, v in
+                        p['spec']['podSelector'].get('matchLabels', {}).items())
+                 and 'Ingress' in p['spec'].get('policyTypes', ['Ingress'])]
+    check(selecting, path + ': metrics on ' + host +
+          ' and no NetworkPolicy in the kustomization restricts ingress')
+    rules = [r for p in selecting for r in (p['spec'].get('ingress') or [])]
+    metrics_rules = [r for r in rules if admits(r, 'metrics', int(port))]
+    check(all(r.get('from') and all(restricted(peer) for peer in r['from'])
+              for r in metrics_rules),
+          path + ': a NetworkPolicy admits any pod to the metrics port')
+    check(metrics_rules, path + ': no NetworkPolicy rule lets Prometheus in')
+    check(any(admits(r, 'grpc', 50051) for r in rules),
+          path + ': the NetworkPolicy shuts out gRPC')
+
+check_metrics_restricted('deploy/k8s', d)
+check_metrics_restricted('deploy/k8s/embedded', e)
 if errors:
     print('\n'.join(errors))
     sys.exit(1)

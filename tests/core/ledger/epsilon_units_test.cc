@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <ios>
 #include <limits>
 #include <random>
 
@@ -45,6 +46,61 @@ TEST(EpsilonUnitsTest, QuantisedEpsilonIsNeverAboveItsUnits) {
               0)
         << eps;
   }
+}
+
+// The exact ceiling of epsilon * 10^12, for epsilon >= 2^52 / 10^12
+// (about 4504), where p = fl(epsilon * 10^12) is an integer: the product is
+// exactly p + e with e = fma(epsilon, 10^12, -p), |e| <= 1, and ceil(p + e)
+// = p + ceil(e). An independent reference for ChargeUnits there.
+int64_t ReferenceCeilUnits(double epsilon) {
+  const double p = epsilon * 1e12;
+  const double e = std::fma(epsilon, 1e12, -p);
+  return static_cast<int64_t>(p) + static_cast<int64_t>(std::ceil(e));
+}
+
+// Above epsilon ~9007 (2^53 units) adjacent doubles of the product are 2
+// apart; ChargeUnits must still charge the exact ceiling (docs/privacy.md
+// 5.1: it used to add 1 in double, a tie rounded back to even, a unit
+// short).
+TEST(EpsilonUnitsTest, ChargeIsTheExactCeilingAboveTwoToTheFiftyThreeUnits) {
+  // The audit's example: 13233.456 * 10^12 is 13233456000000000.13...
+  EXPECT_THAT(ChargeUnits(13233.456), IsOkAndHolds(13'233'456'000'000'001));
+  EXPECT_EQ(ReferenceCeilUnits(13233.456), 13'233'456'000'000'001);
+  std::mt19937_64 rng(30);
+  std::uniform_real_distribution<double> log_eps(std::log10(4504.0),
+                                                 std::log10(9e6));
+  for (int i = 0; i < 200000; ++i) {
+    const double eps = std::pow(10.0, log_eps(rng));
+    ASSERT_THAT(ChargeUnits(eps), IsOkAndHolds(ReferenceCeilUnits(eps)))
+        << std::hexfloat << eps;
+  }
+  // Every double just above 9007 (first spacing of 2 units), one per ulp.
+  double eps = 9007.2;
+  for (int i = 0; i < 20000; ++i, eps = std::nextafter(eps, INFINITY)) {
+    ASSERT_THAT(ChargeUnits(eps), IsOkAndHolds(ReferenceCeilUnits(eps)))
+        << std::hexfloat << eps;
+  }
+  EXPECT_THAT(ChargeUnits(9e6), IsOkAndHolds(kMaxUnits));
+}
+
+// Below 2^53 units the ceiling u is a double, so fma decides it exactly:
+// u - 1 < epsilon * 10^12 <= u.
+TEST(EpsilonUnitsTest, ChargeIsTheExactCeilingAtEveryScale) {
+  std::mt19937_64 rng(31);
+  std::uniform_real_distribution<double> log_eps(-15, std::log10(9000.0));
+  for (int i = 0; i < 200000; ++i) {
+    const double eps = std::pow(10.0, log_eps(rng));
+    ASSERT_OK_AND_ASSIGN(const int64_t u, ChargeUnits(eps));
+    const double units = static_cast<double>(u);
+    ASSERT_LE(std::fma(eps, 1e12, -units), 0) << std::hexfloat << eps;
+    if (u > 1) {
+      ASSERT_GT(std::fma(eps, 1e12, -(units - 1)), 0) << std::hexfloat << eps;
+    }
+  }
+  EXPECT_THAT(ChargeUnits(std::numeric_limits<double>::denorm_min()),
+              IsOkAndHolds(1));
+  EXPECT_THAT(ChargeUnits(1e-12), IsOkAndHolds(1));
+  EXPECT_THAT(ChargeUnits(1), IsOkAndHolds(1'000'000'000'000));
 }
 
 TEST(EpsilonUnitsTest, ExactSumsShowNoDrift) {

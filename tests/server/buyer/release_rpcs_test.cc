@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/notification.h"
@@ -987,14 +988,47 @@ TEST(BackgroundGraphReleaseTest, WaitingForTheGraphIsChargedAndResumable) {
   v1::MeasureInconsistencyResponse response;
   CallContext short_call;
   short_call.deadline = absl::Now() + absl::Milliseconds(50);
-  EXPECT_THAT(service.MeasureInconsistencyImpl(Buyer("bob"), request,
-                                               &response, short_call),
+  const absl::Status timed_out = service.MeasureInconsistencyImpl(
+      Buyer("bob"), request, &response, short_call);
+  EXPECT_THAT(timed_out,
               StatusIs(absl::StatusCode::kDeadlineExceeded,
                        HasSubstr("The charge of epsilon 1 for request_id 'w1' "
                                  "stands")));
+  // The message never also claims the opposite (nothing was charged).
+  EXPECT_THAT(timed_out.message(), HasSubstr("still being built"));
+  EXPECT_THAT(timed_out.message(), HasSubstr("retry with the same request_id"));
+  EXPECT_THAT(absl::AsciiStrToLower(timed_out.message()),
+              Not(HasSubstr("nothing was charged")))
+      << timed_out;
   ASSERT_OK_AND_ASSIGN(core::ledger::BudgetState budget,
                        ledger->GetBudget("bob", "zips"));
   EXPECT_EQ(budget.spent, 1);
+  EXPECT_EQ(budget.reserved, 0);
+  // Cancelled by the client while it waits (after the reservation): the
+  // same, charged and resumable.
+  v1::MeasureInconsistencyRequest cancelled_request = request;
+  cancelled_request.set_request_id("w2");
+  auto reserved_seen = std::make_shared<std::atomic<bool>>(false);
+  CallContext cancelled_call;
+  cancelled_call.cancelled = [&ledger, reserved_seen] {
+    if (!*reserved_seen) {
+      const absl::StatusOr<core::ledger::BudgetState> b =
+          ledger->GetBudget("bob", "zips");
+      if (b.ok() && b->reserved > 0) *reserved_seen = true;
+    }
+    return reserved_seen->load();
+  };
+  const absl::Status cancelled = service.MeasureInconsistencyImpl(
+      Buyer("bob"), cancelled_request, &response, cancelled_call);
+  EXPECT_THAT(cancelled,
+              StatusIs(absl::StatusCode::kCancelled,
+                       HasSubstr("The charge of epsilon 1 for request_id 'w2' "
+                                 "stands: retry with the same request_id")));
+  EXPECT_THAT(absl::AsciiStrToLower(cancelled.message()),
+              Not(HasSubstr("nothing was charged")))
+      << cancelled;
+  ASSERT_OK_AND_ASSIGN(budget, ledger->GetBudget("bob", "zips"));
+  EXPECT_EQ(budget.spent, 2);
   EXPECT_EQ(budget.reserved, 0);
   // The retry waits for the build and returns the answer, charged once.
   std::thread opener([&gate] {
@@ -1007,7 +1041,7 @@ TEST(BackgroundGraphReleaseTest, WaitingForTheGraphIsChargedAndResumable) {
   EXPECT_TRUE(response.replayed());
   EXPECT_TRUE(response.has_result());
   ASSERT_OK_AND_ASSIGN(budget, ledger->GetBudget("bob", "zips"));
-  EXPECT_EQ(budget.spent, 1);
+  EXPECT_EQ(budget.spent, 2);
   registry.reset();
   fs::remove_all(dir);
 }

@@ -416,5 +416,25 @@ TEST(ConflictGraphSlotTest, BuyersNeverSeeTheDataDependentCause) {
   EXPECT_THAT(slot.error().message(), HasSubstr("12345"));
 }
 
+// Releases wait for the graph only after their reservation (the charge
+// stands, docs/privacy.md): a wait that ends early never says nothing was
+// charged; it says the charge stands and that the same request_id resumes
+// it.
+TEST(ConflictGraphSlotTest, WaitsThatEndEarlyNeverClaimNothingWasCharged) {
+  ConflictGraphSlot slot;
+  ASSERT_TRUE(slot.TryStart());
+  const absl::Status timed_out = slot.Wait(absl::Now()).status();
+  const absl::Status cancelled =
+      slot.Wait(absl::InfiniteFuture(), [] { return true; }).status();
+  EXPECT_EQ(timed_out.code(), absl::StatusCode::kDeadlineExceeded);
+  EXPECT_EQ(cancelled.code(), absl::StatusCode::kCancelled);
+  for (const absl::Status& s : {timed_out, cancelled}) {
+    EXPECT_THAT(s.message(), ::testing::Not(HasSubstr("nothing was charged")))
+        << s;
+    EXPECT_THAT(s.message(), HasSubstr("charge stands")) << s;
+    EXPECT_THAT(s.message(), HasSubstr("same request_id")) << s;
+  }
+}
+
 }  // namespace
 }  // namespace dpq::server::registry
