@@ -71,7 +71,7 @@ TEST(ServerMetricsTest, QueueAndHeavyJobGaugesBalance) {
   EXPECT_THAT(text, HasSubstr("dpq_heavy_job_slots_capacity 0\n"));
 }
 
-// Issue 30, item 4: the operator's signal for versions refused at load.
+// The operator's signal for versions refused at load.
 TEST(ServerMetricsTest, RefusedDatasetsGaugeCountsWhileTheyLive) {
   ServerMetrics metrics = Fresh();
   EXPECT_THAT(metrics.Render(), HasSubstr("dpq_datasets_refused 0\n"));

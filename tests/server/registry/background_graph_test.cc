@@ -222,7 +222,7 @@ TEST_F(BackgroundGraphTest, RecordedEdgesAboveTheLimitStopTheStart) {
                        HasSubstr("2 edges, above this server's max_edges (1)")));
 }
 
-// Issue 30, item 3: registered_at (DatasetInfo, shown to buyers) is taken
+// registered_at (DatasetInfo, shown to buyers) is taken
 // before the rows are read, never after the build: its distance to the
 // call would tell buyers how long these rows took.
 TEST_F(BackgroundGraphTest, RegisteredAtPrecedesTheBuild) {
@@ -261,7 +261,7 @@ int64_t RefusedGauge() {
   return std::stoll(text.substr(at + key.size()));
 }
 
-// Issue 30, item 4: registration records the cover bound and the degree
+// Registration records the cover bound and the degree
 // bounds with the edge count.
 TEST_F(BackgroundGraphTest, RegistrationRecordsTheBounds) {
   auto registry = OpenRegistry();

@@ -464,7 +464,7 @@ TEST_F(CatalogSyncTest, LongUploadOnBDelaysNoDeletionNorServesAGap) {
   EXPECT_THAT(b->Get("gone"), StatusIs(absl::StatusCode::kNotFound, _));
 
   // Replaced through A: B cannot load version 2 before its upload ends,
-  // and serves version 1 meanwhile (never a gap: issue 30, item 5).
+  // and serves version 1 meanwhile (never a gap).
   ASSERT_THAT(a->Replace(TableManifest("zips"), kCsv2), IsOk());
   const absl::Time replaced = absl::Now();
   while (absl::Now() - replaced < absl::Seconds(1)) {
@@ -550,9 +550,9 @@ class HeldFetchCatalog final : public DatasetCatalog {
   bool released_ ABSL_GUARDED_BY(mu_) = false;
 };
 
-// Issue 30, item 5: while B fetches and loads a replaced version (a time
+// While B fetches and loads a replaced version (a time
 // that depends on its size, visible before any charge), it serves the
-// old one, then switches in one step. Item 3 in this mode: the new
+// old one, then switches in one step. In this mode too, the new
 // version's registered_at precedes its build, on both replicas.
 TEST_F(CatalogSyncTest, ReplacedVersionIsServedUntilTheNewOneIsLoaded) {
   absl::Time build_started = absl::InfinitePast();
