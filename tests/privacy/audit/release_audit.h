@@ -25,15 +25,15 @@ struct AuditCase {
   double charged = 0;
   // Releases per input in the quick tier (ctest); the long tier takes more.
   int quick_samples = 3000;
-  // Only in the long tier (dpq-privacy-audit): a pair too large to
-  // register in every ctest run.
-  bool long_only = false;
   // Draws `samples` releases on D (first) and D' (second), seeded by
   // `seed`; fills the two observation lists.
   std::function<absl::Status(int samples, uint64_t seed,
                              std::vector<Observation>* on_d,
                              std::vector<Observation>* on_d_prime)>
       run;
+  // Only in the long tier (dpq-privacy-audit): a pair too large to
+  // register in every ctest run.
+  bool long_only = false;
 };
 
 // Every audited case, in a fixed order.
