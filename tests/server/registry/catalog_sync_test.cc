@@ -387,13 +387,19 @@ TEST_F(CatalogSyncTest, EmbeddedDataDirectoryIsNeverDeleted) {
   EXPECT_EQ(ReadFile(CachedFile("b", "mine", "data.csv")), kCsv);
 }
 
-// The catalog of `inner`, except that a Publish of `held_id` waits until
-// Release(): a long upload, during which the registering replica holds its
-// write lock.
-class SlowUploadCatalog final : public DatasetCatalog {
+// The catalog of `inner`, except that one call on `held_id` (a Publish:
+// a long upload, during which the registering replica holds its write
+// lock; or, once Hold() was called, a FetchData: a large version being
+// fetched) waits until Release().
+class GatedCatalog final : public DatasetCatalog {
  public:
-  SlowUploadCatalog(std::shared_ptr<DatasetCatalog> inner, std::string held_id)
-      : inner_(std::move(inner)), held_id_(std::move(held_id)) {}
+  enum class Gate { kPublish, kFetchData };
+  GatedCatalog(std::shared_ptr<DatasetCatalog> inner, std::string held_id,
+               Gate gate)
+      : inner_(std::move(inner)),
+        held_id_(std::move(held_id)),
+        gate_(gate),
+        holding_(gate == Gate::kPublish) {}
 
   absl::StatusOr<int64_t> CatalogVersion() override {
     return inner_->CatalogVersion();
@@ -406,22 +412,23 @@ class SlowUploadCatalog final : public DatasetCatalog {
     return inner_->FetchRecord(entry);
   }
   absl::StatusOr<std::string> FetchData(const CatalogEntry& entry) override {
+    if (gate_ == Gate::kFetchData) Wait(entry.dataset_id);
     return inner_->FetchData(entry);
   }
   absl::StatusOr<int64_t> Publish(const CatalogRecord& record,
                                   absl::string_view data,
                                   std::optional<uint64_t> replaces) override {
-    if (record.entry.dataset_id == held_id_) {
-      absl::MutexLock lock(&mu_);
-      entered_ = true;
-      mu_.Await(absl::Condition(&released_));
-    }
+    if (gate_ == Gate::kPublish) Wait(record.entry.dataset_id);
     return inner_->Publish(record, data, replaces);
   }
   absl::Status Remove(const std::string& dataset_id) override {
     return inner_->Remove(dataset_id);
   }
 
+  void Hold() {
+    absl::MutexLock lock(&mu_);
+    holding_ = true;
+  }
   void WaitUntilHeld() {
     absl::MutexLock lock(&mu_);
     mu_.Await(absl::Condition(&entered_));
@@ -432,16 +439,27 @@ class SlowUploadCatalog final : public DatasetCatalog {
   }
 
  private:
+  void Wait(const std::string& dataset_id) {
+    if (dataset_id != held_id_) return;
+    absl::MutexLock lock(&mu_);
+    if (!holding_) return;
+    entered_ = true;
+    mu_.Await(absl::Condition(&released_));
+  }
+
   const std::shared_ptr<DatasetCatalog> inner_;
   const std::string held_id_;
+  const Gate gate_;
   absl::Mutex mu_;
+  bool holding_ ABSL_GUARDED_BY(mu_);
   bool entered_ ABSL_GUARDED_BY(mu_) = false;
   bool released_ ABSL_GUARDED_BY(mu_) = false;
 };
 
 TEST_F(CatalogSyncTest, LongUploadOnBDelaysNoDeletionNorServesAGap) {
   auto a = OpenReplica("a");
-  auto slow = std::make_shared<SlowUploadCatalog>(catalog_, "big");
+  auto slow = std::make_shared<GatedCatalog>(catalog_, "big",
+                                             GatedCatalog::Gate::kPublish);
   RegistryOptions options = OptionsFor("b");
   options.catalog = slow;
   options.catalog_poll_interval = absl::Milliseconds(250);
@@ -470,7 +488,7 @@ TEST_F(CatalogSyncTest, LongUploadOnBDelaysNoDeletionNorServesAGap) {
   while (absl::Now() - replaced < absl::Seconds(1)) {
     absl::StatusOr<std::shared_ptr<const LoadedDataset>> d = b->Get("zips");
     EXPECT_THAT(d, IsOk());
-    if (!d.ok()) break;  // the upload thread must still be joined
+    if (!d.ok()) break;            // the upload thread must still be joined
     EXPECT_EQ((*d)->version, 1u);  // version 2 waits for the write lock
     absl::SleepFor(absl::Milliseconds(10));
   }
@@ -492,64 +510,6 @@ TEST_F(CatalogSyncTest, LongUploadOnBDelaysNoDeletionNorServesAGap) {
   EXPECT_LT(TimeUntil([&] { return a->Contains("big"); }), kPropagation);
 }
 
-// The catalog of `inner`, except that once Hold() was called a FetchData
-// of `held_id` waits until Release(): a large version being fetched.
-class HeldFetchCatalog final : public DatasetCatalog {
- public:
-  HeldFetchCatalog(std::shared_ptr<DatasetCatalog> inner, std::string held_id)
-      : inner_(std::move(inner)), held_id_(std::move(held_id)) {}
-
-  absl::StatusOr<int64_t> CatalogVersion() override {
-    return inner_->CatalogVersion();
-  }
-  absl::StatusOr<CatalogSnapshot> Snapshot() override {
-    return inner_->Snapshot();
-  }
-  absl::StatusOr<CatalogRecord> FetchRecord(
-      const CatalogEntry& entry) override {
-    return inner_->FetchRecord(entry);
-  }
-  absl::StatusOr<std::string> FetchData(const CatalogEntry& entry) override {
-    if (entry.dataset_id == held_id_) {
-      absl::MutexLock lock(&mu_);
-      if (holding_) {
-        entered_ = true;
-        mu_.Await(absl::Condition(&released_));
-      }
-    }
-    return inner_->FetchData(entry);
-  }
-  absl::StatusOr<int64_t> Publish(const CatalogRecord& record,
-                                  absl::string_view data,
-                                  std::optional<uint64_t> replaces) override {
-    return inner_->Publish(record, data, replaces);
-  }
-  absl::Status Remove(const std::string& dataset_id) override {
-    return inner_->Remove(dataset_id);
-  }
-
-  void Hold() {
-    absl::MutexLock lock(&mu_);
-    holding_ = true;
-  }
-  void WaitUntilHeld() {
-    absl::MutexLock lock(&mu_);
-    mu_.Await(absl::Condition(&entered_));
-  }
-  void Release() {
-    absl::MutexLock lock(&mu_);
-    released_ = true;
-  }
-
- private:
-  const std::shared_ptr<DatasetCatalog> inner_;
-  const std::string held_id_;
-  absl::Mutex mu_;
-  bool holding_ ABSL_GUARDED_BY(mu_) = false;
-  bool entered_ ABSL_GUARDED_BY(mu_) = false;
-  bool released_ ABSL_GUARDED_BY(mu_) = false;
-};
-
 // While B fetches and loads a replaced version (a time
 // that depends on its size, visible before any charge), it serves the
 // old one, then switches in one step. In this mode too, the new
@@ -564,7 +524,8 @@ TEST_F(CatalogSyncTest, ReplacedVersionIsServedUntilTheNewOneIsLoaded) {
   ASSERT_OK_AND_ASSIGN(std::unique_ptr<DatasetRegistry> a,
                        DatasetRegistry::Open(a_options));
   ASSERT_THAT(a->Register(TableManifest(), kCsv), IsOk());
-  auto held = std::make_shared<HeldFetchCatalog>(catalog_, "zips");
+  auto held = std::make_shared<GatedCatalog>(catalog_, "zips",
+                                             GatedCatalog::Gate::kFetchData);
   RegistryOptions b_options = OptionsFor("b");
   b_options.catalog = held;
   b_options.catalog_poll_interval = absl::Hours(1);  // syncs only when told
