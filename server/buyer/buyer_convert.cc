@@ -110,6 +110,22 @@ absl::StatusOr<pm::MeasureReleaseSpec> MeasureReleaseSpecFromProto(
   for (const Measure m : measures) {
     (m == Measure::kRepair ? repairs : selects) = true;
   }
+  // An argument that no requested measure reads is refused, not ignored:
+  // the caller meant it to change the release, and charging for a release
+  // it does not shape would be a silent surprise.
+  if (!selects && method != v1::SELECTION_METHOD_UNSPECIFIED) {
+    return core::util::InvalidFieldError(
+        "method",
+        "method chooses how I_MI and I_P are released and does not apply to "
+        "I_R; leave it unset and name I_R's method in repair_method "
+        "(COVER_BOUND, EXACT or VERTEX_COVER).");
+  }
+  if (!repairs && repair_method != v1::REPAIR_METHOD_UNSPECIFIED) {
+    return core::util::InvalidFieldError(
+        "repair_method",
+        "repair_method chooses how I_R is released and does not apply to "
+        "I_MI or I_P; leave it unset and name their method in method.");
+  }
   // Selection first, as the measures are listed (I_R comes last).
   if (selects) {
     ASSIGN_OR_RETURN(spec.method, MethodFromProto(method));

@@ -361,11 +361,12 @@ TEST_F(BuyerServiceTest, EveryMeasureAndMethodReleases) {
     EXPECT_EQ(response.result().method(), c.name);
     EXPECT_EQ(response.result().estimate(), c.estimate);
   }
-  // MI and P ignore repair_method there too.
+  // MI and P refuse repair_method there too
+  // (ArgumentsThatDoNotApplyAreRefusedAndChargeNothing); without it they
+  // release as ever.
   for (v1::Measure measure : {v1::MEASURE_MI, v1::MEASURE_P}) {
     v1::MeasureInconsistencyRequest request =
         MeasureRequest(measure, 0.5, absl::StrCat("x", ++n), kExact);
-    request.set_repair_method(v1::REPAIR_METHOD_EXACT);
     v1::MeasureInconsistencyResponse response;
     ASSERT_OK(
         service_->MeasureInconsistencyImpl(Buyer("alice"), request, &response));
@@ -576,36 +577,41 @@ TEST_F(BuyerServiceTest, RetryReplaysTheRecordedAnswerWithoutCharge) {
   EXPECT_THAT(Remaining("alice"), DoubleNear(0.7, 1e-12));
 }
 
-TEST_F(BuyerServiceTest, MethodIsIgnoredForRepairSoRetriesStillReplay) {
+// An argument no requested measure reads is refused before anything is
+// reserved, naming the field, whether the request id is new or a retry's.
+TEST_F(BuyerServiceTest, ArgumentsThatDoNotApplyAreRefusedAndChargeNothing) {
   Grant("alice", 1.0);
-  v1::MeasureInconsistencyRequest request =
+  v1::MeasureInconsistencyRequest r =
       MeasureRequest(v1::MEASURE_R, 0.2, "r-id");
-  v1::MeasureInconsistencyResponse first;
-  ASSERT_OK(
-      service_->MeasureInconsistencyImpl(Buyer("alice"), request, &first));
-  request.set_method(v1::SELECTION_METHOD_BASIC);
-  v1::MeasureInconsistencyResponse again;
-  ASSERT_OK(
-      service_->MeasureInconsistencyImpl(Buyer("alice"), request, &again));
-  EXPECT_TRUE(again.replayed());
-  EXPECT_EQ(again.result().value(), first.result().value());
-}
-
-TEST_F(BuyerServiceTest, RepairMethodIsIgnoredForMiSoRetriesStillReplay) {
-  Grant("alice", 1.0);
-  v1::MeasureInconsistencyRequest request =
+  r.set_method(v1::SELECTION_METHOD_BASIC);
+  v1::MeasureInconsistencyRequest mi =
       MeasureRequest(v1::MEASURE_MI, 0.2, "mi-id");
-  v1::MeasureInconsistencyResponse first;
-  ASSERT_OK(
-      service_->MeasureInconsistencyImpl(Buyer("alice"), request, &first));
-  request.set_repair_method(v1::REPAIR_METHOD_VERTEX_COVER);
-  request.set_method(v1::SELECTION_METHOD_GEM);  // = the default
-  v1::MeasureInconsistencyResponse again;
-  ASSERT_OK(
-      service_->MeasureInconsistencyImpl(Buyer("alice"), request, &again));
-  EXPECT_TRUE(again.replayed());
-  EXPECT_EQ(again.result().SerializeAsString(),
-            first.result().SerializeAsString());
+  mi.set_repair_method(v1::REPAIR_METHOD_VERTEX_COVER);
+  v1::MeasureInconsistencyRequest p =
+      MeasureRequest(v1::MEASURE_P, 0.2, "p-id");
+  p.set_repair_method(v1::REPAIR_METHOD_COVER_BOUND);
+  for (const auto& [request, field] :
+       {std::pair{r, "method"}, std::pair{mi, "repair_method"},
+        std::pair{p, "repair_method"}}) {
+    v1::MeasureInconsistencyResponse response;
+    const absl::Status status =
+        service_->MeasureInconsistencyImpl(Buyer("alice"), request, &response);
+    EXPECT_THAT(status, StatusIs(absl::StatusCode::kInvalidArgument,
+                                 HasSubstr("does not apply")))
+        << field;
+    const std::optional<core::util::ErrorDetails> details =
+        core::util::GetErrorDetails(status);
+    ASSERT_TRUE(details.has_value()) << field;
+    ASSERT_THAT(details->field_violations, SizeIs(1)) << field;
+    EXPECT_EQ(details->field_violations[0].field, field);
+  }
+  EXPECT_THAT(Entries("alice"), ::testing::IsEmpty());
+  EXPECT_THAT(Remaining("alice"), DoubleNear(1.0, 1e-12));
+  // The same ids without the stray argument release (and charge) once.
+  r.clear_method();
+  v1::MeasureInconsistencyResponse answer;
+  ASSERT_OK(service_->MeasureInconsistencyImpl(Buyer("alice"), r, &answer));
+  EXPECT_FALSE(answer.replayed());
   EXPECT_THAT(Remaining("alice"), DoubleNear(0.8, 1e-12));
 }
 

@@ -835,7 +835,6 @@ TEST_F(ReleaseRpcsTest, EveryReleaseKindKeepsItsFingerprintAndOperation) {
   mi.set_dataset_id("people");
   mi.set_measure(v1::MEASURE_P);
   mi.set_method(v1::SELECTION_METHOD_BASIC);
-  mi.set_repair_method(v1::REPAIR_METHOD_VERTEX_COVER);  // ignored for P
   mi.set_epsilon(0.5);
   mi.set_request_id("fp-mi");
   v1::MeasureInconsistencyResponse mi_response;
