@@ -175,9 +175,9 @@ CommandResult RunCommand(const std::vector<std::string>& argv,
     // stderr at exit, lines that the one-line error checks would count
     // (seen in CliTest.ExactRepairDatasetReleasesTheExactCoverAcrossARestart
     // under ASan with two tests at a time).
-    child_env["LSAN_OPTIONS"] =
-        absl::StrCat("suppressions=", kSourceDir,
-                     "/tests/integration/lsan_client.supp:print_suppressions=0");
+    child_env["LSAN_OPTIONS"] = absl::StrCat(
+        "suppressions=", kSourceDir,
+        "/tests/integration/lsan_client.supp:print_suppressions=0");
   }
   std::vector<std::string> envs = ChildEnvironment(child_env);
   std::vector<char*> c_args = CStrings(args);
