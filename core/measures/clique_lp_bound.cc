@@ -412,10 +412,11 @@ absl::StatusOr<CliqueLpBound> CliqueLpCoverBoundOverHalfRows(
       const uint32_t size = static_cast<uint32_t>(components.nodes(c).size());
       ++out.components_solved;
       out.largest_component = std::max(out.largest_component, size);
-      low += CoverOf(size, optima[c].upper);
-      const mpq_class cover = CoverOf(size, optima[c].lower);
-      high += cover;
-      if (cover != CoverOf(size, optima[c].upper)) apart.push_back(c);
+      const mpq_class least = CoverOf(size, optima[c].upper);
+      const mpq_class most = CoverOf(size, optima[c].lower);
+      low += least;
+      high += most;
+      if (least != most) apart.push_back(c);
     }
   };
   sum();

@@ -4,8 +4,9 @@
 // hooks of the hot path (RPCs, ledger) record only once recording is
 // enabled (--metrics-listen), so a server without metrics pays one relaxed
 // load per call. The gauges of the graph-build queue, the refused datasets
-// and the heavy-job limiter always record (a few atomic additions per build or heavy job),
-// so that they balance whenever the listener starts.
+// and the heavy-job limiter always record (a few atomic additions per
+// build, refusal or heavy job), so that they balance whenever the
+// listener starts.
 //
 // Privacy (docs/operations.md, "Metrics"): no series has a buyer label,
 // and none counts anything computed from private rows; epsilon charged

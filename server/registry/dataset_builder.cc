@@ -147,16 +147,14 @@ absl::StatusOr<ConflictGraphData> BuildConflictGraphData(
   // The build's temporaries, kept for reuse while it ran (server/main.cc),
   // go back to the system whether it succeeds or not: a server holds only
   // what it serves.
-  const absl::Cleanup return_memory = [] {
-    core::util::ReturnFreedMemory();
-  };
+  const absl::Cleanup return_memory = [] { core::util::ReturnFreedMemory(); };
   core::graph::ConflictGraphOptions graph_options;
   graph_options.deadline = deadline;
   graph_options.num_threads = options.graph_threads;
   graph_options.max_edges = options.max_edges;
   ASSIGN_OR_RETURN(core::private_measures::ReleaseInputs inputs,
-                   core::private_measures::ComputeReleaseInputs(
-                       d.table, d.dcs, graph_options));
+                   core::private_measures::ComputeReleaseInputs(d.table, d.dcs,
+                                                                graph_options));
   ConflictGraphData data;
   data.graph = std::move(inputs.graph);
   data.degree_bounds = std::move(inputs.degree_bounds);
@@ -191,16 +189,16 @@ absl::Status CheckRebuild(const RecordedGraph& recorded,
       const auto text = [](const core::private_measures::DcDegreeBound& b) {
         return b.keyed ? absl::StrCat(b.bound) : std::string("- (unkeyed)");
       };
-      return differs(absl::StrCat("degree bound of DC ", i + 1),
-                     text(want[i]), text(got[i]));
+      return differs(absl::StrCat("degree bound of DC ", i + 1), text(want[i]),
+                     text(got[i]));
     }
   }
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::optional<uint64_t>> BuildRegistrationGraph(
-    const RegistryOptions& options, absl::Time deadline, LoadedDataset* d) {
-  if (d->is_graph()) return std::nullopt;
+absl::Status BuildRegistrationGraph(const RegistryOptions& options,
+                                    absl::Time deadline, LoadedDataset* d) {
+  if (d->is_graph()) return absl::OkStatus();
   absl::StatusOr<ConflictGraphData> graph =
       BuildConflictGraphData(options, *d, deadline);
   RETURN_IF_ERROR(CheckRegistrationDeadline(deadline));
@@ -209,14 +207,13 @@ absl::StatusOr<std::optional<uint64_t>> BuildRegistrationGraph(
         "constraints: the conflict graph of these rows cannot be built: ",
         graph.status());
   }
-  const uint64_t edges = graph->graph.graph.num_edges();
   if (d->manifest.exact_repair()) {
     ASSIGN_OR_RETURN(d->exact_repair,
                      ProveExactRepair(options, graph->graph.graph, deadline));
   }
   d->conflict_graph->TryStart();
   d->conflict_graph->SetReady(*std::move(graph));
-  return edges;
+  return absl::OkStatus();
 }
 
 }  // namespace dpq::server::registry

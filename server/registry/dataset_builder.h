@@ -65,14 +65,15 @@ absl::Status CheckRebuild(const RecordedGraph& recorded,
 // Completes a new version before it is published. For a table: builds its
 // conflict graph and, if the manifest sets exact_repair, proves the exact
 // minimum cover (within options.exact_repair_time_limit), then fills the
-// slot and d->exact_repair; returns the edge count (recorded on disk, so a
-// restart with a lower max_edges refuses the dataset instead of failing
-// buyers). A graph needs nothing: nullopt. Errors: kDeadlineExceeded once
+// slot and d->exact_repair (the slot's graph is what state.txt records:
+// the edge count, so a restart with a lower max_edges refuses the dataset
+// instead of failing buyers, and the bounds). A graph dataset needs
+// nothing. Errors: kDeadlineExceeded once
 // `deadline` (the admin's call's) passes, so a registration never goes on
 // after its caller left; "constraints: ..." with the build's code if the
 // conflict graph cannot be built; kFailedPrecondition "exact_repair: ...".
-absl::StatusOr<std::optional<uint64_t>> BuildRegistrationGraph(
-    const RegistryOptions& options, absl::Time deadline, LoadedDataset* d);
+absl::Status BuildRegistrationGraph(const RegistryOptions& options,
+                                    absl::Time deadline, LoadedDataset* d);
 
 }  // namespace dpq::server::registry
 

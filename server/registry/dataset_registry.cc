@@ -352,7 +352,7 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
   if (options_.before_registration_graph) {
     options_.before_registration_graph(id);
   }
-  RETURN_IF_ERROR(BuildRegistrationGraph(options_, deadline, d.get()).status());
+  RETURN_IF_ERROR(BuildRegistrationGraph(options_, deadline, d.get()));
   // The content hash the catalog verifies every fetch against, computed
   // outside the lock.
   const std::string content_sha256 =
