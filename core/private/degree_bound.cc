@@ -88,6 +88,38 @@ absl::StatusOr<std::vector<DcDegreeBound>> ComputeDegreeBounds(
   return out;
 }
 
+uint32_t CountMinimalKeys(
+    absl::Span<const constraints::DenialConstraint> dcs) {
+  std::vector<std::vector<size_t>> keys;
+  for (const constraints::DenialConstraint& dc : dcs) {
+    std::vector<size_t> x = dc.SameColumnEqualities();
+    if (x.empty()) continue;
+    std::sort(x.begin(), x.end());
+    x.erase(std::unique(x.begin(), x.end()), x.end());
+    if (std::find(keys.begin(), keys.end(), x) == keys.end()) {
+      keys.push_back(std::move(x));
+    }
+  }
+  uint32_t minimal = 0;
+  for (const std::vector<size_t>& x : keys) {
+    const bool has_proper_subset =
+        std::any_of(keys.begin(), keys.end(), [&](const auto& y) {
+          return y.size() < x.size() &&
+                 std::includes(x.begin(), x.end(), y.begin(), y.end());
+        });
+    minimal += has_proper_subset ? 0 : 1;
+  }
+  return minimal;
+}
+
+uint64_t LargestDegreeBound(absl::Span<const DcDegreeBound> bounds) {
+  uint64_t largest = 0;
+  for (const DcDegreeBound& b : bounds) {
+    if (b.keyed) largest = std::max(largest, b.bound);
+  }
+  return largest;
+}
+
 bool DegreeBoundApplies(absl::Span<const DcDegreeBound> bounds) {
   const size_t keyed = static_cast<size_t>(
       std::count_if(bounds.begin(), bounds.end(),

@@ -59,6 +59,21 @@ bool DegreeBoundApplies(absl::Span<const DcDegreeBound> bounds);
 // candidate N (paper eq. 12).
 bool HasUnkeyedDc(absl::Span<const DcDegreeBound> bounds);
 
+// The number of distinct minimal key column sets among the keyed DCs (X is
+// minimal when no other DC's key is a proper subset of it). A tuple's
+// conflicts through every DC keyed on X or on a superset of X lie inside
+// its X-group, so with every DC keyed the maximum degree is at most
+//   sum over the minimal keys X of d_bound(D, X)
+//     <= CountMinimalKeys(dcs) * max over DCs of d_bound.
+// Public: a function of the DCs only. O(|dcs|^2 * key size).
+uint32_t CountMinimalKeys(absl::Span<const constraints::DenialConstraint> dcs);
+
+// The largest d_bound over the keyed DCs (0 if none is keyed): the size of
+// the largest key group minus one. Sensitivity 1: every d_bound moves by at
+// most 1 when one tuple is added or removed (Lemma 3), and so does their
+// maximum. Private: released only through NoisyGroupBound.
+uint64_t LargestDegreeBound(absl::Span<const DcDegreeBound> bounds);
+
 // Algorithm 4 line 3, improved: d~ = sum over the k keyed DCs of d_bound +
 // Z, Z ~ DiscreteLaplace(k / epsilon), then clamped to [1, max_rows]. The
 // paper adds k independent Lap(k / eps0) draws (one per FD); the sum has

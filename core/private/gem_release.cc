@@ -11,6 +11,7 @@
 #include "core/dp/generalized_exponential_mechanism.h"
 #include "core/private/flow_extensions.h"
 #include "core/private/noisy_count.h"
+#include "core/private/release_interval.h"
 #include "core/private/theta_candidates.h"
 #include "core/util/status_macros.h"
 
@@ -54,6 +55,16 @@ absl::StatusOr<GemRelease> ReleaseWithGem(
                                       out.epsilon_degree_bound,
                                       candidates.back()));
     out.noisy_degree_bound = bound;
+    // d~ clamped from above says nothing; the caller caps at N - 1.
+    if (bound < candidates.back()) {
+      ASSIGN_OR_RETURN(const dp::DiscreteLaplace bound_noise,
+                       dp::DiscreteLaplace::ForSensitivity(
+                           static_cast<double>(degree_bounds.size()),
+                           out.epsilon_degree_bound));
+      out.degree_upper =
+          uint64_t{bound} + static_cast<uint64_t>(
+                                OneSidedMargin(bound_noise, kUpperBoundMiss));
+    }
     std::vector<uint32_t> kept;
     for (uint32_t theta : candidates) {
       if (theta < bound) kept.push_back(theta);
@@ -92,6 +103,7 @@ absl::StatusOr<GemRelease> ReleaseWithGem(
                         out.epsilon_release));
   out.value = noisy.value;
   out.bound95 = noisy.bound95;
+  out.noise_scale = noisy.scale;
   return out;
 }
 

@@ -70,11 +70,17 @@ struct GemRelease {
   uint32_t theta = 0;        // the chosen degree bound
   int64_t value = 0;         // f_theta(G) + noise
   int64_t bound95 = 0;       // 95% bound of |noise|
+  double noise_scale = 0;    // the release noise's scale
   double epsilon_degree_bound = 0;  // eps0 (0 when not pruned)
   double epsilon_selection = 0;     // GEM's
   double epsilon_release = 0;
   // d~ when the candidates were pruned by it.
   std::optional<uint32_t> noisy_degree_bound;
+  // With d~ (every DC keyed): the largest degree is at most the sum of the
+  // DCs' d_bound, so at most d~ + m (m the 0.75% margin of d~'s noise,
+  // release_interval.h) with probability >= 99.25%. Not set when d~ was
+  // clamped at the largest candidate.
+  std::optional<uint64_t> degree_upper;
   size_t num_candidates = 0;        // after pruning
 };
 

@@ -20,7 +20,7 @@ struct MeasureReleaseSpec {
   // Released in this order, each with an equal part of epsilon.
   std::vector<measures::Measure> measures;
   // For I_MI and I_P.
-  SelectionMethod method = SelectionMethod::kGem;
+  SelectionMethod method = SelectionMethod::kGroupBound;
   // For I_R; empty: the dataset's default (ResolveRepairMethod).
   std::optional<RepairMethod> repair_method;
   // The whole release's: a valid epsilon (dp::ValidateRequestEpsilon; the
@@ -31,7 +31,7 @@ struct MeasureReleaseSpec {
 // A checked request.
 struct MeasureRelease {
   std::vector<measures::Measure> measures;
-  SelectionMethod method = SelectionMethod::kGem;
+  SelectionMethod method = SelectionMethod::kGroupBound;
   RepairMethod repair_method = RepairMethod::kCoverBound;
   // What each measure runs at: epsilon split in equal parts that sum to at
   // most epsilon exactly (dp::EqualPart; sequential composition).

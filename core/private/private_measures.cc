@@ -14,9 +14,11 @@
 #include "core/measures/clique_lp_bound.h"
 #include "core/measures/vertex_cover.h"
 #include "core/private/gem_release.h"
+#include "core/private/group_bound_release.h"
 #include "core/private/noisy_count.h"
 #include "core/private/private_vertex_cover.h"
 #include "core/private/projection_quality.h"
+#include "core/private/release_interval.h"
 #include "core/private/theta_candidates.h"
 #include "core/private/threshold_selection.h"
 #include "core/util/status_macros.h"
@@ -26,10 +28,18 @@ namespace {
 
 using measures::Measure;
 
-absl::StatusOr<PrivateMeasureResult> ReleaseRepair(
+// A release before its interval: the result (value unclamped) and what its
+// interval may use.
+struct RawRelease {
+  PrivateMeasureResult result;
+  IntervalInputs interval;
+};
+
+absl::StatusOr<RawRelease> ReleaseRepair(
     dp::SecureUrbg& urbg, const graph::Graph& g,
     const PrivateMeasureRequest& request) {
-  PrivateMeasureResult out;
+  RawRelease raw;
+  PrivateMeasureResult& out = raw.result;
   out.method = std::string(RepairMethodName(request.repair_method));
   out.estimate = EstimateOf(request.repair_method);
   out.epsilon_release = request.epsilon;
@@ -73,10 +83,23 @@ absl::StatusOr<PrivateMeasureResult> ReleaseRepair(
   }
   out.value = noisy.value;
   out.bound95 = noisy.bound95;
-  return out;
+  raw.interval.noise_scale = noisy.scale;
+  switch (request.repair_method) {
+    case RepairMethod::kVertexCover:
+      raw.interval.gap = GapBound::kNoneNeeded;
+      raw.interval.statistic_at_most_twice = true;
+      break;
+    case RepairMethod::kCoverBound:
+      raw.interval.gap = GapBound::kCoverLp;
+      break;
+    case RepairMethod::kExact:
+      raw.interval.gap = GapBound::kNoneNeeded;
+      break;
+  }
+  return raw;
 }
 
-absl::StatusOr<PrivateMeasureResult> ReleaseGem(
+absl::StatusOr<RawRelease> ReleaseGem(
     dp::SecureUrbg& urbg, const graph::Graph& g,
     const PrivateMeasureRequest& request,
     absl::Span<const uint32_t> candidates) {
@@ -84,7 +107,8 @@ absl::StatusOr<PrivateMeasureResult> ReleaseGem(
                    ReleaseWithGem(urbg, g, request.measure, candidates,
                                   request.epsilon, request.degree_bounds,
                                   GemParameters(), request.stop));
-  PrivateMeasureResult out;
+  RawRelease raw;
+  PrivateMeasureResult& out = raw.result;
   out.method = std::string(SelectionMethodName(SelectionMethod::kGem));
   out.estimate = Estimate::kLowerBound;
   out.epsilon_spent = request.epsilon;
@@ -96,6 +120,67 @@ absl::StatusOr<PrivateMeasureResult> ReleaseGem(
   out.value = gem.value;
   out.bound95 = gem.bound95;
   out.num_candidates = gem.num_candidates;
+  raw.interval.noise_scale = gem.noise_scale;
+  raw.interval.gap = GapBound::kFlowExtension;
+  raw.interval.theta = gem.theta;
+  raw.interval.degree_upper = gem.degree_upper;
+  return raw;
+}
+
+absl::StatusOr<RawRelease> ReleaseGroupBound(
+    dp::SecureUrbg& urbg, const graph::Graph& g,
+    const PrivateMeasureRequest& request, uint32_t max_rows) {
+  ASSIGN_OR_RETURN(
+      const GroupBoundRelease release,
+      ReleaseWithGroupBound(urbg, g, request.measure, request.epsilon,
+                            max_rows, request.degree_bounds,
+                            request.minimal_keys, GroupBoundParameters(),
+                            request.stop));
+  RawRelease raw;
+  PrivateMeasureResult& out = raw.result;
+  out.method = std::string(SelectionMethodName(SelectionMethod::kGroupBound));
+  out.estimate = Estimate::kLowerBound;
+  out.epsilon_spent = request.epsilon;
+  out.epsilon_degree_bound = release.epsilon_group_bound;
+  out.epsilon_selection = release.epsilon_uncovered + release.epsilon_scale;
+  out.epsilon_release = release.epsilon_release;
+  out.noisy_degree_bound = release.noisy_group_bound;
+  out.theta = release.theta;
+  out.value = release.value;
+  out.bound95 = release.bound95;
+  out.num_candidates = release.epsilon_uncovered > 0 ? 2 : 1;
+  raw.interval.noise_scale = release.noise_scale;
+  raw.interval.gap = GapBound::kFlowExtension;
+  raw.interval.theta = release.theta;
+  raw.interval.degree_upper = release.degree_upper;
+  raw.interval.uncovered_upper = release.uncovered_upper;
+  return raw;
+}
+
+// The interval, the clamped value and what the buyer is told of the
+// truncation (all post-processing).
+absl::StatusOr<PrivateMeasureResult> Finish(const PrivateMeasureRequest& request,
+                                            RawRelease raw) {
+  PrivateMeasureResult& out = raw.result;
+  IntervalInputs& in = raw.interval;
+  in.measure = request.measure;
+  in.value = out.value;
+  in.max_rows = request.public_max_rows;
+  if (in.degree_upper.has_value() && request.public_max_rows >= 1) {
+    in.degree_upper = std::min<uint64_t>(
+        *in.degree_upper, std::max<uint64_t>(1, request.public_max_rows - 1));
+  }
+  ASSIGN_OR_RETURN(const ReleaseInterval interval, ComputeReleaseInterval(in));
+  out.value = interval.value;
+  out.lower95 = interval.lower;
+  out.upper95 = interval.upper;
+  out.upper_proved = interval.upper_proved;
+  if (request.measure != Measure::kRepair) {
+    out.degree_upper = in.degree_upper;
+    out.truncated = !(in.gap == GapBound::kNoneNeeded ||
+                      (in.degree_upper.has_value() && out.theta.has_value() &&
+                       *out.theta >= *in.degree_upper));
+  }
   return out;
 }
 
@@ -112,6 +197,7 @@ absl::Status CheckReleaseScale(Measure measure, uint32_t theta,
 
 absl::StatusOr<SelectionMethod> ParseSelectionMethod(absl::string_view text) {
   const std::string t = absl::AsciiStrToLower(text);
+  if (t == "group_bound") return SelectionMethod::kGroupBound;
   if (t == "gem") return SelectionMethod::kGem;
   if (t == "optimized") return SelectionMethod::kOptimized;
   if (t == "hierarchical") return SelectionMethod::kHierarchical;
@@ -119,12 +205,15 @@ absl::StatusOr<SelectionMethod> ParseSelectionMethod(absl::string_view text) {
   if (t == "baseline") return SelectionMethod::kBaseline;
   return absl::InvalidArgumentError(
       absl::StrCat("Unknown method '", text,
-                   "' for I_MI or I_P; expected one of gem (the default), "
-                   "optimized, hierarchical, basic, baseline."));
+                   "' for I_MI or I_P; expected one of group_bound (the "
+                   "default), gem, optimized, hierarchical, basic, "
+                   "baseline."));
 }
 
 absl::string_view SelectionMethodName(SelectionMethod method) {
   switch (method) {
+    case SelectionMethod::kGroupBound:
+      return "group_bound";
     case SelectionMethod::kGem:
       return "gem";
     case SelectionMethod::kOptimized:
@@ -212,12 +301,12 @@ absl::Status CheckMeasureReleasable(Measure measure) {
   return absl::InvalidArgumentError("Unknown measure.");
 }
 
-absl::StatusOr<PrivateMeasureResult> ComputePrivateMeasure(
+namespace {
+
+absl::StatusOr<RawRelease> ComputeRawRelease(
     dp::SecureUrbg& urbg, const graph::Graph& g,
     const PrivateMeasureRequest& request) {
   const Measure measure = request.measure;
-  RETURN_IF_ERROR(CheckMeasureReleasable(measure));
-  RETURN_IF_ERROR(dp::ValidateEpsilon(request.epsilon));
   // No I_R method needs N, Theta or a selection method.
   if (measure == Measure::kRepair) {
     return ReleaseRepair(urbg, g, request);
@@ -226,8 +315,14 @@ absl::StatusOr<PrivateMeasureResult> ComputePrivateMeasure(
   ASSIGN_OR_RETURN(const uint32_t max_rows,
                    ValidatePublicMaxRows(request.public_max_rows));
   RETURN_IF_ERROR(CheckRowsWithinPublicMax(g.num_nodes(), max_rows));
+  if (request.method == SelectionMethod::kGroupBound &&
+      GroupBoundApplies(request.degree_bounds) &&
+      !request.candidates.has_value()) {
+    return ReleaseGroupBound(urbg, g, request, max_rows);
+  }
 
-  PrivateMeasureResult out;
+  RawRelease raw;
+  PrivateMeasureResult& out = raw.result;
   out.method = std::string(SelectionMethodName(request.method));
   out.epsilon_spent = request.epsilon;
 
@@ -245,7 +340,10 @@ absl::StatusOr<PrivateMeasureResult> ComputePrivateMeasure(
     } else {
       candidates = DefaultThetaCandidates(max_rows);
     }
-    if (request.method == SelectionMethod::kGem) {
+    // group_bound runs as gem where no DC is keyed (or when the buyer
+    // named the candidates: gem chooses among them).
+    if (request.method == SelectionMethod::kGem ||
+        request.method == SelectionMethod::kGroupBound) {
       return ReleaseGem(urbg, g, request, candidates);
     }
     out.num_candidates = candidates.size();
@@ -297,6 +395,7 @@ absl::StatusOr<PrivateMeasureResult> ComputePrivateMeasure(
       }
       case SelectionMethod::kBaseline:
       case SelectionMethod::kGem:
+      case SelectionMethod::kGroupBound:
         break;  // handled above
     }
     out.theta = selection.theta;
@@ -319,7 +418,24 @@ absl::StatusOr<PrivateMeasureResult> ComputePrivateMeasure(
       ReleaseNoisyCount(urbg, statistic, sensitivity, out.epsilon_release));
   out.value = noisy.value;
   out.bound95 = noisy.bound95;
-  return out;
+  raw.interval.noise_scale = noisy.scale;
+  // Baseline's theta = N reaches every degree (n <= N): nothing is cut.
+  // The other projections have no proved gap bound here.
+  raw.interval.gap = request.method == SelectionMethod::kBaseline
+                         ? GapBound::kNoneNeeded
+                         : GapBound::kNone;
+  return raw;
+}
+
+}  // namespace
+
+absl::StatusOr<PrivateMeasureResult> ComputePrivateMeasure(
+    dp::SecureUrbg& urbg, const graph::Graph& g,
+    const PrivateMeasureRequest& request) {
+  RETURN_IF_ERROR(CheckMeasureReleasable(request.measure));
+  RETURN_IF_ERROR(dp::ValidateEpsilon(request.epsilon));
+  ASSIGN_OR_RETURN(RawRelease raw, ComputeRawRelease(urbg, g, request));
+  return Finish(request, std::move(raw));
 }
 
 }  // namespace dpq::core::private_measures

@@ -2,10 +2,12 @@
 // core/private (paper Sections 3-5; docs/core.md "DP measures"; the rules
 // they follow are docs/privacy.md 1-6).
 //
-//  - I_MI and I_P: by default the flow Lipschitz extension with theta
-//    chosen by the generalized exponential mechanism (gem_release.h); the
-//    paper's Algorithm 2 (edge-addition projection, theta by one of its
-//    selection methods, or baseline 1 with theta = N) stays selectable.
+//  - I_MI and I_P: by default the flow Lipschitz extension at theta = a
+//    noisy size of the largest key group (group_bound_release.h) where some
+//    DC is keyed, else with theta chosen by the generalized exponential
+//    mechanism (gem_release.h); gem and the paper's Algorithm 2
+//    (edge-addition projection, theta by one of its selection methods, or
+//    baseline 1 with theta = N) stay selectable.
 //  - I_R: by default the LP lower bound on the minimum vertex cover
 //    (sensitivity 1), or the owner's exact minimum cover (sensitivity 1),
 //    or the paper's Algorithm 5 (DP size of the stable-order greedy cover).
@@ -35,14 +37,17 @@ namespace dpq::core::private_measures {
 
 // How Algorithm 2 picks theta (paper Section 6, "Algorithm variations").
 enum class SelectionMethod {
-  kGem,           // flow extension + generalized EM (default; not the paper's)
+  // Flow extension at a noisy largest key group (the default); runs as kGem
+  // where no DC is keyed (the result's method then says "gem").
+  kGroupBound,
+  kGem,           // flow extension + generalized EM (not the paper's)
   kOptimized,     // full Algorithm 4: degree bound + two-step EM
   kHierarchical,  // Algorithm 4 without lines 1-5: two-step EM
   kBasic,         // Algorithm 3: one EM
   kBaseline,      // baseline 1: theta = N, all of epsilon on the release
 };
 
-// "gem", "optimized", "hierarchical", "basic", "baseline"
+// "group_bound", "gem", "optimized", "hierarchical", "basic", "baseline"
 // (case-insensitive). kInvalidArgument listing them otherwise.
 absl::StatusOr<SelectionMethod> ParseSelectionMethod(absl::string_view text);
 absl::string_view SelectionMethodName(SelectionMethod method);
@@ -88,7 +93,7 @@ inline constexpr absl::string_view kVertexCoverMethodName = "vertex_cover";
 struct PrivateMeasureRequest {
   measures::Measure measure = measures::Measure::kMinimalInconsistency;
   // For I_MI and I_P.
-  SelectionMethod method = SelectionMethod::kGem;
+  SelectionMethod method = SelectionMethod::kGroupBound;
   // For I_R.
   RepairMethod repair_method = RepairMethod::kCoverBound;
   // The exact minimum vertex cover of the graph, computed at registration
@@ -111,6 +116,9 @@ struct PrivateMeasureRequest {
   // from; used by kOptimized (empty: it runs as hierarchical) and kGem (to
   // prune its candidates when every DC is keyed; empty: no pruning).
   std::vector<DcDegreeBound> degree_bounds;
+  // CountMinimalKeys of those DCs (group_bound's degree upper bound; 0:
+  // unknown, the number of keyed DCs is used, a weaker but valid bound).
+  uint32_t minimal_keys = 0;
   // Polled where the time goes (gem's flow sweep): once it returns true the
   // release stops with util::StoppedError(), releasing nothing, so a call
   // whose client left does not go on computing (docs/security.md).
@@ -118,24 +126,42 @@ struct PrivateMeasureRequest {
 };
 
 struct PrivateMeasureResult {
-  int64_t value = 0;  // the noisy measure
+  // The noisy measure, clamped to the measure's public range [0,
+  // PublicMaximum] (release_interval.h; post-processing).
+  int64_t value = 0;
+  // The interval [lower95, upper95] holds the measure itself, bias
+  // included, with probability >= 95% (release_interval.h). When
+  // upper_proved is false, upper95 is only the public maximum: nothing
+  // bounds the undercount (say so: a one-sided interval).
+  int64_t lower95 = 0;
+  int64_t upper95 = 0;
+  bool upper_proved = false;
+  // I_MI, I_P: a DP upper bound on the largest degree (holds with
+  // probability >= 99.25%), when the method computed one.
+  std::optional<uint64_t> degree_upper;
+  // I_MI, I_P: true unless theta is known to reach every degree (so the
+  // statistic may undercount the measure); false for I_R.
+  bool truncated = false;
   // Total epsilon of the request: epsilon_degree_bound + epsilon_selection
   // + epsilon_release (sequential composition). Reported as the requested
   // epsilon; the parts sum to it up to floating-point rounding.
   double epsilon_spent = 0;
   std::optional<uint32_t> theta;  // theta* used (I_MI, I_P)
   // 95% bound of the final discrete Laplace noise: P(|noise| > bound95) <=
-  // 5%. It does not cover the projection bias f(G) - f(G_theta).
+  // 5%. It does not cover the projection bias f(G) - f(G_theta); the
+  // interval above does.
   int64_t bound95 = 0;
   double epsilon_degree_bound = 0;  // Algorithm 4's eps0 (0 if not used)
   double epsilon_selection = 0;     // the EM step(s)
   double epsilon_release = 0;       // the final noise
-  // d~ in [1, N] when the optimized method used the degree bound.
+  // d~ in [1, N] when the optimized or gem method used the degree bound;
+  // B~ for group_bound (its noisy largest key group minus one).
   std::optional<uint32_t> noisy_degree_bound;
   // theta1* of the two-step EM (hierarchical, optimized).
   std::optional<uint32_t> first_step_theta;
-  // "gem", "optimized", "hierarchical", "basic", "baseline",
-  // "cover_bound", "exact" or "vertex_cover".
+  // "group_bound", "gem", "optimized", "hierarchical", "basic",
+  // "baseline", "cover_bound", "exact" or "vertex_cover": the method that
+  // ran (group_bound runs as gem where no DC is keyed).
   std::string method;
   // What `value` estimates before its noise.
   Estimate estimate = Estimate::kLowerBound;

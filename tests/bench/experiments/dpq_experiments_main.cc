@@ -20,6 +20,7 @@
 #include "tests/bench/experiments/experiment_runner.h"
 #include "tests/bench/experiments/figure_plots.h"
 #include "tests/bench/experiments/gem_tuning.h"
+#include "tests/bench/experiments/small_tables.h"
 #include "tests/bench/generators/cell_table.h"
 #include "tests/bench/generators/cli_flags.h"
 
@@ -28,7 +29,7 @@ namespace {
 
 constexpr char kUsage[] =
     "usage: dpq-experiments --out-dir DIR [--figures "
-    "fig3,fig4,fig5,grid,fig7,accuracy,gem-tune]\n"
+    "fig3,fig4,fig5,grid,fig7,accuracy,small,gem-tune]\n"
     "         [--datasets stock,tax,hospital,flights,adult] [--runs 10]\n"
     "         [--epsilons 0.1,0.2,0.5,1,2,3,5] [--noises "
     "rnoise-0.005,rnoise-0.01,conoise-200,dirty]\n"
@@ -135,6 +136,23 @@ absl::Status Run(int argc, char** argv) {
   }
   std::fprintf(stderr, "figures other than gem-tune: %.1f s\n",
                seconds_since(start));
+  if (wants("small")) {
+    start = std::chrono::steady_clock::now();
+    SmallTablesOptions small;
+    small.data_dir = o.data_dir;
+    small.runs = o.runs;
+    small.epsilon = o.accuracy_epsilon;
+    small.n_factor = o.n_factor;
+    small.seed = o.seed;
+    small.progress = &std::cerr;
+    ASSIGN_OR_RETURN(const std::vector<SmallTableRow> small_rows,
+                     RunSmallTables(small));
+    RETURN_IF_ERROR(generators::WriteTextFile(SmallTablesCsv(small_rows),
+                                              out_dir + "/small.csv"));
+    std::fputs(SmallTablesMarkdown(small_rows).c_str(), stdout);
+    std::fprintf(stderr, "small: %.1f s; wrote %s/small.csv\n",
+                 seconds_since(start), out_dir.c_str());
+  }
   if (wants("gem-tune")) {
     start = std::chrono::steady_clock::now();
     ASSIGN_OR_RETURN(GemTuneResult tune,

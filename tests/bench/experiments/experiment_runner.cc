@@ -37,7 +37,8 @@ struct GraphPoint {
 
 const std::set<std::string>& KnownFigures() {
   static const auto* f = new std::set<std::string>{
-      "fig3", "fig4", "fig5", "grid", "fig7", "accuracy", "gem-tune"};
+      "fig3", "fig4", "fig5", "grid", "fig7", "accuracy", "small",
+      "gem-tune"};
   return *f;
 }
 
@@ -242,8 +243,8 @@ std::vector<Method> FigureMethods(const std::string& figure) {
 
 const std::vector<Method>& AccuracyMethods() {
   static const auto* m = new std::vector<Method>{
-      Method::kGem, Method::kOptimized, Method::kCoverBound, Method::kExact,
-      Method::kVertexCover};
+      Method::kGroupBound, Method::kGem,   Method::kOptimized,
+      Method::kCoverBound, Method::kExact, Method::kVertexCover};
   return *m;
 }
 
@@ -280,8 +281,8 @@ absl::StatusOr<std::vector<ResultRow>> RunExperiments(
     if (!KnownFigures().count(f)) {
       return absl::InvalidArgumentError(
           absl::StrCat("Unknown figure '", f,
-                       "'; use fig3, fig4, fig5, grid, fig7, accuracy or "
-                       "gem-tune."));
+                       "'; use fig3, fig4, fig5, grid, fig7, accuracy, small "
+                       "or gem-tune."));
     }
   }
   for (const std::string& n : o.grid_noises) {
@@ -338,9 +339,9 @@ std::string AccuracyMarkdown(const std::vector<ResultRow>& rows) {
     std::string measure, method;
   };
   const std::vector<Column> columns = {
-      {"MI", "gem"},        {"MI", "optimized"},  {"P", "gem"},
-      {"P", "optimized"},   {"R", "cover_bound"}, {"R", "exact"},
-      {"R", "vertex_cover"}};
+      {"MI", "group_bound"}, {"MI", "gem"},         {"MI", "optimized"},
+      {"P", "group_bound"},  {"P", "gem"},          {"P", "optimized"},
+      {"R", "cover_bound"},  {"R", "exact"},        {"R", "vertex_cover"}};
   // Graphs in the order of `rows`.
   std::vector<std::pair<std::string, std::string>> graphs;
   std::map<std::pair<std::string, std::string>, std::vector<const ResultRow*>>
@@ -373,14 +374,19 @@ std::string AccuracyMarkdown(const std::vector<ResultRow>& rows) {
       "minimum cover where proved, else its LP bound (column 'I_R ref').\n\n",
       first.stats.runs, first.epsilon);
   out +=
-      "| dataset | noise | rows | N | edges | max degree | I_MI gem | I_MI "
-      "optimized | I_P gem | I_P optimized | I_R cover_bound | I_R exact | "
-      "I_R vertex_cover | I_R ref | gem theta (MI / P) |\n"
-      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+      "| dataset | noise | rows | N | edges | max degree | I_MI group_bound "
+      "| I_MI gem | I_MI optimized | I_P group_bound | I_P gem | I_P "
+      "optimized | I_R cover_bound | I_R exact | I_R vertex_cover | I_R ref "
+      "| group_bound theta (MI / P) | defaults' p90 (MI / P) | defaults' "
+      "coverage (MI / P / R) |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---"
+      "|---|\n";
   for (const auto& key : graphs) {
     const std::vector<const ResultRow*>& cells = by_graph[key];
     const ResultRow& any = *cells[0];
     std::string reference = "n/a", theta_mi = "n/a", theta_p = "n/a";
+    std::string p90_mi = "n/a", p90_p = "n/a";
+    std::string cov_mi = "n/a", cov_p = "n/a", cov_r = "n/a";
     std::vector<std::string> values;
     for (const Column& col : columns) {
       std::string value = "n/a";
@@ -388,17 +394,24 @@ std::string AccuracyMarkdown(const std::vector<ResultRow>& rows) {
         if (r->measure != col.measure || r->method != col.method) continue;
         value = absl::StrFormat("%.3g", r->stats.error_median);
         if (col.measure == "R") reference = r->reference;
-        if (col.method == "gem") {
+        const std::string cov = absl::StrFormat("%.2f", r->stats.coverage);
+        if (col.method == "group_bound") {
           (col.measure == "MI" ? theta_mi : theta_p) =
               absl::StrCat(r->stats.theta_mode);
+          (col.measure == "MI" ? p90_mi : p90_p) =
+              absl::StrFormat("%.3g", r->stats.error_p90);
+          (col.measure == "MI" ? cov_mi : cov_p) = cov;
         }
+        if (col.method == "cover_bound") cov_r = cov;
       }
       values.push_back(value);
     }
     absl::StrAppend(&out, "| ", key.first, " | ", key.second, " | ", any.nodes,
                     " | ", any.public_max_rows, " | ", any.edges, " | ",
                     any.max_degree, " | ", absl::StrJoin(values, " | "), " | ",
-                    reference, " | ", theta_mi, " / ", theta_p, " |\n");
+                    reference, " | ", theta_mi, " / ", theta_p, " | ", p90_mi,
+                    " / ", p90_p, " | ", cov_mi, " / ", cov_p, " / ", cov_r,
+                    " |\n");
   }
   // The median hides rare far misses (e.g. GEM picking a huge theta with
   // probability below its beta); name every cell whose mean is above 1.

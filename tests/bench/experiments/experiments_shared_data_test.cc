@@ -364,8 +364,9 @@ TEST(AccuracyTest, MarkdownHasOneLinePerGraph) {
   o.vertex_cover_seconds = 2;
   auto rows = RunExperiments(o);
   ASSERT_TRUE(rows.ok()) << rows.status();
-  // 2 graphs x (gem, optimized x {MI, P} + cover_bound, exact, vertex_cover)
-  EXPECT_EQ(rows->size(), 2u * 7u);
+  // 2 graphs x (group_bound, gem, optimized x {MI, P} + cover_bound, exact,
+  // vertex_cover)
+  EXPECT_EQ(rows->size(), 2u * 9u);
   for (const ResultRow& r : *rows) {
     EXPECT_EQ(r.figure, "accuracy");
     EXPECT_EQ(r.epsilon, 1);

@@ -44,6 +44,7 @@ absl::StatusOr<GraphCase> BuildGraphCase(
              std::ceil(n_factor * static_cast<double>(table.num_rows()))));
   c.candidates = PaperThetaCandidates(c.public_max_rows);
   ASSIGN_OR_RETURN(c.degree_bounds, pm::ComputeDegreeBounds(table, dcs));
+  c.minimal_keys = pm::CountMinimalKeys(dcs);
   ASSIGN_OR_RETURN(c.cover_bound, pm::ComputeCoverBound(table, dcs, c.graph));
   c.i_mi = c.graph.num_edges();
   c.i_p = c.graph.num_non_isolated();
@@ -77,6 +78,8 @@ std::string MethodName(Method method) {
       return "optimized";
     case Method::kGem:
       return "gem";
+    case Method::kGroupBound:
+      return "group_bound";
     case Method::kVertexCover:
       return "vertex_cover";
     case Method::kCoverBound:
@@ -90,13 +93,14 @@ std::string MethodName(Method method) {
 absl::StatusOr<Method> ParseMethod(const std::string& name) {
   for (Method m : {Method::kBaseline1, Method::kBaseline2, Method::kBasic,
                    Method::kHierarchical, Method::kOptimized, Method::kGem,
-                   Method::kVertexCover, Method::kCoverBound, Method::kExact}) {
+                   Method::kGroupBound, Method::kVertexCover,
+                   Method::kCoverBound, Method::kExact}) {
     if (MethodName(m) == name) return m;
   }
   return absl::InvalidArgumentError(absl::StrCat(
       "Unknown method '", name,
       "'; use baseline1, baseline2, basic, hierarchical, optimized, gem, "
-      "vertex_cover, cover_bound or exact."));
+      "group_bound, vertex_cover, cover_bound or exact."));
 }
 
 bool IsRepairMethod(Method method) {
@@ -114,12 +118,27 @@ double Median(std::vector<double> xs) {
   return xs.size() % 2 == 1 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
 }
 
+double Percentile(std::vector<double> xs, double q) {
+  if (xs.empty()) return std::numeric_limits<double>::quiet_NaN();
+  for (double x : xs) {
+    if (std::isnan(x)) return x;
+  }
+  std::sort(xs.begin(), xs.end());
+  const size_t rank = static_cast<size_t>(
+      std::ceil(q * static_cast<double>(xs.size())));
+  return xs[std::clamp<size_t>(rank, 1, xs.size()) - 1];
+}
+
 namespace {
 
 struct OneRelease {
   double value = 0;
   double theta = 0;
   pm::Estimate estimate = pm::Estimate::kLowerBound;
+  // The interval (baseline 2, which is not DP, has none: +-infinity).
+  double lower = -std::numeric_limits<double>::infinity();
+  double upper = std::numeric_limits<double>::infinity();
+  bool upper_proved = false;
 };
 
 // Baseline 2 of Section 6.1: theta* = d_max. Edge addition with theta =
@@ -136,8 +155,11 @@ absl::StatusOr<OneRelease> BaselineTwo(core::dp::SecureUrbg& urbg,
       pm::NoisyCount noisy,
       pm::ReleaseNoisyCount(urbg, static_cast<int64_t>(mi ? c.i_mi : c.i_p),
                             mi ? theta : theta + 1, epsilon));
-  return OneRelease{static_cast<double>(noisy.value), theta,
-                    pm::Estimate::kExact};
+  OneRelease out;
+  out.value = static_cast<double>(noisy.value);
+  out.theta = theta;
+  out.estimate = pm::Estimate::kExact;
+  return out;
 }
 
 absl::StatusOr<OneRelease> Release(core::dp::SecureUrbg& urbg,
@@ -156,6 +178,7 @@ absl::StatusOr<OneRelease> Release(core::dp::SecureUrbg& urbg,
   request.public_max_rows = c.public_max_rows;
   request.candidates = c.candidates;
   request.degree_bounds = c.degree_bounds;
+  request.minimal_keys = c.minimal_keys;
   request.cover_bound = c.cover_bound;
   // Every method is set explicitly: the core's defaults (gem, cover_bound)
   // are not the paper's.
@@ -175,6 +198,10 @@ absl::StatusOr<OneRelease> Release(core::dp::SecureUrbg& urbg,
     case Method::kGem:
       // The service's default Theta (request.candidates unset).
       request.method = pm::SelectionMethod::kGem;
+      request.candidates.reset();
+      break;
+    case Method::kGroupBound:
+      request.method = pm::SelectionMethod::kGroupBound;
       request.candidates.reset();
       break;
     case Method::kVertexCover:
@@ -198,10 +225,15 @@ absl::StatusOr<OneRelease> Release(core::dp::SecureUrbg& urbg,
   }
   ASSIGN_OR_RETURN(pm::PrivateMeasureResult result,
                    pm::ComputePrivateMeasure(urbg, c.graph, request));
-  return OneRelease{
-      static_cast<double>(result.value),
-      result.theta.has_value() ? static_cast<double>(*result.theta) : 0.0,
-      result.estimate};
+  OneRelease out;
+  out.value = static_cast<double>(result.value);
+  out.theta =
+      result.theta.has_value() ? static_cast<double>(*result.theta) : 0.0;
+  out.estimate = result.estimate;
+  out.lower = static_cast<double>(result.lower95);
+  out.upper = static_cast<double>(result.upper95);
+  out.upper_proved = result.upper_proved;
+  return out;
 }
 
 double TrueValue(const GraphCase& c, Measure measure) {
@@ -236,7 +268,7 @@ absl::StatusOr<RunStats> EvaluateMethod(core::dp::SecureUrbg& urbg,
   stats.true_value = TrueValue(graph_case, measure);
   std::vector<double> values, errors, greedy_errors;
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  double theta_sum = 0, seconds = 0;
+  double theta_sum = 0, seconds = 0, covered = 0, proved = 0;
   std::map<uint32_t, size_t> theta_counts;
   for (size_t r = 0; r < runs; ++r) {
     const auto start = std::chrono::steady_clock::now();
@@ -251,6 +283,8 @@ absl::StatusOr<RunStats> EvaluateMethod(core::dp::SecureUrbg& urbg,
     }
     seconds += took;
     values.push_back(one.value);
+    covered += one.lower <= stats.true_value && stats.true_value <= one.upper;
+    proved += one.upper_proved;
     theta_sum += one.theta;
     ++theta_counts[static_cast<uint32_t>(one.theta)];
     errors.push_back(stats.true_value > 0
@@ -265,6 +299,9 @@ absl::StatusOr<RunStats> EvaluateMethod(core::dp::SecureUrbg& urbg,
   MeanStd(values, stats.private_mean, stats.private_std);
   MeanStd(errors, stats.error_mean, stats.error_std);
   stats.error_median = Median(errors);
+  stats.error_p90 = Percentile(errors, 0.9);
+  stats.coverage = covered / static_cast<double>(runs);
+  stats.upper_proved = proved / static_cast<double>(runs);
   size_t mode_count = 0;
   for (const auto& [theta, count] : theta_counts) {  // ascending theta
     if (count > mode_count) {

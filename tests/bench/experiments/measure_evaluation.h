@@ -25,6 +25,7 @@ namespace dpq::bench::experiments {
 struct GraphCase {
   core::graph::Graph graph;
   std::vector<core::private_measures::DcDegreeBound> degree_bounds;
+  uint32_t minimal_keys = 0;  // CountMinimalKeys of the DCs
   uint64_t cover_bound = 0;  // ComputeCoverBound: what cover_bound releases
   uint64_t public_max_rows = 0;      // N
   std::vector<uint64_t> candidates;  // Theta
@@ -68,13 +69,16 @@ enum class Method {
   // the service's default Theta, DefaultThetaCandidates(N) (the paper's
   // methods above use PaperThetaCandidates).
   kGem,
+  // The service's default: flow extension at a noisy largest key group
+  // (SelectionMethod::kGroupBound; runs as gem without a keyed DC).
+  kGroupBound,
   kVertexCover,  // I_R: Algorithm 5 (RepairMethod::kVertexCover)
   kCoverBound,   // I_R: ceil(LP) + discrete Laplace(1/eps)
   kExact,        // I_R: proved minimum cover + discrete Laplace(1/eps)
 };
 
 // "baseline1", "baseline2", "basic", "hierarchical", "optimized", "gem",
-// "vertex_cover", "cover_bound", "exact".
+// "group_bound", "vertex_cover", "cover_bound", "exact".
 std::string MethodName(Method method);
 // The inverse of MethodName; kInvalidArgument listing the names otherwise.
 absl::StatusOr<Method> ParseMethod(const std::string& name);
@@ -88,6 +92,12 @@ struct RunStats {
   double private_mean = 0, private_std = 0;
   double error_mean = 0, error_std = 0;  // relative error; NaN if true = 0
   double error_median = 0;  // of the `runs` relative errors (NaN if true = 0)
+  double error_p90 = 0;     // their 90th percentile (nearest rank)
+  // Share of runs whose interval [lower95, upper95] held the true value
+  // (stated: 95%), and share whose upper end was proved (not only the
+  // public maximum).
+  double coverage = 0;
+  double upper_proved = 0;
   // I_R only (NaN otherwise): the relative error against i_r_greedy,
   // i.e. the DP noise alone without the approximation factor.
   double greedy_error_mean = 0, greedy_error_std = 0;
@@ -107,6 +117,9 @@ struct RunStats {
 // The median of `xs` (the mean of the two middle values for an even size);
 // NaN if `xs` is empty or holds a NaN. O(n log n).
 double Median(std::vector<double> xs);
+// The q-quantile of `xs` by nearest rank (q = 0.9: the 90th percentile);
+// NaN if `xs` is empty or holds a NaN.
+double Percentile(std::vector<double> xs, double q);
 
 // Releases `measure` with `method` `runs` times at `epsilon`, drawing noise
 // from `urbg`, and summarises the relative errors (population std).

@@ -128,6 +128,55 @@ TEST(DegreeBoundTest, MatchesBruteForceOnRandomTables) {
   }
 }
 
+// The largest d_bound moves by at most 1 when any one row is removed (the
+// sensitivity group_bound's B~ relies on), on random tables and keys.
+TEST(DegreeBoundTest, LargestBoundHasSensitivityOne) {
+  const table::Schema schema = *table::Schema::Create(
+      {{"a", table::ColumnType::kString},
+       {"b", table::ColumnType::kString},
+       {"c", table::ColumnType::kString}});
+  std::mt19937 rng(11);
+  const std::vector<DenialConstraint> dcs = {Fd({0}, 2), Fd({1}, 2),
+                                             Fd({0, 1}, 2)};
+  for (int round = 0; round < 30; ++round) {
+    std::vector<std::vector<std::optional<std::string>>> rows(2 + rng() % 30);
+    for (auto& row : rows) {
+      row = {std::to_string(rng() % 3), std::to_string(rng() % 5),
+             std::to_string(rng() % 2)};
+    }
+    const table::Table t = *table::Table::FromCells(schema, rows);
+    const uint64_t with = LargestDegreeBound(*ComputeDegreeBounds(t, dcs));
+    for (size_t r = 0; r < rows.size(); ++r) {
+      auto fewer = rows;
+      fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(r));
+      const table::Table u = *table::Table::FromCells(schema, fewer);
+      const uint64_t without =
+          LargestDegreeBound(*ComputeDegreeBounds(u, dcs));
+      ASSERT_LE(without, with);
+      ASSERT_LE(with - without, 1u) << "round " << round << " row " << r;
+    }
+  }
+}
+
+TEST(DegreeBoundTest, LargestBoundIgnoresUnkeyedDcs) {
+  EXPECT_EQ(LargestDegreeBound({}), 0u);
+  EXPECT_EQ(LargestDegreeBound({{true, 3}, {false, 0}, {true, 7}}), 7u);
+  EXPECT_EQ(LargestDegreeBound({{false, 0}}), 0u);
+}
+
+// A key with a proper subset among the keys is not minimal; duplicates
+// count once; unkeyed DCs none.
+TEST(DegreeBoundTest, CountMinimalKeys) {
+  DenialConstraint general;  // not(t1.a < t2.a & t1.b != t2.b)
+  general.predicates = {Join(0, CompareOp::kLt, 0), Join(1, CompareOp::kNe, 1)};
+  EXPECT_EQ(CountMinimalKeys({}), 0u);
+  EXPECT_EQ(CountMinimalKeys({general}), 0u);
+  EXPECT_EQ(CountMinimalKeys({Fd({0}, 2), Fd({0}, 3)}), 1u);
+  EXPECT_EQ(CountMinimalKeys({Fd({0}, 2), Fd({0, 1}, 3), Fd({1}, 2)}), 2u);
+  EXPECT_EQ(CountMinimalKeys({Fd({0, 1}, 2), Fd({1, 0}, 3), general}), 1u);
+  EXPECT_EQ(CountMinimalKeys({Fd({0, 1}, 3), Fd({1, 2}, 3), Fd({2}, 0)}), 2u);
+}
+
 TEST(DegreeBoundTest, EmptyTableHasBoundZero) {
   const table::Schema schema =
       *table::Schema::Create({{"a", table::ColumnType::kString}});

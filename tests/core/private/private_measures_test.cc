@@ -73,7 +73,11 @@ PrivateMeasureRequest Request(Measure m, SelectionMethod method, double epsilon,
   return r;
 }
 
-TEST(ParseSelectionMethodTest, ParsesTheFiveNames) {
+TEST(ParseSelectionMethodTest, ParsesTheSixNames) {
+  EXPECT_THAT(ParseSelectionMethod("group_bound"),
+              IsOkAndHolds(SelectionMethod::kGroupBound));
+  EXPECT_THAT(ParseSelectionMethod("Group_Bound"),
+              IsOkAndHolds(SelectionMethod::kGroupBound));
   EXPECT_THAT(ParseSelectionMethod("gem"), IsOkAndHolds(SelectionMethod::kGem));
   EXPECT_THAT(ParseSelectionMethod("GEM"), IsOkAndHolds(SelectionMethod::kGem));
   EXPECT_THAT(ParseSelectionMethod("optimized"),
@@ -87,7 +91,8 @@ TEST(ParseSelectionMethodTest, ParsesTheFiveNames) {
   EXPECT_THAT(ParseSelectionMethod("em"),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        AllOf(HasSubstr("'em'"), HasSubstr("I_MI or I_P"),
-                             HasSubstr("gem (the default)"),
+                             HasSubstr("group_bound (the default)"),
+                             HasSubstr("gem"),
                              HasSubstr("optimized"), HasSubstr("hierarchical"),
                              HasSubstr("basic"), HasSubstr("baseline"))));
   // The names of I_R's methods are not methods of I_MI / I_P.
@@ -142,9 +147,9 @@ TEST(EstimateTest, EveryMethodHasItsPublicEstimate) {
   EXPECT_EQ(EstimateName(Estimate::kUpperBound), "upper_bound");
 }
 
-TEST(PrivateMeasureRequestTest, DefaultsAreGemAndCoverBound) {
+TEST(PrivateMeasureRequestTest, DefaultsAreGroupBoundAndCoverBound) {
   const PrivateMeasureRequest r;
-  EXPECT_EQ(r.method, SelectionMethod::kGem);
+  EXPECT_EQ(r.method, SelectionMethod::kGroupBound);
   EXPECT_EQ(r.repair_method, RepairMethod::kCoverBound);
   EXPECT_FALSE(r.exact_repair.has_value());
 }
@@ -453,7 +458,7 @@ TEST(ComputePrivateMeasureTest, ExactReleasesTheOwnersCover) {
   const graph::Graph g = CompleteGraph(5);
   SeededUrbg urbg(11);
   PrivateMeasureRequest req =
-      Request(Measure::kRepair, SelectionMethod::kGem, 1e6, 5);
+      Request(Measure::kRepair, SelectionMethod::kGem, 1e6, 50);
   req.repair_method = RepairMethod::kExact;
   req.exact_repair = MinimumCover(g);
   ASSERT_OK_AND_ASSIGN(const PrivateMeasureResult r,
