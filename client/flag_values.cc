@@ -65,14 +65,15 @@ absl::StatusOr<dpq::v1::Measure> ParseMeasureName(const std::string& text) {
 absl::StatusOr<dpq::v1::SelectionMethod> ParseMethodName(
     const std::string& text) {
   const std::string lower = absl::AsciiStrToLower(text);
+  if (lower == "group_bound") return dpq::v1::SELECTION_METHOD_GROUP_BOUND;
   if (lower == "gem") return dpq::v1::SELECTION_METHOD_GEM;
   if (lower == "optimized") return dpq::v1::SELECTION_METHOD_OPTIMIZED;
   if (lower == "hierarchical") return dpq::v1::SELECTION_METHOD_HIERARCHICAL;
   if (lower == "basic") return dpq::v1::SELECTION_METHOD_BASIC;
   if (lower == "baseline") return dpq::v1::SELECTION_METHOD_BASELINE;
   return Usage(absl::StrCat(
-      "--method for mi and p must be one of gem, optimized, hierarchical, "
-      "basic, baseline; got '",
+      "--method for mi and p must be one of group_bound, gem, optimized, "
+      "hierarchical, basic, baseline; got '",
       text, "'."));
 }
 

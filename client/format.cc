@@ -87,6 +87,23 @@ std::string EstimateCaveat(dpq::v1::Estimate estimate) {
   }
 }
 
+std::string IntervalRange(const dpq::v1::MeasureResult& result) {
+  if (!result.upper_proved()) return absl::StrCat("at least ", result.lower95());
+  return absl::StrCat(result.lower95(), " to ", result.upper95());
+}
+
+std::string IntervalNote(const dpq::v1::MeasureResult& result) {
+  if (!result.upper_proved()) return "no upper limit known: may undercount";
+  if (result.estimate() == dpq::v1::ESTIMATE_LOWER_BOUND &&
+      (result.measure() == dpq::v1::MEASURE_R || result.truncated())) {
+    return "includes the possible undercount";
+  }
+  if (result.estimate() == dpq::v1::ESTIMATE_UPPER_BOUND) {
+    return "includes the possible overcount";
+  }
+  return "noise only";
+}
+
 std::string ColumnTypeName(dpq::v1::ColumnType type) {
   switch (type) {
     case dpq::v1::COLUMN_TYPE_INT64:

@@ -37,6 +37,15 @@ std::string MeasuresList(const dpq::v1::DatasetInfo& info,
 // exact or unspecified values).
 std::string EstimateLabel(dpq::v1::Estimate estimate);
 std::string EstimateCaveat(dpq::v1::Estimate estimate);
+// The 95% interval of a result in words: "610 to 980" or, when nothing
+// bounds the undercount, "at least 610".
+std::string IntervalRange(const dpq::v1::MeasureResult& result);
+// What the interval covers: "noise only" (the estimate cannot miss more),
+// "includes the possible undercount" (theta may cut rows, or I_R's LP
+// bound; the upper end says by how much at most), "includes the possible
+// overcount" (vertex_cover) or "no upper limit known: may undercount"
+// (one-sided).
+std::string IntervalNote(const dpq::v1::MeasureResult& result);
 // "int64", "double", "string", "inferred".
 std::string ColumnTypeName(dpq::v1::ColumnType type);
 // "RESERVED", "COMMITTED", "REFUNDED", "CHARGED", "UNSPECIFIED".

@@ -20,8 +20,8 @@ MeasureCommand::MeasureCommand()
                            "[--method M] [--request-id R]",
                .summary =
                    "Releases one DP inconsistency measure; charges E.\n"
-                   "      M for mi, p: gem (default) | optimized | "
-                   "hierarchical | basic | baseline;\n"
+                   "      M for mi, p: group_bound (default) | gem | "
+                   "optimized | hierarchical | basic | baseline;\n"
                    "      for r: cover_bound (default) | exact (datasets "
                    "registered with --exact-repair; their default) | "
                    "vertex_cover.",
@@ -71,11 +71,16 @@ absl::StatusOr<CommandOutput> MeasureCommand::Run(const RunContext& context) {
 
 std::string MeasureText(const v1::MeasureInconsistencyResponse& response) {
   const v1::MeasureResult& r = response.result();
-  std::string out = absl::StrCat(MeasureLabel(r.measure()), " ~ ", r.value(),
-                                 " \u00b1 ", r.bound95(), " (95% noise",
-                                 EstimateCaveat(r.estimate()), ")");
+  std::string out =
+      absl::StrCat(MeasureLabel(r.measure()), " ~ ", r.value(),
+                   " (95% interval: ", IntervalRange(r), "; ", IntervalNote(r),
+                   "; noise alone \u00b1", r.bound95(), ")");
   if (r.measure() != v1::MEASURE_R) {
     absl::StrAppend(&out, ", theta ", r.theta());
+    if (r.degree_upper() > 0) {
+      absl::StrAppend(&out, " (rows have at most ", r.degree_upper(),
+                      " conflicts)");
+    }
   }
   if (!r.method().empty()) {
     absl::StrAppend(&out, ", method ", TerminalSafe(r.method()));

@@ -32,8 +32,9 @@ class MeasureCommand final : public Command {
   RequestIdFlag request_id_;
 };
 
-// "I_MI (conflicting pairs) ~ V ± B (95% noise[; caveat]), theta T, method
-// M; charged epsilon E, remaining R" and "request id: ID".
+// "I_MI (conflicting pairs) ~ V (95% interval: L to U; what it covers;
+// noise alone ±B), theta T (rows have at most D conflicts), method M;
+// charged epsilon E, remaining R" and "request id: ID".
 std::string MeasureText(const dpq::v1::MeasureInconsistencyResponse& response);
 
 }  // namespace dpq::client

@@ -64,11 +64,11 @@ absl::StatusOr<CommandOutput> ReportCommand::Run(const RunContext& context) {
 
 std::string ReportText(absl::string_view dataset_id,
                        const v1::QualityReportResponse& response) {
-  TextTable table({"MEASURE", "VALUE", "\u00b195%", "ESTIMATES", "THETA",
+  TextTable table({"MEASURE", "VALUE", "95% INTERVAL", "COVERS", "THETA",
                    "EPSILON", "METHOD"});
   for (const v1::MeasureResult& r : response.results()) {
     table.AddRow({MeasureLabel(r.measure()), absl::StrCat(r.value()),
-                  absl::StrCat(r.bound95()), EstimateLabel(r.estimate()),
+                  IntervalRange(r), IntervalNote(r),
                   r.measure() == v1::MEASURE_R ? std::string("-")
                                                : absl::StrCat(r.theta()),
                   FormatEpsilon(r.epsilon_units(), r.epsilon()),

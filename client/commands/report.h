@@ -31,8 +31,8 @@ class ReportCommand final : public Command {
   RequestIdFlag request_id_;
 };
 
-// "Quality report for ID:", a table (MEASURE VALUE ±95% ESTIMATES THETA
-// EPSILON METHOD), the charge and the request id.
+// "Quality report for ID:", a table (MEASURE VALUE 95% INTERVAL COVERS
+// THETA EPSILON METHOD), the charge and the request id.
 std::string ReportText(absl::string_view dataset_id,
                        const dpq::v1::QualityReportResponse& response);
 

@@ -53,6 +53,8 @@ absl::StatusOr<pm::SelectionMethod> MethodFromProto(
     v1::SelectionMethod method) {
   switch (method) {
     case v1::SELECTION_METHOD_UNSPECIFIED:
+    case v1::SELECTION_METHOD_GROUP_BOUND:
+      return pm::SelectionMethod::kGroupBound;
     case v1::SELECTION_METHOD_GEM:
       return pm::SelectionMethod::kGem;
     case v1::SELECTION_METHOD_OPTIMIZED:
@@ -67,8 +69,8 @@ absl::StatusOr<pm::SelectionMethod> MethodFromProto(
       return core::util::InvalidFieldError(
           "method",
           absl::StrCat(
-              "method must be a SelectionMethod (GEM, OPTIMIZED, HIERARCHICAL, "
-              "BASIC or BASELINE), but is ",
+              "method must be a SelectionMethod (GROUP_BOUND, GEM, OPTIMIZED, "
+              "HIERARCHICAL, BASIC or BASELINE), but is ",
               static_cast<int>(method), "."));
   }
 }
@@ -166,6 +168,11 @@ v1::MeasureResult ToMeasureResult(v1::Measure measure,
   out.set_bound95(result.bound95);
   out.set_method(result.method);
   out.set_estimate(EstimateToProto(result.estimate));
+  out.set_lower95(result.lower95);
+  out.set_upper95(result.upper95);
+  out.set_upper_proved(result.upper_proved);
+  out.set_degree_upper(result.degree_upper.value_or(0));
+  out.set_truncated(result.truncated);
   return out;
 }
 

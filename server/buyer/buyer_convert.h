@@ -32,7 +32,7 @@ absl::StatusOr<core::measures::Measure> MeasureFromProto(v1::Measure measure);
 // for the others (I_D, I_MC are never released).
 v1::Measure MeasureToProto(core::measures::Measure measure);
 
-// SELECTION_METHOD_UNSPECIFIED -> kGem (the documented default).
+// SELECTION_METHOD_UNSPECIFIED -> kGroupBound (the documented default).
 // kInvalidArgument naming `method` for an unknown value.
 absl::StatusOr<core::private_measures::SelectionMethod> MethodFromProto(
     v1::SelectionMethod method);

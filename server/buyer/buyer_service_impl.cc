@@ -11,6 +11,7 @@
 #include "core/measures/measure.h"
 #include "core/private/measure_release.h"
 #include "core/private/private_measures.h"
+#include "core/private/report_consistency.h"
 #include "core/util/error_details.h"
 #include "core/util/status_macros.h"
 #include "server/buyer/buyer_convert.h"
@@ -39,12 +40,10 @@ absl::StatusOr<std::shared_ptr<const registry::LoadedDataset>> GetDataset(
 // One release of `measure` on the dataset's cached graph; stops (kCancelled)
 // once `call` is over, so that a client who left does not keep a worker on
 // a large graph's flows.
-absl::StatusOr<v1::MeasureResult> Release(const registry::ConflictGraphData& g,
-                                          const registry::LoadedDataset& d,
-                                          Measure measure,
-                                          const pm::MeasureRelease& release,
-                                          core::dp::SecureUrbg& urbg,
-                                          const CallContext& call) {
+absl::StatusOr<pm::PrivateMeasureResult> Release(
+    const registry::ConflictGraphData& g, const registry::LoadedDataset& d,
+    Measure measure, const pm::MeasureRelease& release,
+    core::dp::SecureUrbg& urbg, const CallContext& call) {
   pm::PrivateMeasureRequest request;
   request.stop = [&call] { return call.Over(); };
   request.measure = measure;
@@ -55,12 +54,12 @@ absl::StatusOr<v1::MeasureResult> Release(const registry::ConflictGraphData& g,
   request.epsilon = release.epsilon_each;
   request.public_max_rows = d.manifest.public_max_rows();
   if (release.method == pm::SelectionMethod::kOptimized ||
-      release.method == pm::SelectionMethod::kGem) {
+      release.method == pm::SelectionMethod::kGem ||
+      release.method == pm::SelectionMethod::kGroupBound) {
     request.degree_bounds = g.degree_bounds;
+    request.minimal_keys = pm::CountMinimalKeys(d.dcs);
   }
-  ASSIGN_OR_RETURN(pm::PrivateMeasureResult result,
-                   pm::ComputePrivateMeasure(urbg, g.graph.graph, request));
-  return ToMeasureResult(MeasureToProto(measure), result);
+  return pm::ComputePrivateMeasure(urbg, g.graph.graph, request);
 }
 
 // The dataset id for the request log: only well-formed ids are written, so
@@ -306,11 +305,17 @@ BuyerServiceImpl::ReleaseMeasures(
   ASSIGN_OR_RETURN(const registry::ConflictGraphData* graph,
                    d.WaitForConflictGraph(call.deadline, call.cancelled));
   const std::unique_ptr<core::dp::SecureUrbg> urbg = NewUrbg();
-  std::vector<v1::MeasureResult> results;
+  std::vector<pm::PrivateMeasureResult> released;
   for (const Measure measure : prepared.spec.measures) {
-    ASSIGN_OR_RETURN(v1::MeasureResult result,
+    ASSIGN_OR_RETURN(pm::PrivateMeasureResult result,
                      Release(*graph, d, measure, prepared.spec, *urbg, call));
-    results.push_back(std::move(result));
+    released.push_back(std::move(result));
+  }
+  pm::MakeResultsConsistent(prepared.spec.measures, released);
+  std::vector<v1::MeasureResult> results;
+  for (size_t i = 0; i < released.size(); ++i) {
+    results.push_back(
+        ToMeasureResult(MeasureToProto(prepared.spec.measures[i]), released[i]));
   }
   return results;
 }

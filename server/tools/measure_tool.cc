@@ -132,7 +132,8 @@ pm::ReleaseInputsWanted Wanted(Measure measure,
   wanted.degree_bounds =
       measure != Measure::kRepair &&
       (request.method == pm::SelectionMethod::kOptimized ||
-       request.method == pm::SelectionMethod::kGem);
+       request.method == pm::SelectionMethod::kGem ||
+       request.method == pm::SelectionMethod::kGroupBound);
   wanted.cover_bound = measure == Measure::kRepair &&
                        request.repair_method == pm::RepairMethod::kCoverBound;
   return wanted;
@@ -162,7 +163,10 @@ absl::StatusOr<PrivateRun> RunPrivate(const MeasureToolOptions& o,
         "releases."));
   }
   const pm::ReleaseInputsWanted wanted = Wanted(measure, request);
-  if (wanted.degree_bounds) request.degree_bounds = d.degree_bounds;
+  if (wanted.degree_bounds) {
+    request.degree_bounds = d.degree_bounds;
+    request.minimal_keys = pm::CountMinimalKeys(d.dcs);
+  }
   if (wanted.cover_bound) request.cover_bound = d.cover_bound;
   if (measure == Measure::kRepair &&
       request.repair_method == pm::RepairMethod::kExact) {
@@ -193,6 +197,11 @@ void AddPrivateDetails(const PrivateRun& run, bool seeded,
     j.AddNull("theta");
   }
   j.Add("bound95", r.bound95);
+  j.Add("lower95", r.lower95);
+  j.Add("upper95", r.upper95);
+  j.Add("upper_proved", r.upper_proved);
+  if (r.degree_upper.has_value()) j.Add("degree_upper", *r.degree_upper);
+  if (r.theta.has_value()) j.Add("truncated", r.truncated);
   j.Add("method", r.method);
   j.Add("estimates", pm::EstimateName(r.estimate));
   j.Add("public_max_rows", run.public_max_rows);

@@ -108,7 +108,8 @@ std::string MeasureToolUsage() {
          "without it\n"
          "  every column is text. --print-schema prints inferred types to "
          "review.\n"
-         "  --method: mi, p: gem (default) | optimized | hierarchical | basic "
+         "  --method: mi, p: group_bound (default) | gem | optimized | "
+         "hierarchical | basic "
          "| baseline;\n"
          "            r: cover_bound (default) | exact | vertex_cover.\n";
 }

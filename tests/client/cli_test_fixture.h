@@ -165,6 +165,10 @@ inline ::dpq::v1::QualityReportResponse ThreeResults(bool with_methods) {
     r->set_estimate(m == ::dpq::v1::MEASURE_R
                         ? ::dpq::v1::ESTIMATE_UPPER_BOUND
                         : ::dpq::v1::ESTIMATE_LOWER_BOUND);
+    r->set_lower95(7);
+    r->set_upper95(m == ::dpq::v1::MEASURE_MI ? 30 : 13);
+    r->set_upper_proved(m != ::dpq::v1::MEASURE_P);
+    r->set_truncated(m != ::dpq::v1::MEASURE_R);
   }
   return resp;
 }
@@ -229,6 +233,11 @@ inline ::dpq::v1::MeasureInconsistencyResponse CannedMeasure(
   r->set_bound95(499);
   r->set_method("gem");
   r->set_estimate(::dpq::v1::ESTIMATE_LOWER_BOUND);
+  r->set_lower95(10796);
+  r->set_upper95(12000);
+  r->set_upper_proved(true);
+  r->set_degree_upper(150);
+  r->set_truncated(true);
   resp.set_epsilon_charged(1);
   resp.set_remaining_budget(2);
   resp.set_request_id(request_id);

@@ -49,7 +49,8 @@ TEST(ProtoJsonLineTest, CanonicalProto3MappingWithZeroValues) {
       ::dpq::testing::IsOkAndHolds(
           R"({"result":{"measure":"MEASURE_MI","value":"11295","epsilon":1,)"
           R"("theta":100,"bound95":"499","method":"gem",)"
-          R"("estimate":"ESTIMATE_LOWER_BOUND","epsilonUnits":"0"},"epsilonCharged":1,)"
+          R"("estimate":"ESTIMATE_LOWER_BOUND","epsilonUnits":"0","lower95":"0",)"
+          R"("upper95":"0","upperProved":false,"degreeUpper":"0","truncated":false},"epsilonCharged":1,)"
           R"("remainingBudget":2.5,"requestId":"r-1","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})"
           "\n"));
   EXPECT_THAT(ProtoJsonLine(v1::QualityReportResponse()),

@@ -116,7 +116,7 @@ TEST_F(CliTest, BuyerSessionWithTablesAndJson) {
   const std::string value = JsonField(r.out, "value").value_or("?");
   EXPECT_DOUBLE_EQ(JsonNumber(r.out, "epsilonCharged"), 1);
   EXPECT_DOUBLE_EQ(JsonNumber(r.out, "remainingBudget"), 1);
-  EXPECT_EQ(JsonField(r.out, "method").value_or(""), "gem") << r.out;
+  EXPECT_EQ(JsonField(r.out, "method").value_or(""), "group_bound") << r.out;
   EXPECT_EQ(JsonField(r.out, "estimate").value_or(""), "ESTIMATE_LOWER_BOUND")
       << r.out;
 
@@ -146,7 +146,7 @@ TEST_F(CliTest, BuyerSessionWithTablesAndJson) {
           token);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("0.25"));
-  EXPECT_THAT(r.out, HasSubstr("estimates an upper bound"));
+  EXPECT_THAT(r.out, HasSubstr("includes the possible overcount"));
   EXPECT_THAT(r.out, HasSubstr("method vertex_cover"));
 
   r = Dpq({"--json", "report", "hospital", "--epsilon", "0.6"}, token);
@@ -154,7 +154,7 @@ TEST_F(CliTest, BuyerSessionWithTablesAndJson) {
   EXPECT_DOUBLE_EQ(JsonNumber(r.out, "epsilonCharged"), 0.6);
   EXPECT_NEAR(JsonNumber(r.out, "remainingBudget"), 0.15, 1e-9);
   EXPECT_TRUE(JsonField(r.out, "value").has_value()) << r.out;
-  EXPECT_THAT(r.out, HasSubstr(R"("method":"gem",)"
+  EXPECT_THAT(r.out, HasSubstr(R"("method":"group_bound",)"
                                R"("estimate":"ESTIMATE_LOWER_BOUND")"));
   EXPECT_THAT(r.out, HasSubstr(R"("method":"cover_bound",)"
                                R"("estimate":"ESTIMATE_LOWER_BOUND")"));
@@ -213,7 +213,7 @@ TEST_F(CliTest, ExactRepairDatasetReleasesTheExactCoverAcrossARestart) {
            "--method", "cover_bound"},
           token);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("may undercount"));
+  EXPECT_THAT(r.out, HasSubstr("includes the possible undercount"));
   EXPECT_THAT(r.out, HasSubstr("method cover_bound"));
 
   ASSERT_EQ(StopServer(), 0) << server_->Log();

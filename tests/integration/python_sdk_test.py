@@ -76,7 +76,21 @@ class ExactBudget(unittest.TestCase):
             self.assertEqual(r.epsilon_charged, Decimal("0.9"))
             self.assertEqual([m.measure for m in r.results], ["MI", "P", "R"])
             ids.append(r.request_id)
+            for m in r.results:
+                # Each part carries its 95% interval, bias included.
+                self.assertLessEqual(m.lower95, m.value)
+                self.assertGreaterEqual(m.upper95, m.value)
+                self.assertTrue(m.describe().startswith(
+                    f"{m.lower95} to {m.upper95} (" if m.upper_proved
+                    else f"at least {m.lower95} ("), m.describe())
+            mi, p, rr = (m.value for m in r.results)
+            self.assertLessEqual(rr, p)  # the parts agree
+            self.assertLessEqual(p, 2 * mi)
             r = dpq.measure_inconsistency("hospital", "p", Decimal("0.5"))
+            self.assertEqual(r.result.method, "group_bound")
+            lo, hi = r.result.interval
+            self.assertLessEqual(lo, r.result.value)
+            self.assertTrue(hi is None or hi >= r.result.value)
             ids.append(r.request_id)
             self.assertEqual(r.remaining_budget, Decimal("15.6"))
             self.assertEqual(str(r.remaining_budget), "15.6")

@@ -275,7 +275,9 @@ TEST_F(ServiceTest, MeasureChargesAndReportsTheRelease) {
   EXPECT_DOUBLE_EQ(mi.remaining_budget(), 2);
   EXPECT_GT(mi.result().theta(), 0u);
   EXPECT_GT(mi.result().bound95(), 0);
-  EXPECT_EQ(mi.result().method(), "gem");  // the default
+  EXPECT_EQ(mi.result().method(), "group_bound");  // the default
+  EXPECT_LE(mi.result().lower95(), mi.result().value());
+  EXPECT_GE(mi.result().upper95(), mi.result().value());
   EXPECT_EQ(mi.result().estimate(), v1::ESTIMATE_LOWER_BOUND);
   EXPECT_EQ(mi.request_id(), "m-1");
   EXPECT_FALSE(mi.replayed());
@@ -309,7 +311,7 @@ TEST_F(ServiceTest, MeasureChargesAndReportsTheRelease) {
       client_->Measure(*token, "hospital", v1::MEASURE_P, 0.5, "p-1", &p),
       GrpcOk());
   EXPECT_EQ(p.result().measure(), v1::MEASURE_P);
-  EXPECT_EQ(p.result().method(), "gem");
+  EXPECT_EQ(p.result().method(), "group_bound");
   EXPECT_EQ(p.result().estimate(), v1::ESTIMATE_LOWER_BOUND);
   EXPECT_EQ(p.request_id(), "p-1");
 

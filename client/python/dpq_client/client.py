@@ -153,8 +153,8 @@ class Client:
                               timeout: Optional[float] = None):
         """One DP inconsistency measure (results.MeasureRelease).
 
-        measure: "mi", "p" or "r"; method (MI, P): "gem" (default),
-        "optimized", "hierarchical", "basic", "baseline"; repair_method (R):
+        measure: "mi", "p" or "r"; method (MI, P): "group_bound" (default),
+        "gem", "optimized", "hierarchical", "basic", "baseline"; repair_method (R):
         "cover_bound", "exact", "vertex_cover". Charges epsilon (times the
         dataset's charge_multiplier)."""
         rid = request_id or new_request_id()

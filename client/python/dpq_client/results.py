@@ -9,7 +9,7 @@ this module does not copy.
 import datetime
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Tuple
 
 from dpq_client import _stubs  # noqa: F401
 from dpq_client.amounts import epsilon_field
@@ -174,13 +174,39 @@ class MeasureResult:
     """One released inconsistency measure."""
 
     measure: str  # "MI", "P", "R"
-    value: int  # the DP estimate (unclamped: may be negative)
+    value: int  # the DP estimate, clamped to the measure's public range [0, max]
     epsilon: Decimal  # epsilon spent on this measure
     theta: int
-    bound95: int  # |noise| <= bound95 with probability 95%
+    bound95: int  # |noise| <= bound95 with probability 95% (noise only)
     method: str
     estimate: str  # "EXACT", "LOWER_BOUND", "UPPER_BOUND"
+    # The measure itself lies in [lower95, upper95] with probability >= 95%,
+    # the undercount of a lower-bound estimate included. When upper_proved is
+    # False, upper95 is only the public maximum: read it as "at least lower95".
+    lower95: int
+    upper95: int
+    upper_proved: bool
+    degree_upper: Optional[int]  # DP bound on one row's conflicts (MI, P), if any
+    truncated: bool  # theta may cut rows with more conflicts (MI, P)
     raw: Any = field(repr=False, compare=False)
+
+    @property
+    def interval(self) -> Tuple[int, Optional[int]]:
+        """(lower, upper) of the 95% interval; upper is None when nothing
+        bounds the undercount (a one-sided interval)."""
+        return (self.lower95, self.upper95 if self.upper_proved else None)
+
+    def describe(self) -> str:
+        """The interval in words, as the dpq CLI prints it."""
+        if not self.upper_proved:
+            return f"at least {self.lower95} (no upper limit known: may undercount)"
+        if self.estimate == "LOWER_BOUND" and (self.measure == "R" or self.truncated):
+            note = "undercount included"
+        elif self.estimate == "UPPER_BOUND":
+            note = "overcount included"
+        else:
+            note = "noise only"
+        return f"{self.lower95} to {self.upper95} ({note})"
 
     @staticmethod
     def from_proto(r) -> "MeasureResult":
@@ -188,7 +214,9 @@ class MeasureResult:
             measure=enum_short_name(dataset_pb2.Measure, r.measure, "MEASURE_"),
             value=r.value, epsilon=epsilon_field(r, "epsilon"), theta=r.theta,
             bound95=r.bound95, method=r.method,
-            estimate=enum_short_name(dataset_pb2.Estimate, r.estimate, "ESTIMATE_"), raw=r)
+            estimate=enum_short_name(dataset_pb2.Estimate, r.estimate, "ESTIMATE_"),
+            lower95=r.lower95, upper95=r.upper95, upper_proved=r.upper_proved,
+            degree_upper=r.degree_upper or None, truncated=r.truncated, raw=r)
 
 
 @dataclass(frozen=True, kw_only=True)

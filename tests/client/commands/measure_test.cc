@@ -96,9 +96,9 @@ TEST(ParseBuyerTest, MethodOfTheOtherMeasureIsAUsageError) {
     for (const char* measure : {"mi", "p"}) {
       ExpectUsageError({"measure", "h", "--measure", measure, "--epsilon", "1",
                         "--method", repair},
-                       absl::StrCat("--method for mi and p must be one of gem, "
-                                    "optimized, hierarchical, basic, "
-                                    "baseline; got '",
+                       absl::StrCat("--method for mi and p must be one of "
+                                    "group_bound, gem, optimized, "
+                                    "hierarchical, basic, baseline; got '",
                                     repair, "'"));
     }
   }
@@ -138,8 +138,8 @@ TEST(ParseBuyerTest, MeasureErrors) {
                    "--epsilon expects a finite number");
   ExpectUsageError({"measure", "h", "--measure", "mi", "--epsilon", "1",
                     "--method", "magic"},
-                   "--method for mi and p must be one of gem, optimized, "
-                   "hierarchical, basic, baseline; got 'magic'");
+                   "--method for mi and p must be one of group_bound, gem, "
+                   "optimized, hierarchical, basic, baseline; got 'magic'");
   ExpectUsageError(
       {"measure", "h", "--measure", "r", "--epsilon", "1", "--method", "magic"},
       "the method for r must be one of cover_bound, exact, "
@@ -173,6 +173,11 @@ const char kMeasureMi[] = R"pb(
     bound95: 499
     method: "gem"
     estimate: ESTIMATE_LOWER_BOUND
+    lower95: 10796
+    upper95: 12000
+    upper_proved: true
+    degree_upper: 150
+    truncated: true
   }
   epsilon_charged: 1
   remaining_budget: 2
@@ -182,9 +187,10 @@ const char kMeasureMi[] = R"pb(
 TEST(MeasureTextTest, HumanSentence) {
   const auto resp = FromText<dpq::v1::MeasureInconsistencyResponse>(kMeasureMi);
   EXPECT_EQ(MeasureText(resp),
-            "I_MI (conflicting pairs) ~ 11295 \u00b1 499 (95% noise; "
-            "estimates a lower bound: may undercount), theta 100, "
-            "method gem; charged epsilon 1, remaining 2\n"
+"I_MI (conflicting pairs) ~ 11295 (95% interval: 10796 to 12000; "
+            "includes the possible undercount; noise alone \u00b1499), theta "
+            "100 (rows have at most 150 conflicts), method gem; charged "
+            "epsilon 1, remaining 2\n"
             "request id: r-1\n");
 }
 
@@ -193,7 +199,8 @@ TEST(MeasureTextTest, Json) {
   EXPECT_EQ(*ProtoJsonLine(resp),
             R"({"result":{"measure":"MEASURE_MI","value":"11295","epsilon":1,)"
             R"("theta":100,"bound95":"499","method":"gem",)"
-            R"("estimate":"ESTIMATE_LOWER_BOUND","epsilonUnits":"0"},"epsilonCharged":1,)"
+R"("estimate":"ESTIMATE_LOWER_BOUND","epsilonUnits":"0","lower95":"10796",)"
+            R"("upper95":"12000","upperProved":true,"degreeUpper":"150","truncated":true},"epsilonCharged":1,)"
             R"("remainingBudget":2,"requestId":"r-1","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})"
             "\n");
 }
@@ -208,6 +215,9 @@ TEST(MeasureTextTest, ExactRepairHasNoCaveat) {
       bound95: 3
       method: "exact"
       estimate: ESTIMATE_EXACT
+      lower95: 38
+      upper95: 44
+      upper_proved: true
     }
     epsilon_charged: 1
     remaining_budget: 0
@@ -215,29 +225,38 @@ TEST(MeasureTextTest, ExactRepairHasNoCaveat) {
   )pb");
   const std::string human = MeasureText(resp);
   EXPECT_EQ(human,
-            "I_R (minimal repair deletions) ~ 41 \u00b1 3 (95% noise), method "
-            "exact; charged epsilon 1, remaining 0\n"
+            "I_R (minimal repair deletions) ~ 41 (95% interval: 38 to 44; "
+            "noise only; noise alone \u00b13), method exact; charged epsilon "
+            "1, remaining 0\n"
             "request id: x\n");
   EXPECT_THAT(human, Not(HasSubstr("undercount")));
   EXPECT_THAT(*ProtoJsonLine(resp),
-              HasSubstr(R"("method":"exact","estimate":"ESTIMATE_EXACT","epsilonUnits":"0"})"));
+              HasSubstr(R"("method":"exact","estimate":"ESTIMATE_EXACT","epsilonUnits":"0",)"));
   // cover_bound on the same measure: a lower bound, said so.
   auto bound = resp;
   bound.mutable_result()->set_method("cover_bound");
   bound.mutable_result()->set_estimate(dpq::v1::ESTIMATE_LOWER_BOUND);
   EXPECT_THAT(MeasureText(bound),
-              HasSubstr("(95% noise; estimates a lower bound: may "
-                        "undercount), method cover_bound;"));
+              HasSubstr("(95% interval: 38 to 44; includes the possible "
+                        "undercount; noise alone \u00b13), method "
+                        "cover_bound;"));
   EXPECT_THAT(*ProtoJsonLine(bound),
               HasSubstr(R"("estimate":"ESTIMATE_LOWER_BOUND")"));
 }
 
-// A server from before the estimate field sends none: nothing is claimed.
-TEST(MeasureTextTest, MissingEstimateClaimsNothing) {
+// A server from before the interval fields sends none: the answer is read
+// as one-sided (nothing proved above), never as more precise than it is.
+TEST(MeasureTextTest, MissingIntervalClaimsNothing) {
   auto resp = FromText<dpq::v1::MeasureInconsistencyResponse>(kMeasureMi);
   resp.mutable_result()->clear_estimate();
+  resp.mutable_result()->clear_lower95();
+  resp.mutable_result()->clear_upper95();
+  resp.mutable_result()->clear_upper_proved();
+  resp.mutable_result()->clear_degree_upper();
   EXPECT_THAT(MeasureText(resp),
-              HasSubstr("\u00b1 499 (95% noise), theta 100"));
+              HasSubstr("(95% interval: at least 0; no upper limit known: "
+                        "may undercount; noise alone \u00b1499), theta 100, "
+                        "method gem"));
   EXPECT_THAT(*ProtoJsonLine(resp),
               HasSubstr(R"("estimate":"ESTIMATE_UNSPECIFIED")"));
 }
@@ -251,6 +270,9 @@ TEST(MeasureTextTest, RHasNoThetaAndReplayIsExplained) {
       bound95: 12
       method: "vertex_cover"
       estimate: ESTIMATE_UPPER_BOUND
+      lower95: 0
+      upper95: 9
+      upper_proved: true
     }
     epsilon_charged: 0
     remaining_budget: 0.25
@@ -259,15 +281,16 @@ TEST(MeasureTextTest, RHasNoThetaAndReplayIsExplained) {
   )pb");
   const std::string human = MeasureText(resp);
   EXPECT_EQ(human,
-            "I_R (minimal repair deletions) ~ -3 \u00b1 12 (95% noise; "
-            "estimates an upper bound: may overcount up to 2x), method "
+            "I_R (minimal repair deletions) ~ -3 (95% interval: 0 to 9; "
+            "includes the possible overcount; noise alone \u00b112), method "
             "vertex_cover; charged epsilon 0 (recorded answer of an earlier "
             "call), remaining 0.25\n"
             "request id: again\n");
   EXPECT_EQ(*ProtoJsonLine(resp),
             R"({"result":{"measure":"MEASURE_R","value":"-3","epsilon":0.5,)"
             R"("theta":0,"bound95":"12","method":"vertex_cover",)"
-            R"("estimate":"ESTIMATE_UPPER_BOUND","epsilonUnits":"0"},"epsilonCharged":0,)"
+            R"("estimate":"ESTIMATE_UPPER_BOUND","epsilonUnits":"0","lower95":"0",)"
+            R"("upper95":"9","upperProved":true,"degreeUpper":"0","truncated":false},"epsilonCharged":0,)"
             R"("remainingBudget":0.25,"requestId":"again","replayed":true,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})"
             "\n");
 }
@@ -290,7 +313,8 @@ TEST_F(CliTest, MeasureSendsEverythingAndPrintsJson) {
   EXPECT_EQ(out(),
             R"({"result":{"measure":"MEASURE_MI","value":"11295","epsilon":1,)"
             R"("theta":100,"bound95":"499","method":"gem",)"
-            R"("estimate":"ESTIMATE_LOWER_BOUND","epsilonUnits":"0"},"epsilonCharged":1,)"
+R"("estimate":"ESTIMATE_LOWER_BOUND","epsilonUnits":"0","lower95":"10796",)"
+            R"("upper95":"12000","upperProved":true,"degreeUpper":"150","truncated":true},"epsilonCharged":1,)"
             R"("remainingBudget":2,"requestId":"r-9","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})"
             "\n");
   EXPECT_THAT(err(), IsEmpty());
@@ -309,9 +333,10 @@ TEST_F(CliTest, MeasureWithoutRequestIdGeneratesAndPrintsOne) {
   EXPECT_EQ(sent.method(), v1::SELECTION_METHOD_UNSPECIFIED);
   EXPECT_EQ(sent.repair_method(), v1::REPAIR_METHOD_UNSPECIFIED);
   EXPECT_EQ(out(),
-            "I_MI (conflicting pairs) ~ 11295 \u00b1 499 (95% noise; "
-            "estimates a lower bound: may undercount), theta 100, "
-            "method gem; charged epsilon 1, remaining 2\n"
+"I_MI (conflicting pairs) ~ 11295 (95% interval: 10796 to 12000; "
+            "includes the possible undercount; noise alone \u00b1499), theta "
+            "100 (rows have at most 150 conflicts), method gem; charged "
+            "epsilon 1, remaining 2\n"
             "request id: dpq-generated\n");
 }
 
@@ -325,6 +350,10 @@ TEST_F(CliTest, MeasureRSendsTheRepairMethodAndPrintsAnExactValue) {
   r->set_bound95(3);
   r->set_method("exact");
   r->set_estimate(v1::ESTIMATE_EXACT);
+  r->set_lower95(409);
+  r->set_upper95(415);
+  r->set_degree_upper(0);
+  r->set_truncated(false);
   EXPECT_CALL(*buyer_, MeasureInconsistency(_, _, _))
       .Times(2)
       .WillRepeatedly(DoAll(SaveArg<1>(&sent), SetArgPointee<2>(resp),
@@ -337,8 +366,9 @@ TEST_F(CliTest, MeasureRSendsTheRepairMethodAndPrintsAnExactValue) {
   EXPECT_EQ(sent.repair_method(), v1::REPAIR_METHOD_EXACT);
   EXPECT_EQ(sent.method(), v1::SELECTION_METHOD_UNSPECIFIED);
   EXPECT_EQ(out(),
-            "I_R (minimal repair deletions) ~ 412 \u00b1 3 (95% noise), "
-            "method exact; charged epsilon 1, remaining 2\n"
+            "I_R (minimal repair deletions) ~ 412 (95% interval: 409 to 415; "
+            "noise only; noise alone \u00b13), method exact; charged epsilon "
+            "1, remaining 2\n"
             "request id: r-e\n");
   EXPECT_THAT(out(), Not(HasSubstr("undercount")));
   EXPECT_EQ(Run({"--json", "measure", "hospital", "--measure", "r", "--epsilon",
@@ -354,9 +384,9 @@ TEST_F(CliTest, MethodOfTheOtherMeasureExits2WithoutAnRpc) {
                  "--method", "cover_bound"}),
             kExitUsage);
   EXPECT_THAT(out(), IsEmpty());
-  EXPECT_THAT(err(), HasSubstr("--method for mi and p must be one of gem, "
-                               "optimized, hierarchical, basic, baseline; got "
-                               "'cover_bound'"));
+  EXPECT_THAT(err(), HasSubstr("--method for mi and p must be one of "
+                               "group_bound, gem, optimized, hierarchical, "
+                               "basic, baseline; got 'cover_bound'"));
   EXPECT_EQ(Run({"measure", "hospital", "--measure", "r", "--epsilon", "1",
                  "--method", "gem"}),
             kExitUsage);

@@ -72,6 +72,11 @@ const char kReport[] = R"pb(
     bound95: 40
     method: "gem"
     estimate: ESTIMATE_LOWER_BOUND
+    lower95: 60
+    upper95: 420
+    upper_proved: true
+    degree_upper: 30
+    truncated: true
   }
   results {
     measure: MEASURE_P
@@ -81,6 +86,8 @@ const char kReport[] = R"pb(
     bound95: 20
     method: "gem"
     estimate: ESTIMATE_LOWER_BOUND
+    lower95: 30
+    truncated: true
   }
   results {
     measure: MEASURE_R
@@ -89,6 +96,9 @@ const char kReport[] = R"pb(
     bound95: 9
     method: "exact"
     estimate: ESTIMATE_EXACT
+    lower95: 21
+    upper95: 39
+    upper_proved: true
   }
   epsilon_charged: 1
   remaining_budget: 0
@@ -100,14 +110,14 @@ TEST(ReportTextTest, HumanTable) {
   EXPECT_EQ(
       ReportText("h", resp),
       "Quality report for h:\n"
-      "MEASURE                         VALUE  \u00b195%  ESTIMATES    THETA  "
-      "EPSILON   METHOD\n"
-      "I_MI (conflicting pairs)        100    40    lower bound  7      "
-      "0.333333  gem\n"
-      "I_P (tuples in conflicts)       50     20    lower bound  7      "
-      "0.333333  gem\n"
-      "I_R (minimal repair deletions)  30     9     exact        -      "
-      "0.333333  exact\n"
+      "MEASURE                         VALUE  95% INTERVAL  COVERS          "
+      "                      THETA  EPSILON   METHOD\n"
+      "I_MI (conflicting pairs)        100    60 to 420     includes the "
+      "possible undercount      7      0.333333  gem\n"
+      "I_P (tuples in conflicts)       50     at least 30   no upper limit "
+      "known: may undercount  7      0.333333  gem\n"
+      "I_R (minimal repair deletions)  30     21 to 39      noise only      "
+      "                      -      0.333333  exact\n"
       "charged epsilon 1, remaining 0\n"
       "request id: rep\n");
 }
@@ -117,9 +127,12 @@ TEST(ReportTextTest, Json) {
   EXPECT_EQ(
       *ProtoJsonLine(resp),
       R"({"results":[)"
-      R"({"measure":"MEASURE_MI","value":"100","epsilon":0.333333333333333,"theta":7,"bound95":"40","method":"gem","estimate":"ESTIMATE_LOWER_BOUND","epsilonUnits":"0"},)"
-      R"({"measure":"MEASURE_P","value":"50","epsilon":0.333333333333333,"theta":7,"bound95":"20","method":"gem","estimate":"ESTIMATE_LOWER_BOUND","epsilonUnits":"0"},)"
-      R"({"measure":"MEASURE_R","value":"30","epsilon":0.333333333333333,"theta":0,"bound95":"9","method":"exact","estimate":"ESTIMATE_EXACT","epsilonUnits":"0"}],)"
+      R"({"measure":"MEASURE_MI","value":"100","epsilon":0.333333333333333,"theta":7,"bound95":"40","method":"gem","estimate":"ESTIMATE_LOWER_BOUND","epsilonUnits":"0",)"
+      R"("lower95":"60","upper95":"420","upperProved":true,"degreeUpper":"30","truncated":true},)"
+      R"({"measure":"MEASURE_P","value":"50","epsilon":0.333333333333333,"theta":7,"bound95":"20","method":"gem","estimate":"ESTIMATE_LOWER_BOUND","epsilonUnits":"0",)"
+      R"("lower95":"30","upper95":"0","upperProved":false,"degreeUpper":"0","truncated":true},)"
+      R"({"measure":"MEASURE_R","value":"30","epsilon":0.333333333333333,"theta":0,"bound95":"9","method":"exact","estimate":"ESTIMATE_EXACT","epsilonUnits":"0",)"
+      R"("lower95":"21","upper95":"39","upperProved":true,"degreeUpper":"0","truncated":false}],)"
       R"("epsilonCharged":1,"remainingBudget":0,"requestId":"rep","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})"
       "\n");
 }
@@ -145,7 +158,7 @@ TEST_F(CliTest, ReportSendsEverythingAndPrintsJson) {
   EXPECT_THAT(out(), HasSubstr(R"("epsilonCharged":3,"remainingBudget":0)"));
 }
 
-TEST_F(CliTest, ReportSendsTheRepairMethodAndShowsEstimates) {
+TEST_F(CliTest, ReportSendsTheRepairMethodAndShowsWhatEachIntervalCovers) {
   v1::QualityReportRequest sent;
   v1::QualityReportResponse resp = ThreeResults(/*with_methods=*/true);
   resp.set_epsilon_charged(3);
@@ -160,9 +173,10 @@ TEST_F(CliTest, ReportSendsTheRepairMethodAndShowsEstimates) {
   EXPECT_EQ(sent.repair_method(), v1::REPAIR_METHOD_VERTEX_COVER);
   EXPECT_EQ(sent.method(), v1::SELECTION_METHOD_UNSPECIFIED);
   EXPECT_EQ(out(), ReportText("tax", resp));
-  EXPECT_THAT(out(), HasSubstr("ESTIMATES"));
-  EXPECT_THAT(out(), HasSubstr("upper bound"));
-  EXPECT_THAT(out(), HasSubstr("lower bound"));
+  EXPECT_THAT(out(), HasSubstr("COVERS"));
+  EXPECT_THAT(out(), HasSubstr("7 to 13       includes the possible overcount"));
+  EXPECT_THAT(out(), HasSubstr("7 to 30       includes the possible undercount"));
+  EXPECT_THAT(out(), HasSubstr("at least 7    no upper limit known"));
 }
 
 }  // namespace

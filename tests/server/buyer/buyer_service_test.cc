@@ -259,7 +259,13 @@ TEST_F(BuyerServiceTest, MeasureChargesTheBuyerAndReportsTheRest) {
   EXPECT_GE(r.theta(), 1u);
   EXPECT_LE(r.theta(), 2000u);
   EXPECT_GT(r.bound95(), 0);
-  EXPECT_EQ(r.method(), "gem");  // the default
+  EXPECT_EQ(r.method(), "group_bound");  // the default
+  // The interval holds the released value's measure; every DC is keyed, so
+  // the upper end is proved and the degree bound is reported.
+  EXPECT_LE(r.lower95(), r.value());
+  EXPECT_GE(r.upper95(), r.value());
+  EXPECT_TRUE(r.upper_proved());
+  EXPECT_GT(r.degree_upper(), 0u);
   EXPECT_EQ(r.estimate(), v1::ESTIMATE_LOWER_BOUND);
 
   EXPECT_THAT(Remaining("alice"), DoubleNear(0.75, 1e-12));
@@ -267,7 +273,7 @@ TEST_F(BuyerServiceTest, MeasureChargesTheBuyerAndReportsTheRest) {
   ASSERT_THAT(entries, SizeIs(1));
   EXPECT_EQ(entries[0].state, EntryState::kCommitted);
   EXPECT_EQ(entries[0].request_id, "r1");
-  EXPECT_EQ(entries[0].operation, "MeasureInconsistency MI gem");
+  EXPECT_EQ(entries[0].operation, "MeasureInconsistency MI group_bound");
   EXPECT_EQ(entries[0].neighbouring, registry::kTupleNeighbouring);
   EXPECT_DOUBLE_EQ(entries[0].epsilon, 0.25);
   // The recorded answer is the released one.
@@ -284,7 +290,8 @@ TEST_F(BuyerServiceTest, EveryMeasureAndMethodReleases) {
     std::string name;
   };
   const SelectionCase selections[] = {
-      {v1::SELECTION_METHOD_UNSPECIFIED, "gem"},
+      {v1::SELECTION_METHOD_UNSPECIFIED, "group_bound"},
+      {v1::SELECTION_METHOD_GROUP_BOUND, "group_bound"},
       {v1::SELECTION_METHOD_GEM, "gem"},
       {v1::SELECTION_METHOD_OPTIMIZED, "optimized"},
       {v1::SELECTION_METHOD_HIERARCHICAL, "hierarchical"},
@@ -338,7 +345,7 @@ TEST_F(BuyerServiceTest, EveryMeasureAndMethodReleases) {
     EXPECT_EQ(response.result().theta(), 0u);
     EXPECT_GT(response.result().bound95(), 0);
   }
-  EXPECT_THAT(Remaining("alice"), DoubleNear(10.0 - 15 * 0.5, 1e-9));
+  EXPECT_THAT(Remaining("alice"), DoubleNear(10.0 - 17 * 0.5, 1e-9));
 
   // Every repair method on a dataset registered with exact_repair, where
   // the default is exact.
@@ -370,7 +377,7 @@ TEST_F(BuyerServiceTest, EveryMeasureAndMethodReleases) {
     v1::MeasureInconsistencyResponse response;
     ASSERT_OK(
         service_->MeasureInconsistencyImpl(Buyer("alice"), request, &response));
-    EXPECT_EQ(response.result().method(), "gem");
+    EXPECT_EQ(response.result().method(), "group_bound");
     EXPECT_EQ(response.result().estimate(), v1::ESTIMATE_LOWER_BOUND);
   }
   EXPECT_THAT(Remaining("alice", kExact), DoubleNear(10.0 - 6 * 0.5, 1e-9));
@@ -927,9 +934,16 @@ TEST_F(BuyerServiceTest, QualityReportIsOneChargeSplitInThree) {
     sum += r.epsilon();
   }
   EXPECT_LE(sum, 0.9);
-  EXPECT_EQ(response.results(0).method(), "gem");
-  EXPECT_EQ(response.results(1).method(), "gem");
+  EXPECT_EQ(response.results(0).method(), "group_bound");
+  EXPECT_EQ(response.results(1).method(), "group_bound");
   EXPECT_EQ(response.results(2).method(), "cover_bound");
+  // The parts agree: I_R <= I_P <= 2 I_MI, I_R <= I_MI.
+  const int64_t mi = response.results(0).value();
+  const int64_t p = response.results(1).value();
+  const int64_t rr = response.results(2).value();
+  EXPECT_LE(rr, p);
+  EXPECT_LE(rr, mi);
+  EXPECT_LE(p, 2 * mi);
   for (const v1::MeasureResult& r : response.results()) {
     EXPECT_EQ(r.estimate(), v1::ESTIMATE_LOWER_BOUND);
   }
@@ -938,7 +952,8 @@ TEST_F(BuyerServiceTest, QualityReportIsOneChargeSplitInThree) {
   EXPECT_EQ(response.request_id(), "report-1");
   std::vector<LedgerEntry> entries = Entries("alice");
   ASSERT_THAT(entries, SizeIs(1));
-  EXPECT_EQ(entries[0].operation, "QualityReport MI,P,R gem,cover_bound");
+  EXPECT_EQ(entries[0].operation,
+            "QualityReport MI,P,R group_bound,cover_bound");
   EXPECT_DOUBLE_EQ(entries[0].epsilon, 0.9);
 
   v1::QualityReportResponse again;
@@ -989,7 +1004,7 @@ TEST_F(BuyerServiceTest, QualityReportNamesBothMethods) {
   exact.set_request_id("report-exact");
   ASSERT_OK(service_->QualityReportImpl(Buyer("alice"), exact, &response));
   ASSERT_THAT(response.results(), SizeIs(3));
-  EXPECT_EQ(response.results(0).method(), "gem");
+  EXPECT_EQ(response.results(0).method(), "group_bound");
   EXPECT_EQ(response.results(2).method(), "exact");
   EXPECT_EQ(response.results(2).estimate(), v1::ESTIMATE_EXACT);
   LedgerFilter filter;
@@ -997,7 +1012,7 @@ TEST_F(BuyerServiceTest, QualityReportNamesBothMethods) {
   ASSERT_OK_AND_ASSIGN(const std::vector<LedgerEntry> entries,
                        ledger_->ListEntries(filter));
   ASSERT_THAT(entries, SizeIs(1));
-  EXPECT_EQ(entries[0].operation, "QualityReport MI,P,R gem,exact");
+  EXPECT_EQ(entries[0].operation, "QualityReport MI,P,R group_bound,exact");
 }
 
 TEST_F(BuyerServiceTest, QualityReportValidatesItsArguments) {
@@ -1132,16 +1147,19 @@ TEST(BuyerConvertTest, MeasuresAndMethods) {
             v1::MEASURE_UNSPECIFIED);
   EXPECT_THAT(MethodFromProto(v1::SELECTION_METHOD_UNSPECIFIED),
               dpq::testing::IsOkAndHolds(
-                  core::private_measures::SelectionMethod::kGem));
+                  core::private_measures::SelectionMethod::kGroupBound));
+  EXPECT_THAT(MethodFromProto(v1::SELECTION_METHOD_GROUP_BOUND),
+              dpq::testing::IsOkAndHolds(
+                  core::private_measures::SelectionMethod::kGroupBound));
   EXPECT_THAT(MethodFromProto(v1::SELECTION_METHOD_GEM),
               dpq::testing::IsOkAndHolds(
                   core::private_measures::SelectionMethod::kGem));
   EXPECT_THAT(MethodFromProto(v1::SELECTION_METHOD_OPTIMIZED),
               dpq::testing::IsOkAndHolds(
                   core::private_measures::SelectionMethod::kOptimized));
-  EXPECT_THAT(MethodFromProto(static_cast<v1::SelectionMethod>(6)),
+  EXPECT_THAT(MethodFromProto(static_cast<v1::SelectionMethod>(7)),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("GEM, OPTIMIZED")));
+                       HasSubstr("GROUP_BOUND, GEM, OPTIMIZED")));
   EXPECT_THAT(MethodFromProto(v1::SELECTION_METHOD_BASELINE),
               dpq::testing::IsOkAndHolds(
                   core::private_measures::SelectionMethod::kBaseline));

@@ -99,16 +99,20 @@ TEST_F(MeasureToolTest, PrivateRunReportsEpsilonThetaAndBound) {
   EXPECT_THAT(*out, HasSubstr(",\"rows\":4,\"edges\":3,\"graph_seconds\":"));
   EXPECT_THAT(*out, HasSubstr("\"epsilon\":1,\"theta\":"));
   EXPECT_THAT(*out, HasSubstr("\"bound95\":"));
-  // gem is the default for mi; its value is a lower bound.
-  EXPECT_THAT(*out, HasSubstr("\"method\":\"gem\",\"estimates\":"
+  // group_bound is the default for mi; its value is a lower bound, with
+  // an interval that includes the undercount.
+  EXPECT_THAT(*out, HasSubstr("\"method\":\"group_bound\",\"estimates\":"
                               "\"lower_bound\",\"public_max_rows\":10"));
+  EXPECT_THAT(*out, HasSubstr("\"lower95\":"));
+  EXPECT_THAT(*out, HasSubstr(",\"upper_proved\":true,\"degree_upper\":"));
   EXPECT_TRUE(warnings_.empty());
 }
 
 TEST_F(MeasureToolTest, NamedMethodOfMiAndPIsUsed) {
   for (const char* measure : {"mi", "p"}) {
     for (const char* method :
-         {"gem", "optimized", "hierarchical", "basic", "baseline"}) {
+         {"group_bound", "gem", "optimized", "hierarchical", "basic",
+          "baseline"}) {
       MeasureToolOptions o = Private(measure, 1.0);
       o.method = method;
       auto out = RunMeasureTool(o, &warnings_);
@@ -134,7 +138,9 @@ TEST_F(MeasureToolTest, RepairDefaultsToCoverBoundALowerBound) {
   // At epsilon 1e6 the noise is 0 (but with negligible probability).
   EXPECT_THAT(*out, StartsWith("{\"measure\":\"R\",\"exact\":false,"
                                "\"value\":3,"));
-  EXPECT_THAT(*out, HasSubstr("\"theta\":null,\"bound95\":0,"
+  // The LP's integrality gap of 2 gives the upper end.
+  EXPECT_THAT(*out, HasSubstr("\"theta\":null,\"bound95\":0,\"lower95\":3,"
+                              "\"upper95\":6,\"upper_proved\":true,"
                               "\"method\":\"cover_bound\","
                               "\"estimates\":\"lower_bound\""));
 }
