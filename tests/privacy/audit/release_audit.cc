@@ -140,9 +140,15 @@ Release Measure(v1::Measure measure, v1::SelectionMethod method,
     v1::MeasureInconsistencyResponse response;
     RETURN_IF_ERROR(h.service().MeasureInconsistencyImpl(h.auditor(), request,
                                                          &response));
+    // Everything released: the value, the interval's ends (the upper one
+    // carries group_bound's uncovered-row count), theta and the degree bound.
+    const v1::MeasureResult& r = response.result();
     Observation o;
-    o.numbers = {{"value", static_cast<double>(response.result().value())}};
-    o.keys = {{"theta", absl::StrCat(response.result().theta())}};
+    o.numbers = {{"value", static_cast<double>(r.value())},
+                 {"lower95", static_cast<double>(r.lower95())},
+                 {"upper95", static_cast<double>(r.upper95())}};
+    o.keys = {{"theta", absl::StrCat(r.theta())},
+              {"degree_upper", absl::StrCat(r.degree_upper())}};
     return o;
   };
 }
@@ -161,6 +167,8 @@ Release Report(double epsilon) {
     for (const v1::MeasureResult& r : response.results()) {
       o.numbers.emplace_back(absl::StrCat("measure ", r.measure()),
                              static_cast<double>(r.value()));
+      o.numbers.emplace_back(absl::StrCat("upper95 ", r.measure()),
+                             static_cast<double>(r.upper95()));
     }
     return o;
   };
@@ -504,6 +512,7 @@ std::vector<AuditCase> AllAuditCases() {
   using v1::MEASURE_R;
   std::vector<AuditCase> cases;
   const std::vector<std::pair<v1::SelectionMethod, const char*>> methods = {
+      {v1::SELECTION_METHOD_GROUP_BOUND, "group_bound"},
       {v1::SELECTION_METHOD_GEM, "gem"},
       {v1::SELECTION_METHOD_OPTIMIZED, "optimized"},
       {v1::SELECTION_METHOD_HIERARCHICAL, "hierarchical"},
