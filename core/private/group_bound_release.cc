@@ -102,9 +102,8 @@ uint64_t DegreeUpper(absl::Span<const DcDegreeBound> degree_bounds,
   return std::min(cap, keys * b_upper);
 }
 
-// Step 2 (I_P): U~ + m_u, and whether theta = 2 saves more noise than its
-// bias bound. Post-processing of DP outputs, whatever its rounding.
-absl::StatusOr<int64_t> UncoveredUpper(dp::SecureUrbg& urbg,
+// Step 2 (I_P): U~.
+absl::StatusOr<int64_t> NoisyUncovered(dp::SecureUrbg& urbg,
                                        const graph::Graph& g,
                                        const dp::DiscreteLaplace& noise,
                                        const util::StopFn& stop) {
@@ -112,8 +111,7 @@ absl::StatusOr<int64_t> UncoveredUpper(dp::SecureUrbg& urbg,
       const std::vector<int64_t> covered,
       FlowExtensionValues(g, Measure::kProblematic, {kUncoveredTheta}, stop));
   const int64_t uncovered = static_cast<int64_t>(g.num_nodes()) - covered[0];
-  return SaturatingSum(SaturatingSum(uncovered, noise.Sample(urbg)),
-                       OneSidedMargin(noise, kUpperBoundMiss));
+  return SaturatingSum(uncovered, noise.Sample(urbg));
 }
 
 // Step 3: a lower confidence bound (miss scale_miss) of the I_MI flow
@@ -185,15 +183,20 @@ absl::StatusOr<GroupBoundRelease> ReleaseWithGroupBound(
   out.degree_upper = DegreeUpper(degree_bounds, minimal_keys,
                                  out.noisy_group_bound, bound_noise, max_rows);
   if (uncovered_noise.has_value()) {
-    ASSIGN_OR_RETURN(const int64_t upper,
-                     UncoveredUpper(urbg, g, *uncovered_noise, stop));
-    // theta = 2 when its bias bound is below the noise it saves against
-    // theta = B~ (scales 3 / eps_r and (B~ + 1) / eps_r).
+    ASSIGN_OR_RETURN(const int64_t noisy,
+                     NoisyUncovered(urbg, g, *uncovered_noise, stop));
+    // theta = 2 when U~ (an estimate of a bound on its bias) is below the
+    // noise it saves against theta = B~ (scales 3 / eps_r and (B~ + 1) /
+    // eps_r). A comparison of DP outputs and public values:
+    // post-processing, whatever its rounding. The interval uses U~ + m_u.
     const double saved =
         (static_cast<double>(group_theta) - 2.0) / budget.release;
-    if (static_cast<double>(upper) <= saved) out.theta = kUncoveredTheta;
+    if (static_cast<double>(noisy) <= saved) out.theta = kUncoveredTheta;
     // n <= U + F_2 <= U + F_theta needs theta >= 2.
-    if (out.theta >= kUncoveredTheta) out.uncovered_upper = upper;
+    if (out.theta >= kUncoveredTheta) {
+      out.uncovered_upper = SaturatingSum(
+          noisy, OneSidedMargin(*uncovered_noise, kUpperBoundMiss));
+    }
   }
   const uint32_t theta2 = static_cast<uint32_t>(*out.degree_upper);
   if (measure == Measure::kMinimalInconsistency && theta2 > group_theta) {

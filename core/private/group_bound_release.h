@@ -27,10 +27,10 @@
 //     flow_extensions.h (d)), so n - F_2 moves by 1 - {0, ..., 3}, within
 //     [-2, 1]; removing one is the reverse. Brute-forced in
 //     group_bound_release_test.cc on every graph up to 7 nodes. theta = 2
-//     when U~ + m_u <= (B~ - 2) / eps_r (m_u the 0.75% margin of Z_u): the
-//     undercount of f_2 is at most n - F_2, so theta = 2 is taken only when
-//     its bias bound is below the noise it saves against theta = B~
-//     (scales 3 / eps_r and (B~ + 1) / eps_r). It pays on tables where
+//     when U~ <= (B~ - 2) / eps_r: the undercount of f_2 is at most
+//     n - F_2, so theta = 2 is taken when (an estimate of) its bias bound
+//     is below the noise it saves against theta = B~ (scales 3 / eps_r
+//     and (B~ + 1) / eps_r). It pays on tables where
 //     nearly every row conflicts (Hospital dirty: F_2 = I_P = n).
 //     Otherwise theta = B~.
 //  3. value = f_theta(G) + DiscreteLaplace(Delta_theta / eps_r), Delta_theta

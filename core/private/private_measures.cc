@@ -171,7 +171,6 @@ absl::StatusOr<PrivateMeasureResult> Finish(const PrivateMeasureRequest& request
         *in.degree_upper, std::max<uint64_t>(1, request.public_max_rows - 1));
   }
   ASSIGN_OR_RETURN(const ReleaseInterval interval, ComputeReleaseInterval(in));
-  out.noise_scale = in.noise_scale;
   out.value = interval.value;
   out.lower95 = interval.lower;
   out.upper95 = interval.upper;

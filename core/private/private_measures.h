@@ -151,7 +151,6 @@ struct PrivateMeasureResult {
   // 5%. It does not cover the projection bias f(G) - f(G_theta); the
   // interval above does.
   int64_t bound95 = 0;
-  double noise_scale = 0;  // the final noise's discrete Laplace scale
   double epsilon_degree_bound = 0;  // Algorithm 4's eps0 (0 if not used)
   double epsilon_selection = 0;     // the EM step(s)
   double epsilon_release = 0;       // the final noise

@@ -40,17 +40,22 @@ bool Project(const HalfSpace& h, const std::array<bool, 3>& present,
 
 }  // namespace
 
+
 ReportValues MakeReportConsistent(const ReportValues& in) {
   const std::array<const std::optional<ReportValue>*, 3> slots = {
       &in.mi, &in.p, &in.r};
   std::array<bool, 3> present{};
   std::array<double, 3> x{}, var{};
+  std::array<int64_t, 3> lo{}, hi{};
   for (int i = 0; i < 3; ++i) {
     present[i] = slots[i]->has_value();
     if (!present[i]) continue;
-    x[i] = std::max<double>(0, static_cast<double>((*slots[i])->value));
-    const double s = (*slots[i])->noise_scale;
-    var[i] = s > 0 ? s * s : 1;
+    const ReportValue& v = **slots[i];
+    lo[i] = std::max<int64_t>(0, std::min(v.lower, v.upper));
+    hi[i] = std::max(lo[i], v.upper);
+    x[i] = static_cast<double>(std::max<int64_t>(0, v.value));
+    const double half = (static_cast<double>(hi[i] - lo[i]) + 1) / 2;
+    var[i] = half * half;
   }
   // Cyclic projection onto a polyhedral cone (plus x >= 0, kept by the
   // moves: each lowers a larger value or raises a smaller one) converges;
@@ -62,10 +67,27 @@ ReportValues MakeReportConsistent(const ReportValues& in) {
   }
   std::array<int64_t, 3> v{};
   for (int i = 0; i < 3; ++i) {
-    v[i] = static_cast<int64_t>(std::llround(std::max(0.0, x[i])));
+    const int64_t rounded =
+        static_cast<int64_t>(std::llround(std::max(0.0, x[i])));
+    v[i] = present[i] ? std::clamp(rounded, lo[i], hi[i]) : 0;
   }
-  // Rounding may leave a unit of disagreement: fix it downwards, I_P
-  // first (it bounds I_R), then I_R.
+  // What the intervals or the rounding leave: raise the smaller side
+  // within its interval, else lower the larger (never below 0).
+  const auto fix = [&](int small, int large, int64_t factor) {
+    if (!present[small] || !present[large]) return;
+    if (v[small] <= factor * v[large]) return;
+    const int64_t need = (v[small] + factor - 1) / factor;  // ceil
+    v[large] = std::max(v[large], std::min(need, hi[large]));
+    v[small] = std::min(v[small], factor * v[large]);
+  };
+  // Raising can break an earlier relation; each pass only raises the
+  // smaller sides or lowers the larger, and four passes settle it in every
+  // case met; the last lines then guarantee the relations by lowering.
+  for (int pass = 0; pass < 4; ++pass) {
+    fix(kP, kMi, 2);  // I_P <= 2 I_MI
+    fix(kR, kP, 1);   // I_R <= I_P
+    fix(kR, kMi, 1);  // I_R <= I_MI
+  }
   if (present[kP] && present[kMi]) v[kP] = std::min(v[kP], 2 * v[kMi]);
   if (present[kR] && present[kP]) v[kR] = std::min(v[kR], v[kP]);
   if (present[kR] && present[kMi]) v[kR] = std::min(v[kR], v[kMi]);
@@ -84,7 +106,8 @@ void MakeResultsConsistent(absl::Span<const measures::Measure> measures,
   ReportValues values;
   std::array<PrivateMeasureResult*, 3> owner{};
   for (size_t i = 0; i < results.size(); ++i) {
-    const ReportValue v{results[i].value, results[i].noise_scale};
+    const ReportValue v{results[i].value, results[i].lower95,
+                        results[i].upper95};
     switch (measures[i]) {
       case measures::Measure::kMinimalInconsistency:
         values.mi = v;

@@ -7,10 +7,15 @@
 // Released independently, the noisy values need not (I_P = 112 beside
 // I_MI = 19). MakeReportConsistent moves the values of a report to the
 // nearest point that satisfies them, in the least-squares sense weighted
-// by each release's noise variance (the noisier value moves more), by
-// cyclic projection onto the three half-spaces, then rounds and fixes the
-// rounding in a fixed order. Each interval stays its own measure's: it is
-// not narrowed by the others (that would need a joint confidence level).
+// by the square of each value's interval half-width (the less certain
+// value moves more: a lower bound whose interval is wide, because theta
+// may cut much, moves before a precise one; the noise scale alone would
+// trust a small-theta undercount), by cyclic projection onto the three
+// half-spaces; each value is then kept in its own interval, rounded, and a
+// remaining violation is fixed by raising the smaller side where its
+// interval allows, else lowering the larger. Each interval stays its own
+// measure's: it is not narrowed by the others (that would need a joint
+// confidence level).
 #ifndef DPQ_CORE_PRIVATE_REPORT_CONSISTENCY_H_
 #define DPQ_CORE_PRIVATE_REPORT_CONSISTENCY_H_
 
@@ -24,11 +29,12 @@
 
 namespace dpq::core::private_measures {
 
-// One released value and its noise scale (> 0); absent measures are
-// nullopt and constrain nothing.
+// One released value and its 95% interval (lower <= upper); absent
+// measures are nullopt and constrain nothing.
 struct ReportValue {
   int64_t value = 0;
-  double noise_scale = 1;
+  int64_t lower = 0;
+  int64_t upper = 0;
 };
 
 struct ReportValues {
@@ -36,7 +42,8 @@ struct ReportValues {
 };
 
 // The adjusted values (same presence as the input), all >= 0 and
-// satisfying the three relations among those present.
+// satisfying the three relations among those present; each inside its
+// interval whenever the intervals admit a consistent point.
 ReportValues MakeReportConsistent(const ReportValues& in);
 
 // The same on released results: results[i] released measures[i] (sizes

@@ -201,9 +201,9 @@ class MeasureResult:
         if not self.upper_proved:
             return f"at least {self.lower95} (no upper limit known: may undercount)"
         if self.estimate == "LOWER_BOUND" and (self.measure == "R" or self.truncated):
-            note = "undercount included"
+            note = "includes the possible undercount"
         elif self.estimate == "UPPER_BOUND":
-            note = "overcount included"
+            note = "includes the possible overcount"
         else:
             note = "noise only"
         return f"{self.lower95} to {self.upper95} ({note})"

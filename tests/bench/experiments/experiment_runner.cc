@@ -316,12 +316,13 @@ std::string ResultsCsv(const std::vector<ResultRow>& rows) {
       "private_mean,private_std,rel_error_mean,rel_error_std,"
       "rel_error_median,greedy_cover,rel_error_vs_greedy_mean,"
       "rel_error_vs_greedy_std,theta_mean,theta_mode,"
-      "release_seconds,first_release_seconds,build_seconds\n";
+      "release_seconds,first_release_seconds,build_seconds,rel_error_p90,"
+      "coverage,upper_proved\n";
   for (const ResultRow& r : rows) {
     absl::StrAppendFormat(
         &out,
         "%s,%s,%s,%d,%d,%d,%d,%d,%d,%d,%g,%s,%s,%s,%.6g,%s,%d,%.6g,%.6g,%.6g,%."
-        "6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%.6g,%.6g,%.6g\n",
+        "6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n",
         r.figure, r.dataset, r.noise, r.iterations, r.changed_cells, r.num_dcs,
         r.nodes, r.edges, r.max_degree, r.public_max_rows, r.epsilon, r.method,
         r.measure, r.stats.estimate, r.stats.true_value, r.reference,
@@ -329,7 +330,8 @@ std::string ResultsCsv(const std::vector<ResultRow>& rows) {
         r.stats.error_mean, r.stats.error_std, r.stats.error_median,
         r.greedy_cover, r.stats.greedy_error_mean, r.stats.greedy_error_std,
         r.stats.theta_mean, r.stats.theta_mode, r.stats.seconds_mean,
-        r.stats.first_seconds, r.build_seconds);
+        r.stats.first_seconds, r.build_seconds, r.stats.error_p90,
+        r.stats.coverage, r.stats.upper_proved);
   }
   return out;
 }
