@@ -1,8 +1,11 @@
 #include "client/commands/report.h"
 
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "client/command_flags.h"
 #include "client/flag_values.h"
 #include "client/format.h"
@@ -18,9 +21,12 @@ namespace v1 = ::dpq::v1;
 ReportCommand::ReportCommand()
     : Command({.name = "report",
                .synopsis = "report ID --epsilon E [--method M] "
-                           "[--repair-method RM] [--request-id R]",
+                           "[--repair-method RM] [--row-count] "
+                           "[--request-id R]",
                .summary = "Releases I_MI, I_P and I_R for one charge of E "
-                          "(E/3 each).",
+                          "(E/3 each); --row-count adds the DP row count "
+                          "(E/10; exact and free where the owner published "
+                          "it) and the measures per row.",
                .release = true}) {}
 
 void ReportCommand::DefineFlags(CommandFlags& flags) {
@@ -28,12 +34,14 @@ void ReportCommand::DefineFlags(CommandFlags& flags) {
   flags.Value("--epsilon", &epsilon_, FlagText::kLocal, /*required=*/true);
   flags.Value("--method", &method_, FlagText::kLocal);
   flags.Value("--repair-method", &repair_method_, FlagText::kLocal);
+  flags.Switch("--row-count", &row_count_);
   request_id_.Define(flags);
 }
 
 absl::Status ReportCommand::Validate(const CommandFlags& flags) {
   ASSIGN_OR_RETURN(const double epsilon, ParseNumber("--epsilon", epsilon_));
   request_.set_epsilon(epsilon);
+  request_.set_include_row_count(row_count_);
   // --method is the method of I_MI and I_P; --repair-method that of I_R.
   if (flags.Given("--method")) {
     ASSIGN_OR_RETURN(const v1::SelectionMethod method,
@@ -77,8 +85,30 @@ std::string ReportText(absl::string_view dataset_id,
   std::string out =
       absl::StrCat("Quality report for ", TerminalSafe(dataset_id), ":\n");
   out += table.Render();
+  if (response.has_row_count()) out += RowCountText(response);
   AppendChargeLines(response, &out);
   return out;
+}
+
+std::string RowCountText(const v1::QualityReportResponse& response) {
+  const v1::RowCount& rows = response.row_count();
+  std::string out =
+      rows.exact()
+          ? absl::StrCat("rows: ", rows.value(), " (published by the owner)")
+          : absl::StrCat("rows ~ ", rows.value(), " (95% interval: ",
+                         rows.lower95(), " to ", rows.upper95(), ", epsilon ",
+                         FormatEpsilon(rows.epsilon_units(), rows.epsilon()),
+                         ")");
+  if (rows.value() > 0) {
+    std::vector<std::string> per_row;
+    for (const v1::MeasureResult& r : response.results()) {
+      per_row.push_back(absl::StrFormat(
+          "%s %.3g", MeasureCode(r.measure()),
+          static_cast<double>(r.value()) / static_cast<double>(rows.value())));
+    }
+    absl::StrAppend(&out, "; per row: ", absl::StrJoin(per_row, ", "));
+  }
+  return out + "\n";
 }
 
 }  // namespace dpq::client

@@ -28,8 +28,13 @@ class ReportCommand final : public Command {
   std::string epsilon_;
   std::string method_;
   std::string repair_method_;
+  bool row_count_ = false;
   RequestIdFlag request_id_;
 };
+
+// The row count line of a report: "rows ~ V (95% interval: L to U, epsilon
+// E); per row: MI x, P y, R z", or "rows: V (published by the owner); ...".
+std::string RowCountText(const dpq::v1::QualityReportResponse& response);
 
 // "Quality report for ID:", a table (MEASURE VALUE 95% INTERVAL COVERS
 // THETA EPSILON METHOD), the charge and the request id.

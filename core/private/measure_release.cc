@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "core/dp/budget_split.h"
+#include "core/private/row_count_release.h"
 #include "core/util/error_details.h"
 #include "core/util/status_macros.h"
 
@@ -48,7 +49,15 @@ absl::StatusOr<MeasureRelease> BuildMeasureRelease(
           ResolveRepairMethod(spec.repair_method, exact_repair_registered));
     }
   }
-  release.epsilon_each = dp::EqualPart(spec.epsilon, spec.measures.size());
+  double for_measures = spec.epsilon;
+  release.row_count = spec.row_count;
+  release.row_count_public = spec.row_count_public;
+  if (spec.row_count && !spec.row_count_public) {
+    const dp::TwoParts parts = dp::SplitEpsilon(spec.epsilon, kRowCountShare);
+    release.epsilon_row_count = parts.first;
+    for_measures = parts.second;
+  }
+  release.epsilon_each = dp::EqualPart(for_measures, spec.measures.size());
   return release;
 }
 

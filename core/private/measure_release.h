@@ -26,6 +26,10 @@ struct MeasureReleaseSpec {
   // The whole release's: a valid epsilon (dp::ValidateRequestEpsilon; the
   // service checks it with the release's other fields).
   double epsilon = 0;
+  // Also release the row count (row_count_release.h): kRowCountShare of
+  // epsilon, or nothing when the owner published the row count.
+  bool row_count = false;
+  bool row_count_public = false;
 };
 
 // A checked request.
@@ -33,9 +37,14 @@ struct MeasureRelease {
   std::vector<measures::Measure> measures;
   SelectionMethod method = SelectionMethod::kGroupBound;
   RepairMethod repair_method = RepairMethod::kCoverBound;
-  // What each measure runs at: epsilon split in equal parts that sum to at
-  // most epsilon exactly (dp::EqualPart; sequential composition).
+  // What each measure runs at: epsilon (less the row count's part) split
+  // in equal parts; all parts sum to at most epsilon exactly
+  // (dp::SplitEpsilon, dp::EqualPart; sequential composition).
   double epsilon_each = 0;
+  // The row count, if asked for; its epsilon is 0 when it is public.
+  bool row_count = false;
+  bool row_count_public = false;
+  double epsilon_row_count = 0;
 
   // The name of the method `measure` is released with (the repair
   // method's for I_R, the selection method's otherwise).

@@ -176,6 +176,22 @@ v1::MeasureResult ToMeasureResult(v1::Measure measure,
   return out;
 }
 
+v1::RowCount ToRowCount(const pm::RowCountRelease& rows) {
+  v1::RowCount out;
+  out.set_value(rows.value);
+  out.set_epsilon(rows.epsilon);
+  if (const absl::StatusOr<int64_t> units =
+          core::ledger::ChargeUnits(rows.epsilon);
+      units.ok()) {
+    out.set_epsilon_units(*units);
+  }
+  out.set_lower95(rows.lower95);
+  out.set_upper95(rows.upper95);
+  out.set_bound95(rows.bound95);
+  out.set_exact(rows.exact);
+  return out;
+}
+
 absl::StatusOr<core::selection::Approach> ApproachFromProto(
     v1::SelectionApproach approach) {
   switch (approach) {

@@ -14,6 +14,7 @@
 #include "core/measures/measure.h"
 #include "core/private/measure_release.h"
 #include "core/private/private_measures.h"
+#include "core/private/row_count_release.h"
 #include "core/selection/multi_objective_selection.h"
 #include "core/selection/nodes/influential_nodes.h"
 #include "core/selection/nodes/influential_nodes_request.h"
@@ -31,6 +32,9 @@ absl::StatusOr<core::measures::Measure> MeasureFromProto(v1::Measure measure);
 // The proto value of a releasable measure (MI, P, R); MEASURE_UNSPECIFIED
 // for the others (I_D, I_MC are never released).
 v1::Measure MeasureToProto(core::measures::Measure measure);
+
+// The report's row count as sent (its epsilon in units rounded up).
+v1::RowCount ToRowCount(const core::private_measures::RowCountRelease& rows);
 
 // SELECTION_METHOD_UNSPECIFIED -> kGroupBound (the documented default).
 // kInvalidArgument naming `method` for an unknown value.

@@ -12,6 +12,7 @@
 #include "core/private/measure_release.h"
 #include "core/private/private_measures.h"
 #include "core/private/report_consistency.h"
+#include "core/private/row_count_release.h"
 #include "core/util/error_details.h"
 #include "core/util/status_macros.h"
 #include "server/buyer/buyer_convert.h"
@@ -290,9 +291,26 @@ absl::Status BuyerServiceImpl::QualityReportImpl(
         for (v1::MeasureResult& result : results) {
           *answer->add_results() = std::move(result);
         }
+        if (prepared.spec.row_count) {
+          ASSIGN_OR_RETURN(*answer->mutable_row_count(),
+                           ReleaseRows(prepared));
+        }
         return absl::OkStatus();
       },
       response);
+}
+
+absl::StatusOr<v1::RowCount> BuyerServiceImpl::ReleaseRows(
+    const PreparedRelease<pm::MeasureRelease>& prepared) const {
+  const registry::LoadedDataset& d = *prepared.dataset;
+  const std::unique_ptr<core::dp::SecureUrbg> urbg = NewUrbg();
+  ASSIGN_OR_RETURN(
+      const pm::RowCountRelease rows,
+      pm::ReleaseRowCount(*urbg, d.table.num_rows(),
+                          prepared.spec.row_count_public,
+                          prepared.spec.epsilon_row_count,
+                          d.manifest.public_max_rows()));
+  return ToRowCount(rows);
 }
 
 absl::StatusOr<std::vector<v1::MeasureResult>>

@@ -235,6 +235,11 @@ class BuyerServiceImpl final : public v1::BuyerService::Service {
   // The measures of a prepared MeasureInconsistency or QualityReport, in
   // order, each at its part of epsilon, on the dataset's conflict graph
   // (waited for: after the charge).
+  // The report's row count (ReleaseRowCount with the release's epsilon
+  // share, or the owner's public count).
+  absl::StatusOr<v1::RowCount> ReleaseRows(
+      const PreparedRelease<core::private_measures::MeasureRelease>& prepared)
+      const;
   absl::StatusOr<std::vector<v1::MeasureResult>> ReleaseMeasures(
       const PreparedRelease<core::private_measures::MeasureRelease>& prepared,
       const CallContext& call) const;

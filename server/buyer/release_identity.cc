@@ -38,10 +38,16 @@ ReleaseIdentity QualityReportIdentity(
   const std::string methods =
       absl::StrCat(release.MethodName(Measure::kMinimalInconsistency), ",",
                    release.MethodName(Measure::kRepair));
-  return {{{"measure", "MI,P,R"},
-           {"epsilon", DoubleBits(epsilon)},
-           {"method", methods}},
-          absl::StrCat("QualityReport MI,P,R ", methods)};
+  ReleaseIdentity identity{{{"measure", "MI,P,R"},
+                            {"epsilon", DoubleBits(epsilon)},
+                            {"method", methods}},
+                           absl::StrCat("QualityReport MI,P,R ", methods)};
+  // A retry must ask for the same parts: the row count is one of them.
+  if (release.row_count) {
+    identity.parameters.emplace_back("row_count", "1");
+    absl::StrAppend(&identity.operation, " +rows");
+  }
+  return identity;
 }
 
 ReleaseIdentity ReleaseCuboidsIdentity(

@@ -21,11 +21,14 @@ using core::measures::Measure;
 absl::StatusOr<pm::MeasureRelease> CheckMeasures(
     v1::SelectionMethod method, v1::RepairMethod repair_method,
     std::vector<Measure> measures, const registry::LoadedDataset& d,
-    const ReleaseBudget& budget) {
+    const ReleaseBudget& budget, bool row_count = false) {
   ASSIGN_OR_RETURN(
       pm::MeasureReleaseSpec spec,
       MeasureReleaseSpecFromProto(method, repair_method, std::move(measures)));
   spec.epsilon = budget.epsilon;
+  // Whether the row count is public is the owner's declaration (public).
+  spec.row_count = row_count;
+  spec.row_count_public = d.manifest.row_count_public();
   return pm::BuildMeasureRelease(spec, d.manifest.exact_repair());
 }
 
@@ -60,7 +63,7 @@ absl::StatusOr<PreparedRelease<pm::MeasureRelease>> PrepareQualityReport(
         return CheckMeasures(request.method(), request.repair_method(),
                              {Measure::kMinimalInconsistency,
                               Measure::kProblematic, Measure::kRepair},
-                             d, budget);
+                             d, budget, request.include_row_count());
       },
       [&](const pm::MeasureRelease& release) {
         return QualityReportIdentity(release, request.epsilon());

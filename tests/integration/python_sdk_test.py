@@ -86,6 +86,8 @@ class ExactBudget(unittest.TestCase):
             mi, p, rr = (m.value for m in r.results)
             self.assertLessEqual(rr, p)  # the parts agree
             self.assertLessEqual(p, 2 * mi)
+            self.assertIsNone(r.row_count)
+            self.assertIsNone(r.per_row())
             r = dpq.measure_inconsistency("hospital", "p", Decimal("0.5"))
             self.assertEqual(r.result.method, "group_bound")
             lo, hi = r.result.interval
@@ -138,6 +140,13 @@ class Releases(unittest.TestCase):
             self.assertEqual(m.result.measure, "MI")
             self.assertEqual(m.result.method, "optimized")
             self.assertEqual(m.epsilon_charged, Decimal("0.2"))
+            # people's public cuboids make its row count public: exact, free.
+            rep = dpq.quality_report("people", "0.3", row_count=True)
+            self.assertEqual(rep.epsilon_charged, Decimal("0.6"))  # k_Q = 2
+            self.assertTrue(rep.row_count.exact)
+            self.assertEqual(rep.row_count.value, 40)
+            self.assertEqual(rep.row_count.epsilon, Decimal(0))
+            self.assertEqual(set(rep.per_row()), {"MI", "P", "R"})
 
     def test_same_id_other_parameters_is_refused(self):
         with client("DAVE") as dpq:

@@ -167,15 +167,19 @@ class Client:
         return results.measure_release(*self._call("MeasureInconsistency", req, rid, timeout))
 
     def quality_report(self, dataset_id: str, epsilon, method=None, repair_method=None,
-                       request_id: Optional[str] = None, timeout: Optional[float] = None):
+                       request_id: Optional[str] = None, timeout: Optional[float] = None,
+                       row_count: bool = False):
         """I_MI, I_P and I_R for one charge of epsilon (epsilon/3 each;
-        results.QualityReport)."""
+        results.QualityReport). row_count=True adds the DP row count (10%
+        of epsilon; exact and free where the owner published it), so that
+        report.per_row() can compare datasets of different sizes."""
         rid = request_id or new_request_id()
         req = pb.QualityReportRequest(
             dataset_id=dataset_id, epsilon=_epsilon(epsilon, "epsilon", rid), request_id=rid,
             method=_enum(dataset_pb2.SelectionMethod, "SELECTION_METHOD_", method, "method", rid),
             repair_method=_enum(dataset_pb2.RepairMethod, "REPAIR_METHOD_", repair_method,
-                                "repair_method", rid))
+                                "repair_method", rid),
+            include_row_count=bool(row_count))
         return results.quality_report(*self._call("QualityReport", req, rid, timeout))
 
     def release_cuboids(self, dataset_id: str, cuboids: Sequence[Sequence[str]], epsilon,

@@ -255,10 +255,36 @@ class MeasureRelease(Charged):
 
 
 @dataclass(frozen=True, kw_only=True)
+class RowCount:
+    """A quality report's row count (row_count=True)."""
+
+    value: int  # rows + DP noise, clamped to [0, public_max_rows]; exact if `exact`
+    lower95: int  # the row count lies in [lower95, upper95] with probability 95%
+    upper95: int
+    epsilon: Decimal  # spent on it (0 when exact)
+    exact: bool  # the owner published the row count: no noise, no charge
+    raw: Any = field(repr=False, compare=False)
+
+    @staticmethod
+    def from_proto(r) -> "RowCount":
+        return RowCount(value=r.value, lower95=r.lower95, upper95=r.upper95,
+                        epsilon=epsilon_field(r, "epsilon"), exact=r.exact, raw=r)
+
+
+@dataclass(frozen=True, kw_only=True)
 class QualityReport(Charged):
-    """quality_report(): MI, P and R, in that order."""
+    """quality_report(): MI, P and R, in that order, and the row count when
+    asked for (None otherwise)."""
 
     results: List[MeasureResult]
+    row_count: Optional[RowCount] = None
+
+    def per_row(self) -> Optional[dict]:
+        """Each measure's value divided by the row count's value ({"MI":
+        ..., "P": ..., "R": ...}), or None without a (positive) row count."""
+        if self.row_count is None or self.row_count.value <= 0:
+            return None
+        return {m.measure: m.value / self.row_count.value for m in self.results}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -307,6 +333,8 @@ def measure_release(r, attempts) -> MeasureRelease:
 
 def quality_report(r, attempts) -> QualityReport:
     return QualityReport(results=[MeasureResult.from_proto(x) for x in r.results],
+                         row_count=RowCount.from_proto(r.row_count)
+                         if r.HasField("row_count") else None,
                          **charged_fields(r, attempts))
 
 

@@ -100,7 +100,7 @@ TEST_F(SmallExperimentTest, HasOneRowPerGraphMethodAndMeasure) {
       absl::StrSplit(csv, '\n', absl::SkipEmpty());
   ASSERT_EQ(lines.size(), rows_->size() + 1);
   const size_t columns = std::count(lines[0].begin(), lines[0].end(), ',');
-  EXPECT_EQ(columns, 29u);
+  EXPECT_EQ(columns, 32u);  // ... p90, coverage, upper_proved
   for (const std::string& l : lines) {
     EXPECT_EQ(static_cast<size_t>(std::count(l.begin(), l.end(), ',')),
               columns);

@@ -9,7 +9,9 @@
 #include "gtest/gtest.h"
 #include "tests/bench/experiments/experiment_runner.h"
 #include "tests/bench/experiments/gem_tuning.h"
+#include "core/graph/conflict_graph_builder.h"
 #include "tests/bench/experiments/measure_evaluation.h"
+#include "tests/bench/experiments/small_tables.h"
 #include "tests/testing/seeded_urbg.h"
 
 namespace dpq::bench::experiments {
@@ -101,6 +103,41 @@ TEST(RunExperimentsTest, RejectsUnknownFigure) {
   ExperimentOptions o;
   o.figures = {"fig9"};
   EXPECT_FALSE(RunExperiments(o).ok());
+}
+
+// The star generator: k groups, one typo row each, padded to `rows`; the
+// conflict graph is k disjoint stars of degree size - 1.
+TEST(StarTableTest, IsDisjointStarsOfTheGroupSizes) {
+  for (size_t regions : {size_t{0}, size_t{150}}) {
+    StarTableSpec spec;
+    spec.groups = 10;
+    spec.min_size = 20;
+    spec.max_size = 30;
+    spec.rows = 500;
+    spec.clean_region_size = regions;
+    absl::StatusOr<TableWithDcs> t = GenerateStarTable(spec);
+    ASSERT_TRUE(t.ok()) << t.status();
+    ASSERT_EQ(t->cells.rows.size(), 500u);
+    absl::StatusOr<core::table::Table> table = generators::ToTable(t->cells);
+    ASSERT_TRUE(table.ok());
+    absl::StatusOr<core::graph::ConflictGraph> g =
+        core::graph::BuildConflictGraph(*table, t->dcs);
+    ASSERT_TRUE(g.ok()) << g.status();
+    size_t hubs = 0, leaves = 0;
+    for (uint32_t v = 0; v < g->graph.num_nodes(); ++v) {
+      const uint32_t d = g->graph.degree(v);
+      if (d >= 19) ++hubs;
+      if (d == 1) ++leaves;
+    }
+    EXPECT_EQ(hubs, 10u);
+    EXPECT_EQ(leaves, g->graph.num_edges());
+    EXPECT_LE(g->graph.max_degree(), 29u);
+    EXPECT_EQ(g->graph.num_non_isolated(), hubs + leaves);
+  }
+  StarTableSpec too_big;
+  too_big.groups = 100;
+  too_big.rows = 100;
+  EXPECT_FALSE(GenerateStarTable(too_big).ok());
 }
 
 }  // namespace

@@ -20,6 +20,7 @@ namespace v1 = ::dpq::v1;
 using ::testing::_;
 using ::testing::DoAll;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::Return;
 using ::testing::SaveArg;
 using ::testing::SetArgPointee;
@@ -122,6 +123,26 @@ TEST(ReportTextTest, HumanTable) {
       "request id: rep\n");
 }
 
+// The row count line: the DP count with its interval, or the owner's, and
+// the measures per row.
+TEST(ReportTextTest, RowCountAndPerRowValues) {
+  auto resp = FromText<dpq::v1::QualityReportResponse>(kReport);
+  dpq::v1::RowCount* rows = resp.mutable_row_count();
+  rows->set_value(1000);
+  rows->set_lower95(970);
+  rows->set_upper95(1030);
+  rows->set_epsilon(0.1);
+  EXPECT_THAT(ReportText("h", resp),
+              HasSubstr("rows ~ 1000 (95% interval: 970 to 1030, epsilon "
+                        "0.1); per row: MI 0.1, P 0.05, R 0.03\n"));
+  rows->set_exact(true);
+  EXPECT_THAT(ReportText("h", resp),
+              HasSubstr("rows: 1000 (published by the owner); per row: MI "
+                        "0.1, P 0.05, R 0.03\n"));
+  resp.clear_row_count();
+  EXPECT_THAT(ReportText("h", resp), Not(HasSubstr("rows")));
+}
+
 TEST(ReportTextTest, Json) {
   const auto resp = FromText<dpq::v1::QualityReportResponse>(kReport);
   EXPECT_EQ(
@@ -146,9 +167,10 @@ TEST_F(CliTest, ReportSendsEverythingAndPrintsJson) {
   EXPECT_CALL(*buyer_, QualityReport(_, _, _))
       .WillOnce(DoAll(SaveArg<1>(&sent), SetArgPointee<2>(resp),
                       Return(grpc::Status::OK)));
-  EXPECT_EQ(
-      Run({"report", "tax", "--epsilon=3", "--method", "baseline", "--json"}),
-      kExitOk);
+  EXPECT_EQ(Run({"report", "tax", "--epsilon=3", "--method", "baseline",
+                 "--row-count", "--json"}),
+            kExitOk);
+  EXPECT_TRUE(sent.include_row_count());
   EXPECT_EQ(sent.dataset_id(), "tax");
   EXPECT_DOUBLE_EQ(sent.epsilon(), 3);
   EXPECT_EQ(sent.method(), v1::SELECTION_METHOD_BASELINE);

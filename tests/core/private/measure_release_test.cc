@@ -57,6 +57,26 @@ TEST(MeasureReleaseTest, AReportSplitsEpsilonInThree) {
   EXPECT_EQ(release->MethodName(Measure::kRepair), "exact");
 }
 
+// The row count takes its share first; the measures split the rest; all
+// parts sum to at most epsilon. Public: nothing taken.
+TEST(MeasureReleaseTest, ARowCountTakesItsShare) {
+  MeasureReleaseSpec spec;
+  spec.measures = {Measure::kMinimalInconsistency, Measure::kProblematic,
+                   Measure::kRepair};
+  spec.epsilon = 1;
+  spec.row_count = true;
+  absl::StatusOr<MeasureRelease> release = BuildMeasureRelease(spec, false);
+  ASSERT_THAT(release, IsOk());
+  EXPECT_TRUE(release->row_count);
+  EXPECT_DOUBLE_EQ(release->epsilon_row_count, 0.1);
+  EXPECT_NEAR(release->epsilon_each, 0.3, 1e-12);
+  spec.row_count_public = true;
+  release = BuildMeasureRelease(spec, false);
+  ASSERT_THAT(release, IsOk());
+  EXPECT_EQ(release->epsilon_row_count, 0);
+  EXPECT_EQ(release->epsilon_each, dp::EqualPart(1, 3));
+}
+
 TEST(MeasureReleaseTest, RefusesMeasuresThatCannotBeReleased) {
   MeasureReleaseSpec spec;
   spec.epsilon = 1;

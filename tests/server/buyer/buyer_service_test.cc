@@ -916,6 +916,43 @@ TEST_F(BuyerServiceTest, ConcurrentRequestsOfOneBuyerNeverOverspend) {
 
 // ---- QualityReport ----------------------------------------------------------
 
+// include_row_count: a tenth of epsilon buys the row count, the measures
+// share the rest; the ledger says so; a retry must ask for the same parts.
+TEST_F(BuyerServiceTest, QualityReportCanIncludeTheRowCount) {
+  Grant("alice", 2.0);
+  v1::QualityReportRequest request;
+  request.set_dataset_id(kHospital);
+  request.set_epsilon(1.0);
+  request.set_request_id("report-rows");
+  request.set_include_row_count(true);
+  v1::QualityReportResponse response;
+  ASSERT_OK(service_->QualityReportImpl(Buyer("alice"), request, &response));
+  ASSERT_TRUE(response.has_row_count());
+  const v1::RowCount& rows = response.row_count();
+  EXPECT_FALSE(rows.exact());
+  EXPECT_DOUBLE_EQ(rows.epsilon(), 0.1);
+  EXPECT_LE(rows.lower95(), rows.value());
+  EXPECT_GE(rows.upper95(), rows.value());
+  EXPECT_GT(rows.bound95(), 0);
+  for (const v1::MeasureResult& r : response.results()) {
+    EXPECT_THAT(r.epsilon(), DoubleNear(0.3, 1e-12));
+  }
+  EXPECT_DOUBLE_EQ(response.epsilon_charged(), 1.0);
+  std::vector<LedgerEntry> entries = Entries("alice");
+  ASSERT_THAT(entries, SizeIs(1));
+  EXPECT_EQ(entries[0].operation,
+            "QualityReport MI,P,R group_bound,cover_bound +rows");
+  // The same id without the row count is another request: refused.
+  request.set_include_row_count(false);
+  v1::QualityReportResponse other;
+  EXPECT_THAT(service_->QualityReportImpl(Buyer("alice"), request, &other),
+              StatusIs(absl::StatusCode::kAlreadyExists, ::testing::_));
+  // Without it, no row count is returned.
+  request.set_request_id("report-no-rows");
+  ASSERT_OK(service_->QualityReportImpl(Buyer("alice"), request, &other));
+  EXPECT_FALSE(other.has_row_count());
+}
+
 TEST_F(BuyerServiceTest, QualityReportIsOneChargeSplitInThree) {
   Grant("alice", 1.0);
   v1::QualityReportRequest request;
