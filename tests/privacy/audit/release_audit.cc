@@ -153,12 +153,13 @@ Release Measure(v1::Measure measure, v1::SelectionMethod method,
   };
 }
 
-Release Report(double epsilon) {
+Release Report(double epsilon, bool row_count = false) {
   return [=](Harness& h, const std::string& dataset)
              -> absl::StatusOr<Observation> {
     v1::QualityReportRequest request;
     request.set_dataset_id(dataset);
     request.set_epsilon(epsilon);
+    request.set_include_row_count(row_count);
     request.set_request_id(h.NextRequestId());
     v1::QualityReportResponse response;
     RETURN_IF_ERROR(
@@ -169,6 +170,10 @@ Release Report(double epsilon) {
                              static_cast<double>(r.value()));
       o.numbers.emplace_back(absl::StrCat("upper95 ", r.measure()),
                              static_cast<double>(r.upper95()));
+    }
+    if (response.has_row_count()) {
+      o.numbers.emplace_back("rows",
+                             static_cast<double>(response.row_count().value()));
     }
     return o;
   };
@@ -566,6 +571,8 @@ std::vector<AuditCase> AllAuditCases() {
   }
   cases.push_back(
       ServiceCase("QualityReport: hub row", 1, HubPair(), Report(1)));
+  cases.push_back(ServiceCase("QualityReport with the row count: hub row", 1,
+                              HubPair(), Report(1, /*row_count=*/true)));
   cases.push_back(ServiceCase("ReleaseCuboids [Sex,Label]: row in \"other\"",
                               1, OtherCellPair(), Cuboid({"Sex", "Label"}, 1)));
   cases.push_back(ServiceCase(
