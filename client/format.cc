@@ -88,7 +88,8 @@ std::string EstimateCaveat(dpq::v1::Estimate estimate) {
 }
 
 std::string IntervalRange(const dpq::v1::MeasureResult& result) {
-  if (!result.upper_proved()) return absl::StrCat("at least ", result.lower95());
+  if (!result.upper_proved())
+    return absl::StrCat("at least ", result.lower95());
   return absl::StrCat(result.lower95(), " to ", result.upper95());
 }
 

@@ -95,10 +95,10 @@ std::string RowCountText(const v1::QualityReportResponse& response) {
   std::string out =
       rows.exact()
           ? absl::StrCat("rows: ", rows.value(), " (published by the owner)")
-          : absl::StrCat("rows ~ ", rows.value(), " (95% interval: ",
-                         rows.lower95(), " to ", rows.upper95(), ", epsilon ",
-                         FormatEpsilon(rows.epsilon_units(), rows.epsilon()),
-                         ")");
+          : absl::StrCat(
+                "rows ~ ", rows.value(), " (95% interval: ", rows.lower95(),
+                " to ", rows.upper95(), ", epsilon ",
+                FormatEpsilon(rows.epsilon_units(), rows.epsilon()), ")");
   if (rows.value() > 0) {
     std::vector<std::string> per_row;
     for (const v1::MeasureResult& r : response.results()) {

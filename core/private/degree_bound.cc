@@ -88,8 +88,7 @@ absl::StatusOr<std::vector<DcDegreeBound>> ComputeDegreeBounds(
   return out;
 }
 
-uint32_t CountMinimalKeys(
-    absl::Span<const constraints::DenialConstraint> dcs) {
+uint32_t CountMinimalKeys(absl::Span<const constraints::DenialConstraint> dcs) {
   std::vector<std::vector<size_t>> keys;
   for (const constraints::DenialConstraint& dc : dcs) {
     std::vector<size_t> x = dc.SameColumnEqualities();

@@ -61,9 +61,8 @@ absl::StatusOr<GemRelease> ReleaseWithGem(
                        dp::DiscreteLaplace::ForSensitivity(
                            static_cast<double>(degree_bounds.size()),
                            out.epsilon_degree_bound));
-      out.degree_upper =
-          uint64_t{bound} + static_cast<uint64_t>(
-                                OneSidedMargin(bound_noise, kUpperBoundMiss));
+      out.degree_upper = uint64_t{bound} + static_cast<uint64_t>(OneSidedMargin(
+                                               bound_noise, kUpperBoundMiss));
     }
     std::vector<uint32_t> kept;
     for (uint32_t theta : candidates) {

@@ -121,12 +121,11 @@ absl::StatusOr<double> EdgeScale(dp::SecureUrbg& urbg, const graph::Graph& g,
                                  uint32_t theta, double epsilon,
                                  const GroupBoundParameters& params,
                                  const util::StopFn& stop) {
+  ASSIGN_OR_RETURN(const dp::DiscreteLaplace noise,
+                   FlowNoise(Measure::kMinimalInconsistency, theta, epsilon));
   ASSIGN_OR_RETURN(
-      const dp::DiscreteLaplace noise,
-      FlowNoise(Measure::kMinimalInconsistency, theta, epsilon));
-  ASSIGN_OR_RETURN(const int64_t noisy,
-                   NoisyFlow(urbg, g, Measure::kMinimalInconsistency, theta,
-                             noise, stop));
+      const int64_t noisy,
+      NoisyFlow(urbg, g, Measure::kMinimalInconsistency, theta, noise, stop));
   return static_cast<double>(
       SaturatingSum(noisy, -OneSidedMargin(noise, params.scale_miss)));
 }
@@ -145,8 +144,7 @@ absl::StatusOr<GroupBoundRelease> ReleaseWithGroupBound(
   RETURN_IF_ERROR(dp::ValidateEpsilon(epsilon));
   if (measure != Measure::kMinimalInconsistency &&
       measure != Measure::kProblematic) {
-    return absl::InvalidArgumentError(
-        "group_bound releases I_MI or I_P only.");
+    return absl::InvalidArgumentError("group_bound releases I_MI or I_P only.");
   }
   if (!GroupBoundApplies(degree_bounds)) {
     return absl::InvalidArgumentError(
@@ -171,9 +169,8 @@ absl::StatusOr<GroupBoundRelease> ReleaseWithGroupBound(
   }
   std::optional<dp::DiscreteLaplace> uncovered_noise;
   if (measure == Measure::kProblematic) {
-    ASSIGN_OR_RETURN(uncovered_noise,
-                     dp::DiscreteLaplace::ForSensitivity(kUncoveredTheta,
-                                                         budget.uncovered));
+    ASSIGN_OR_RETURN(uncovered_noise, dp::DiscreteLaplace::ForSensitivity(
+                                          kUncoveredTheta, budget.uncovered));
   }
 
   out.noisy_group_bound = NoisyGroupBound(
@@ -201,9 +198,8 @@ absl::StatusOr<GroupBoundRelease> ReleaseWithGroupBound(
   const uint32_t theta2 = static_cast<uint32_t>(*out.degree_upper);
   if (measure == Measure::kMinimalInconsistency && theta2 > group_theta) {
     // Escalate when theta2's extra noise is a small share of the edges.
-    ASSIGN_OR_RETURN(const double scale,
-                     EdgeScale(urbg, g, group_theta, budget.scale, params,
-                               stop));
+    ASSIGN_OR_RETURN(const double scale, EdgeScale(urbg, g, group_theta,
+                                                   budget.scale, params, stop));
     const double extra_noise =
         static_cast<double>(theta2 - group_theta) / budget.release;
     if (scale >= params.escalation_factor * extra_noise) out.theta = theta2;

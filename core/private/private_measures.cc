@@ -1,6 +1,8 @@
 #include "core/private/private_measures.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,9 +37,9 @@ struct RawRelease {
   IntervalInputs interval;
 };
 
-absl::StatusOr<RawRelease> ReleaseRepair(
-    dp::SecureUrbg& urbg, const graph::Graph& g,
-    const PrivateMeasureRequest& request) {
+absl::StatusOr<RawRelease> ReleaseRepair(dp::SecureUrbg& urbg,
+                                         const graph::Graph& g,
+                                         const PrivateMeasureRequest& request) {
   RawRelease raw;
   PrivateMeasureResult& out = raw.result;
   out.method = std::string(RepairMethodName(request.repair_method));
@@ -99,68 +101,91 @@ absl::StatusOr<RawRelease> ReleaseRepair(
   return raw;
 }
 
-absl::StatusOr<RawRelease> ReleaseGem(
-    dp::SecureUrbg& urbg, const graph::Graph& g,
-    const PrivateMeasureRequest& request,
-    absl::Span<const uint32_t> candidates) {
+// What a flow-extension release (gem, group_bound) hands to its result.
+struct FlowOutcome {
+  uint32_t theta = 0;
+  int64_t value = 0, bound95 = 0;
+  double noise_scale = 0;
+  double epsilon_degree_bound = 0, epsilon_selection = 0, epsilon_release = 0;
+  std::optional<uint32_t> noisy_degree_bound;
+  std::optional<uint64_t> degree_upper;
+  std::optional<int64_t> uncovered_upper;
+  size_t num_candidates = 0;
+};
+
+RawRelease FromFlow(SelectionMethod method,
+                    const PrivateMeasureRequest& request,
+                    const FlowOutcome& f) {
+  RawRelease raw;
+  PrivateMeasureResult& out = raw.result;
+  out.method = std::string(SelectionMethodName(method));
+  out.estimate = Estimate::kLowerBound;
+  out.epsilon_spent = request.epsilon;
+  out.epsilon_degree_bound = f.epsilon_degree_bound;
+  out.epsilon_selection = f.epsilon_selection;
+  out.epsilon_release = f.epsilon_release;
+  out.noisy_degree_bound = f.noisy_degree_bound;
+  out.theta = f.theta;
+  out.value = f.value;
+  out.bound95 = f.bound95;
+  out.num_candidates = f.num_candidates;
+  raw.interval.noise_scale = f.noise_scale;
+  raw.interval.gap = GapBound::kFlowExtension;
+  raw.interval.theta = f.theta;
+  raw.interval.degree_upper = f.degree_upper;
+  raw.interval.uncovered_upper = f.uncovered_upper;
+  return raw;
+}
+
+absl::StatusOr<RawRelease> ReleaseGem(dp::SecureUrbg& urbg,
+                                      const graph::Graph& g,
+                                      const PrivateMeasureRequest& request,
+                                      absl::Span<const uint32_t> candidates) {
   ASSIGN_OR_RETURN(const GemRelease gem,
                    ReleaseWithGem(urbg, g, request.measure, candidates,
                                   request.epsilon, request.degree_bounds,
                                   GemParameters(), request.stop));
-  RawRelease raw;
-  PrivateMeasureResult& out = raw.result;
-  out.method = std::string(SelectionMethodName(SelectionMethod::kGem));
-  out.estimate = Estimate::kLowerBound;
-  out.epsilon_spent = request.epsilon;
-  out.epsilon_degree_bound = gem.epsilon_degree_bound;
-  out.epsilon_selection = gem.epsilon_selection;
-  out.epsilon_release = gem.epsilon_release;
-  out.noisy_degree_bound = gem.noisy_degree_bound;
-  out.theta = gem.theta;
-  out.value = gem.value;
-  out.bound95 = gem.bound95;
-  out.num_candidates = gem.num_candidates;
-  raw.interval.noise_scale = gem.noise_scale;
-  raw.interval.gap = GapBound::kFlowExtension;
-  raw.interval.theta = gem.theta;
-  raw.interval.degree_upper = gem.degree_upper;
-  return raw;
+  return FromFlow(SelectionMethod::kGem, request,
+                  {.theta = gem.theta,
+                   .value = gem.value,
+                   .bound95 = gem.bound95,
+                   .noise_scale = gem.noise_scale,
+                   .epsilon_degree_bound = gem.epsilon_degree_bound,
+                   .epsilon_selection = gem.epsilon_selection,
+                   .epsilon_release = gem.epsilon_release,
+                   .noisy_degree_bound = gem.noisy_degree_bound,
+                   .degree_upper = gem.degree_upper,
+                   .num_candidates = gem.num_candidates});
 }
 
 absl::StatusOr<RawRelease> ReleaseGroupBound(
     dp::SecureUrbg& urbg, const graph::Graph& g,
     const PrivateMeasureRequest& request, uint32_t max_rows) {
   ASSIGN_OR_RETURN(
-      const GroupBoundRelease release,
-      ReleaseWithGroupBound(urbg, g, request.measure, request.epsilon,
-                            max_rows, request.degree_bounds,
-                            request.minimal_keys, GroupBoundParameters(),
-                            request.stop));
-  RawRelease raw;
-  PrivateMeasureResult& out = raw.result;
-  out.method = std::string(SelectionMethodName(SelectionMethod::kGroupBound));
-  out.estimate = Estimate::kLowerBound;
-  out.epsilon_spent = request.epsilon;
-  out.epsilon_degree_bound = release.epsilon_group_bound;
-  out.epsilon_selection = release.epsilon_uncovered + release.epsilon_scale;
-  out.epsilon_release = release.epsilon_release;
-  out.noisy_degree_bound = release.noisy_group_bound;
-  out.theta = release.theta;
-  out.value = release.value;
-  out.bound95 = release.bound95;
-  out.num_candidates = release.epsilon_uncovered > 0 ? 2 : 1;
-  raw.interval.noise_scale = release.noise_scale;
-  raw.interval.gap = GapBound::kFlowExtension;
-  raw.interval.theta = release.theta;
-  raw.interval.degree_upper = release.degree_upper;
-  raw.interval.uncovered_upper = release.uncovered_upper;
-  return raw;
+      const GroupBoundRelease r,
+      ReleaseWithGroupBound(urbg, g, request.measure, request.epsilon, max_rows,
+                            request.degree_bounds, request.minimal_keys,
+                            GroupBoundParameters(), request.stop));
+  // The steps before the release (B~, U~ or the scale test) are reported
+  // as the degree bound's and the selection's parts of epsilon.
+  return FromFlow(SelectionMethod::kGroupBound, request,
+                  {.theta = r.theta,
+                   .value = r.value,
+                   .bound95 = r.bound95,
+                   .noise_scale = r.noise_scale,
+                   .epsilon_degree_bound = r.epsilon_group_bound,
+                   .epsilon_selection = r.epsilon_uncovered + r.epsilon_scale,
+                   .epsilon_release = r.epsilon_release,
+                   .noisy_degree_bound = r.noisy_group_bound,
+                   .degree_upper = r.degree_upper,
+                   .uncovered_upper = r.uncovered_upper,
+                   .num_candidates = 2});  // B~ and theta 2 or theta2
 }
 
 // The interval, the clamped value and what the buyer is told of the
 // truncation (all post-processing).
-absl::StatusOr<PrivateMeasureResult> Finish(const PrivateMeasureRequest& request,
-                                            RawRelease raw) {
+absl::StatusOr<PrivateMeasureResult> Finish(
+    const PrivateMeasureRequest& request, RawRelease raw) {
   PrivateMeasureResult& out = raw.result;
   IntervalInputs& in = raw.interval;
   in.measure = request.measure;

@@ -99,7 +99,9 @@ absl::StatusOr<ReleaseInterval> ComputeReleaseInterval(
   ASSIGN_OR_RETURN(const dp::DiscreteLaplace noise,
                    dp::DiscreteLaplace::Create(in.noise_scale));
   const int64_t max = PublicMaximum(in.measure, in.max_rows);
-  const auto clamp = [max](int64_t v) { return std::clamp<int64_t>(v, 0, max); };
+  const auto clamp = [max](int64_t v) {
+    return std::clamp<int64_t>(v, 0, max);
+  };
   ReleaseInterval out;
   out.value = clamp(in.value);
   const int64_t z_lower = OneSidedMargin(noise, kLowerMiss);

@@ -40,10 +40,9 @@ bool Project(const HalfSpace& h, const std::array<bool, 3>& present,
 
 }  // namespace
 
-
 ReportValues MakeReportConsistent(const ReportValues& in) {
-  const std::array<const std::optional<ReportValue>*, 3> slots = {
-      &in.mi, &in.p, &in.r};
+  const std::array<const std::optional<ReportValue>*, 3> slots = {&in.mi, &in.p,
+                                                                  &in.r};
   std::array<bool, 3> present{};
   std::array<double, 3> x{}, var{};
   std::array<int64_t, 3> lo{}, hi{};

@@ -12,8 +12,7 @@
 namespace dpq::core::private_measures {
 
 absl::StatusOr<RowCountRelease> ReleaseRowCount(dp::SecureUrbg& urbg,
-                                                uint64_t rows,
-                                                bool rows_public,
+                                                uint64_t rows, bool rows_public,
                                                 double epsilon,
                                                 uint64_t max_rows) {
   if (rows > max_rows || max_rows > (uint64_t{1} << 62)) {
@@ -32,7 +31,9 @@ absl::StatusOr<RowCountRelease> ReleaseRowCount(dp::SecureUrbg& urbg,
   ASSIGN_OR_RETURN(const NoisyCount noisy,
                    ReleaseNoisyCount(urbg, n, 1.0, epsilon));
   const int64_t max = static_cast<int64_t>(max_rows);
-  const auto clamp = [max](int64_t v) { return std::clamp<int64_t>(v, 0, max); };
+  const auto clamp = [max](int64_t v) {
+    return std::clamp<int64_t>(v, 0, max);
+  };
   out.value = clamp(noisy.value);
   out.bound95 = noisy.bound95;
   // The noise is the whole error: 2.5% on each side.

@@ -29,16 +29,15 @@ struct RowCountRelease {
   int64_t bound95 = 0;  // 95% bound of |noise| (0 when exact)
   int64_t lower95 = 0;
   int64_t upper95 = 0;
-  double epsilon = 0;   // spent (0 when exact)
-  bool exact = false;   // the owner's public row count
+  double epsilon = 0;  // spent (0 when exact)
+  bool exact = false;  // the owner's public row count
 };
 
 // rows + DiscreteLaplace(1 / epsilon), or `rows` itself when `rows_public`
 // (epsilon is then ignored). `max_rows` is N (>= rows). kInvalidArgument
 // for a bad epsilon (not public) or rows > max_rows.
 absl::StatusOr<RowCountRelease> ReleaseRowCount(dp::SecureUrbg& urbg,
-                                                uint64_t rows,
-                                                bool rows_public,
+                                                uint64_t rows, bool rows_public,
                                                 double epsilon,
                                                 uint64_t max_rows);
 

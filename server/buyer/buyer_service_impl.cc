@@ -292,8 +292,7 @@ absl::Status BuyerServiceImpl::QualityReportImpl(
           *answer->add_results() = std::move(result);
         }
         if (prepared.spec.row_count) {
-          ASSIGN_OR_RETURN(*answer->mutable_row_count(),
-                           ReleaseRows(prepared));
+          ASSIGN_OR_RETURN(*answer->mutable_row_count(), ReleaseRows(prepared));
         }
         return absl::OkStatus();
       },
@@ -304,12 +303,11 @@ absl::StatusOr<v1::RowCount> BuyerServiceImpl::ReleaseRows(
     const PreparedRelease<pm::MeasureRelease>& prepared) const {
   const registry::LoadedDataset& d = *prepared.dataset;
   const std::unique_ptr<core::dp::SecureUrbg> urbg = NewUrbg();
-  ASSIGN_OR_RETURN(
-      const pm::RowCountRelease rows,
-      pm::ReleaseRowCount(*urbg, d.table.num_rows(),
-                          prepared.spec.row_count_public,
-                          prepared.spec.epsilon_row_count,
-                          d.manifest.public_max_rows()));
+  ASSIGN_OR_RETURN(const pm::RowCountRelease rows,
+                   pm::ReleaseRowCount(*urbg, d.table.num_rows(),
+                                       prepared.spec.row_count_public,
+                                       prepared.spec.epsilon_row_count,
+                                       d.manifest.public_max_rows()));
   return ToRowCount(rows);
 }
 
@@ -332,8 +330,8 @@ BuyerServiceImpl::ReleaseMeasures(
   pm::MakeResultsConsistent(prepared.spec.measures, released);
   std::vector<v1::MeasureResult> results;
   for (size_t i = 0; i < released.size(); ++i) {
-    results.push_back(
-        ToMeasureResult(MeasureToProto(prepared.spec.measures[i]), released[i]));
+    results.push_back(ToMeasureResult(MeasureToProto(prepared.spec.measures[i]),
+                                      released[i]));
   }
   return results;
 }

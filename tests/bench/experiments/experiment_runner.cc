@@ -37,8 +37,7 @@ struct GraphPoint {
 
 const std::set<std::string>& KnownFigures() {
   static const auto* f = new std::set<std::string>{
-      "fig3", "fig4", "fig5", "grid", "fig7", "accuracy", "small",
-      "gem-tune"};
+      "fig3", "fig4", "fig5", "grid", "fig7", "accuracy", "small", "gem-tune"};
   return *f;
 }
 
@@ -341,9 +340,9 @@ std::string AccuracyMarkdown(const std::vector<ResultRow>& rows) {
     std::string measure, method;
   };
   const std::vector<Column> columns = {
-      {"MI", "group_bound"}, {"MI", "gem"},         {"MI", "optimized"},
-      {"P", "group_bound"},  {"P", "gem"},          {"P", "optimized"},
-      {"R", "cover_bound"},  {"R", "exact"},        {"R", "vertex_cover"}};
+      {"MI", "group_bound"}, {"MI", "gem"},  {"MI", "optimized"},
+      {"P", "group_bound"},  {"P", "gem"},   {"P", "optimized"},
+      {"R", "cover_bound"},  {"R", "exact"}, {"R", "vertex_cover"}};
   // Graphs in the order of `rows`.
   std::vector<std::pair<std::string, std::string>> graphs;
   std::map<std::pair<std::string, std::string>, std::vector<const ResultRow*>>

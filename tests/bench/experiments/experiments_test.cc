@@ -5,11 +5,11 @@
 #include <cmath>
 
 #include "absl/status/status.h"
+#include "core/graph/conflict_graph_builder.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/bench/experiments/experiment_runner.h"
 #include "tests/bench/experiments/gem_tuning.h"
-#include "core/graph/conflict_graph_builder.h"
 #include "tests/bench/experiments/measure_evaluation.h"
 #include "tests/bench/experiments/small_tables.h"
 #include "tests/testing/seeded_urbg.h"

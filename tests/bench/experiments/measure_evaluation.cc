@@ -124,8 +124,8 @@ double Percentile(std::vector<double> xs, double q) {
     if (std::isnan(x)) return x;
   }
   std::sort(xs.begin(), xs.end());
-  const size_t rank = static_cast<size_t>(
-      std::ceil(q * static_cast<double>(xs.size())));
+  const size_t rank =
+      static_cast<size_t>(std::ceil(q * static_cast<double>(xs.size())));
   return xs[std::clamp<size_t>(rank, 1, xs.size()) - 1];
 }
 

@@ -28,8 +28,8 @@ struct NamedTable {
 
 absl::StatusOr<TableWithDcs> SharedFile(const std::string& dir,
                                         const std::string& csv,
-                                        const std::string& dc_file,
-                                        size_t rows, uint64_t seed) {
+                                        const std::string& dc_file, size_t rows,
+                                        uint64_t seed) {
   TableWithDcs out;
   ASSIGN_OR_RETURN(generators::CellTable all,
                    generators::ReadCellTable(dir + "/" + csv));
@@ -51,15 +51,16 @@ absl::StatusOr<std::vector<NamedTable>> SmallTables(
     out.push_back({absl::StrCat("hospital ", file), std::move(t)});
   }
   for (size_t rows : {1000, 2000, 3000}) {
-    ASSIGN_OR_RETURN(TableWithDcs t, SharedFile(d + "/tax", "dirty-10k.csv",
-                                                "constraints.dc", rows, o.seed));
+    ASSIGN_OR_RETURN(TableWithDcs t,
+                     SharedFile(d + "/tax", "dirty-10k.csv", "constraints.dc",
+                                rows, o.seed));
     out.push_back({absl::StrCat("tax dirty ", rows), std::move(t)});
   }
   for (const char* file : {"clean.csv", "dirty.csv"}) {
     for (size_t rows : {1000, 2000}) {
-      ASSIGN_OR_RETURN(TableWithDcs t, SharedFile(d + "/flights", file,
-                                                  "constraints.dc", rows,
-                                                  o.seed));
+      ASSIGN_OR_RETURN(
+          TableWithDcs t,
+          SharedFile(d + "/flights", file, "constraints.dc", rows, o.seed));
       out.push_back({absl::StrCat("flights ", file, " ", rows), std::move(t)});
     }
   }
@@ -122,8 +123,8 @@ absl::StatusOr<TableWithDcs> GenerateStarTable(const StarTableSpec& spec) {
   }
   std::string dcs = "t1&t2&EQ(t1.key,t2.key)&IQ(t1.value,t2.value)";
   if (regions) {
-    absl::StrAppend(&dcs,
-                    "\nt1&t2&EQ(t1.region,t2.region)&IQ(t1.country,t2.country)");
+    absl::StrAppend(
+        &dcs, "\nt1&t2&EQ(t1.region,t2.region)&IQ(t1.country,t2.country)");
   }
   ASSIGN_OR_RETURN(out.dcs, core::constraints::ParseDenialConstraints(
                                 dcs, out.cells.schema));
@@ -138,16 +139,17 @@ absl::StatusOr<std::vector<SmallTableRow>> RunSmallTables(
     const NamedTable& named = tables[t];
     ASSIGN_OR_RETURN(core::table::Table table,
                      generators::ToTable(named.table.cells));
-    ASSIGN_OR_RETURN(GraphCase c, BuildGraphCase(table, named.table.dcs,
-                                                 o.n_factor,
-                                                 /*vertex_cover_seconds=*/1));
+    ASSIGN_OR_RETURN(GraphCase c,
+                     BuildGraphCase(table, named.table.dcs, o.n_factor,
+                                    /*vertex_cover_seconds=*/1));
     if (o.progress != nullptr) {
       *o.progress << named.name << ": n=" << c.graph.num_nodes()
                   << " m=" << c.graph.num_edges()
-                  << " dmax=" << c.graph.max_degree()
-                  << " I_P=" << c.i_p << "; f_theta (MI; P) at theta = "
+                  << " dmax=" << c.graph.max_degree() << " I_P=" << c.i_p
+                  << "; f_theta (MI; P) at theta = "
                   << absl::StrJoin(kProfileThetas, ",") << ": ";
-      for (Measure m : {Measure::kMinimalInconsistency, Measure::kProblematic}) {
+      for (Measure m :
+           {Measure::kMinimalInconsistency, Measure::kProblematic}) {
         ASSIGN_OR_RETURN(const std::vector<int64_t> f,
                          core::private_measures::FlowExtensionValues(
                              c.graph, m, kProfileThetas));
@@ -163,9 +165,9 @@ absl::StatusOr<std::vector<SmallTableRow>> RunSmallTables(
         testing::SeededUrbg urbg(o.seed * 1'000'003 + t * 101 +
                                  static_cast<uint64_t>(measure) * 11 +
                                  static_cast<uint64_t>(method));
-        ASSIGN_OR_RETURN(RunStats stats, EvaluateMethod(urbg, c, measure,
-                                                        method, o.epsilon,
-                                                        o.runs));
+        ASSIGN_OR_RETURN(
+            RunStats stats,
+            EvaluateMethod(urbg, c, measure, method, o.epsilon, o.runs));
         SmallTableRow row;
         row.table = named.name;
         row.rows = c.graph.num_nodes();
@@ -188,14 +190,14 @@ std::string SmallTablesCsv(const std::vector<SmallTableRow>& rows) {
       "true_value,rel_error_median,rel_error_p90,rel_error_mean,coverage,"
       "upper_proved,theta_mode\n";
   for (const SmallTableRow& r : rows) {
-    absl::StrAppendFormat(&out, "\"%s\",%d,%d,%d,%d,%s,%s,%d,%.6g,%.6g,%.6g,"
-                          "%.6g,%.6g,%.6g,%d\n",
-                          r.table, r.rows, r.edges, r.non_isolated,
-                          r.max_degree, r.measure, r.method, r.stats.runs,
-                          r.stats.true_value, r.stats.error_median,
-                          r.stats.error_p90, r.stats.error_mean,
-                          r.stats.coverage, r.stats.upper_proved,
-                          r.stats.theta_mode);
+    absl::StrAppendFormat(
+        &out,
+        "\"%s\",%d,%d,%d,%d,%s,%s,%d,%.6g,%.6g,%.6g,"
+        "%.6g,%.6g,%.6g,%d\n",
+        r.table, r.rows, r.edges, r.non_isolated, r.max_degree, r.measure,
+        r.method, r.stats.runs, r.stats.true_value, r.stats.error_median,
+        r.stats.error_p90, r.stats.error_mean, r.stats.coverage,
+        r.stats.upper_proved, r.stats.theta_mode);
   }
   return out;
 }
@@ -211,7 +213,8 @@ std::string SmallTablesMarkdown(const std::vector<SmallTableRow>& rows) {
   out +=
       "| table | rows | edges | I_P | max degree | I_MI group_bound | I_MI "
       "gem | I_MI optimized | I_P group_bound | I_P gem | I_P optimized | "
-      "theta (MI / P) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+      "theta (MI / P) "
+      "|\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (size_t i = 0; i < rows.size();) {
     const SmallTableRow& first = rows[i];
     std::vector<std::string> cells;
@@ -228,8 +231,8 @@ std::string SmallTablesMarkdown(const std::vector<SmallTableRow>& rows) {
     }
     absl::StrAppend(&out, "| ", first.table, " | ", first.rows, " | ",
                     first.edges, " | ", first.non_isolated, " | ",
-                    first.max_degree, " | ", absl::StrJoin(cells, " | "),
-                    " | ", theta_mi, " / ", theta_p, " |\n");
+                    first.max_degree, " | ", absl::StrJoin(cells, " | "), " | ",
+                    theta_mi, " / ", theta_p, " |\n");
   }
   return out;
 }

@@ -187,7 +187,7 @@ const char kMeasureMi[] = R"pb(
 TEST(MeasureTextTest, HumanSentence) {
   const auto resp = FromText<dpq::v1::MeasureInconsistencyResponse>(kMeasureMi);
   EXPECT_EQ(MeasureText(resp),
-"I_MI (conflicting pairs) ~ 11295 (95% interval: 10796 to 12000; "
+            "I_MI (conflicting pairs) ~ 11295 (95% interval: 10796 to 12000; "
             "includes the possible undercount; noise alone \u00b1499), theta "
             "100 (rows have at most 150 conflicts), method gem; charged "
             "epsilon 1, remaining 2\n"
@@ -196,13 +196,14 @@ TEST(MeasureTextTest, HumanSentence) {
 
 TEST(MeasureTextTest, Json) {
   const auto resp = FromText<dpq::v1::MeasureInconsistencyResponse>(kMeasureMi);
-  EXPECT_EQ(*ProtoJsonLine(resp),
-            R"({"result":{"measure":"MEASURE_MI","value":"11295","epsilon":1,)"
-            R"("theta":100,"bound95":"499","method":"gem",)"
-R"("estimate":"ESTIMATE_LOWER_BOUND","epsilonUnits":"0","lower95":"10796",)"
-            R"("upper95":"12000","upperProved":true,"degreeUpper":"150","truncated":true},"epsilonCharged":1,)"
-            R"("remainingBudget":2,"requestId":"r-1","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})"
-            "\n");
+  EXPECT_EQ(
+      *ProtoJsonLine(resp),
+      R"({"result":{"measure":"MEASURE_MI","value":"11295","epsilon":1,)"
+      R"("theta":100,"bound95":"499","method":"gem",)"
+      R"("estimate":"ESTIMATE_LOWER_BOUND","epsilonUnits":"0","lower95":"10796",)"
+      R"("upper95":"12000","upperProved":true,"degreeUpper":"150","truncated":true},"epsilonCharged":1,)"
+      R"("remainingBudget":2,"requestId":"r-1","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})"
+      "\n");
 }
 
 // An exact estimate gets no caveat: the noise is all the error.
@@ -230,8 +231,10 @@ TEST(MeasureTextTest, ExactRepairHasNoCaveat) {
             "1, remaining 0\n"
             "request id: x\n");
   EXPECT_THAT(human, Not(HasSubstr("undercount")));
-  EXPECT_THAT(*ProtoJsonLine(resp),
-              HasSubstr(R"("method":"exact","estimate":"ESTIMATE_EXACT","epsilonUnits":"0",)"));
+  EXPECT_THAT(
+      *ProtoJsonLine(resp),
+      HasSubstr(
+          R"("method":"exact","estimate":"ESTIMATE_EXACT","epsilonUnits":"0",)"));
   // cover_bound on the same measure: a lower bound, said so.
   auto bound = resp;
   bound.mutable_result()->set_method("cover_bound");
@@ -286,13 +289,14 @@ TEST(MeasureTextTest, RHasNoThetaAndReplayIsExplained) {
             "vertex_cover; charged epsilon 0 (recorded answer of an earlier "
             "call), remaining 0.25\n"
             "request id: again\n");
-  EXPECT_EQ(*ProtoJsonLine(resp),
-            R"({"result":{"measure":"MEASURE_R","value":"-3","epsilon":0.5,)"
-            R"("theta":0,"bound95":"12","method":"vertex_cover",)"
-            R"("estimate":"ESTIMATE_UPPER_BOUND","epsilonUnits":"0","lower95":"0",)"
-            R"("upper95":"9","upperProved":true,"degreeUpper":"0","truncated":false},"epsilonCharged":0,)"
-            R"("remainingBudget":0.25,"requestId":"again","replayed":true,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})"
-            "\n");
+  EXPECT_EQ(
+      *ProtoJsonLine(resp),
+      R"({"result":{"measure":"MEASURE_R","value":"-3","epsilon":0.5,)"
+      R"("theta":0,"bound95":"12","method":"vertex_cover",)"
+      R"("estimate":"ESTIMATE_UPPER_BOUND","epsilonUnits":"0","lower95":"0",)"
+      R"("upper95":"9","upperProved":true,"degreeUpper":"0","truncated":false},"epsilonCharged":0,)"
+      R"("remainingBudget":0.25,"requestId":"again","replayed":true,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})"
+      "\n");
 }
 
 TEST_F(CliTest, MeasureSendsEverythingAndPrintsJson) {
@@ -310,13 +314,14 @@ TEST_F(CliTest, MeasureSendsEverythingAndPrintsJson) {
   EXPECT_EQ(sent.method(), v1::SELECTION_METHOD_BASIC);
   EXPECT_EQ(sent.request_id(), "r-9");
   EXPECT_EQ(sent.repair_method(), v1::REPAIR_METHOD_UNSPECIFIED);
-  EXPECT_EQ(out(),
-            R"({"result":{"measure":"MEASURE_MI","value":"11295","epsilon":1,)"
-            R"("theta":100,"bound95":"499","method":"gem",)"
-R"("estimate":"ESTIMATE_LOWER_BOUND","epsilonUnits":"0","lower95":"10796",)"
-            R"("upper95":"12000","upperProved":true,"degreeUpper":"150","truncated":true},"epsilonCharged":1,)"
-            R"("remainingBudget":2,"requestId":"r-9","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})"
-            "\n");
+  EXPECT_EQ(
+      out(),
+      R"({"result":{"measure":"MEASURE_MI","value":"11295","epsilon":1,)"
+      R"("theta":100,"bound95":"499","method":"gem",)"
+      R"("estimate":"ESTIMATE_LOWER_BOUND","epsilonUnits":"0","lower95":"10796",)"
+      R"("upper95":"12000","upperProved":true,"degreeUpper":"150","truncated":true},"epsilonCharged":1,)"
+      R"("remainingBudget":2,"requestId":"r-9","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})"
+      "\n");
   EXPECT_THAT(err(), IsEmpty());
 }
 
@@ -333,7 +338,7 @@ TEST_F(CliTest, MeasureWithoutRequestIdGeneratesAndPrintsOne) {
   EXPECT_EQ(sent.method(), v1::SELECTION_METHOD_UNSPECIFIED);
   EXPECT_EQ(sent.repair_method(), v1::REPAIR_METHOD_UNSPECIFIED);
   EXPECT_EQ(out(),
-"I_MI (conflicting pairs) ~ 11295 (95% interval: 10796 to 12000; "
+            "I_MI (conflicting pairs) ~ 11295 (95% interval: 10796 to 12000; "
             "includes the possible undercount; noise alone \u00b1499), theta "
             "100 (rows have at most 150 conflicts), method gem; charged "
             "epsilon 1, remaining 2\n"

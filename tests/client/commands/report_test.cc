@@ -196,8 +196,10 @@ TEST_F(CliTest, ReportSendsTheRepairMethodAndShowsWhatEachIntervalCovers) {
   EXPECT_EQ(sent.method(), v1::SELECTION_METHOD_UNSPECIFIED);
   EXPECT_EQ(out(), ReportText("tax", resp));
   EXPECT_THAT(out(), HasSubstr("COVERS"));
-  EXPECT_THAT(out(), HasSubstr("7 to 13       includes the possible overcount"));
-  EXPECT_THAT(out(), HasSubstr("7 to 30       includes the possible undercount"));
+  EXPECT_THAT(out(),
+              HasSubstr("7 to 13       includes the possible overcount"));
+  EXPECT_THAT(out(),
+              HasSubstr("7 to 30       includes the possible undercount"));
   EXPECT_THAT(out(), HasSubstr("at least 7    no upper limit known"));
 }
 

@@ -131,10 +131,10 @@ TEST(DegreeBoundTest, MatchesBruteForceOnRandomTables) {
 // The largest d_bound moves by at most 1 when any one row is removed (the
 // sensitivity group_bound's B~ relies on), on random tables and keys.
 TEST(DegreeBoundTest, LargestBoundHasSensitivityOne) {
-  const table::Schema schema = *table::Schema::Create(
-      {{"a", table::ColumnType::kString},
-       {"b", table::ColumnType::kString},
-       {"c", table::ColumnType::kString}});
+  const table::Schema schema =
+      *table::Schema::Create({{"a", table::ColumnType::kString},
+                              {"b", table::ColumnType::kString},
+                              {"c", table::ColumnType::kString}});
   std::mt19937 rng(11);
   const std::vector<DenialConstraint> dcs = {Fd({0}, 2), Fd({1}, 2),
                                              Fd({0, 1}, 2)};
@@ -150,8 +150,7 @@ TEST(DegreeBoundTest, LargestBoundHasSensitivityOne) {
       auto fewer = rows;
       fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(r));
       const table::Table u = *table::Table::FromCells(schema, fewer);
-      const uint64_t without =
-          LargestDegreeBound(*ComputeDegreeBounds(u, dcs));
+      const uint64_t without = LargestDegreeBound(*ComputeDegreeBounds(u, dcs));
       ASSERT_LE(without, with);
       ASSERT_LE(with - without, 1u) << "round " << round << " row " << r;
     }

@@ -19,13 +19,13 @@
 namespace dpq::core::private_measures {
 namespace {
 
+using ::dpq::testing::SeededUrbg;
+using ::dpq::testing::StatusIs;
 using graph::Graph;
 using measures::Measure;
 using testing::AllNeighbourPairs;
 using testing::NeighbourPair;
 using testing::StarGraph;
-using ::dpq::testing::SeededUrbg;
-using ::dpq::testing::StatusIs;
 
 // Disjoint stars with the given numbers of leaves, then `isolated` nodes.
 Graph StarForest(const std::vector<uint32_t>& leaves, uint32_t isolated = 0) {
@@ -84,10 +84,9 @@ TEST(GroupBoundTest, ThetaIsTheLargestGroupAndStarsAreExact) {
 TEST(GroupBoundTest, ProblematicTakesThetaTwoWhenEveryRowIsCovered) {
   SeededUrbg urbg(2);
   const Graph g = Complete(30);
-  ASSERT_OK_AND_ASSIGN(
-      const GroupBoundRelease r,
-      ReleaseWithGroupBound(urbg, g, Measure::kProblematic, 1e6, 60,
-                            {{true, 29}}, 1));
+  ASSERT_OK_AND_ASSIGN(const GroupBoundRelease r,
+                       ReleaseWithGroupBound(urbg, g, Measure::kProblematic,
+                                             1e6, 60, {{true, 29}}, 1));
   EXPECT_EQ(r.theta, 2u);
   EXPECT_EQ(r.value, 30);
   ASSERT_TRUE(r.uncovered_upper.has_value());
@@ -117,8 +116,8 @@ TEST(GroupBoundTest, MinimalInconsistencyEscalatesOnALargeGraph) {
   SeededUrbg urbg1(3);
   ASSERT_OK_AND_ASSIGN(
       const GroupBoundRelease small,
-      ReleaseWithGroupBound(urbg1, g, Measure::kMinimalInconsistency, 1.0,
-                            500, {{true, 20}, {true, 15}}, 2));
+      ReleaseWithGroupBound(urbg1, g, Measure::kMinimalInconsistency, 1.0, 500,
+                            {{true, 20}, {true, 15}}, 2));
   EXPECT_EQ(small.theta, small.noisy_group_bound);
 }
 
@@ -126,15 +125,14 @@ TEST(GroupBoundTest, BudgetPartsSumToAtMostEpsilon) {
   for (Measure m : {Measure::kMinimalInconsistency, Measure::kProblematic}) {
     for (double eps : {1e-6, 0.1, 1.0 / 3, 1.0, 7.77, 1e6}) {
       SeededUrbg urbg(4);
-      ASSERT_OK_AND_ASSIGN(
-          const GroupBoundRelease r,
-          ReleaseWithGroupBound(urbg, StarGraph(10, 0), m, eps, 20,
-                                {{true, 9}}, 1));
+      ASSERT_OK_AND_ASSIGN(const GroupBoundRelease r,
+                           ReleaseWithGroupBound(urbg, StarGraph(10, 0), m, eps,
+                                                 20, {{true, 9}}, 1));
       // Each split is exact (dp::SplitEpsilon); the long double sum of
       // four doubles is within 2^-60 of the exact one.
-      const long double sum =
-          static_cast<long double>(r.epsilon_group_bound) +
-          r.epsilon_uncovered + r.epsilon_scale + r.epsilon_release;
+      const long double sum = static_cast<long double>(r.epsilon_group_bound) +
+                              r.epsilon_uncovered + r.epsilon_scale +
+                              r.epsilon_release;
       EXPECT_LE(sum, static_cast<long double>(eps) * (1 + 1e-18L)) << eps;
       EXPECT_GT(r.epsilon_release, 0.7 * eps);
       EXPECT_EQ(r.epsilon_uncovered > 0, m == Measure::kProblematic);
@@ -146,14 +144,14 @@ TEST(GroupBoundTest, BudgetPartsSumToAtMostEpsilon) {
 TEST(GroupBoundTest, RefusesWhatDoesNotApply) {
   SeededUrbg urbg(5);
   const Graph g = StarGraph(5, 0);
-  EXPECT_THAT(ReleaseWithGroupBound(urbg, g, Measure::kRepair, 1, 10,
-                                    {{true, 4}}, 1),
+  EXPECT_THAT(
+      ReleaseWithGroupBound(urbg, g, Measure::kRepair, 1, 10, {{true, 4}}, 1),
+      StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
+  EXPECT_THAT(ReleaseWithGroupBound(urbg, g, Measure::kMinimalInconsistency, 1,
+                                    10, {}, 1),
               StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
-  EXPECT_THAT(ReleaseWithGroupBound(urbg, g, Measure::kMinimalInconsistency,
-                                    1, 10, {}, 1),
-              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
-  EXPECT_THAT(ReleaseWithGroupBound(urbg, g, Measure::kMinimalInconsistency,
-                                    1, 10, {{true, 4}, {false, 0}}, 1),
+  EXPECT_THAT(ReleaseWithGroupBound(urbg, g, Measure::kMinimalInconsistency, 1,
+                                    10, {{true, 4}, {false, 0}}, 1),
               StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
   EXPECT_THAT(ReleaseWithGroupBound(urbg, g, Measure::kMinimalInconsistency,
                                     std::nan(""), 10, {{true, 4}}, 1),
@@ -217,8 +215,8 @@ TEST(GroupBoundTest, IntervalsCoverTheExactValue) {
       noise_only += std::llabs(r.value - truth) <= r.bound95;
     }
     EXPECT_LT(noise_only, kReleases / 2) << measures::MeasureName(m);
-    EXPECT_GE(covered, kReleases * (0.95 - 5 * std::sqrt(0.95 * 0.05 /
-                                                          kReleases)))
+    EXPECT_GE(covered,
+              kReleases * (0.95 - 5 * std::sqrt(0.95 * 0.05 / kReleases)))
         << measures::MeasureName(m);
   }
 }

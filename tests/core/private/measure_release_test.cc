@@ -52,8 +52,7 @@ TEST(MeasureReleaseTest, AReportSplitsEpsilonInThree) {
   ASSERT_THAT(release, IsOk());
   EXPECT_EQ(release->epsilon_each, dp::EqualPart(1, 3));
   EXPECT_LE(3 * release->epsilon_each, 1.0);
-  EXPECT_EQ(release->MethodName(Measure::kMinimalInconsistency),
-            "group_bound");
+  EXPECT_EQ(release->MethodName(Measure::kMinimalInconsistency), "group_bound");
   EXPECT_EQ(release->MethodName(Measure::kRepair), "exact");
 }
 

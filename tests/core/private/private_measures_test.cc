@@ -88,13 +88,13 @@ TEST(ParseSelectionMethodTest, ParsesTheSixNames) {
               IsOkAndHolds(SelectionMethod::kBasic));
   EXPECT_THAT(ParseSelectionMethod("baseline"),
               IsOkAndHolds(SelectionMethod::kBaseline));
-  EXPECT_THAT(ParseSelectionMethod("em"),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       AllOf(HasSubstr("'em'"), HasSubstr("I_MI or I_P"),
-                             HasSubstr("group_bound (the default)"),
-                             HasSubstr("gem"),
-                             HasSubstr("optimized"), HasSubstr("hierarchical"),
-                             HasSubstr("basic"), HasSubstr("baseline"))));
+  EXPECT_THAT(
+      ParseSelectionMethod("em"),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               AllOf(HasSubstr("'em'"), HasSubstr("I_MI or I_P"),
+                     HasSubstr("group_bound (the default)"), HasSubstr("gem"),
+                     HasSubstr("optimized"), HasSubstr("hierarchical"),
+                     HasSubstr("basic"), HasSubstr("baseline"))));
   // The names of I_R's methods are not methods of I_MI / I_P.
   for (const char* repair : {"cover_bound", "exact", "vertex_cover"}) {
     EXPECT_THAT(ParseSelectionMethod(repair),

@@ -51,10 +51,9 @@ TEST(PublicMaximumTest, PerMeasure) {
 }
 
 TEST(ComputeReleaseIntervalTest, ExactEstimateIsTwoSidedNoise) {
-  ASSERT_OK_AND_ASSIGN(
-      const ReleaseInterval r,
-      ComputeReleaseInterval(Inputs(Measure::kRepair, 100,
-                                    GapBound::kNoneNeeded)));
+  ASSERT_OK_AND_ASSIGN(const ReleaseInterval r,
+                       ComputeReleaseInterval(Inputs(Measure::kRepair, 100,
+                                                     GapBound::kNoneNeeded)));
   EXPECT_EQ(r.value, 100);
   EXPECT_EQ(r.lower, 100 - Margin(0.025));
   EXPECT_EQ(r.upper, 100 + Margin(0.025));
@@ -62,27 +61,25 @@ TEST(ComputeReleaseIntervalTest, ExactEstimateIsTwoSidedNoise) {
 }
 
 TEST(ComputeReleaseIntervalTest, NothingProvedGivesThePublicMaximum) {
-  ASSERT_OK_AND_ASSIGN(
-      const ReleaseInterval r,
-      ComputeReleaseInterval(Inputs(Measure::kProblematic, 100,
-                                    GapBound::kNone)));
+  ASSERT_OK_AND_ASSIGN(const ReleaseInterval r,
+                       ComputeReleaseInterval(Inputs(Measure::kProblematic, 100,
+                                                     GapBound::kNone)));
   EXPECT_EQ(r.lower, 100 - Margin(0.025));
   EXPECT_EQ(r.upper, 1000);
   EXPECT_FALSE(r.upper_proved);
 }
 
 TEST(ComputeReleaseIntervalTest, ClampsToThePublicRange) {
-  ASSERT_OK_AND_ASSIGN(
-      const ReleaseInterval below,
-      ComputeReleaseInterval(Inputs(Measure::kProblematic, -50,
-                                    GapBound::kNoneNeeded)));
+  ASSERT_OK_AND_ASSIGN(const ReleaseInterval below,
+                       ComputeReleaseInterval(Inputs(Measure::kProblematic, -50,
+                                                     GapBound::kNoneNeeded)));
   EXPECT_EQ(below.value, 0);
   EXPECT_EQ(below.lower, 0);
   EXPECT_EQ(below.upper, 0);  // -50 + m < 0: nothing above 0 is proved
   ASSERT_OK_AND_ASSIGN(
       const ReleaseInterval above,
-      ComputeReleaseInterval(Inputs(Measure::kProblematic, 1069,
-                                    GapBound::kNoneNeeded)));
+      ComputeReleaseInterval(
+          Inputs(Measure::kProblematic, 1069, GapBound::kNoneNeeded)));
   EXPECT_EQ(above.value, 1000);
   EXPECT_EQ(above.lower, 1000);  // 1069 - m is still above N
   EXPECT_EQ(above.upper, 1000);
@@ -129,14 +126,12 @@ TEST(ComputeReleaseIntervalTest, ProblematicUsesTheUncoveredRows) {
 }
 
 TEST(ComputeReleaseIntervalTest, CoverLpDoublesAndVertexCoverHalves) {
-  ASSERT_OK_AND_ASSIGN(
-      const ReleaseInterval lp,
-      ComputeReleaseInterval(Inputs(Measure::kRepair, 100,
-                                    GapBound::kCoverLp)));
+  ASSERT_OK_AND_ASSIGN(const ReleaseInterval lp,
+                       ComputeReleaseInterval(
+                           Inputs(Measure::kRepair, 100, GapBound::kCoverLp)));
   EXPECT_EQ(lp.lower, 100 - Margin(0.025));
   EXPECT_EQ(lp.upper, 2 * (100 + Margin(0.025)));
-  IntervalInputs greedy =
-      Inputs(Measure::kRepair, 101, GapBound::kNoneNeeded);
+  IntervalInputs greedy = Inputs(Measure::kRepair, 101, GapBound::kNoneNeeded);
   greedy.statistic_at_most_twice = true;
   ASSERT_OK_AND_ASSIGN(const ReleaseInterval vc,
                        ComputeReleaseInterval(greedy));

@@ -28,7 +28,7 @@ TEST(ReportConsistencyTest, TheLessCertainValueMovesMore) {
   in.r = ReportValue{10, 5, 15};
   const ReportValues out = MakeReportConsistent(in);
   EXPECT_TRUE(Consistent(out));
-  EXPECT_GE(out.mi->value, 50);   // I_MI rose most of the way
+  EXPECT_GE(out.mi->value, 50);  // I_MI rose most of the way
   EXPECT_GE(out.p->value, 100);  // I_P barely moved
   EXPECT_EQ(out.r->value, 10);
 }

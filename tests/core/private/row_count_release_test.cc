@@ -42,7 +42,8 @@ TEST(RowCountReleaseTest, NoisyCountIsUnbiasedAndCovered) {
   }
   // Scale 10: variance about 200; 5 standard errors of the mean.
   EXPECT_NEAR(sum / kReleases, 1000, 5 * std::sqrt(200.0 / kReleases));
-  EXPECT_GE(covered, kReleases * (0.95 - 5 * std::sqrt(0.95 * 0.05 / kReleases)));
+  EXPECT_GE(covered,
+            kReleases * (0.95 - 5 * std::sqrt(0.95 * 0.05 / kReleases)));
 }
 
 TEST(RowCountReleaseTest, ClampedToThePublicRange) {

@@ -110,9 +110,8 @@ TEST_F(MeasureToolTest, PrivateRunReportsEpsilonThetaAndBound) {
 
 TEST_F(MeasureToolTest, NamedMethodOfMiAndPIsUsed) {
   for (const char* measure : {"mi", "p"}) {
-    for (const char* method :
-         {"group_bound", "gem", "optimized", "hierarchical", "basic",
-          "baseline"}) {
+    for (const char* method : {"group_bound", "gem", "optimized",
+                               "hierarchical", "basic", "baseline"}) {
       MeasureToolOptions o = Private(measure, 1.0);
       o.method = method;
       auto out = RunMeasureTool(o, &warnings_);
