@@ -155,6 +155,7 @@ absl::StatusOr<RawRelease> ReleaseGem(dp::SecureUrbg& urbg,
                    .epsilon_release = gem.epsilon_release,
                    .noisy_degree_bound = gem.noisy_degree_bound,
                    .degree_upper = gem.degree_upper,
+                   .uncovered_upper = std::nullopt,
                    .num_candidates = gem.num_candidates});
 }
 
