@@ -17,7 +17,8 @@
 // largest group are within a factor 2 of each other (measured), and a
 // theta a little below a star's degree loses only the difference.
 //
-// Steps, with epsilon split into eps_b + eps_u + eps_r (eps_u = 0 for I_MI):
+// Steps, with epsilon split into eps_b + eps_u + eps_s + eps_r (eps_u = 0
+// for I_MI, eps_s = 0 for I_P; GroupBoundParameters):
 //  1. B~ = clamp(B + Z_b, 1, N), B = LargestDegreeBound (the largest key
 //     group minus one, sensitivity 1), Z_b ~ DiscreteLaplace(1 / eps_b):
 //     eps_b-DP.
@@ -33,14 +34,21 @@
 //     and (B~ + 1) / eps_r). It pays on tables where
 //     nearly every row conflicts (Hospital dirty: F_2 = I_P = n).
 //     Otherwise theta = B~.
-//  3. value = f_theta(G) + DiscreteLaplace(Delta_theta / eps_r), Delta_theta
-//     = theta (I_MI) or theta + 1 (I_P): eps_r-DP for the theta of steps 1-2
+//  3. I_MI only, when theta2 = degree_upper (below) exceeds B~: S~ =
+//     f_B~(G) + DiscreteLaplace(B~ / eps_s), eps_s-DP (the flow extension
+//     at the released B~ has sensitivity B~). If S~ minus its 5% margin is
+//     at least escalation_factor times theta2's extra noise (theta2 - B~) /
+//     eps_r, theta = theta2: the graph is large enough that the bias of B~
+//     matters more than theta2's noise (Tax 10k), and theta2 cuts nothing
+//     with probability >= 99.25%.
+//  4. value = f_theta(G) + DiscreteLaplace(Delta_theta / eps_r), Delta_theta
+//     = theta (I_MI) or theta + 1 (I_P): eps_r-DP for the theta of steps 1-3
 //     (post-processing of their outputs).
-// Sequential composition: eps_b + eps_u + eps_r <= epsilon exactly
+// Sequential composition: eps_b + eps_u + eps_s + eps_r <= epsilon exactly
 // (dp::SplitEpsilon).
 //
 // What the interval may use (release_interval.h), both post-processing:
-//  - degree_upper, when every DC is keyed: the largest degree is at most
+//  - degree_upper (every DC is keyed): the largest degree is at most
 //    the sum over the minimal keys of their largest group minus one
 //    (degree_bound.h CountMinimalKeys), so at most W (B~ + m_b) with
 //    probability >= 1 - kUpperBoundMiss, m_b the 0.75% margin of Z_b.
