@@ -63,30 +63,6 @@ std::string MeasureLabel(dpq::v1::Measure measure) {
   }
 }
 
-std::string EstimateLabel(dpq::v1::Estimate estimate) {
-  switch (estimate) {
-    case dpq::v1::ESTIMATE_EXACT:
-      return "exact";
-    case dpq::v1::ESTIMATE_LOWER_BOUND:
-      return "lower bound";
-    case dpq::v1::ESTIMATE_UPPER_BOUND:
-      return "upper bound";
-    default:
-      return "-";
-  }
-}
-
-std::string EstimateCaveat(dpq::v1::Estimate estimate) {
-  switch (estimate) {
-    case dpq::v1::ESTIMATE_LOWER_BOUND:
-      return "; estimates a lower bound: may undercount";
-    case dpq::v1::ESTIMATE_UPPER_BOUND:
-      return "; estimates an upper bound: may overcount up to 2x";
-    default:
-      return "";
-  }
-}
-
 std::string IntervalRange(const dpq::v1::MeasureResult& result) {
   if (!result.upper_proved())
     return absl::StrCat("at least ", result.lower95());

@@ -32,11 +32,6 @@ std::string MeasureLabel(dpq::v1::Measure measure);
 // The codes of the measures a dataset answers, joined by `sep`: "MI,P,R".
 std::string MeasuresList(const dpq::v1::DatasetInfo& info,
                          absl::string_view sep);
-// What a result estimates: "exact" / "lower bound" / "upper bound" ("-"
-// when unspecified), and the caveat printed after the noise bound ("" for
-// exact or unspecified values).
-std::string EstimateLabel(dpq::v1::Estimate estimate);
-std::string EstimateCaveat(dpq::v1::Estimate estimate);
 // The 95% interval of a result in words: "610 to 980" or, when nothing
 // bounds the undercount, "at least 610".
 std::string IntervalRange(const dpq::v1::MeasureResult& result);

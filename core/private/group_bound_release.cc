@@ -21,14 +21,6 @@ using measures::Measure;
 // The small theta I_P may take instead of B~ (see the header).
 constexpr uint32_t kUncoveredTheta = 2;
 
-int64_t SaturatingSum(int64_t a, int64_t b) {
-  int64_t sum = 0;
-  if (__builtin_add_overflow(a, b, &sum)) {
-    return b > 0 ? INT64_MAX : INT64_MIN;
-  }
-  return sum;
-}
-
 // The epsilon parts; their exact sum is at most epsilon.
 struct Budget {
   double group_bound = 0, uncovered = 0, scale = 0, release = 0;
@@ -66,20 +58,23 @@ absl::StatusOr<dp::DiscreteLaplace> FlowNoise(Measure measure, uint32_t theta,
                                              epsilon);
 }
 
-// f_theta(G) + noise of `noise`.
-absl::StatusOr<int64_t> NoisyFlow(dp::SecureUrbg& urbg, const graph::Graph& g,
-                                  Measure measure, uint32_t theta,
-                                  const dp::DiscreteLaplace& noise,
-                                  const util::StopFn& stop) {
+// f_theta(G) + DiscreteLaplace(Delta_theta / epsilon): epsilon-DP.
+absl::StatusOr<NoisyCount> NoisyFlow(dp::SecureUrbg& urbg,
+                                     const graph::Graph& g, Measure measure,
+                                     uint32_t theta, double epsilon,
+                                     const util::StopFn& stop) {
   ASSIGN_OR_RETURN(const std::vector<int64_t> f,
                    FlowExtensionValues(g, measure, {theta}, stop));
-  return SaturatingSum(f[0], noise.Sample(urbg));
+  ASSIGN_OR_RETURN(const int64_t sensitivity,
+                   FlowExtensionSensitivity(measure, theta));
+  return ReleaseNoisyCount(urbg, f[0], static_cast<double>(sensitivity),
+                           epsilon);
 }
 
 // Step 1: B~ = clamp(B + Z_b, 1, N).
 uint32_t NoisyGroupBound(dp::SecureUrbg& urbg, const dp::DiscreteLaplace& noise,
                          uint64_t largest, uint32_t max_rows) {
-  const int64_t noisy = SaturatingSum(
+  const int64_t noisy = SaturatingAdd(
       static_cast<int64_t>(std::min<uint64_t>(largest, UINT32_MAX)),
       noise.Sample(urbg));
   return static_cast<uint32_t>(
@@ -111,7 +106,7 @@ absl::StatusOr<int64_t> NoisyUncovered(dp::SecureUrbg& urbg,
       const std::vector<int64_t> covered,
       FlowExtensionValues(g, Measure::kProblematic, {kUncoveredTheta}, stop));
   const int64_t uncovered = static_cast<int64_t>(g.num_nodes()) - covered[0];
-  return SaturatingSum(uncovered, noise.Sample(urbg));
+  return SaturatingAdd(uncovered, noise.Sample(urbg));
 }
 
 // Step 3: a lower confidence bound (miss scale_miss) of the I_MI flow
@@ -124,10 +119,10 @@ absl::StatusOr<double> EdgeScale(dp::SecureUrbg& urbg, const graph::Graph& g,
   ASSIGN_OR_RETURN(const dp::DiscreteLaplace noise,
                    FlowNoise(Measure::kMinimalInconsistency, theta, epsilon));
   ASSIGN_OR_RETURN(
-      const int64_t noisy,
-      NoisyFlow(urbg, g, Measure::kMinimalInconsistency, theta, noise, stop));
+      const NoisyCount noisy,
+      NoisyFlow(urbg, g, Measure::kMinimalInconsistency, theta, epsilon, stop));
   return static_cast<double>(
-      SaturatingSum(noisy, -OneSidedMargin(noise, params.scale_miss)));
+      SaturatingAdd(noisy.value, -OneSidedMargin(noise, params.scale_miss)));
 }
 
 }  // namespace
@@ -191,7 +186,7 @@ absl::StatusOr<GroupBoundRelease> ReleaseWithGroupBound(
     if (static_cast<double>(noisy) <= saved) out.theta = kUncoveredTheta;
     // n <= U + F_2 <= U + F_theta needs theta >= 2.
     if (out.theta >= kUncoveredTheta) {
-      out.uncovered_upper = SaturatingSum(
+      out.uncovered_upper = SaturatingAdd(
           noisy, OneSidedMargin(*uncovered_noise, kUpperBoundMiss));
     }
   }
@@ -205,12 +200,12 @@ absl::StatusOr<GroupBoundRelease> ReleaseWithGroupBound(
     if (scale >= params.escalation_factor * extra_noise) out.theta = theta2;
   }
 
-  ASSIGN_OR_RETURN(const dp::DiscreteLaplace noise,
-                   FlowNoise(measure, out.theta, out.epsilon_release));
-  ASSIGN_OR_RETURN(out.value,
-                   NoisyFlow(urbg, g, measure, out.theta, noise, stop));
-  out.bound95 = noise.ConfidenceBound(kBoundConfidence);
-  out.noise_scale = noise.scale();
+  ASSIGN_OR_RETURN(
+      const NoisyCount noisy,
+      NoisyFlow(urbg, g, measure, out.theta, out.epsilon_release, stop));
+  out.value = noisy.value;
+  out.bound95 = noisy.bound95;
+  out.noise_scale = noisy.scale;
   return out;
 }
 

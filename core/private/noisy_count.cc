@@ -8,6 +8,15 @@
 
 namespace dpq::core::private_measures {
 
+int64_t SaturatingAdd(int64_t a, int64_t b) {
+  int64_t sum = 0;
+  if (__builtin_add_overflow(a, b, &sum)) {
+    return b > 0 ? std::numeric_limits<int64_t>::max()
+                 : std::numeric_limits<int64_t>::min();
+  }
+  return sum;
+}
+
 absl::StatusOr<NoisyCount> ReleaseNoisyCount(dp::SecureUrbg& urbg,
                                              int64_t count, double sensitivity,
                                              double epsilon) {
@@ -15,11 +24,7 @@ absl::StatusOr<NoisyCount> ReleaseNoisyCount(dp::SecureUrbg& urbg,
                    dp::DiscreteLaplace::ForSensitivity(sensitivity, epsilon));
   const int64_t z = noise.Sample(urbg);
   NoisyCount out;
-  // Saturate instead of overflowing (clamping is post-processing).
-  if (__builtin_add_overflow(count, z, &out.value)) {
-    out.value = z > 0 ? std::numeric_limits<int64_t>::max()
-                      : std::numeric_limits<int64_t>::min();
-  }
+  out.value = SaturatingAdd(count, z);
   out.bound95 = noise.ConfidenceBound(kBoundConfidence);
   out.scale = noise.scale();
   return out;

@@ -20,6 +20,10 @@ struct NoisyCount {
   double scale = 0;     // effective discrete Laplace scale (>= Delta / eps)
 };
 
+// a + b, saturating at the int64 range instead of overflowing (clamping is
+// post-processing).
+int64_t SaturatingAdd(int64_t a, int64_t b);
+
 // Returns count + Z with Z ~ DiscreteLaplace(sensitivity / epsilon):
 // epsilon-DP when `sensitivity` bounds the change of `count` between
 // neighbouring datasets. Errors from DiscreteLaplace::ForSensitivity

@@ -49,7 +49,10 @@ absl::StatusOr<RawRelease> ReleaseRepair(dp::SecureUrbg& urbg,
   NoisyCount noisy;
   switch (request.repair_method) {
     case RepairMethod::kVertexCover: {
+      // A 2-approximation: the statistic is at least I_R, at most 2 I_R.
       ASSIGN_OR_RETURN(noisy, PrivateVertexCoverSize(urbg, g, request.epsilon));
+      raw.interval.gap = GapBound::kNoneNeeded;
+      raw.interval.statistic_at_most_twice = true;
       break;
     }
     case RepairMethod::kCoverBound: {
@@ -66,6 +69,7 @@ absl::StatusOr<RawRelease> ReleaseRepair(dp::SecureUrbg& urbg,
       const int64_t bound = static_cast<int64_t>(cover);
       ASSIGN_OR_RETURN(noisy,
                        ReleaseNoisyCount(urbg, bound, 1.0, request.epsilon));
+      raw.interval.gap = GapBound::kCoverLp;
       break;
     }
     case RepairMethod::kExact: {
@@ -80,24 +84,13 @@ absl::StatusOr<RawRelease> ReleaseRepair(dp::SecureUrbg& urbg,
                        ReleaseNoisyCount(
                            urbg, static_cast<int64_t>(*request.exact_repair),
                            1.0, request.epsilon));
+      raw.interval.gap = GapBound::kNoneNeeded;
       break;
     }
   }
   out.value = noisy.value;
   out.bound95 = noisy.bound95;
   raw.interval.noise_scale = noisy.scale;
-  switch (request.repair_method) {
-    case RepairMethod::kVertexCover:
-      raw.interval.gap = GapBound::kNoneNeeded;
-      raw.interval.statistic_at_most_twice = true;
-      break;
-    case RepairMethod::kCoverBound:
-      raw.interval.gap = GapBound::kCoverLp;
-      break;
-    case RepairMethod::kExact:
-      raw.interval.gap = GapBound::kNoneNeeded;
-      break;
-  }
   return raw;
 }
 
@@ -303,6 +296,12 @@ Estimate EstimateOf(RepairMethod method) {
       return Estimate::kUpperBound;
   }
   return Estimate::kLowerBound;
+}
+
+bool UsesDegreeBounds(SelectionMethod method) {
+  return method == SelectionMethod::kGroupBound ||
+         method == SelectionMethod::kGem ||
+         method == SelectionMethod::kOptimized;
 }
 
 absl::Status CheckMeasureReleasable(Measure measure) {

@@ -71,6 +71,10 @@ enum class RepairMethod {
 absl::StatusOr<RepairMethod> ParseRepairMethod(absl::string_view text);
 absl::string_view RepairMethodName(RepairMethod method);
 
+// True for the methods that read PrivateMeasureRequest::degree_bounds (and
+// minimal_keys): group_bound, gem, optimized. Public.
+bool UsesDegreeBounds(SelectionMethod method);
+
 // What a released value estimates (before its noise).
 enum class Estimate {
   kExact,       // the measure itself

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "core/private/noisy_count.h"
 #include "core/util/status_macros.h"
 
 namespace dpq::core::private_measures {
@@ -12,14 +13,6 @@ namespace {
 using measures::Measure;
 
 constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
-
-int64_t SaturatingAdd(int64_t a, int64_t b) {
-  int64_t sum = 0;
-  if (__builtin_add_overflow(a, b, &sum)) {
-    return b > 0 ? kInt64Max : std::numeric_limits<int64_t>::min();
-  }
-  return sum;
-}
 
 // ceil(a * num / den) for a >= 0, num >= den >= 1, saturating (128-bit).
 int64_t ScaleUp(int64_t a, uint64_t num, uint64_t den) {

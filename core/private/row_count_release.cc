@@ -37,8 +37,8 @@ absl::StatusOr<RowCountRelease> ReleaseRowCount(dp::SecureUrbg& urbg,
   out.value = clamp(noisy.value);
   out.bound95 = noisy.bound95;
   // The noise is the whole error: 2.5% on each side.
-  out.lower95 = clamp(noisy.value - noisy.bound95);
-  out.upper95 = clamp(noisy.value + noisy.bound95);
+  out.lower95 = clamp(SaturatingAdd(noisy.value, -noisy.bound95));
+  out.upper95 = clamp(SaturatingAdd(noisy.value, noisy.bound95));
   out.epsilon = epsilon;
   return out;
 }

@@ -54,9 +54,7 @@ absl::StatusOr<pm::PrivateMeasureResult> Release(
   request.cover_bound = g.cover_bound;
   request.epsilon = release.epsilon_each;
   request.public_max_rows = d.manifest.public_max_rows();
-  if (release.method == pm::SelectionMethod::kOptimized ||
-      release.method == pm::SelectionMethod::kGem ||
-      release.method == pm::SelectionMethod::kGroupBound) {
+  if (pm::UsesDegreeBounds(release.method)) {
     request.degree_bounds = g.degree_bounds;
     request.minimal_keys = pm::CountMinimalKeys(d.dcs);
   }

@@ -129,10 +129,8 @@ absl::Status ParseMethod(const std::string& text, Measure measure,
 pm::ReleaseInputsWanted Wanted(Measure measure,
                                const pm::PrivateMeasureRequest& request) {
   pm::ReleaseInputsWanted wanted;
-  wanted.degree_bounds = measure != Measure::kRepair &&
-                         (request.method == pm::SelectionMethod::kOptimized ||
-                          request.method == pm::SelectionMethod::kGem ||
-                          request.method == pm::SelectionMethod::kGroupBound);
+  wanted.degree_bounds =
+      measure != Measure::kRepair && pm::UsesDegreeBounds(request.method);
   wanted.cover_bound = measure == Measure::kRepair &&
                        request.repair_method == pm::RepairMethod::kCoverBound;
   return wanted;

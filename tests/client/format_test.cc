@@ -49,17 +49,27 @@ TEST(NamesTest, MeasuresTypesStates) {
   EXPECT_EQ(LedgerStateName(dpq::v1::LEDGER_ENTRY_STATE_REFUNDED), "REFUNDED");
 }
 
-TEST(EstimateNamesTest, LabelAndCaveat) {
-  EXPECT_EQ(EstimateLabel(dpq::v1::ESTIMATE_EXACT), "exact");
-  EXPECT_EQ(EstimateLabel(dpq::v1::ESTIMATE_LOWER_BOUND), "lower bound");
-  EXPECT_EQ(EstimateLabel(dpq::v1::ESTIMATE_UPPER_BOUND), "upper bound");
-  EXPECT_EQ(EstimateLabel(dpq::v1::ESTIMATE_UNSPECIFIED), "-");
-  EXPECT_EQ(EstimateCaveat(dpq::v1::ESTIMATE_EXACT), "");
-  EXPECT_EQ(EstimateCaveat(dpq::v1::ESTIMATE_UNSPECIFIED), "");
-  EXPECT_THAT(EstimateCaveat(dpq::v1::ESTIMATE_LOWER_BOUND),
-              HasSubstr("may undercount"));
-  EXPECT_THAT(EstimateCaveat(dpq::v1::ESTIMATE_UPPER_BOUND),
-              HasSubstr("may overcount"));
+// What the interval covers, in the words measure and report print.
+TEST(IntervalWordsTest, RangeAndNote) {
+  dpq::v1::MeasureResult r;
+  r.set_measure(dpq::v1::MEASURE_MI);
+  r.set_estimate(dpq::v1::ESTIMATE_LOWER_BOUND);
+  r.set_lower95(10);
+  r.set_upper95(40);
+  EXPECT_EQ(IntervalRange(r), "at least 10");
+  EXPECT_EQ(IntervalNote(r), "no upper limit known: may undercount");
+  r.set_upper_proved(true);
+  EXPECT_EQ(IntervalRange(r), "10 to 40");
+  EXPECT_EQ(IntervalNote(r), "noise only");  // theta reaches every degree
+  r.set_truncated(true);
+  EXPECT_EQ(IntervalNote(r), "includes the possible undercount");
+  r.set_measure(dpq::v1::MEASURE_R);  // cover_bound: the LP gap
+  r.set_truncated(false);
+  EXPECT_EQ(IntervalNote(r), "includes the possible undercount");
+  r.set_estimate(dpq::v1::ESTIMATE_UPPER_BOUND);
+  EXPECT_EQ(IntervalNote(r), "includes the possible overcount");
+  r.set_estimate(dpq::v1::ESTIMATE_EXACT);
+  EXPECT_EQ(IntervalNote(r), "noise only");
 }
 
 TEST(FormatCountTest, IntegersExactlyOthersWithTwoDecimals) {
