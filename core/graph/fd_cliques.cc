@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "core/graph/conflict_graph_internal.h"
 #include "core/graph/row_groups.h"
+#include "core/util/status_macros.h"
 
 namespace dpq::core::graph {
 namespace {
@@ -28,14 +29,18 @@ struct KeyDcs {
 };
 
 // X and B if `dc` is t1.X = t2.X (at least one) plus at most one
-// t1.B != t2.B, all on the same column both sides; false otherwise.
+// t1.B != t2.B, all on the same column both sides; false otherwise. A
+// strict order t1.B < t2.B (or >) in place of != conflicts the same pairs
+// (two rows of one X-group conflict, in one order or the other, iff their
+// B differ), so it is read as the same FD.
 bool SplitFdShape(const DenialConstraint& dc, std::vector<size_t>& x,
                   std::vector<size_t>& b) {
   for (const Predicate& p : dc.predicates) {
     if (!p.is_join() || p.lhs.column != p.rhs.column) return false;
     if (p.op == CompareOp::kEq) {
       x.push_back(p.lhs.column);
-    } else if (p.op == CompareOp::kNe) {
+    } else if (p.op == CompareOp::kNe || p.op == CompareOp::kLt ||
+               p.op == CompareOp::kGt) {
       b.push_back(p.lhs.column);
     } else {
       return false;
@@ -43,8 +48,8 @@ bool SplitFdShape(const DenialConstraint& dc, std::vector<size_t>& x,
   }
   std::sort(x.begin(), x.end());
   x.erase(std::unique(x.begin(), x.end()), x.end());
-  std::sort(b.begin(), b.end());
-  b.erase(std::unique(b.begin(), b.end()), b.end());
+  // Two predicates on B (t1.B < t2.B & t1.B > t2.B is never violated) or
+  // on two columns: not an FD.
   if (x.empty() || b.size() > 1) return false;
   // t1.A = t2.A and t1.A != t2.A: never violated, no conflicts at all.
   return b.empty() || !std::binary_search(x.begin(), x.end(), b[0]);
@@ -436,14 +441,7 @@ absl::StatusOr<std::vector<CliqueFamily>> FdCliqueFamilies(
 absl::StatusOr<std::vector<CliqueFamily>> FdCliqueFamiliesOfRows(
     const Table& table, absl::Span<const DenialConstraint> dcs,
     absl::Span<const uint32_t> rows) {
-  for (size_t i = 0; i < rows.size(); ++i) {
-    if (rows[i] >= table.num_rows() || (i > 0 && rows[i] <= rows[i - 1])) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Row ", rows[i], " at position ", i,
-          " of the row list: rows must be ascending and below the table's ",
-          table.num_rows(), " rows."));
-    }
-  }
+  RETURN_IF_ERROR(CheckRowList(rows, table.num_rows()));
   const std::vector<uint32_t> listed(rows.begin(), rows.end());
   return Families(table, dcs, &listed);
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
 #include "core/graph/conflict_graph_internal.h"
 #include "core/table/table.h"
 
@@ -92,6 +93,18 @@ uint32_t RefineRowGroups(const Table& t, absl::Span<const size_t> columns,
     num_groups = internal::RefineCodes(num_groups, ids, num_codes, codes);
   }
   return num_groups;
+}
+
+absl::Status CheckRowList(absl::Span<const uint32_t> rows, size_t num_rows) {
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i] >= num_rows || (i > 0 && rows[i] <= rows[i - 1])) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Row ", rows[i], " at position ", i,
+          " of the row list: rows must be ascending and below the table's ",
+          num_rows, " rows."));
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace dpq::core::graph

@@ -10,6 +10,7 @@
 #include <limits>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/types/span.h"
 #include "core/table/table.h"
 
@@ -19,6 +20,11 @@ namespace dpq::core::graph {
 // equality holds between them (string ids, int64 values, doubles with
 // -0.0 == +0.0).
 int64_t CellGroupKey(const table::Column& column, size_t row);
+
+// OK if `rows` is ascending and every entry is below num_rows (a list of
+// rows to compute something over), else kInvalidArgument naming the first
+// entry that is not.
+absl::Status CheckRowList(absl::Span<const uint32_t> rows, size_t num_rows);
 
 // A row outside every group.
 inline constexpr uint32_t kNoRowGroup = std::numeric_limits<uint32_t>::max();

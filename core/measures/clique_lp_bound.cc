@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -13,6 +15,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "core/measures/certified_packing_lp.h"
+#include "core/measures/double_cover_matching.h"
 #include "core/measures/graph_components.h"
 #include "core/measures/vertex_cover.h"
 #include "core/util/parallel_for.h"
@@ -21,6 +24,7 @@
 namespace dpq::core::measures {
 namespace {
 
+using graph::ChainFamily;
 using graph::CliqueFamily;
 using graph::Graph;
 using graph::NodeId;
@@ -65,12 +69,12 @@ Graph InducedSubgraph(const Graph& g, absl::Span<const NodeId> rows,
 }
 
 // Each family restricted to `rows` (ascending), indexed by position:
-// FdCliqueFamiliesOfRows's form. Families with no block among the rows
-// are dropped.
-std::vector<CliqueFamily> FamiliesOfRows(
-    const std::vector<CliqueFamily>& families, absl::Span<const NodeId> rows) {
-  std::vector<CliqueFamily> out;
-  for (const CliqueFamily& f : families) {
+// FdCliqueFamiliesOfRows's and OrderChainFamiliesOfRows's form. Families
+// with no member among the rows are dropped.
+CliqueConstraints FamiliesOfRows(const CliqueConstraints& families,
+                                 absl::Span<const NodeId> rows) {
+  CliqueConstraints out;
+  for (const CliqueFamily& f : families.blocks) {
     CliqueFamily r;
     r.description = f.description;
     r.num_blocks = f.num_blocks;
@@ -83,7 +87,23 @@ std::vector<CliqueFamily> FamiliesOfRows(
       r.part.push_back(f.part[v]);
       any = any || f.block[v] != CliqueFamily::kNone;
     }
-    if (any) out.push_back(std::move(r));
+    if (any) out.blocks.push_back(std::move(r));
+  }
+  for (const ChainFamily& f : families.chains) {
+    ChainFamily r;
+    r.description = f.description;
+    r.arity = f.arity;
+    r.strict = f.strict;
+    r.group.reserve(rows.size());
+    r.keys.reserve(rows.size() * f.arity);
+    bool any = false;
+    for (NodeId v : rows) {
+      r.group.push_back(f.group[v]);
+      any = any || f.group[v] != ChainFamily::kNone;
+      const auto key = f.keys.begin() + static_cast<ptrdiff_t>(v) * f.arity;
+      r.keys.insert(r.keys.end(), key, key + f.arity);
+    }
+    if (any) out.chains.push_back(std::move(r));
   }
   return out;
 }
@@ -203,16 +223,142 @@ TriangleCuts TightTriangles(
   return out;
 }
 
+// Sorts the component's nodes `order` (local ids, row nodes[i]) by f's
+// group, then keys, then id: a linear extension of R, since R(u, v) puts
+// u's keys at most v's, all equal only where R holds both ways.
+void SortByKeys(const ChainFamily& f, absl::Span<const NodeId> nodes,
+                std::vector<uint32_t>& order) {
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const NodeId ra = nodes[a], rb = nodes[b];
+    if (f.group[ra] != f.group[rb]) return f.group[ra] < f.group[rb];
+    for (uint32_t j = 0; j < f.arity; ++j) {
+      const int64_t ka = f.keys[static_cast<size_t>(ra) * f.arity + j];
+      const int64_t kb = f.keys[static_cast<size_t>(rb) * f.arity + j];
+      if (ka != kb) return ka < kb;
+    }
+    return a < b;
+  });
+}
+
+// The minimum vertex cover of a component whose every edge one chain
+// family's R explains (R(u, v) or R(v, u)), or nullopt if no family does.
+// The component is then the comparability graph of R (R implies a
+// conflict), a perfect graph: its clique constraints, which are the
+// chains, describe its stable-set polytope (Lovasz; Chvatal), so the LP
+// optimum is the stability number alpha and the cover LP is |nodes| -
+// alpha, the same value the simplex would certify. By Dilworth (Fulkerson's
+// form), alpha = the fewest chains covering the nodes = |nodes| - a maximum
+// matching of the bipartite graph that joins u to v for each edge with u
+// before v in the linear extension (R transitive): so the cover is that
+// matching's size, an integer found without an LP.
+std::optional<uint32_t> ComparabilityCover(
+    const Graph& g, absl::Span<const NodeId> nodes,
+    const std::vector<ChainFamily>& chains) {
+  for (const ChainFamily& f : chains) {
+    bool explains = true;
+    for (uint32_t u = 0; explains && u < g.num_nodes(); ++u) {
+      for (NodeId v : g.neighbors(u)) {
+        if (v > u && !f.Precedes(nodes[u], nodes[v]) &&
+            !f.Precedes(nodes[v], nodes[u])) {
+          explains = false;
+          break;
+        }
+      }
+    }
+    if (!explains) continue;
+    std::vector<uint32_t> order(g.num_nodes());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    SortByKeys(f, nodes, order);
+    std::vector<uint32_t> rank(g.num_nodes());
+    for (uint32_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
+    std::vector<uint32_t> offsets = {0};
+    std::vector<NodeId> later;  // per node, its neighbours after it, ascending
+    for (uint32_t u = 0; u < g.num_nodes(); ++u) {
+      for (NodeId v : g.neighbors(u)) {
+        if (rank[v] > rank[u]) later.push_back(v);
+      }
+      offsets.push_back(static_cast<uint32_t>(later.size()));
+    }
+    const auto neighbors = [&](NodeId u) {
+      return absl::MakeConstSpan(later.data() + offsets[u],
+                                 offsets[u + 1] - offsets[u]);
+    };
+    const std::vector<NodeId> mate =
+        internal::DoubleCoverMatching(g.num_nodes(), neighbors, {});
+    return static_cast<uint32_t>(
+        std::count_if(mate.begin(), mate.end(),
+                      [](NodeId m) { return m != internal::kNoMate; }));
+  }
+  return std::nullopt;
+}
+
+// Per node v of the component, the heaviest chain of a chain family that
+// ends at v, when its exact y-sum exceeds 1 and it is not in the LP yet
+// (`added`, as sorted node lists): the violated chain rows. Nodes at
+// y = 0 are left out (a chain keeps its weight without them, and R is
+// transitive). The others, in the order of their keys (a linear extension
+// of R: R(u, v) puts u's keys at most v's, equal only where both orders
+// hold), take best(v) = y_v + max best(u) over the neighbours u before v
+// with R(u, v): R implies a conflict, so the edges are all that is read.
+std::vector<std::vector<uint32_t>> ViolatedChains(
+    const Graph& g, absl::Span<const NodeId> nodes,
+    const std::vector<ChainFamily>& chains, const ScaledIntegers& y,
+    const absl::flat_hash_set<std::vector<uint32_t>>& added) {
+  const std::vector<int64_t>& n = y.numerators;
+  const __int128 one = y.denominator;
+  std::vector<std::vector<uint32_t>> out;
+  absl::flat_hash_set<std::vector<uint32_t>> found;
+  constexpr uint32_t kOut = UINT32_MAX;
+  std::vector<uint32_t> rank(g.num_nodes(), kOut);
+  std::vector<__int128> best(g.num_nodes(), 0);
+  std::vector<uint32_t> from(g.num_nodes(), kOut);
+  for (const ChainFamily& f : chains) {
+    std::vector<uint32_t> order;
+    for (uint32_t v = 0; v < g.num_nodes(); ++v) {
+      if (n[v] > 0 && f.group[nodes[v]] != ChainFamily::kNone &&
+          !g.neighbors(v).empty()) {
+        order.push_back(v);
+      }
+    }
+    SortByKeys(f, nodes, order);
+    for (uint32_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
+    for (uint32_t v : order) {
+      best[v] = n[v];
+      from[v] = kOut;
+      for (NodeId u : g.neighbors(v)) {
+        if (rank[u] == kOut || rank[u] >= rank[v] ||
+            !f.Precedes(nodes[u], nodes[v])) {
+          continue;
+        }
+        if (n[v] + best[u] > best[v]) {
+          best[v] = n[v] + best[u];
+          from[v] = u;
+        }
+      }
+      if (best[v] <= one) continue;
+      std::vector<uint32_t> chain;
+      for (uint32_t w = v; w != kOut; w = from[w]) chain.push_back(w);
+      std::sort(chain.begin(), chain.end());
+      if (!added.contains(chain) && found.insert(chain).second) {
+        out.push_back(std::move(chain));
+      }
+    }
+    for (uint32_t v : order) rank[v] = kOut;
+  }
+  return out;
+}
+
 // Y = max sum_v y_v over one component, enclosed exactly (or, with
 // kExact, found exactly): block rows, the rows of the edges no block
-// holds, and triangle rows added while the certified solution of the rows
-// so far violates a triangle left out. When none is violated, that
-// solution is feasible for the LP with every triangle (so its value is at
-// most Y), and its dual certificate (zero on the rows left out) bounds
-// that LP too (so the upper end is at least Y).
+// holds, and triangle and chain rows added while the certified solution of
+// the rows so far violates a triangle or a chain left out. When none is
+// violated, that solution is feasible for the LP with every triangle and
+// chain (so its value is at most Y), and its dual certificate (zero on the
+// rows left out) bounds that LP too (so the upper end is at least Y).
 absl::StatusOr<CertifiedPackingLp::Bounds> SolveComponent(
-    const std::vector<CliqueFamily>& families, absl::Span<const NodeId> nodes,
+    const CliqueConstraints& constraints, absl::Span<const NodeId> nodes,
     const Graph& g, CertifiedPackingLp::Precision precision) {
+  const std::vector<CliqueFamily>& families = constraints.blocks;
   CertifiedPackingLp lp;
   lp.AddColumns(static_cast<int>(nodes.size()), /*objective=*/1);
   AddBlockRows(families, nodes, lp);
@@ -228,6 +374,7 @@ absl::StatusOr<CertifiedPackingLp::Bounds> SolveComponent(
   const std::string what =
       absl::StrCat("the clique LP of a component of ", nodes.size(), " nodes");
   absl::flat_hash_set<std::array<uint32_t, 3>> added;
+  absl::flat_hash_set<std::vector<uint32_t>> added_chains;
   while (true) {
     ASSIGN_OR_RETURN(CertifiedPackingLp::Bounds bounds,
                      lp.Maximize(what, precision));
@@ -235,7 +382,15 @@ absl::StatusOr<CertifiedPackingLp::Bounds> SolveComponent(
     // would otherwise soon violate.
     const TriangleCuts cuts =
         TightTriangles(g, nodes, families, bounds.primal, added);
-    if (!cuts.any_violated) return bounds;
+    std::vector<std::vector<uint32_t>> chains = ViolatedChains(
+        g, nodes, constraints.chains, bounds.primal, added_chains);
+    if (!cuts.any_violated && chains.empty()) return bounds;
+    for (std::vector<uint32_t>& chain : chains) {
+      std::vector<std::pair<int, int32_t>> row;
+      for (uint32_t v : chain) row.emplace_back(static_cast<int>(v + 1), 1);
+      lp.AddRow(row, 1);
+      added_chains.insert(std::move(chain));
+    }
     for (const auto& t : cuts.triangles) {
       added.insert(t);
       lp.AddRow({{static_cast<int>(t[0] + 1), 1},
@@ -261,12 +416,11 @@ struct ComponentOptimum {
 // per thread, allocated by its first call and never freed by itself: each
 // thread frees its own once its problems are gone (server threads live
 // long, and LeakSanitizer reports it otherwise).
-absl::Status SolveComponents(const Graph& g,
-                             const std::vector<CliqueFamily>& families,
+absl::Status SolveComponents(const Graph& g, const CliqueConstraints& families,
                              const internal::Components& components,
                              const std::vector<uint32_t>& which,
                              CertifiedPackingLp::Precision precision,
-                             int workers,
+                             bool comparability_shortcut, int workers,
                              std::vector<ComponentOptimum>& optima) {
   const uint32_t count =
       which.empty() ? components.size() : static_cast<uint32_t>(which.size());
@@ -283,6 +437,14 @@ absl::Status SolveComponents(const Graph& g,
       // and a greedy cover meets it, this LP (between the two) equals it.
       if (nodes.size() % 2 == 0 &&
           GreedyVertexCoverSize(local) == nodes.size() / 2) {
+        continue;
+      }
+      if (const std::optional<uint32_t> cover =
+              comparability_shortcut
+                  ? ComparabilityCover(local, nodes, families.chains)
+                  : std::nullopt) {
+        const int64_t y = static_cast<int64_t>(nodes.size()) - *cover;
+        optima[c] = {true, {y, 1}, {y, 1}};
         continue;
       }
       used_glpk = true;
@@ -322,13 +484,23 @@ mpz_class Ceiling(const mpq_class& v) {
 
 // `what` names the nodes the families must cover, e.g. "the graph has".
 absl::Status CheckFamilySizes(uint32_t num_nodes,
-                              const std::vector<CliqueFamily>& families,
+                              const CliqueConstraints& families,
                               absl::string_view what) {
-  for (const CliqueFamily& f : families) {
+  auto wrong = [&](const std::string& description, size_t rows) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Clique family '", description, "' has ", rows, " rows; ",
+                     what, " ", num_nodes, "."));
+  };
+  for (const CliqueFamily& f : families.blocks) {
     if (f.block.size() != num_nodes || f.part.size() != num_nodes) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Clique family '", f.description, "' has ",
-                       f.block.size(), " rows; ", what, " ", num_nodes, "."));
+      return wrong(f.description, f.block.size());
+    }
+  }
+  for (const ChainFamily& f : families.chains) {
+    if (f.group.size() != num_nodes ||
+        f.keys.size() != static_cast<size_t>(num_nodes) * f.arity ||
+        f.strict.size() != f.arity) {
+      return wrong(f.description, f.group.size());
     }
   }
   return absl::OkStatus();
@@ -337,21 +509,22 @@ absl::Status CheckFamilySizes(uint32_t num_nodes,
 }  // namespace
 
 absl::StatusOr<CliqueLpBound> CliqueLpCoverBound(
-    const Graph& g, const std::vector<CliqueFamily>& families,
-    int num_threads) {
+    const Graph& g, const CliqueConstraints& families, int num_threads,
+    bool comparability_shortcut) {
   RETURN_IF_ERROR(
       CheckFamilySizes(g.num_nodes(), families, "the graph's nodes number"));
   return CliqueLpCoverBoundOverHalfRows(
       g,
-      [&families](absl::Span<const NodeId> rows)
-          -> absl::StatusOr<std::vector<CliqueFamily>> {
+      [&families](
+          absl::Span<const NodeId> rows) -> absl::StatusOr<CliqueConstraints> {
         return FamiliesOfRows(families, rows);
       },
-      num_threads);
+      num_threads, comparability_shortcut);
 }
 
 absl::StatusOr<CliqueLpBound> CliqueLpCoverBoundOverHalfRows(
-    const Graph& g, const CliqueFamiliesOf& families_of, int num_threads) {
+    const Graph& g, const CliqueFamiliesOf& families_of, int num_threads,
+    bool comparability_shortcut) {
   // Nemhauser-Trotter: with x an optimal half-integral solution of the
   // plain LP, V1 = {x = 1}, V0 = {x = 0} and H = {x = 1/2}, this LP's
   // optimum is |V1| + its optimum on H (families restricted to H, the same
@@ -377,8 +550,7 @@ absl::StatusOr<CliqueLpBound> CliqueLpCoverBoundOverHalfRows(
   }
   // Only H's rows enter the component LPs: the families over them have
   // the same constraints there (graph/fd_cliques.h, FdCliqueFamiliesOfRows).
-  ASSIGN_OR_RETURN(const std::vector<CliqueFamily> families,
-                   families_of(half_rows));
+  ASSIGN_OR_RETURN(const CliqueConstraints families, families_of(half_rows));
   std::vector<uint32_t> position(g.num_nodes(), kNoPosition);
   const Graph h = InducedSubgraph(g, half_rows, position);
   RETURN_IF_ERROR(CheckFamilySizes(
@@ -394,7 +566,7 @@ absl::StatusOr<CliqueLpBound> CliqueLpCoverBoundOverHalfRows(
   std::vector<ComponentOptimum> optima(components.size());
   RETURN_IF_ERROR(SolveComponents(h, families, components, {},
                                   CertifiedPackingLp::Precision::kBounds,
-                                  workers, optima));
+                                  comparability_shortcut, workers, optima));
   // The sum and its ceiling in exact rationals (GMP): no rounding decides
   // the released integer, whatever the number of components. The cover LP
   // lies between the sums of the components' ends; where their ceilings
@@ -423,7 +595,7 @@ absl::StatusOr<CliqueLpBound> CliqueLpCoverBoundOverHalfRows(
   if (Ceiling(low) != Ceiling(high)) {
     RETURN_IF_ERROR(SolveComponents(h, families, components, apart,
                                     CertifiedPackingLp::Precision::kExact,
-                                    workers, optima));
+                                    comparability_shortcut, workers, optima));
     sum();
     if (Ceiling(low) != Ceiling(high)) {
       return absl::InternalError(

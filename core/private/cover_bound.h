@@ -16,12 +16,14 @@
 namespace dpq::core::private_measures {
 
 // ceil of the clique LP of measures::CliqueLpCoverBound over the FD blocks
-// of graph::FdCliqueFamilies(table, dcs) and every triangle of `g`, the
-// conflict graph of `table` under `dcs` (sensitivity 1: the proof is in
+// of graph::FdCliqueFamilies(table, dcs), the chains of the order DCs
+// (graph::OrderChainFamilies) and every triangle of `g`, the conflict graph
+// of `table` under `dcs` (sensitivity 1: the proof is in
 // core/measures/clique_lp_bound.h). At least ceil(plain LP relaxation), at
 // most I_R. The families are computed only over the rows the LP's
-// Nemhauser-Trotter reduction leaves, by graph::FdCliqueFamiliesOfRows
-// (the same bound, see CliqueLpCoverBoundOverHalfRows). `num_threads` as
+// Nemhauser-Trotter reduction leaves, by graph::FdCliqueFamiliesOfRows and
+// graph::OrderChainFamiliesOfRows (the same bound, see
+// CliqueLpCoverBoundOverHalfRows). `num_threads` as
 // CliqueLpCoverBound's. Errors: those of the functions named.
 absl::StatusOr<uint64_t> ComputeCoverBound(
     const table::Table& table,

@@ -1,7 +1,8 @@
 // dpq-experiments: reproduces the experiments of Section 6 of "Computing
 // Inconsistency Measures Under Differential Privacy" with dpq's core and
 // writes results.csv plus one gnuplot PNG per figure; "accuracy" writes
-// accuracy.csv and prints its Markdown table, "gem-tune" writes
+// accuracy.csv and prints its Markdown table ("small" small.csv, "general"
+// general.csv, likewise), "gem-tune" writes
 // gem-tune.csv and prints its ranking. See docs/experiments.md; the full
 // run is tests/bench/experiments/run-all.sh.
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include "tests/bench/experiments/experiment_runner.h"
 #include "tests/bench/experiments/figure_plots.h"
 #include "tests/bench/experiments/gem_tuning.h"
+#include "tests/bench/experiments/general_dc_tables.h"
 #include "tests/bench/experiments/small_tables.h"
 #include "tests/bench/generators/cell_table.h"
 #include "tests/bench/generators/cli_flags.h"
@@ -29,7 +31,7 @@ namespace {
 
 constexpr char kUsage[] =
     "usage: dpq-experiments --out-dir DIR [--figures "
-    "fig3,fig4,fig5,grid,fig7,accuracy,small,gem-tune]\n"
+    "fig3,fig4,fig5,grid,fig7,accuracy,small,general,gem-tune]\n"
     "         [--datasets stock,tax,hospital,flights,adult] [--runs 10]\n"
     "         [--epsilons 0.1,0.2,0.5,1,2,3,5] [--noises "
     "rnoise-0.005,rnoise-0.01,conoise-200,dirty]\n"
@@ -151,6 +153,23 @@ absl::Status Run(int argc, char** argv) {
                                               out_dir + "/small.csv"));
     std::fputs(SmallTablesMarkdown(small_rows).c_str(), stdout);
     std::fprintf(stderr, "small: %.1f s; wrote %s/small.csv\n",
+                 seconds_since(start), out_dir.c_str());
+  }
+  if (wants("general")) {
+    start = std::chrono::steady_clock::now();
+    GeneralDcOptions general;
+    general.data_dir = o.data_dir;
+    general.runs = o.runs;
+    general.epsilon = o.accuracy_epsilon;
+    general.n_factor = o.n_factor;
+    general.seed = o.seed;
+    general.progress = &std::cerr;
+    ASSIGN_OR_RETURN(const std::vector<GeneralDcRow> general_rows,
+                     RunGeneralDcTables(general));
+    RETURN_IF_ERROR(generators::WriteTextFile(GeneralDcCsv(general_rows),
+                                              out_dir + "/general.csv"));
+    std::fputs(GeneralDcMarkdown(general_rows).c_str(), stdout);
+    std::fprintf(stderr, "general: %.1f s; wrote %s/general.csv\n",
                  seconds_since(start), out_dir.c_str());
   }
   if (wants("gem-tune")) {

@@ -37,7 +37,8 @@ struct GraphPoint {
 
 const std::set<std::string>& KnownFigures() {
   static const auto* f = new std::set<std::string>{
-      "fig3", "fig4", "fig5", "grid", "fig7", "accuracy", "small", "gem-tune"};
+      "fig3",     "fig4",  "fig5",    "grid",    "fig7",
+      "accuracy", "small", "general", "gem-tune"};
   return *f;
 }
 
@@ -278,10 +279,10 @@ absl::StatusOr<std::vector<ResultRow>> RunExperiments(
     const ExperimentOptions& o) {
   for (const std::string& f : o.figures) {
     if (!KnownFigures().count(f)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Unknown figure '", f,
-                       "'; use fig3, fig4, fig5, grid, fig7, accuracy, small "
-                       "or gem-tune."));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Unknown figure '", f,
+          "'; use fig3, fig4, fig5, grid, fig7, accuracy, small, general "
+          "or gem-tune."));
     }
   }
   for (const std::string& n : o.grid_noises) {

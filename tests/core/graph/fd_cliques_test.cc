@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/constraints/dc_parser.h"
 #include "core/graph/conflict_graph_builder.h"
+#include "core/graph/order_chains.h"
 #include "core/measures/clique_lp_bound.h"
 #include "core/measures/vertex_cover.h"
 #include "core/table/table.h"
@@ -92,7 +93,7 @@ TEST(FdCliqueFamiliesTest, FdsWithOneKeyShareAFamilyPartedByTheirTuple) {
   const auto dcs = Parse(
       "not(t1.zip=t2.zip&t1.city!=t2.city)\n"
       "not(t1.zip=t2.zip&t1.state!=t2.state)\n"
-      "not(t1.state=t2.state&t1.zip>t2.zip)\n",  // not FD-shaped: no family
+      "not(t1.state=t2.state&t1.zip>=t2.zip)\n",  // not FD-shaped: no family
       t);
   ASSERT_OK_AND_ASSIGN(const std::vector<CliqueFamily> f,
                        FdCliqueFamilies(t, dcs));
@@ -139,6 +140,33 @@ TEST(FdCliqueFamiliesTest, KeyConstraintGivesOnePartPerRow) {
   EXPECT_EQ(b.bound, 2u);
 }
 
+// t1.X = t2.X & t1.B < t2.B conflicts exactly the pairs of X -> B, so it
+// gets the FD's blocks; t1.B < t2.B & t1.B > t2.B is never violated and
+// gets none.
+TEST(FdCliqueFamiliesTest, StrictOrderWithAKeyIsAnFd) {
+  const Table t =
+      MakeTable({"zip", "rate"},
+                {{"1", "5"}, {"1", "6"}, {"1", "6"}, {"1", "7"}, {"2", "5"}});
+  const auto order = Parse("not(t1.zip=t2.zip&t1.rate>t2.rate)\n", t);
+  const auto fd = Parse("zip -> rate\n", t);
+  ASSERT_OK_AND_ASSIGN(const std::vector<CliqueFamily> a,
+                       FdCliqueFamilies(t, order));
+  ASSERT_OK_AND_ASSIGN(const std::vector<CliqueFamily> b,
+                       FdCliqueFamilies(t, fd));
+  ASSERT_EQ(a.size(), 1u);
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(a[0].block, b[0].block);
+  EXPECT_EQ(a[0].part, b[0].part);
+  EXPECT_EQ(a[0].num_parts, 3u);
+  ExpectBlocksAreCliques(t, order);
+  EXPECT_EQ(ConflictGraphOf(t, order).Edges(), ConflictGraphOf(t, fd).Edges());
+  const auto never =
+      Parse("not(t1.zip=t2.zip&t1.rate<t2.rate&t1.rate>t2.rate)\n", t);
+  ASSERT_OK_AND_ASSIGN(const std::vector<CliqueFamily> none,
+                       FdCliqueFamilies(t, never));
+  EXPECT_TRUE(none.empty());
+}
+
 // The bound with the families computed only over the rows the plain LP
 // leaves at 1/2 (CliqueLpCoverBoundOverHalfRows, what registrations use)
 // equals `full`, the bound with the families over all rows.
@@ -149,8 +177,14 @@ void ExpectSameBoundOverHalfRows(const Table& t,
                                  int num_threads = 1) {
   const auto over_half = measures::CliqueLpCoverBoundOverHalfRows(
       g,
-      [&](absl::Span<const graph::NodeId> rows) {
-        return FdCliqueFamiliesOfRows(t, dcs, rows);
+      [&](absl::Span<const graph::NodeId> rows)
+          -> absl::StatusOr<measures::CliqueConstraints> {
+        auto blocks = FdCliqueFamiliesOfRows(t, dcs, rows);
+        auto chains = OrderChainFamiliesOfRows(t, dcs, rows);
+        if (!blocks.ok()) return blocks.status();
+        if (!chains.ok()) return chains.status();
+        return measures::CliqueConstraints(*std::move(blocks),
+                                           *std::move(chains));
       },
       num_threads);
   ASSERT_TRUE(over_half.ok()) << over_half.status();
@@ -285,7 +319,7 @@ TEST(CliqueLpCoverBoundTest, RefusesFamiliesOfAnotherSize) {
   f.block.assign(3, CliqueFamily::kNone);
   f.part.assign(3, CliqueFamily::kNone);
   const Graph g = *Graph::FromEdges(4, {{0, 1}});
-  EXPECT_THAT(measures::CliqueLpCoverBound(g, {f}),
+  EXPECT_THAT(measures::CliqueLpCoverBound(g, std::vector<CliqueFamily>{f}),
               testing::StatusIs(absl::StatusCode::kInvalidArgument,
                                 ::testing::HasSubstr("has 3 rows")));
   // Families over the half rows must have one entry per row asked for: a
@@ -299,9 +333,9 @@ TEST(CliqueLpCoverBoundTest, RefusesFamiliesOfAnotherSize) {
   EXPECT_THAT(measures::CliqueLpCoverBoundOverHalfRows(
                   triangle,
                   [&](absl::Span<const graph::NodeId> rows)
-                      -> absl::StatusOr<std::vector<CliqueFamily>> {
+                      -> absl::StatusOr<measures::CliqueConstraints> {
                     EXPECT_EQ(rows.size(), 3u);
-                    return std::vector<CliqueFamily>{two};
+                    return measures::CliqueConstraints({two}, {});
                   }),
               testing::StatusIs(
                   absl::StatusCode::kInvalidArgument,
@@ -339,9 +373,10 @@ TEST(CliqueLpCoverBoundTest, ThreadCountDoesNotChangeTheBound) {
   }
 }
 
-// Random small tables with FDs, a key constraint and an order DC: for every
-// row removed, the bound is monotone with sensitivity 1, and it lies
-// between ceil(plain LP) and the exact cover. Deterministic (fixed seed).
+// Random small tables with FDs, a key constraint and order DCs (their
+// chain families in the LP): for every row removed, the bound is monotone
+// with sensitivity 1, and it lies between ceil(plain LP) and the exact
+// cover. Deterministic (fixed seed).
 TEST(CliqueLpCoverBoundTest, RandomTablesNeighboursDifferByAtMostOne) {
   std::mt19937_64 rng(20261125);
   const std::vector<std::string> dc_texts = {
@@ -350,9 +385,11 @@ TEST(CliqueLpCoverBoundTest, RandomTablesNeighboursDifferByAtMostOne) {
       "not(t1.b=t2.b&t1.d!=t2.d)\n",
       "not(t1.c=t2.c&t1.d=t2.d)\n",
       "not(t1.d=t2.d&t1.a<t2.a&t1.b>t2.b)\n",
+      "not(t1.a<=t2.a&t1.c<t2.c)\n",
+      "not(t1.b>=t2.b&t1.c>=t2.c&t1.d>t2.d)\n",
       "not(t1.a=t2.a&t1.b=t2.b&t1.c!=t2.c)\n"};
   int checked = 0;
-  for (int trial = 0; trial < 60; ++trial) {
+  for (int trial = 0; trial < 120; ++trial) {
     const int n = 6 + static_cast<int>(rng() % 9);
     const int domain = 2 + static_cast<int>(rng() % 3);
     Cells rows(n);
@@ -377,7 +414,10 @@ TEST(CliqueLpCoverBoundTest, RandomTablesNeighboursDifferByAtMostOne) {
       const Graph g = ConflictGraphOf(table, dcs);
       const auto families = FdCliqueFamilies(table, dcs);
       EXPECT_TRUE(families.ok());
-      const auto b = measures::CliqueLpCoverBound(g, *families);
+      const auto chains = OrderChainFamilies(table, dcs);
+      EXPECT_TRUE(chains.ok());
+      const auto b = measures::CliqueLpCoverBound(
+          g, measures::CliqueConstraints(*families, *chains));
       EXPECT_TRUE(b.ok()) << b.status();
       EXPECT_GE(b->bound, measures::CoverLowerBound(g));
       EXPECT_LE(b->bound, *measures::ExactRepairOrExplain(g));
@@ -394,7 +434,7 @@ TEST(CliqueLpCoverBoundTest, RandomTablesNeighboursDifferByAtMostOne) {
       ++checked;
     }
   }
-  EXPECT_GT(checked, 400);
+  EXPECT_GT(checked, 800);
 }
 
 }  // namespace

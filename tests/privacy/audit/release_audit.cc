@@ -327,22 +327,50 @@ TablePair DuplicatePair() {
 
 // The scale where doubles used to decide the cover bound
 // (core/measures/clique_lp_bound.h): 100,002 groups of 7 rows whose
-// values differ, under an inequality DC (so no FD blocks: the triangle
-// LP of each K7 is 14/3, not a double), then a group of two rows (an
-// edge); D' adds a third row to that group, closing a triangle. Cover LP
-// 466,677 on D and 466,678 on D', both integers.
+// values differ, under an inequality DC across two equal columns v and w
+// (so neither FD blocks nor order chains: the triangle LP of each K7 is
+// 14/3, not a double), then a group of two rows (an edge); D' adds a third
+// row to that group, closing a triangle. Cover LP 466,677 on D and 466,678
+// on D', both integers.
 TablePair ManyCliquesPair() {
-  TablePair p{TableManifest("t1&t2&EQ(t1.g,t2.g)&LT(t1.v,t2.v)"), "g,v\n",
+  TablePair p{TableManifest("t1&t2&EQ(t1.g,t2.g)&LT(t1.v,t2.w)"), "g,v,w\n",
               ""};
   p.manifest.set_public_max_rows(1'000'000);
   Declare(p.manifest, "g", v1::COLUMN_TYPE_INT64);
   Declare(p.manifest, "v", v1::COLUMN_TYPE_INT64);
-  p.d.reserve(8'000'000);
+  Declare(p.manifest, "w", v1::COLUMN_TYPE_INT64);
+  p.d.reserve(12'000'000);
   for (int g = 0; g < 100'002; ++g) {
-    for (int v = 0; v < 7; ++v) absl::StrAppend(&p.d, g, ",", v, "\n");
+    for (int v = 0; v < 7; ++v) absl::StrAppend(&p.d, g, ",", v, ",", v, "\n");
   }
-  p.d += "-1,0\n-1,1\n";
-  p.d_prime = p.d + "-1,2\n";
+  p.d += "-1,0,0\n-1,1,1\n";
+  p.d_prime = p.d + "-1,2,2\n";
+  return p;
+}
+
+// Out-of-order timestamps under an order DC (core/graph/order_chains.h):
+// 12 log rows whose timestamps run backwards (a 12-clique, one chain), 20
+// in order after them; D' adds a row late in seq with the earliest
+// timestamp, which conflicts with every row and lengthens the chain. With
+// `fd`, a host column constant per batch of 8 rows except a typo in row
+// 10, under batch -> host: its star reaches rows 12-15, which no chain
+// joins to it, so the component's LP runs with chain cuts instead of the
+// matching shortcut.
+TablePair ChainPair(bool fd) {
+  TablePair p{TableManifest(fd ? "t1&t2&LT(t1.seq,t2.seq)&GT(t1.ts,t2.ts)\n"
+                                 "batch -> host"
+                               : "t1&t2&LT(t1.seq,t2.seq)&GT(t1.ts,t2.ts)"),
+              "seq,ts,batch,host\n", ""};
+  for (const char* c : {"seq", "ts", "batch"}) {
+    Declare(p.manifest, c, v1::COLUMN_TYPE_INT64);
+  }
+  Declare(p.manifest, "host", v1::COLUMN_TYPE_STRING);
+  for (int i = 0; i < 32; ++i) {
+    const int ts = i < 12 ? 200 - 10 * i : 1000 + 10 * i;
+    absl::StrAppend(&p.d, i, ",", ts, ",", i / 8, ",",
+                    fd && i == 10 ? "typo" : absl::StrCat("h", i / 8), "\n");
+  }
+  p.d_prime = p.d + "40,0,5,h5\n";
   return p;
 }
 
@@ -548,6 +576,16 @@ std::vector<AuditCase> AllAuditCases() {
       Measure(MEASURE_R, v1::SELECTION_METHOD_UNSPECIFIED, 1,
               v1::REPAIR_METHOD_COVER_BOUND)));
   cases.back().long_only = true;
+  cases.push_back(ServiceCase(
+      "MeasureInconsistency R cover_bound: order DC, a chain lengthened", 1,
+      ChainPair(/*fd=*/false),
+      Measure(MEASURE_R, v1::SELECTION_METHOD_UNSPECIFIED, 1,
+              v1::REPAIR_METHOD_COVER_BOUND)));
+  cases.push_back(ServiceCase(
+      "MeasureInconsistency R cover_bound: order DC and FD, chain cuts", 1,
+      ChainPair(/*fd=*/true),
+      Measure(MEASURE_R, v1::SELECTION_METHOD_UNSPECIFIED, 1,
+              v1::REPAIR_METHOD_COVER_BOUND)));
   TablePair exact_hub = HubPair();
   exact_hub.manifest.set_exact_repair(true);
   cases.push_back(ServiceCase(

@@ -1,0 +1,126 @@
+#include "core/graph/order_chains.h"
+
+#include <bit>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "core/graph/row_groups.h"
+#include "core/util/status_macros.h"
+
+namespace dpq::core::graph {
+namespace {
+
+using constraints::CompareOp;
+using constraints::DenialConstraint;
+using constraints::Predicate;
+using table::Column;
+using table::ColumnType;
+using table::Table;
+
+bool IsSameColumnJoin(const Predicate& p) {
+  return p.is_join() && p.lhs.column == p.rhs.column;
+}
+
+bool IsOrderOp(CompareOp op) {
+  return op == CompareOp::kLt || op == CompareOp::kLe || op == CompareOp::kGt ||
+         op == CompareOp::kGe;
+}
+
+// A non-NULL cell as an int64 in the order DC comparisons use: int64
+// values, string ids (the dictionary is sorted), and finite doubles by
+// their bits, negatives flipped so that the integer order is the numeric
+// one (-0.0 first made +0.0: they compare equal).
+int64_t OrderKey(const Column& column, size_t row) {
+  switch (column.type) {
+    case ColumnType::kInt64:
+      return column.int64s[row];
+    case ColumnType::kString:
+      return column.string_ids[row];
+    case ColumnType::kDouble: {
+      const double d = column.doubles[row] == 0 ? 0.0 : column.doubles[row];
+      const int64_t bits = std::bit_cast<int64_t>(d);
+      return bits < 0 ? bits ^ INT64_MAX : bits;
+    }
+  }
+  return 0;
+}
+
+ChainFamily FamilyOf(const Table& t, const DenialConstraint& dc,
+                     absl::Span<const uint32_t> rows) {
+  std::vector<size_t> equal;
+  std::vector<std::pair<size_t, CompareOp>> order;
+  for (const Predicate& p : dc.predicates) {
+    if (p.op == CompareOp::kEq) {
+      equal.push_back(p.lhs.column);
+    } else {
+      order.emplace_back(p.lhs.column, p.op);
+    }
+  }
+  ChainFamily f;
+  f.description = dc.text;
+  f.arity = static_cast<uint32_t>(order.size());
+  for (const auto& [column, op] : order) {
+    f.strict.push_back(op == CompareOp::kLt || op == CompareOp::kGt);
+  }
+  f.group.assign(rows.size(), ChainFamily::kNone);
+  f.keys.assign(rows.size() * order.size(), 0);
+  absl::flat_hash_map<std::vector<int64_t>, uint32_t> group_ids;
+  std::vector<int64_t> cells;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const uint32_t row = rows[i];
+    bool any_null = false;
+    for (const Predicate& p : dc.predicates) {
+      any_null = any_null || t.column(p.lhs.column).is_null(row);
+    }
+    if (any_null) continue;  // a comparison with NULL is false
+    cells.clear();
+    for (size_t c : equal) cells.push_back(CellGroupKey(t.column(c), row));
+    const auto [it, added] =
+        group_ids.try_emplace(cells, static_cast<uint32_t>(group_ids.size()));
+    f.group[i] = it->second;
+    for (size_t j = 0; j < order.size(); ++j) {
+      const int64_t key = OrderKey(t.column(order[j].first), row);
+      // ~ reverses the order without overflow: t1.A > t2.A reads
+      // ~A(t1) < ~A(t2).
+      const bool reversed = order[j].second == CompareOp::kGt ||
+                            order[j].second == CompareOp::kGe;
+      f.keys[i * order.size() + j] = reversed ? ~key : key;
+    }
+  }
+  return f;
+}
+
+}  // namespace
+
+bool IsOrderDc(const DenialConstraint& dc) {
+  int orders = 0;
+  for (const Predicate& p : dc.predicates) {
+    if (!IsSameColumnJoin(p)) return false;
+    if (IsOrderOp(p.op)) {
+      ++orders;
+    } else if (p.op != CompareOp::kEq) {
+      return false;  // != is not transitive
+    }
+  }
+  return orders >= 2;
+}
+
+absl::StatusOr<std::vector<ChainFamily>> OrderChainFamiliesOfRows(
+    const Table& table, absl::Span<const DenialConstraint> dcs,
+    absl::Span<const uint32_t> rows) {
+  RETURN_IF_ERROR(CheckRowList(rows, table.num_rows()));
+  std::vector<ChainFamily> out;
+  for (const DenialConstraint& dc : dcs) {
+    if (IsOrderDc(dc)) out.push_back(FamilyOf(table, dc, rows));
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<ChainFamily>> OrderChainFamilies(
+    const Table& table, absl::Span<const DenialConstraint> dcs) {
+  std::vector<uint32_t> rows(table.num_rows());
+  for (uint32_t r = 0; r < rows.size(); ++r) rows[r] = r;
+  return OrderChainFamiliesOfRows(table, dcs, rows);
+}
+
+}  // namespace dpq::core::graph
