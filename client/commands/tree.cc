@@ -62,8 +62,8 @@ void AppendRules(
 TreeCommand::TreeCommand()
     : Command({.name = "tree",
                .synopsis = "tree ID --label COL --positive VALUE --epsilon E "
-                           "[--features A,B] [--approach pareto|aggregation] "
-                           "[--weights W1,W2] [--sensitivity global|local] "
+                           "[--features A,B] [--approach aggregation|pareto] "
+                           "[--weights W1,W2] [--sensitivity local|global] "
                            "[--generations G] [--population P] "
                            "[--accuracy-epsilon E2] [--request-id R]",
                .summary = "Trains a DP decision tree (DP-MOET); charges E (+ "
@@ -161,6 +161,9 @@ std::string TreeText(absl::string_view dataset_id, absl::string_view label,
     absl::StrAppend(&out,
                     "TPR/TNR not released (pay for them with "
                     "--accuracy-epsilon)\n");
+  }
+  if (response.has_caveat()) {
+    absl::StrAppend(&out, "Caveat: ", TerminalSafe(response.caveat()), "\n");
   }
   AppendChargeLines(response, &out);
   return out;

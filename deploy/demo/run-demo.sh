@@ -86,13 +86,13 @@ dpq admin register network --kind graph --data deploy/demo/network.csv \
   --nodes deploy/demo/network.nodes \
   --description "Synthetic social network: who follows whom"
 
-step "Admin: create the buyer alice (her token is shown once); grant her epsilon 7 on hospital, 1 on network"
+step "Admin: create the buyer alice (her token is shown once); grant her epsilon 9 on hospital, 1 on network"
 buyer_json=$(dpq --json admin create-buyer alice)
 alice_token=$(printf '%s\n' "$buyer_json" |
   sed -n 's/.*"token" *: *"\(dpq_[0-9a-f]\{64\}\)".*/\1/p')
 [[ -n "$alice_token" ]] || fail "no token in the create-buyer output: $buyer_json"
 printf '%s\n' "$buyer_json" | sed 's/dpq_[0-9a-f]\{60\}/dpq_...redacted.../'
-dpq admin grant alice hospital 7
+dpq admin grant alice hospital 9
 dpq admin grant alice network 1
 
 step "Buyer alice: what is for sale"
@@ -132,16 +132,15 @@ done
 step "Buyer alice: DP count marginals, consistent with the public exact EmergencyService counts, for epsilon 0.5 (charged 0.5)"
 dpq cuboids hospital --dims Condition,EmergencyService --dims HospitalOwner --epsilon 0.5
 
-step "Buyer alice: a DP decision tree predicting EmergencyService=yes (Pareto over TPR and TNR; epsilon 0.5, plus 0.5 for its DP accuracy; charged 2)"
+step "Buyer alice: a DP decision tree predicting EmergencyService=yes (balanced accuracy, the default; epsilon 1.5, the least that buys a useful tree at N = 2000, plus 0.5 for its DP accuracy; charged 4)"
 dpq tree hospital --label EmergencyService --positive yes \
-  --features HospitalOwner,Condition --epsilon 0.5 --accuracy-epsilon 0.5 \
-  --generations 5 --population 20
+  --features HospitalOwner,Condition --epsilon 1.5 --accuracy-epsilon 0.5
 
 step "Buyer alice: the 5 most influential members of the network (degree + 100 x egocentric density, local sensitivity), epsilon 1"
 dpq top-nodes network --k 5 --approach aggregation --weights 1,100 \
   --sensitivity local --epsilon 1
 
-step "Buyer alice: her budgets (hospital: 7 granted, 6.3 spent; network: 1 granted, 1 spent)"
+step "Buyer alice: her budgets (hospital: 9 granted, 8.3 spent; network: 1 granted, 1 spent)"
 dpq budget
 
 step "Buyer alice: I_R at epsilon 1 (charged 2) is over budget and must be refused"

@@ -265,9 +265,21 @@ std::vector<std::vector<std::string>> PublicExactCuboids(
 absl::StatusOr<core::selection::DecisionTreeSpec> DecisionTreeSpecFromProto(
     const v1::TrainDecisionTreeRequest& request) {
   core::selection::DecisionTreeSpec spec;
-  ASSIGN_OR_RETURN(spec.approach, ApproachFromProto(request.approach()));
-  ASSIGN_OR_RETURN(spec.sensitivity,
-                   SensitivityFromProto(request.sensitivity()));
+  // Trees default to aggregation (weights 1, 1: balanced accuracy) with
+  // local sensitivity: the only setting that beat chance at epsilon 1-2
+  // on adult (docs/selection-experiments.md, "Default trees on adult");
+  // Pareto with global sensitivity picks a random tree there.
+  if (request.approach() == v1::SELECTION_APPROACH_UNSPECIFIED) {
+    spec.approach = core::selection::Approach::kAggregation;
+  } else {
+    ASSIGN_OR_RETURN(spec.approach, ApproachFromProto(request.approach()));
+  }
+  if (request.sensitivity() == v1::SENSITIVITY_MODE_UNSPECIFIED) {
+    spec.sensitivity = core::selection::SensitivityMode::kLocal;
+  } else {
+    ASSIGN_OR_RETURN(spec.sensitivity,
+                     SensitivityFromProto(request.sensitivity()));
+  }
   spec.label_column = request.label_column();
   spec.positive_class = request.positive_class();
   spec.features.assign(request.features().begin(), request.features().end());

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_join.h"
 #include "core/dp/secure_urbg.h"
 #include "core/selection/tree/dp_decision_tree.h"
 #include "core/selection/tree/tree_request.h"
@@ -42,6 +43,12 @@ absl::Status BuyerServiceImpl::TrainDecisionTreeImpl(
         TreeToProto(result.tree, answer);
         if (result.tpr.has_value()) answer->set_tpr(*result.tpr);
         if (result.tnr.has_value()) answer->set_tnr(*result.tnr);
+        // Post-processing: the budget rule reads public inputs only, the
+        // single-leaf statement the released tree.
+        if (!result.caveats.empty()) {
+          answer->set_caveat(absl::StrJoin(result.caveats, " "));
+        }
+        answer->set_useful_epsilon(result.useful_epsilon);
         return absl::OkStatus();
       },
       response);

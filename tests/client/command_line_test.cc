@@ -241,7 +241,7 @@ TEST(ParseReleaseUsageTest, SynopsesNameTheNewFlags) {
   EXPECT_THAT(usage("cuboids"),
               HasSubstr("cuboids ID --dims A,B [--dims C]... --epsilon E "
                         "[--integral]"));
-  EXPECT_THAT(usage("tree"), HasSubstr("[--approach pareto|aggregation]"));
+  EXPECT_THAT(usage("tree"), HasSubstr("[--approach aggregation|pareto]"));
   EXPECT_THAT(usage("top-nodes"),
               HasSubstr("[--objectives degree,egocentric_density]"));
   EXPECT_THAT(usage("admin register"), HasSubstr("[--public-cuboid A,B]..."));

@@ -204,10 +204,13 @@ class Client:
                             population: int = 0, accuracy_epsilon=0,
                             request_id: Optional[str] = None, timeout: Optional[float] = None):
         """A DP cost-sensitive decision tree (results.DecisionTree).
-        approach: "pareto" (default) or "aggregation" (with two weights);
-        sensitivity: "global" (default) or "local"; accuracy_epsilon > 0
-        also buys the DP TPR and TNR (charged on top of epsilon). A heavy
-        job: HeavyJobsBusy (retried) when the server's slots are taken."""
+        approach: "aggregation" (default; weights 1, 1: balanced accuracy)
+        or "pareto"; sensitivity: "local" (default) or "global";
+        accuracy_epsilon > 0 also buys the DP TPR and TNR (charged on top
+        of epsilon). The result's caveat says when the budget is too small
+        for a useful tree (useful_epsilon: the least that passes) or the
+        tree is a single leaf. A heavy job: HeavyJobsBusy (retried) when the
+        server's slots are taken."""
         rid = request_id or new_request_id()
         req = pb.TrainDecisionTreeRequest(
             dataset_id=dataset_id, label_column=label_column, positive_class=positive_class,

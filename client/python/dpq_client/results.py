@@ -318,6 +318,11 @@ class DecisionTree(Charged):
     depth: int
     tpr: Optional[float]  # only when accuracy_epsilon was paid
     tnr: Optional[float]
+    # Why the tree may be of no use (budget below useful_epsilon, or a
+    # single leaf); None when neither.
+    caveat: Optional[str] = None
+    # Smallest epsilon passing the server's public usefulness rule.
+    useful_epsilon: Optional[float] = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -350,6 +355,9 @@ def decision_tree(r, attempts) -> DecisionTree:
     return DecisionTree(nodes=nodes, tree_text=r.tree_text, depth=r.depth,
                         tpr=r.tpr if r.HasField("tpr") else None,
                         tnr=r.tnr if r.HasField("tnr") else None,
+                        caveat=r.caveat if r.HasField("caveat") else None,
+                        useful_epsilon=r.useful_epsilon
+                        if r.HasField("useful_epsilon") else None,
                         **charged_fields(r, attempts))
 
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -14,6 +15,7 @@
 #include "core/dp/discrete_laplace.h"
 #include "core/dp/epsilon.h"
 #include "core/selection/tree/dp_moet.h"
+#include "core/selection/tree/tree_budget.h"
 #include "core/selection/tree/tree_evaluation.h"
 #include "core/selection/tree/tree_simplification.h"
 #include "core/table/schema.h"
@@ -62,6 +64,19 @@ absl::Status CheckDomain(const table::Schema& schema,
       !(std::isfinite(d.min) && std::isfinite(d.max) && d.min <= d.max)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "The public domain of '", d.name, "' must have finite min <= max."));
+  }
+  if (!d.numeric && !d.thresholds.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("The public domain of '", d.name,
+                     "' is categorical but lists thresholds."));
+  }
+  for (size_t i = 0; i < d.thresholds.size(); ++i) {
+    if (!std::isfinite(d.thresholds[i]) ||
+        (i > 0 && !(d.thresholds[i - 1] < d.thresholds[i]))) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("The public thresholds of '", d.name,
+                       "' must be finite, ascending and distinct."));
+    }
   }
   if (!d.numeric && d.categories.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -177,6 +192,14 @@ absl::StatusOr<DecisionTreeResult> TrainDpDecisionTree(
   // release so that it describes the tree returned (same predictions).
   result.tree = SimplifyTree(trees.front());
   result.epsilon_spent = request.selection.epsilon;
+  // Both statements are post-processing: the budget one reads public
+  // inputs only, the leaf one the released tree.
+  const TreeBudgetAssessment budget = AssessTreeBudget(request);
+  result.useful_epsilon = budget.useful_epsilon;
+  if (!budget.sufficient) result.caveats.push_back(budget.caveat);
+  if (std::string leaf = SingleLeafCaveat(result.tree); !leaf.empty()) {
+    result.caveats.push_back(std::move(leaf));
+  }
 
   if (request.accuracy_epsilon > 0) {
     // Add/remove one row changes P or N by 1 and TP or TN by at most 1:

@@ -61,14 +61,22 @@ struct GeneticParameters {
 };
 
 // A feature a random inner node may test: a numeric threshold drawn
-// uniformly from [min, max], or a category drawn uniformly from
-// `categories`. Treated as public (the paper's attribute domains).
+// uniformly from `thresholds` (when given) or else uniformly from
+// [min, max], or a category drawn uniformly from `categories`. Treated as
+// public (the paper's attribute domains).
 struct FeatureDomain {
   std::string name;
   bool numeric = true;
   double min = 0;
   double max = 1;
   std::vector<std::string> categories;  // !numeric, non-empty
+  // numeric only: public candidate thresholds (finite, ascending, distinct;
+  // FeatureDomainOf takes the interior bin edges or the declared values of
+  // the owner's dimension). A uniform draw from [min, max] mostly misses
+  // the values of a skewed column (adult's capital gain: 92% zeros in
+  // [0, 99999]); a grid point of the declared dimension splits where the
+  // owner's bins do. Public, so drawing from it is free.
+  std::vector<double> thresholds = {};
 };
 
 struct DecisionTreeRequest {
@@ -111,6 +119,13 @@ struct DecisionTreeResult {
   std::optional<double> tpr;   // DP estimates, only if accuracy_epsilon > 0
   std::optional<double> tnr;
   double epsilon_spent = 0;    // selection.epsilon + accuracy_epsilon
+  // Statements for the buyer, in this order: the budget caveat of
+  // AssessTreeBudget (tree_budget.h; public inputs only) when the request's
+  // epsilon is below its useful_epsilon, and SingleLeafCaveat when the
+  // returned tree is one leaf (post-processing of the released tree).
+  std::vector<std::string> caveats;
+  // AssessTreeBudget(request).useful_epsilon.
+  double useful_epsilon = 0;
 };
 
 // Neighbours: add or remove one row (docs/privacy.md 1); every sensitivity used

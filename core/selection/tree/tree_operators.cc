@@ -23,7 +23,9 @@ TreeNode RandomTest(const std::vector<FeatureDomain>& features,
   node.is_leaf = false;
   node.feature = f.name;
   node.numeric_test = f.numeric;
-  if (f.numeric) {
+  if (f.numeric && !f.thresholds.empty()) {
+    node.threshold = f.thresholds[urbg.UniformBelow(f.thresholds.size())];
+  } else if (f.numeric) {
     // Convex combination: no overflow even for a domain of +-1e308.
     const double u = urbg.UniformDouble();
     node.threshold = f.min * (1 - u) + f.max * u;

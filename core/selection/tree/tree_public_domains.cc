@@ -65,6 +65,15 @@ absl::StatusOr<std::vector<std::string>> LabelClasses(
   return classes;
 }
 
+// Sorts, drops non-finite values and repeats (CheckDomain's form).
+void SortedDistinctFinite(std::vector<double>& values) {
+  values.erase(std::remove_if(values.begin(), values.end(),
+                              [](double v) { return !std::isfinite(v); }),
+               values.end());
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+}
+
 }  // namespace
 
 absl::StatusOr<FeatureDomain> FeatureDomainOf(const cube::CubeDimension& dim,
@@ -74,6 +83,14 @@ absl::StatusOr<FeatureDomain> FeatureDomainOf(const cube::CubeDimension& dim,
   if (!dim.bin_edges.empty()) {
     domain.min = dim.bin_edges.front();
     domain.max = dim.bin_edges.back();
+    // The interior edges e1..e(k-1) (value <= e_i: the bins below e_i
+    // and the values equal to e_i); the outer edges split nothing off a
+    // column inside the bins.
+    if (dim.bin_edges.size() > 2) {
+      domain.thresholds.assign(dim.bin_edges.begin() + 1,
+                               dim.bin_edges.end() - 1);
+    }
+    SortedDistinctFinite(domain.thresholds);
     return domain;
   }
   std::vector<std::string> values = NominalValues(dim);
@@ -96,7 +113,12 @@ absl::StatusOr<FeatureDomain> FeatureDomainOf(const cube::CubeDimension& dim,
     }
     domain.min = i == 0 ? v : std::min(domain.min, v);
     domain.max = i == 0 ? v : std::max(domain.max, v);
+    domain.thresholds.push_back(v);
   }
+  // Every declared value but the largest (value <= v_i separates v_i from
+  // the next one; the largest would send every declared value left).
+  SortedDistinctFinite(domain.thresholds);
+  if (!domain.thresholds.empty()) domain.thresholds.pop_back();
   return domain;
 }
 

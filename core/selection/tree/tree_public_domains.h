@@ -28,12 +28,14 @@ struct TreePublicInputs {
 };
 
 // The tree's public domain of one declared dimension of a column of type
-// `type`: bins -> numeric [first edge, last edge]; nominal text -> its
-// values as categories; nominal numbers -> numeric [smallest, largest]
-// declared value. The "other" catch-all cell stands for NULL and
-// undeclared values, so it is no value. kFailedPrecondition naming the
-// column when the dimension declares no value or a non-numeric value of a
-// numeric column.
+// `type`: bins -> numeric [first edge, last edge] with the interior edges
+// as thresholds; nominal text -> its values as categories; nominal
+// numbers -> numeric [smallest, largest] declared value with every
+// declared value but the largest as thresholds (FeatureDomain::thresholds:
+// the public grid the random tests draw from). The "other" catch-all cell
+// stands for NULL and undeclared values, so it is no value. kFailedPrecondition
+// naming the column when the dimension declares no value or a non-numeric value
+// of a numeric column.
 absl::StatusOr<FeatureDomain> FeatureDomainOf(const cube::CubeDimension& dim,
                                               table::ColumnType type);
 

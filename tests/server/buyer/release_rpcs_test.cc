@@ -348,7 +348,7 @@ TEST_F(ReleaseRpcsTest, TreeChargesEpsilonPlusAccuracyEpsilon) {
   const std::vector<LedgerEntry> entries = Entries();
   ASSERT_THAT(entries, SizeIs(1));
   EXPECT_EQ(entries[0].operation,
-            "TrainDecisionTree label=Label pareto global generations=2 "
+            "TrainDecisionTree label=Label aggregation local generations=2 "
             "population=4 with accuracy (charged 2 x epsilon: induced "
             "neighbours)");
   EXPECT_DOUBLE_EQ(entries[0].epsilon, 3);
@@ -404,8 +404,12 @@ TEST_F(ReleaseRpcsTest, BadTreeRequestsAreRefusedBeforeAnyCharge) {
   q.set_positive_class("");
   expect_invalid(q, "positive_class");
   q = Tree(1);
+  q.set_approach(v1::SELECTION_APPROACH_PARETO);
   q.add_weights(1);
   expect_invalid(q, "weights apply to SELECTION_APPROACH_AGGREGATION only");
+  q = Tree(1);  // the default approach is aggregation: 2 weights
+  for (int i = 0; i < 3; ++i) q.add_weights(1);
+  expect_invalid(q, "one number per objective (2: TPR, TNR)");
   q = Tree(1);
   q.set_approach(v1::SELECTION_APPROACH_AGGREGATION);
   for (int i = 0; i < 3; ++i) q.add_weights(1);

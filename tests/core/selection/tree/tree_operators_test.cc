@@ -27,6 +27,20 @@ size_t CountLeaves(const DecisionTree& t) {
   return leaves;
 }
 
+// With public thresholds, a random numeric test draws only from them.
+TEST(TreeOperatorsTest, RandomTestsDrawThresholdsFromTheGrid) {
+  FeatureDomain age{"age", true, 17, 90, {}, {25, 40, 65}};
+  dpq::testing::SeededUrbg urbg(3);
+  for (int i = 0; i < 50; ++i) {
+    const DecisionTree t = RandomTree({age}, 4, urbg);
+    for (const TreeNode& n : t.nodes) {
+      if (n.is_leaf) continue;
+      EXPECT_TRUE(n.threshold == 25 || n.threshold == 40 || n.threshold == 65)
+          << n.threshold;
+    }
+  }
+}
+
 TEST(TreeOperatorsTest, RandomTreeIsFullWithAllLeavesAtTheLastLevel) {
   dpq::testing::SeededUrbg urbg(1);
   for (int levels = 1; levels <= 6; ++levels) {

@@ -134,5 +134,26 @@ TEST(TreePublicDomainsTest, AClosedNominalDimensionKeepsItsLastValue) {
   EXPECT_THAT(domain->categories, ElementsAre("A", "B"));
 }
 
+// The candidate thresholds are the public grid of the declaration: the
+// interior bin edges, or every declared number but the largest (sorted).
+TEST(TreePublicDomainsTest, ThresholdsAreTheDeclaredGrid) {
+  absl::StatusOr<TreePublicInputs> inputs = TreePublicInputsFromCube(
+      PeopleSchema(), PeopleCube(), "y", "yes", {"height", "age", "city"});
+  ASSERT_THAT(inputs, IsOk());
+  EXPECT_THAT(inputs->public_domains[0].thresholds, ElementsAre(1.6));
+  EXPECT_THAT(inputs->public_domains[1].thresholds, ElementsAre(18, 30));
+  EXPECT_TRUE(inputs->public_domains[2].thresholds.empty());
+  // Two edges (one bin) split nothing: uniform over [min, max] instead.
+  absl::StatusOr<FeatureDomain> one_bin =
+      FeatureDomainOf(Binned("height", {1, 2}), table::ColumnType::kDouble);
+  ASSERT_THAT(one_bin, IsOk());
+  EXPECT_TRUE(one_bin->thresholds.empty());
+  // A single declared number: no threshold.
+  absl::StatusOr<FeatureDomain> one_value =
+      FeatureDomainOf(Nominal("age", {"7"}, false), table::ColumnType::kInt64);
+  ASSERT_THAT(one_value, IsOk());
+  EXPECT_TRUE(one_value->thresholds.empty());
+}
+
 }  // namespace
 }  // namespace dpq::core::selection

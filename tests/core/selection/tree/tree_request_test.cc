@@ -115,13 +115,13 @@ TEST(TreeRequestTest, RefusesGeneticParametersOutOfRange) {
   EXPECT_THAT(Refusal(spec),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("generations must be at most 200 (0 means "
-                                 "10), but is 201.")));
+                                 "5), but is 201.")));
   spec = Spec();
   spec.population = 1;
   EXPECT_THAT(Refusal(spec),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("population must be in [2, 1000] (0 means "
-                                 "30), but is 1.")));
+                                 "60), but is 1.")));
   spec.population = kMaxPopulation + 1;
   EXPECT_THAT(Refusal(spec), StatusIs(absl::StatusCode::kInvalidArgument,
                                       HasSubstr("but is 1001.")));
