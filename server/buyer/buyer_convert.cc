@@ -264,19 +264,14 @@ std::vector<std::vector<std::string>> PublicExactCuboids(
 
 absl::StatusOr<core::selection::DecisionTreeSpec> DecisionTreeSpecFromProto(
     const v1::TrainDecisionTreeRequest& request) {
+  // UNSPECIFIED keeps the core's defaults for trees (DecisionTreeSpec:
+  // aggregation with local sensitivity), not the Pareto/global of the
+  // other selections.
   core::selection::DecisionTreeSpec spec;
-  // Trees default to aggregation (weights 1, 1: balanced accuracy) with
-  // local sensitivity: the only setting that beat chance at epsilon 1-2
-  // on adult (docs/selection-experiments.md, "Default trees on adult");
-  // Pareto with global sensitivity picks a random tree there.
-  if (request.approach() == v1::SELECTION_APPROACH_UNSPECIFIED) {
-    spec.approach = core::selection::Approach::kAggregation;
-  } else {
+  if (request.approach() != v1::SELECTION_APPROACH_UNSPECIFIED) {
     ASSIGN_OR_RETURN(spec.approach, ApproachFromProto(request.approach()));
   }
-  if (request.sensitivity() == v1::SENSITIVITY_MODE_UNSPECIFIED) {
-    spec.sensitivity = core::selection::SensitivityMode::kLocal;
-  } else {
+  if (request.sensitivity() != v1::SENSITIVITY_MODE_UNSPECIFIED) {
     ASSIGN_OR_RETURN(spec.sensitivity,
                      SensitivityFromProto(request.sensitivity()));
   }

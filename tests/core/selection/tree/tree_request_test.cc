@@ -91,11 +91,15 @@ TEST(TreeRequestTest, ASmallPopulationCapsTheSurvivors) {
   ASSERT_THAT(request, IsOk());
   EXPECT_EQ(request->genetic.selected, 2u);
   EXPECT_THAT(request->features, ElementsAre("city"));
-  EXPECT_THAT(request->selection.weights, IsEmpty());  // Pareto
+  // The default: aggregation, weights (1, 1), local sensitivity.
+  EXPECT_EQ(request->selection.approach, Approach::kAggregation);
+  EXPECT_EQ(request->selection.sensitivity, SensitivityMode::kLocal);
+  EXPECT_THAT(request->selection.weights, ElementsAre(1, 1));
 }
 
 TEST(TreeRequestTest, RefusesBadWeights) {
   DecisionTreeSpec spec = Spec();
+  spec.approach = Approach::kPareto;
   spec.weights = {1, 1};
   EXPECT_THAT(Refusal(spec),
               StatusIs(absl::StatusCode::kInvalidArgument,
