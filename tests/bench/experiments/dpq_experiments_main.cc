@@ -138,15 +138,16 @@ absl::Status Run(int argc, char** argv) {
   }
   std::fprintf(stderr, "figures other than gem-tune: %.1f s\n",
                seconds_since(start));
+  // The small and general figures' options.
+  SmallTablesOptions small;
+  small.data_dir = o.data_dir;
+  small.runs = o.runs;
+  small.epsilon = o.accuracy_epsilon;
+  small.n_factor = o.n_factor;
+  small.seed = o.seed;
+  small.progress = &std::cerr;
   if (wants("small")) {
     start = std::chrono::steady_clock::now();
-    SmallTablesOptions small;
-    small.data_dir = o.data_dir;
-    small.runs = o.runs;
-    small.epsilon = o.accuracy_epsilon;
-    small.n_factor = o.n_factor;
-    small.seed = o.seed;
-    small.progress = &std::cerr;
     ASSIGN_OR_RETURN(const std::vector<SmallTableRow> small_rows,
                      RunSmallTables(small));
     RETURN_IF_ERROR(generators::WriteTextFile(SmallTablesCsv(small_rows),
@@ -157,15 +158,8 @@ absl::Status Run(int argc, char** argv) {
   }
   if (wants("general")) {
     start = std::chrono::steady_clock::now();
-    GeneralDcOptions general;
-    general.data_dir = o.data_dir;
-    general.runs = o.runs;
-    general.epsilon = o.accuracy_epsilon;
-    general.n_factor = o.n_factor;
-    general.seed = o.seed;
-    general.progress = &std::cerr;
     ASSIGN_OR_RETURN(const std::vector<GeneralDcRow> general_rows,
-                     RunGeneralDcTables(general));
+                     RunGeneralDcTables(small));
     RETURN_IF_ERROR(generators::WriteTextFile(GeneralDcCsv(general_rows),
                                               out_dir + "/general.csv"));
     std::fputs(GeneralDcMarkdown(general_rows).c_str(), stdout);

@@ -3,6 +3,7 @@
 // experiments_shared_data_test.cc; the full runs are run-all.sh
 // (docs/experiments.md).
 #include <cmath>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "core/graph/conflict_graph_builder.h"
@@ -10,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "tests/bench/experiments/experiment_runner.h"
 #include "tests/bench/experiments/gem_tuning.h"
+#include "tests/bench/experiments/general_dc_tables.h"
 #include "tests/bench/experiments/measure_evaluation.h"
 #include "tests/bench/experiments/small_tables.h"
 #include "tests/testing/seeded_urbg.h"
@@ -138,6 +140,51 @@ TEST(StarTableTest, IsDisjointStarsOfTheGroupSizes) {
   too_big.groups = 100;
   too_big.rows = 100;
   EXPECT_FALSE(GenerateStarTable(too_big).ok());
+}
+
+// The shuffled log conflicts only within its runs (rows of one run are
+// consecutive, so every edge joins rows at most max_run - 1 apart), has
+// cliques longer than triangles, and its FD variant adds the host stars;
+// bookings conflict only within a room.
+TEST(GeneralDcTablesTest, GeneratorsMakeTheirConflictShapes) {
+  auto graph_of = [](const TableWithDcs& t) {
+    absl::StatusOr<core::table::Table> table = generators::ToTable(t.cells);
+    EXPECT_TRUE(table.ok());
+    absl::StatusOr<core::graph::ConflictGraph> g =
+        core::graph::BuildConflictGraph(*table, t.dcs);
+    EXPECT_TRUE(g.ok()) << g.status();
+    return std::move(g->graph);
+  };
+  ShuffledLogSpec log{1000, 0.02, 20, 50, 3};
+  absl::StatusOr<TableWithDcs> t = GenerateShuffledLog(log);
+  ASSERT_TRUE(t.ok()) << t.status();
+  ASSERT_EQ(t->dcs.size(), 1u);
+  const core::graph::Graph g = graph_of(*t);
+  EXPECT_GT(g.num_edges(), 500u);
+  EXPECT_GE(g.max_degree(), 10u);
+  for (uint32_t u = 0; u < g.num_nodes(); ++u) {
+    for (uint32_t v : g.neighbors(u)) {
+      ASSERT_LT(v > u ? v - u : u - v, 50u) << u << " " << v;
+    }
+  }
+  log.host_typos = 0.02;
+  t = GenerateShuffledLog(log);
+  ASSERT_TRUE(t.ok()) << t.status();
+  ASSERT_EQ(t->dcs.size(), 2u);
+  EXPECT_GT(graph_of(*t).num_edges(), g.num_edges());
+  log.min_run = 1;
+  EXPECT_FALSE(GenerateShuffledLog(log).ok());
+
+  absl::StatusOr<TableWithDcs> b = GenerateBookings({1000, 20, 0.5, 3, 300});
+  ASSERT_TRUE(b.ok()) << b.status();
+  ASSERT_EQ(b->cells.rows.size(), 1000u);
+  const core::graph::Graph bookings = graph_of(*b);
+  EXPECT_GT(bookings.num_edges(), 100u);
+  for (uint32_t u = 0; u < bookings.num_nodes(); ++u) {
+    for (uint32_t v : bookings.neighbors(u)) {
+      ASSERT_EQ(b->cells.rows[u][0], b->cells.rows[v][0]);  // the room
+    }
+  }
 }
 
 }  // namespace

@@ -54,14 +54,9 @@ struct BookingSpec {
 };
 absl::StatusOr<TableWithDcs> GenerateBookings(const BookingSpec& spec);
 
-struct GeneralDcOptions {
-  std::string data_dir;  // shared/data
-  size_t runs = 100;
-  double epsilon = 1.0;
-  double n_factor = 2.0;
-  uint64_t seed = 1;
-  std::ostream* progress = nullptr;
-};
+// The small figure's options (data_dir, runs, epsilon, n_factor, seed,
+// progress).
+using GeneralDcOptions = SmallTablesOptions;
 
 struct GeneralDcRow {
   std::string table;

@@ -1,14 +1,20 @@
 // The reference the conflict-graph tests compare the builder with, shared
-// by conflict_graph_builder_test.cc and conflict_graph_shared_data_test.cc.
+// by conflict_graph_builder_test.cc and conflict_graph_shared_data_test.cc,
+// and the small tables, DCs and graphs the clique-family tests
+// (fd_cliques_test.cc, order_chains_test.cc) build.
 #ifndef DPQ_TESTS_CORE_GRAPH_CONFLICT_GRAPH_TEST_UTIL_H_
 #define DPQ_TESTS_CORE_GRAPH_CONFLICT_GRAPH_TEST_UTIL_H_
 
+#include <algorithm>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "core/constraints/dc_evaluation.h"
+#include "core/constraints/dc_parser.h"
 #include "core/constraints/denial_constraint.h"
 #include "core/graph/conflict_graph_builder.h"
 #include "core/graph/graph.h"
@@ -48,6 +54,52 @@ inline ConflictGraph BuildOrDie(
   absl::StatusOr<ConflictGraph> g = BuildConflictGraph(table, dcs, options);
   EXPECT_TRUE(g.ok()) << g.status();
   return g.ok() ? *std::move(g) : ConflictGraph{};
+}
+
+using Cells = std::vector<std::vector<std::optional<std::string>>>;
+
+// A table of typed columns from text cells (nullopt: NULL); a failure is a
+// test failure and gives an empty table.
+inline table::Table TableOrDie(const std::vector<table::ColumnSpec>& specs,
+                               const Cells& rows) {
+  absl::StatusOr<table::Schema> schema = table::Schema::Create(specs);
+  EXPECT_TRUE(schema.ok()) << schema.status();
+  if (!schema.ok()) return table::Table();
+  absl::StatusOr<table::Table> table = table::Table::FromCells(*schema, rows);
+  EXPECT_TRUE(table.ok()) << table.status();
+  return table.ok() ? *std::move(table) : table::Table();
+}
+
+// The same with every column text.
+inline table::Table TextTableOrDie(const std::vector<std::string>& columns,
+                                   const Cells& rows) {
+  std::vector<table::ColumnSpec> specs;
+  for (const std::string& c : columns) {
+    specs.push_back({c, table::ColumnType::kString});
+  }
+  return TableOrDie(specs, rows);
+}
+
+// The DCs of `text` over t's schema; a failure is a test failure (none).
+inline std::vector<constraints::DenialConstraint> ParseOrDie(
+    const std::string& text, const table::Table& t) {
+  absl::StatusOr<std::vector<constraints::DenialConstraint>> dcs =
+      constraints::ParseDenialConstraints(text, t.schema());
+  EXPECT_TRUE(dcs.ok()) << dcs.status();
+  return dcs.ok() ? *std::move(dcs)
+                  : std::vector<constraints::DenialConstraint>{};
+}
+
+// BuildOrDie's graph.
+inline Graph ConflictGraphOrDie(
+    const table::Table& table,
+    const std::vector<constraints::DenialConstraint>& dcs) {
+  return std::move(BuildOrDie(table, dcs).graph);
+}
+
+inline bool Adjacent(const Graph& g, NodeId u, NodeId v) {
+  const auto n = g.neighbors(u);
+  return std::binary_search(n.begin(), n.end(), v);
 }
 
 }  // namespace dpq::core::graph::testing

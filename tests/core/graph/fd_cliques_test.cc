@@ -20,6 +20,7 @@
 #include "core/table/table.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/core/graph/conflict_graph_test_util.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::core::graph {
@@ -30,41 +31,18 @@ using table::ColumnSpec;
 using table::ColumnType;
 using table::Schema;
 using table::Table;
-using Cells = std::vector<std::vector<std::optional<std::string>>>;
+using testing::Cells;
 
-Table MakeTable(const std::vector<std::string>& columns, const Cells& rows) {
-  std::vector<ColumnSpec> specs;
-  for (const std::string& c : columns) specs.push_back({c, ColumnType::kString});
-  absl::StatusOr<Schema> schema = Schema::Create(specs);
-  EXPECT_TRUE(schema.ok()) << schema.status();
-  absl::StatusOr<Table> table = Table::FromCells(*schema, rows);
-  EXPECT_TRUE(table.ok()) << table.status();
-  return *std::move(table);
-}
-
-std::vector<DenialConstraint> Parse(const std::string& text, const Table& t) {
-  absl::StatusOr<std::vector<DenialConstraint>> dcs =
-      constraints::ParseDenialConstraints(text, t.schema());
-  EXPECT_TRUE(dcs.ok()) << dcs.status();
-  return dcs.ok() ? *std::move(dcs) : std::vector<DenialConstraint>{};
-}
-
-Graph ConflictGraphOf(const Table& t, const std::vector<DenialConstraint>& dcs) {
-  absl::StatusOr<ConflictGraph> g = BuildConflictGraph(t, dcs, {});
-  EXPECT_TRUE(g.ok()) << g.status();
-  return std::move(g->graph);
-}
-
-bool Adjacent(const Graph& g, NodeId u, NodeId v) {
-  const auto n = g.neighbors(u);
-  return std::binary_search(n.begin(), n.end(), v);
-}
+using testing::Adjacent;
+using testing::ConflictGraphOrDie;
+using testing::ParseOrDie;
+using testing::TextTableOrDie;
 
 // Every pair of rows a family puts in one block and different parts is an
 // edge of the conflict graph: the families only state true cliques.
 void ExpectBlocksAreCliques(const Table& t,
                             const std::vector<DenialConstraint>& dcs) {
-  const Graph g = ConflictGraphOf(t, dcs);
+  const Graph g = ConflictGraphOrDie(t, dcs);
   ASSERT_OK_AND_ASSIGN(const std::vector<CliqueFamily> families,
                        FdCliqueFamilies(t, dcs));
   for (const CliqueFamily& f : families) {
@@ -81,16 +59,16 @@ void ExpectBlocksAreCliques(const Table& t,
 }
 
 TEST(FdCliqueFamiliesTest, FdsWithOneKeyShareAFamilyPartedByTheirTuple) {
-  const Table t = MakeTable({"zip", "city", "state", "name"},
-                            {{"1", "a", "x", "p"},
-                             {"1", "a", "y", "q"},
-                             {"1", "b", "x", "r"},
-                             {"1", "a", "x", "s"},
-                             {"2", "c", "z", "t"},
-                             {"3", std::nullopt, "z", "u"},
-                             {"3", "d", "w", "v"},
-                             {"3", std::nullopt, "q", "o"}});
-  const auto dcs = Parse(
+  const Table t = TextTableOrDie({"zip", "city", "state", "name"},
+                                 {{"1", "a", "x", "p"},
+                                  {"1", "a", "y", "q"},
+                                  {"1", "b", "x", "r"},
+                                  {"1", "a", "x", "s"},
+                                  {"2", "c", "z", "t"},
+                                  {"3", std::nullopt, "z", "u"},
+                                  {"3", "d", "w", "v"},
+                                  {"3", std::nullopt, "q", "o"}});
+  const auto dcs = ParseOrDie(
       "not(t1.zip=t2.zip&t1.city!=t2.city)\n"
       "not(t1.zip=t2.zip&t1.state!=t2.state)\n"
       "not(t1.state=t2.state&t1.zip>=t2.zip)\n",  // not FD-shaped: no family
@@ -120,12 +98,10 @@ TEST(FdCliqueFamiliesTest, FdsWithOneKeyShareAFamilyPartedByTheirTuple) {
 }
 
 TEST(FdCliqueFamiliesTest, KeyConstraintGivesOnePartPerRow) {
-  const Table t = MakeTable({"area", "phone"}, {{"1", "5"},
-                                                {"1", "5"},
-                                                {"1", "5"},
-                                                {"1", "6"},
-                                                {std::nullopt, "5"}});
-  const auto dcs = Parse("not(t1.area=t2.area&t1.phone=t2.phone)\n", t);
+  const Table t = TextTableOrDie(
+      {"area", "phone"},
+      {{"1", "5"}, {"1", "5"}, {"1", "5"}, {"1", "6"}, {std::nullopt, "5"}});
+  const auto dcs = ParseOrDie("not(t1.area=t2.area&t1.phone=t2.phone)\n", t);
   ASSERT_OK_AND_ASSIGN(const std::vector<CliqueFamily> f,
                        FdCliqueFamilies(t, dcs));
   ASSERT_EQ(f.size(), 1u);
@@ -135,8 +111,9 @@ TEST(FdCliqueFamiliesTest, KeyConstraintGivesOnePartPerRow) {
   EXPECT_EQ(f[0].block[4], CliqueFamily::kNone);
   ExpectBlocksAreCliques(t, dcs);
   // The block makes the bound exact: I_R of a triangle is 2.
-  ASSERT_OK_AND_ASSIGN(const measures::CliqueLpBound b,
-                       measures::CliqueLpCoverBound(ConflictGraphOf(t, dcs), f));
+  ASSERT_OK_AND_ASSIGN(
+      const measures::CliqueLpBound b,
+      measures::CliqueLpCoverBound(ConflictGraphOrDie(t, dcs), f));
   EXPECT_EQ(b.bound, 2u);
 }
 
@@ -144,11 +121,11 @@ TEST(FdCliqueFamiliesTest, KeyConstraintGivesOnePartPerRow) {
 // gets the FD's blocks; t1.B < t2.B & t1.B > t2.B is never violated and
 // gets none.
 TEST(FdCliqueFamiliesTest, StrictOrderWithAKeyIsAnFd) {
-  const Table t =
-      MakeTable({"zip", "rate"},
-                {{"1", "5"}, {"1", "6"}, {"1", "6"}, {"1", "7"}, {"2", "5"}});
-  const auto order = Parse("not(t1.zip=t2.zip&t1.rate>t2.rate)\n", t);
-  const auto fd = Parse("zip -> rate\n", t);
+  const Table t = TextTableOrDie(
+      {"zip", "rate"},
+      {{"1", "5"}, {"1", "6"}, {"1", "6"}, {"1", "7"}, {"2", "5"}});
+  const auto order = ParseOrDie("not(t1.zip=t2.zip&t1.rate>t2.rate)\n", t);
+  const auto fd = ParseOrDie("zip -> rate\n", t);
   ASSERT_OK_AND_ASSIGN(const std::vector<CliqueFamily> a,
                        FdCliqueFamilies(t, order));
   ASSERT_OK_AND_ASSIGN(const std::vector<CliqueFamily> b,
@@ -159,9 +136,10 @@ TEST(FdCliqueFamiliesTest, StrictOrderWithAKeyIsAnFd) {
   EXPECT_EQ(a[0].part, b[0].part);
   EXPECT_EQ(a[0].num_parts, 3u);
   ExpectBlocksAreCliques(t, order);
-  EXPECT_EQ(ConflictGraphOf(t, order).Edges(), ConflictGraphOf(t, fd).Edges());
+  EXPECT_EQ(ConflictGraphOrDie(t, order).Edges(),
+            ConflictGraphOrDie(t, fd).Edges());
   const auto never =
-      Parse("not(t1.zip=t2.zip&t1.rate<t2.rate&t1.rate>t2.rate)\n", t);
+      ParseOrDie("not(t1.zip=t2.zip&t1.rate<t2.rate&t1.rate>t2.rate)\n", t);
   ASSERT_OK_AND_ASSIGN(const std::vector<CliqueFamily> none,
                        FdCliqueFamilies(t, never));
   EXPECT_TRUE(none.empty());
@@ -209,8 +187,8 @@ TEST(FdCliqueFamiliesTest, FamiliesOverSomeRowsKeepTheirPairs) {
                                             rng() % (c == 0 ? 8 : 3))));
       }
     }
-    const Table t = MakeTable({"a", "b", "c", "d"}, rows);
-    const auto dcs = Parse(
+    const Table t = TextTableOrDie({"a", "b", "c", "d"}, rows);
+    const auto dcs = ParseOrDie(
         "not(t1.a=t2.a&t1.b!=t2.b)\nnot(t1.a=t2.a&t1.c!=t2.c)\n"
         "not(t1.c=t2.c&t1.d=t2.d)\n",
         t);
@@ -269,14 +247,15 @@ TEST(FdCliqueFamiliesTest, FamiliesOverSomeRowsKeepTheirPairs) {
       EXPECT_GT(blocks, 0u) << "trial " << trial;
     }
   }
-  const Table t = MakeTable({"a"}, {{"1"}, {"1"}});
-  const auto key = Parse("not(t1.a=t2.a)\n", t);
-  EXPECT_THAT(FdCliqueFamiliesOfRows(t, key, std::vector<uint32_t>{0, 2}),
-              testing::StatusIs(absl::StatusCode::kInvalidArgument,
-                                ::testing::HasSubstr("Row 2 at position 1")));
+  const Table t = TextTableOrDie({"a"}, {{"1"}, {"1"}});
+  const auto key = ParseOrDie("not(t1.a=t2.a)\n", t);
+  EXPECT_THAT(
+      FdCliqueFamiliesOfRows(t, key, std::vector<uint32_t>{0, 2}),
+      dpq::testing::StatusIs(absl::StatusCode::kInvalidArgument,
+                             ::testing::HasSubstr("Row 2 at position 1")));
   EXPECT_THAT(FdCliqueFamiliesOfRows(t, key, std::vector<uint32_t>{1, 1}),
-              testing::StatusIs(absl::StatusCode::kInvalidArgument,
-                                ::testing::HasSubstr("ascending")));
+              dpq::testing::StatusIs(absl::StatusCode::kInvalidArgument,
+                                     ::testing::HasSubstr("ascending")));
   // Both rows listed: the key's one block, by position.
   ASSERT_OK_AND_ASSIGN(
       const std::vector<CliqueFamily> both,
@@ -292,9 +271,9 @@ TEST(FdCliqueFamiliesTest, FamiliesOverSomeRowsKeepTheirPairs) {
 TEST(CliqueLpCoverBoundTest, OneBlockIsExact) {
   Cells rows;
   for (int i = 0; i < 5; ++i) rows.push_back({"k", absl::StrCat("v", i)});
-  const Table t = MakeTable({"key", "value"}, rows);
-  const auto dcs = Parse("not(t1.key=t2.key&t1.value!=t2.value)\n", t);
-  const Graph g = ConflictGraphOf(t, dcs);
+  const Table t = TextTableOrDie({"key", "value"}, rows);
+  const auto dcs = ParseOrDie("not(t1.key=t2.key&t1.value!=t2.value)\n", t);
+  const Graph g = ConflictGraphOrDie(t, dcs);
   ASSERT_OK_AND_ASSIGN(const auto families, FdCliqueFamilies(t, dcs));
   ASSERT_OK_AND_ASSIGN(const measures::CliqueLpBound b,
                        measures::CliqueLpCoverBound(g, families));
@@ -320,8 +299,8 @@ TEST(CliqueLpCoverBoundTest, RefusesFamiliesOfAnotherSize) {
   f.part.assign(3, CliqueFamily::kNone);
   const Graph g = *Graph::FromEdges(4, {{0, 1}});
   EXPECT_THAT(measures::CliqueLpCoverBound(g, std::vector<CliqueFamily>{f}),
-              testing::StatusIs(absl::StatusCode::kInvalidArgument,
-                                ::testing::HasSubstr("has 3 rows")));
+              dpq::testing::StatusIs(absl::StatusCode::kInvalidArgument,
+                                     ::testing::HasSubstr("has 3 rows")));
   // Families over the half rows must have one entry per row asked for: a
   // triangle's three rows are all at 1/2.
   const Graph triangle = *Graph::FromEdges(3, {{0, 1}, {1, 2}, {0, 2}});
@@ -337,7 +316,7 @@ TEST(CliqueLpCoverBoundTest, RefusesFamiliesOfAnotherSize) {
                     EXPECT_EQ(rows.size(), 3u);
                     return measures::CliqueConstraints({two}, {});
                   }),
-              testing::StatusIs(
+              dpq::testing::StatusIs(
                   absl::StatusCode::kInvalidArgument,
                   ::testing::HasSubstr("has 2 rows; the rows asked for")));
 }
@@ -353,10 +332,10 @@ TEST(CliqueLpCoverBoundTest, ThreadCountDoesNotChangeTheBound) {
     rows.push_back({absl::StrCat(key), absl::StrCat(rng() % 4),
                     absl::StrCat(key % 500, "-", rng() % 3)});
   }
-  const Table t = MakeTable({"a", "b", "c"}, rows);
+  const Table t = TextTableOrDie({"a", "b", "c"}, rows);
   const auto dcs =
-      Parse("not(t1.a=t2.a&t1.b!=t2.b)\nnot(t1.c=t2.c&t1.b!=t2.b)\n", t);
-  const Graph g = ConflictGraphOf(t, dcs);
+      ParseOrDie("not(t1.a=t2.a&t1.b!=t2.b)\nnot(t1.c=t2.c&t1.b!=t2.b)\n", t);
+  const Graph g = ConflictGraphOrDie(t, dcs);
   ASSERT_GE(g.num_edges(), 200'000u);
   ASSERT_OK_AND_ASSIGN(const auto families, FdCliqueFamilies(t, dcs));
   ASSERT_OK_AND_ASSIGN(const measures::CliqueLpBound one,
@@ -402,16 +381,16 @@ TEST(CliqueLpCoverBoundTest, RandomTablesNeighboursDifferByAtMostOne) {
         }
       }
     }
-    const Table t = MakeTable({"a", "b", "c", "d"}, rows);
+    const Table t = TextTableOrDie({"a", "b", "c", "d"}, rows);
     std::string text;
     for (const std::string& dc : dc_texts) {
       if (rng() % 2 == 0) text += dc;
     }
     if (text.empty()) text = dc_texts[0];
-    const auto dcs = Parse(text, t);
+    const auto dcs = ParseOrDie(text, t);
     ExpectBlocksAreCliques(t, dcs);
     auto bound_of = [&](const Table& table) -> uint64_t {
-      const Graph g = ConflictGraphOf(table, dcs);
+      const Graph g = ConflictGraphOrDie(table, dcs);
       const auto families = FdCliqueFamilies(table, dcs);
       EXPECT_TRUE(families.ok());
       const auto chains = OrderChainFamilies(table, dcs);

@@ -18,6 +18,7 @@
 #include "core/table/table.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/core/graph/conflict_graph_test_util.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::core::graph {
@@ -28,39 +29,17 @@ using table::ColumnSpec;
 using table::ColumnType;
 using table::Schema;
 using table::Table;
-using Cells = std::vector<std::vector<std::optional<std::string>>>;
+using testing::Cells;
 
-Table MakeTable(const std::vector<ColumnSpec>& specs, const Cells& rows) {
-  absl::StatusOr<Schema> schema = Schema::Create(specs);
-  EXPECT_TRUE(schema.ok()) << schema.status();
-  absl::StatusOr<Table> table = Table::FromCells(*schema, rows);
-  EXPECT_TRUE(table.ok()) << table.status();
-  return *std::move(table);
-}
-
-std::vector<DenialConstraint> Parse(const std::string& text, const Table& t) {
-  absl::StatusOr<std::vector<DenialConstraint>> dcs =
-      constraints::ParseDenialConstraints(text, t.schema());
-  EXPECT_TRUE(dcs.ok()) << dcs.status();
-  return dcs.ok() ? *std::move(dcs) : std::vector<DenialConstraint>{};
-}
-
-Graph ConflictGraphOf(const Table& t,
-                      const std::vector<DenialConstraint>& dcs) {
-  absl::StatusOr<ConflictGraph> g = BuildConflictGraph(t, dcs, {});
-  EXPECT_TRUE(g.ok()) << g.status();
-  return std::move(g->graph);
-}
-
-bool Adjacent(const Graph& g, NodeId u, NodeId v) {
-  const auto n = g.neighbors(u);
-  return std::binary_search(n.begin(), n.end(), v);
-}
+using testing::Adjacent;
+using testing::ConflictGraphOrDie;
+using testing::ParseOrDie;
+using testing::TableOrDie;
 
 TEST(OrderChainsTest, RecognisesOrderDcsOnly) {
-  const Table t = MakeTable(
+  const Table t = TableOrDie(
       {{"a", ColumnType::kInt64}, {"b", ColumnType::kInt64}}, {{"1", "2"}});
-  const auto dcs = Parse(
+  const auto dcs = ParseOrDie(
       "not(t1.a<t2.a&t1.b>t2.b)\n"   // order
       "not(t1.a=t2.a&t1.b<=t2.b)\n"  // one order: FD blocks' business
       "not(t1.a=t2.a&t1.b!=t2.b)\n"  // FD: != is not transitive
@@ -105,15 +84,15 @@ TEST(OrderChainsTest, RelationIsExactlyTheDcsConflicts) {
       row.push_back(cell(doubles[rng() % doubles.size()]));
       row.push_back(cell(std::string(1, static_cast<char>('a' + rng() % 4))));
     }
-    const Table t = MakeTable(specs, rows);
+    const Table t = TableOrDie(specs, rows);
     std::string dc = "not(";
     if (rng() % 2 == 0) dc += "t1.g=t2.g&";
     dc += absl::StrCat("t1.i", ops[rng() % 4], "t2.i&t1.d", ops[rng() % 4],
                        "t2.d");
     if (rng() % 2 == 0) dc += absl::StrCat("&t1.s", ops[rng() % 4], "t2.s");
     dc += ")\n";
-    const auto dcs = Parse(dc, t);
-    const Graph g = ConflictGraphOf(t, dcs);
+    const auto dcs = ParseOrDie(dc, t);
+    const Graph g = ConflictGraphOrDie(t, dcs);
     ASSERT_OK_AND_ASSIGN(const std::vector<ChainFamily> families,
                          OrderChainFamilies(t, dcs));
     ASSERT_EQ(families.size(), 1u) << dc;
@@ -130,14 +109,15 @@ TEST(OrderChainsTest, RelationIsExactlyTheDcsConflicts) {
 }
 
 TEST(OrderChainsTest, RefusesUnsortedRows) {
-  const Table t = MakeTable({{"a", ColumnType::kInt64}}, {{"1"}, {"2"}});
-  const auto dcs = Parse("not(t1.a<t2.a)\n", t);
+  const Table t = TableOrDie({{"a", ColumnType::kInt64}}, {{"1"}, {"2"}});
+  const auto dcs = ParseOrDie("not(t1.a<t2.a)\n", t);
   EXPECT_THAT(OrderChainFamiliesOfRows(t, dcs, std::vector<uint32_t>{1, 0}),
-              testing::StatusIs(absl::StatusCode::kInvalidArgument,
-                                ::testing::HasSubstr("ascending")));
-  EXPECT_THAT(OrderChainFamiliesOfRows(t, dcs, std::vector<uint32_t>{0, 2}),
-              testing::StatusIs(absl::StatusCode::kInvalidArgument,
-                                ::testing::HasSubstr("Row 2 at position 1")));
+              dpq::testing::StatusIs(absl::StatusCode::kInvalidArgument,
+                                     ::testing::HasSubstr("ascending")));
+  EXPECT_THAT(
+      OrderChainFamiliesOfRows(t, dcs, std::vector<uint32_t>{0, 2}),
+      dpq::testing::StatusIs(absl::StatusCode::kInvalidArgument,
+                             ::testing::HasSubstr("Row 2 at position 1")));
 }
 
 // An event log whose k timestamps run backwards: under "seq up, ts up" all
@@ -149,10 +129,10 @@ TEST(OrderChainsTest, ChainsCloseTheGapOfALargeClique) {
   for (int i = 0; i < k; ++i) {
     rows.push_back({absl::StrCat(i), absl::StrCat(100 - i)});
   }
-  const Table t = MakeTable(
+  const Table t = TableOrDie(
       {{"seq", ColumnType::kInt64}, {"ts", ColumnType::kInt64}}, rows);
-  const auto dcs = Parse("not(t1.seq<t2.seq&t1.ts>t2.ts)\n", t);
-  const Graph g = ConflictGraphOf(t, dcs);
+  const auto dcs = ParseOrDie("not(t1.seq<t2.seq&t1.ts>t2.ts)\n", t);
+  const Graph g = ConflictGraphOrDie(t, dcs);
   ASSERT_EQ(g.num_edges(), static_cast<uint64_t>(k * (k - 1) / 2));
   ASSERT_OK_AND_ASSIGN(const measures::CliqueLpBound triangles,
                        measures::CliqueLpCoverBound(g, {}));
@@ -180,10 +160,10 @@ TEST(OrderChainsTest, ShuffledRunsMeetTheExactCover) {
   for (int i = 0; i < 200; ++i) {
     rows.push_back({absl::StrCat(i), absl::StrCat(ts[i])});
   }
-  const Table t = MakeTable(
+  const Table t = TableOrDie(
       {{"seq", ColumnType::kInt64}, {"ts", ColumnType::kInt64}}, rows);
-  const auto dcs = Parse("not(t1.seq<t2.seq&t1.ts>t2.ts)\n", t);
-  const Graph g = ConflictGraphOf(t, dcs);
+  const auto dcs = ParseOrDie("not(t1.seq<t2.seq&t1.ts>t2.ts)\n", t);
+  const Graph g = ConflictGraphOrDie(t, dcs);
   ASSERT_OK_AND_ASSIGN(const uint64_t exact, measures::ExactRepairOrExplain(g));
   ASSERT_OK_AND_ASSIGN(const measures::CliqueLpBound triangles,
                        measures::CliqueLpCoverBound(g, {}));
@@ -221,15 +201,15 @@ TEST(OrderChainsTest, ShortcutAndSimplexMeetTheExactCoverOfOneOrderDc) {
         }
       }
     }
-    const Table t = MakeTable({{"g", ColumnType::kString},
-                               {"a", ColumnType::kInt64},
-                               {"b", ColumnType::kInt64}},
-                              rows);
+    const Table t = TableOrDie({{"g", ColumnType::kString},
+                                {"a", ColumnType::kInt64},
+                                {"b", ColumnType::kInt64}},
+                               rows);
     const std::string dc =
         absl::StrCat("not(", rng() % 2 == 0 ? "t1.g=t2.g&" : "", "t1.a",
                      ops[rng() % 4], "t2.a&t1.b", ops[rng() % 4], "t2.b)\n");
-    const auto dcs = Parse(dc, t);
-    const Graph g = ConflictGraphOf(t, dcs);
+    const auto dcs = ParseOrDie(dc, t);
+    const Graph g = ConflictGraphOrDie(t, dcs);
     ASSERT_OK_AND_ASSIGN(const uint64_t exact,
                          measures::ExactRepairOrExplain(g));
     ASSERT_OK_AND_ASSIGN(const std::vector<ChainFamily> chains,
