@@ -29,7 +29,9 @@ bool IsOrderOp(CompareOp op) {
 // A non-NULL cell as an int64 in the order DC comparisons use: int64
 // values, string ids (the dictionary is sorted), and finite doubles by
 // their bits, negatives flipped so that the integer order is the numeric
-// one (-0.0 first made +0.0: they compare equal).
+// one (-0.0 first made +0.0: they compare equal). Tables hold no NaN (the
+// readers make it NULL, csv_reader.h), which would compare false with
+// everything and break the order.
 int64_t OrderKey(const Column& column, size_t row) {
   switch (column.type) {
     case ColumnType::kInt64:
@@ -50,10 +52,15 @@ ChainFamily FamilyOf(const Table& t, const DenialConstraint& dc,
   std::vector<size_t> equal;
   std::vector<std::pair<size_t, CompareOp>> order;
   for (const Predicate& p : dc.predicates) {
-    if (p.op == CompareOp::kEq) {
+    // t1 on the left (the parser's normal form); a DC built by hand may
+    // have t2 there, which mirrors the operator.
+    const CompareOp op = p.lhs.tuple == constraints::TupleVar::kT1
+                             ? p.op
+                             : constraints::SwapOperands(p.op);
+    if (op == CompareOp::kEq) {
       equal.push_back(p.lhs.column);
     } else {
-      order.emplace_back(p.lhs.column, p.op);
+      order.emplace_back(p.lhs.column, op);
     }
   }
   ChainFamily f;

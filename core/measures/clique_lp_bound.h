@@ -1,7 +1,7 @@
 // The lower bound on the minimum vertex cover (I_R) that the cover_bound
 // repair method releases: the LP relaxation strengthened with the clique
-// constraints of the FD blocks (core/graph/fd_cliques.h) and of every
-// triangle.
+// constraints of the FD blocks (core/graph/fd_cliques.h), of the order
+// DCs' chains (core/graph/order_chains.h) and of every triangle.
 #ifndef DPQ_CORE_MEASURES_CLIQUE_LP_BOUND_H_
 #define DPQ_CORE_MEASURES_CLIQUE_LP_BOUND_H_
 

@@ -45,7 +45,9 @@ struct DecisionTree {
 };
 
 // Genetic-algorithm parameters (the paper's names: p, s, k, d, d_max, o).
-// Defaults are safe for the service; limits are checked.
+// These defaults are the paper's (experiments); the service's are
+// kDefaultGenerations and kDefaultPopulation (tree_request.h: 5 and 60).
+// Limits are checked.
 // initial_depth and max_depth count LEVELS as the paper does (root = level
 // 1): a tree has at most max_depth levels, i.e. depth() <= max_depth - 1.
 // `generations` rounds of selection + breeding are followed by one final

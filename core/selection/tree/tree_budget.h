@@ -1,8 +1,9 @@
 // Can a decision-tree request's budget buy a useful tree? Decided from
 // PUBLIC inputs only (epsilon, N = public_max_rows, the approach, the
 // sensitivity mode, the weights and the genetic parameters), never from
-// the rows, so the answer may be shown to the buyer before anything is
-// charged (docs/selection.md, "When the budget is too small").
+// the rows, so the answer is free to show the buyer (the service puts it
+// in the tree's answer; it could as well be shown before anything is
+// charged; docs/selection.md, "When the budget is too small").
 //
 // The rule. DP-MOET makes G + 1 selection calls of s draws each (the last
 // call draws fewer), so one draw has epsilon_d = epsilon / ((G + 1) s). A

@@ -83,9 +83,10 @@ absl::StatusOr<FeatureDomain> FeatureDomainOf(const cube::CubeDimension& dim,
   if (!dim.bin_edges.empty()) {
     domain.min = dim.bin_edges.front();
     domain.max = dim.bin_edges.back();
-    // The interior edges e1..e(k-1) (value <= e_i: the bins below e_i
-    // and the values equal to e_i); the outer edges split nothing off a
-    // column inside the bins.
+    // The interior edges e1..e(k-1): value <= e_i takes the bins below
+    // e_i and the values equal to e_i (which the bins put in the bin
+    // starting there), a split near the owner's; the outer edges split
+    // nothing off a column inside the bins.
     if (dim.bin_edges.size() > 2) {
       domain.thresholds.assign(dim.bin_edges.begin() + 1,
                                dim.bin_edges.end() - 1);

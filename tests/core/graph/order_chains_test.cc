@@ -41,7 +41,7 @@ TEST(OrderChainsTest, RecognisesOrderDcsOnly) {
       {{"a", ColumnType::kInt64}, {"b", ColumnType::kInt64}}, {{"1", "2"}});
   const auto dcs = ParseOrDie(
       "not(t1.a<t2.a&t1.b>t2.b)\n"   // order
-      "not(t1.a=t2.a&t1.b<=t2.b)\n"  // one order: FD blocks' business
+      "not(t1.a=t2.a&t1.b<=t2.b)\n"  // one order: no chains (< and > are FDs)
       "not(t1.a=t2.a&t1.b!=t2.b)\n"  // FD: != is not transitive
       "not(t1.a=t2.a)\n"             // key: no order
       "not(t1.a<t2.b)\n"             // two columns
