@@ -1,5 +1,6 @@
 #include "core/graph/order_chains.h"
 
+#include <algorithm>
 #include <bit>
 #include <utility>
 
@@ -47,10 +48,14 @@ int64_t OrderKey(const Column& column, size_t row) {
   return 0;
 }
 
-ChainFamily FamilyOf(const Table& t, const DenialConstraint& dc,
-                     absl::Span<const uint32_t> rows) {
+// An order DC's predicates as read from t1's side: its equality columns
+// and its order predicates (column, operator), in the DC's order.
+struct OrderPredicates {
   std::vector<size_t> equal;
   std::vector<std::pair<size_t, CompareOp>> order;
+};
+OrderPredicates ReadPredicates(const DenialConstraint& dc) {
+  OrderPredicates out;
   for (const Predicate& p : dc.predicates) {
     // t1 on the left (the parser's normal form); a DC built by hand may
     // have t2 there, which mirrors the operator.
@@ -58,11 +63,34 @@ ChainFamily FamilyOf(const Table& t, const DenialConstraint& dc,
                              ? p.op
                              : constraints::SwapOperands(p.op);
     if (op == CompareOp::kEq) {
-      equal.push_back(p.lhs.column);
+      out.equal.push_back(p.lhs.column);
     } else {
-      order.emplace_back(p.lhs.column, op);
+      out.order.emplace_back(p.lhs.column, op);
     }
   }
+  return out;
+}
+
+// The same predicates in a canonical form: sorted, and mirrored (every
+// operator swapped, i.e. t1 and t2 exchanged) so that the first order
+// predicate reads < or <=. Two order DCs with one form have the same
+// chains: the Tax pair `salary> & rate<` and `salary< & rate>` is one
+// relation read from either end.
+OrderPredicates Canonical(OrderPredicates p) {
+  std::sort(p.equal.begin(), p.equal.end());
+  p.equal.erase(std::unique(p.equal.begin(), p.equal.end()), p.equal.end());
+  std::sort(p.order.begin(), p.order.end());
+  if (p.order.front().second == CompareOp::kGt ||
+      p.order.front().second == CompareOp::kGe) {
+    for (auto& [column, op] : p.order) op = constraints::SwapOperands(op);
+    std::sort(p.order.begin(), p.order.end());
+  }
+  return p;
+}
+
+ChainFamily FamilyOf(const Table& t, const DenialConstraint& dc,
+                     absl::Span<const uint32_t> rows) {
+  const auto [equal, order] = ReadPredicates(dc);
   ChainFamily f;
   f.description = dc.text;
   f.arity = static_cast<uint32_t>(order.size());
@@ -117,8 +145,17 @@ absl::StatusOr<std::vector<ChainFamily>> OrderChainFamiliesOfRows(
     absl::Span<const uint32_t> rows) {
   RETURN_IF_ERROR(CheckRowList(rows, table.num_rows()));
   std::vector<ChainFamily> out;
+  std::vector<OrderPredicates> seen;  // canonical forms of `out`'s DCs
   for (const DenialConstraint& dc : dcs) {
-    if (IsOrderDc(dc)) out.push_back(FamilyOf(table, dc, rows));
+    if (!IsOrderDc(dc)) continue;
+    OrderPredicates form = Canonical(ReadPredicates(dc));
+    if (std::any_of(seen.begin(), seen.end(), [&](const OrderPredicates& o) {
+          return o.equal == form.equal && o.order == form.order;
+        })) {
+      continue;  // the same chains as an earlier DC's
+    }
+    seen.push_back(std::move(form));
+    out.push_back(FamilyOf(table, dc, rows));
   }
   return out;
 }

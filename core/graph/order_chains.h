@@ -65,7 +65,9 @@ struct ChainFamily {
 // states compactly, or (<=) all rows of an X-group.
 bool IsOrderDc(const constraints::DenialConstraint& dc);
 
-// One family per order DC of `dcs`, in their order, over the listed rows
+// One family per order DC of `dcs`, in their order (a DC whose relation an
+// earlier one already states, e.g. its mirror with t1 and t2 exchanged,
+// adds none), over the listed rows
 // (`rows` ascending, each below table.num_rows(), else kInvalidArgument),
 // indexed by position in the list. O(rows * predicates) expected time.
 absl::StatusOr<std::vector<ChainFamily>> OrderChainFamiliesOfRows(

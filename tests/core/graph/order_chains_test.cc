@@ -60,6 +60,36 @@ TEST(OrderChainsTest, RecognisesOrderDcsOnly) {
   EXPECT_EQ(families[0].description, dcs[0].text);
 }
 
+// A DC and its mirror (t1 and t2 exchanged, as Tax states its salary/rate
+// DC twice) have the same chains: one family. A DC that differs in one
+// operator's strictness is another relation.
+TEST(OrderChainsTest, AMirroredDcAddsNoFamily) {
+  const Table t =
+      TableOrDie({{"s", ColumnType::kString},
+                  {"a", ColumnType::kInt64},
+                  {"b", ColumnType::kInt64}},
+                 {{"x", "1", "2"}, {"x", "2", "1"}, {"x", "3", "0"}});
+  const auto dcs = ParseOrDie(
+      "not(t1.s=t2.s&t1.a>t2.a&t1.b<t2.b)\n"
+      "not(t1.s=t2.s&t1.a<t2.a&t1.b>t2.b)\n"
+      "not(t1.b>t2.b&t1.s=t2.s&t1.a<t2.a)\n"
+      "not(t1.s=t2.s&t1.a<=t2.a&t1.b>t2.b)\n",
+      t);
+  ASSERT_OK_AND_ASSIGN(const std::vector<ChainFamily> families,
+                       OrderChainFamilies(t, dcs));
+  ASSERT_EQ(families.size(), 2u);
+  EXPECT_EQ(families[0].description, dcs[0].text);
+  EXPECT_EQ(families[1].description, dcs[3].text);
+  // The kept family states every conflict of the three it stands for.
+  const Graph g = ConflictGraphOrDie(t, {dcs[0], dcs[1], dcs[2]});
+  for (NodeId u = 0; u < 3; ++u) {
+    for (NodeId v = u + 1; v < 3; ++v) {
+      EXPECT_EQ(families[0].Precedes(u, v) || families[0].Precedes(v, u),
+                Adjacent(g, u, v));
+    }
+  }
+}
+
 // For every order DC alone, rows u != v conflict iff R(u, v) or R(v, u):
 // random int64, double (negative, -0.0 next to 0) and string cells with
 // NULLs, every operator. Deterministic (fixed seed).
