@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -17,19 +18,19 @@
 
 namespace dpq::core::private_measures {
 
-absl::StatusOr<uint64_t> DegreeBoundForColumns(const table::Table& table,
-                                               absl::Span<const size_t> x) {
-  if (x.empty()) {
-    return absl::InvalidArgumentError(
-        "The degree bound needs at least one equality column.");
-  }
-  for (size_t c : x) {
-    if (c >= table.num_columns()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Column index ", c, " is out of range; the table has ",
-                       table.num_columns(), " columns."));
-    }
-  }
+namespace {
+
+absl::Status CheckColumn(const table::Table& table, size_t c) {
+  if (c < table.num_columns()) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("Column index ", c, " is out of range; the table has ",
+                   table.num_columns(), " columns."));
+}
+
+// The largest number of rows without a NULL in X that agree on all of X
+// (0 for none). X is non-empty and in range.
+uint64_t LargestGroupSize(const table::Table& table,
+                          absl::Span<const size_t> x) {
   // Rows with a NULL in X equal nothing; the others are grouped by X on
   // integer codes (graph::RefineRowGroups: no hashing for string columns
   // and small integer spans).
@@ -43,7 +44,7 @@ absl::StatusOr<uint64_t> DegreeBoundForColumns(const table::Table& table,
       if (column.is_null(row)) continue;
       max_freq = std::max<uint64_t>(max_freq, ++freq[column.string_ids[row]]);
     }
-    return max_freq == 0 ? 0 : max_freq - 1;
+    return max_freq;
   }
   std::vector<uint32_t> group(n, 0);
   for (size_t c : x) {
@@ -59,7 +60,86 @@ absl::StatusOr<uint64_t> DegreeBoundForColumns(const table::Table& table,
     if (g == graph::kNoRowGroup) continue;
     max_freq = std::max<uint64_t>(max_freq, ++freq[g]);
   }
-  return max_freq == 0 ? 0 : max_freq - 1;
+  return max_freq;
+}
+
+// The double's bits with -0 read as +0 and every NaN as one value: equal
+// keys for cells a comparison calls equal (and for NaNs, which only raises
+// a count).
+uint64_t DoubleKey(double v) {
+  if (v == 0) v = 0;
+  if (std::isnan(v)) v = std::numeric_limits<double>::quiet_NaN();
+  return std::bit_cast<uint64_t>(v);
+}
+
+// c of a cross-column equality t1.a = t2.b (degree_bound.h).
+absl::StatusOr<uint64_t> CrossBound(const table::Table& table, size_t a,
+                                    size_t b) {
+  const table::Column& ca = table.column(a);
+  const table::Column& cb = table.column(b);
+  if (ca.is_numeric() != cb.is_numeric()) {
+    return absl::InvalidArgumentError(
+        "A DC compares a string column with a number column; validate the "
+        "DCs against the table first.");
+  }
+  // Numbers compare as int64 only when both sides are int64.
+  const bool as_double = ca.is_numeric() && ca.type != cb.type;
+  ASSIGN_OR_RETURN(const uint64_t fa, LargestValueCount(table, a, as_double));
+  ASSIGN_OR_RETURN(const uint64_t fb, LargestValueCount(table, b, as_double));
+  return std::max(fa, fb);
+}
+
+// The first cross-column equality t1.A = t2.B of `dc` (the parser puts t1
+// on the left of a join), if any.
+std::optional<std::pair<size_t, size_t>> CrossEquality(
+    const constraints::DenialConstraint& dc) {
+  for (const constraints::Predicate& p : dc.predicates) {
+    if (p.is_join() && p.op == constraints::CompareOp::kEq &&
+        p.lhs.column != p.rhs.column) {
+      return std::pair{p.lhs.column, p.rhs.column};
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+absl::StatusOr<uint64_t> DegreeBoundForColumns(const table::Table& table,
+                                               absl::Span<const size_t> x) {
+  if (x.empty()) {
+    return absl::InvalidArgumentError(
+        "The degree bound needs at least one equality column.");
+  }
+  for (size_t c : x) RETURN_IF_ERROR(CheckColumn(table, c));
+  const uint64_t largest = LargestGroupSize(table, x);
+  return largest == 0 ? 0 : largest - 1;
+}
+
+absl::StatusOr<uint64_t> LargestValueCount(const table::Table& table,
+                                           size_t column, bool as_double) {
+  RETURN_IF_ERROR(CheckColumn(table, column));
+  const table::Column& c = table.column(column);
+  if (!as_double || c.type != table::ColumnType::kInt64) {
+    const size_t x[] = {column};
+    return LargestGroupSize(table, x);
+  }
+  absl::flat_hash_map<uint64_t, uint32_t> freq;
+  uint64_t largest = 0;
+  for (size_t row = 0; row < table.num_rows(); ++row) {
+    if (c.is_null(row)) continue;
+    largest = std::max<uint64_t>(largest, ++freq[DoubleKey(c.numeric_at(row))]);
+  }
+  return largest;
+}
+
+std::vector<DcDegreeBound> DcBoundShape(
+    absl::Span<const constraints::DenialConstraint> dcs) {
+  std::vector<DcDegreeBound> out(dcs.size());
+  for (size_t i = 0; i < dcs.size(); ++i) {
+    out[i].keyed = !dcs[i].SameColumnEqualities().empty();
+    out[i].cross_keyed = !out[i].keyed && CrossEquality(dcs[i]).has_value();
+  }
+  return out;
 }
 
 absl::StatusOr<std::vector<DcDegreeBound>> ComputeDegreeBounds(
@@ -82,6 +162,15 @@ absl::StatusOr<std::vector<DcDegreeBound>> ComputeDegreeBounds(
         ASSIGN_OR_RETURN(b.bound, DegreeBoundForColumns(table, x));
         by_columns.emplace(std::move(x), b.bound);
       }
+    } else if (const auto pair = CrossEquality(dc); pair.has_value()) {
+      if (pair->first >= table.num_columns() ||
+          pair->second >= table.num_columns()) {
+        return absl::InvalidArgumentError(
+            "A DC names a column the table does not have.");
+      }
+      b.cross_keyed = true;
+      ASSIGN_OR_RETURN(b.cross_bound,
+                       CrossBound(table, pair->first, pair->second));
     }
     out.push_back(b);
   }
@@ -111,12 +200,32 @@ uint32_t CountMinimalKeys(absl::Span<const constraints::DenialConstraint> dcs) {
   return minimal;
 }
 
+uint32_t CountDegreeKeys(absl::Span<const constraints::DenialConstraint> dcs) {
+  std::vector<std::pair<size_t, size_t>> pairs;
+  for (const constraints::DenialConstraint& dc : dcs) {
+    if (!dc.SameColumnEqualities().empty()) continue;
+    std::optional<std::pair<size_t, size_t>> pair = CrossEquality(dc);
+    if (!pair.has_value()) continue;
+    if (pair->first > pair->second) std::swap(pair->first, pair->second);
+    if (std::find(pairs.begin(), pairs.end(), *pair) == pairs.end()) {
+      pairs.push_back(*pair);
+    }
+  }
+  return CountMinimalKeys(dcs) + 2 * static_cast<uint32_t>(pairs.size());
+}
+
 uint64_t LargestDegreeBound(absl::Span<const DcDegreeBound> bounds) {
   uint64_t largest = 0;
   for (const DcDegreeBound& b : bounds) {
-    if (b.keyed) largest = std::max(largest, b.bound);
+    largest = std::max(largest, b.group_bound());
   }
   return largest;
+}
+
+bool EveryDcBounded(absl::Span<const DcDegreeBound> bounds) {
+  return !bounds.empty() &&
+         std::all_of(bounds.begin(), bounds.end(),
+                     [](const DcDegreeBound& b) { return b.bounded(); });
 }
 
 bool DegreeBoundApplies(absl::Span<const DcDegreeBound> bounds) {

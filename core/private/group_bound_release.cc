@@ -83,17 +83,19 @@ uint32_t NoisyGroupBound(dp::SecureUrbg& urbg, const dp::DiscreteLaplace& noise,
 
 // Delta <= W (B + ...) <= W (B~ + m_b), capped at max(1, N - 1).
 uint64_t DegreeUpper(absl::Span<const DcDegreeBound> degree_bounds,
-                     uint32_t minimal_keys, uint32_t noisy_bound,
+                     uint32_t degree_keys, uint32_t noisy_bound,
                      const dp::DiscreteLaplace& noise, uint32_t max_rows) {
-  uint64_t keys = minimal_keys;
+  uint64_t keys = degree_keys;
   if (keys == 0) {
-    for (const DcDegreeBound& b : degree_bounds) keys += b.keyed ? 1 : 0;
+    for (const DcDegreeBound& b : degree_bounds) {
+      keys += b.keyed ? 1 : (b.cross_keyed ? 2 : 0);
+    }
   }
   const uint64_t b_upper =
       uint64_t{noisy_bound} +
       static_cast<uint64_t>(OneSidedMargin(noise, kUpperBoundMiss));
   const uint64_t cap = std::max<uint64_t>(1, uint64_t{max_rows} - 1);
-  // keys <= #DCs and b_upper < 2^33: the product fits easily.
+  // keys <= 2 #DCs and b_upper < 2^33: the product fits easily.
   return std::min(cap, keys * b_upper);
 }
 
@@ -127,24 +129,31 @@ absl::StatusOr<double> EdgeScale(dp::SecureUrbg& urbg, const graph::Graph& g,
 
 }  // namespace
 
-bool GroupBoundApplies(absl::Span<const DcDegreeBound> degree_bounds) {
-  return !degree_bounds.empty() && !HasUnkeyedDc(degree_bounds);
+bool GroupBoundApplies(Measure measure,
+                       absl::Span<const DcDegreeBound> degree_bounds) {
+  if (measure == Measure::kProblematic) {
+    return !degree_bounds.empty() && !HasUnkeyedDc(degree_bounds);
+  }
+  return EveryDcBounded(degree_bounds);
 }
 
 absl::StatusOr<GroupBoundRelease> ReleaseWithGroupBound(
     dp::SecureUrbg& urbg, const graph::Graph& g, Measure measure,
     double epsilon, uint32_t max_rows,
-    absl::Span<const DcDegreeBound> degree_bounds, uint32_t minimal_keys,
+    absl::Span<const DcDegreeBound> degree_bounds, uint32_t degree_keys,
     const GroupBoundParameters& params, const util::StopFn& stop) {
   RETURN_IF_ERROR(dp::ValidateEpsilon(epsilon));
   if (measure != Measure::kMinimalInconsistency &&
       measure != Measure::kProblematic) {
     return absl::InvalidArgumentError("group_bound releases I_MI or I_P only.");
   }
-  if (!GroupBoundApplies(degree_bounds)) {
+  if (!GroupBoundApplies(measure, degree_bounds)) {
     return absl::InvalidArgumentError(
-        "group_bound needs every DC to have a same-column equality (t1.A = "
-        "t2.A).");
+        measure == Measure::kProblematic
+            ? "group_bound for I_P needs every DC to have a same-column "
+              "equality (t1.A = t2.A)."
+            : "group_bound for I_MI needs every DC to have an equality "
+              "between the tuples (t1.A = t2.A or t1.A = t2.B).");
   }
   if (max_rows == 0) {
     return absl::InvalidArgumentError("public_max_rows must be at least 1.");
@@ -172,7 +181,7 @@ absl::StatusOr<GroupBoundRelease> ReleaseWithGroupBound(
       urbg, bound_noise, LargestDegreeBound(degree_bounds), max_rows);
   out.theta = out.noisy_group_bound;
   const uint32_t group_theta = out.theta;
-  out.degree_upper = DegreeUpper(degree_bounds, minimal_keys,
+  out.degree_upper = DegreeUpper(degree_bounds, degree_keys,
                                  out.noisy_group_bound, bound_noise, max_rows);
   if (uncovered_noise.has_value()) {
     ASSIGN_OR_RETURN(const int64_t noisy,

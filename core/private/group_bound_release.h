@@ -1,5 +1,7 @@
-// The `group_bound` method for I_MI and I_P, the default wherever some DC
-// is keyed (has a same-column equality t1.X = t2.X): the flow Lipschitz
+// The `group_bound` method for I_MI and I_P, the default wherever every DC
+// is keyed (has a same-column equality t1.X = t2.X) or, for I_MI,
+// cross-keyed (a cross-column equality t1.A = t2.B, degree_bound.h; see
+// GroupBoundApplies): the flow Lipschitz
 // extension f_theta (flow_extensions.h) at theta = a noisy size of the
 // largest key group, with no selection among candidates; for I_P theta = 2
 // instead when a noisy count shows that f_2 already covers nearly every row.
@@ -20,8 +22,8 @@
 // Steps, with epsilon split into eps_b + eps_u + eps_s + eps_r (eps_u = 0
 // for I_MI, eps_s = 0 for I_P; GroupBoundParameters):
 //  1. B~ = clamp(B + Z_b, 1, N), B = LargestDegreeBound (the largest key
-//     group minus one, sensitivity 1), Z_b ~ DiscreteLaplace(1 / eps_b):
-//     eps_b-DP.
+//     group minus one, or a cross-keyed DC's largest value count c;
+//     sensitivity 1), Z_b ~ DiscreteLaplace(1 / eps_b): eps_b-DP.
 //  2. I_P only: U~ = (n - F_2(G)) + Z_u, Z_u ~ DiscreteLaplace(2 / eps_u):
 //     eps_u-DP. Sensitivity 2: adding a node raises n by 1 and F_2 by 0 to
 //     3 (F_2 is monotone with Lipschitz constant theta + 1 = 3,
@@ -48,9 +50,9 @@
 // (dp::SplitEpsilon).
 //
 // What the interval may use (release_interval.h), both post-processing:
-//  - degree_upper (every DC is keyed): the largest degree is at most
-//    the sum over the minimal keys of their largest group minus one
-//    (degree_bound.h CountMinimalKeys), so at most W (B~ + m_b) with
+//  - degree_upper: the largest degree is at most the sum over the minimal
+//    keys of their largest group minus one, plus 2 c per cross-column pair
+//    (degree_bound.h CountDegreeKeys: W groups), so at most W (B~ + m_b) with
 //    probability >= 1 - kUpperBoundMiss, m_b the 0.75% margin of Z_b.
 //  - uncovered_upper (I_P, theta >= 2): n - F_2 <= U~ + m_u with the same
 //    probability, and I_P <= n <= (n - F_2) + F_theta.
@@ -99,22 +101,27 @@ struct GroupBoundRelease {
   std::optional<uint64_t> degree_upper;    // W (B~ + m_b), capped at N - 1
 };
 
-// True when group_bound applies: there is a DC and every DC is keyed (so
-// the largest degree has a DP upper bound). Public: a function of the DCs
-// only.
-bool GroupBoundApplies(absl::Span<const DcDegreeBound> degree_bounds);
+// True when group_bound applies to `measure`: there is a DC and every DC
+// is keyed or, for I_MI, cross-keyed (so the largest degree has a DP upper
+// bound). I_P keeps gem where a DC is only cross-keyed: measured on the
+// Flights samples (docs/experiments.md "Small sparse tables"), most rows
+// there are clean, so the uncovered-row test of step 2 cannot see that f_2
+// is nearly exact, and theta = B~ would cost 4-9x gem's error. Public: a
+// function of the measure and the DCs only.
+bool GroupBoundApplies(measures::Measure measure,
+                       absl::Span<const DcDegreeBound> degree_bounds);
 
 // Releases I_MI or I_P of `g` (n <= max_rows = N nodes) as above.
-// `degree_bounds` is ComputeDegreeBounds for the graph's DCs, `minimal_keys`
-// their CountMinimalKeys (0: unknown, the number of keyed DCs is used,
-// which can only be larger). epsilon-DP under node DP. kInvalidArgument for
-// another measure, a bad epsilon, no keyed DC, or a noise scale the
-// discrete Laplace cannot represent at theta = N (checked before any noise
-// is drawn). util::StoppedError() once `stop` says so.
+// `degree_bounds` is ComputeDegreeBounds for the graph's DCs, `degree_keys`
+// their CountDegreeKeys (0: unknown, the keyed DCs plus twice the
+// cross-keyed ones are used, which can only be larger). epsilon-DP under node
+// DP. kInvalidArgument for another measure, a bad epsilon, no keyed DC, or a
+// noise scale the discrete Laplace cannot represent at theta = N (checked
+// before any noise is drawn). util::StoppedError() once `stop` says so.
 absl::StatusOr<GroupBoundRelease> ReleaseWithGroupBound(
     dp::SecureUrbg& urbg, const graph::Graph& g, measures::Measure measure,
     double epsilon, uint32_t max_rows,
-    absl::Span<const DcDegreeBound> degree_bounds, uint32_t minimal_keys,
+    absl::Span<const DcDegreeBound> degree_bounds, uint32_t degree_keys,
     const GroupBoundParameters& params = {}, const util::StopFn& stop = {});
 
 }  // namespace dpq::core::private_measures

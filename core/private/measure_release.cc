@@ -3,7 +3,9 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "core/dp/budget_split.h"
+#include "core/graph/graph.h"
 #include "core/private/row_count_release.h"
 #include "core/util/error_details.h"
 #include "core/util/status_macros.h"
@@ -59,6 +61,47 @@ absl::StatusOr<MeasureRelease> BuildMeasureRelease(
   }
   release.epsilon_each = dp::EqualPart(for_measures, spec.measures.size());
   return release;
+}
+
+absl::Status CheckMeasureReleaseRuns(const MeasureRelease& release,
+                                     const PublicDatasetShape& shape,
+                                     dp::SecureUrbg& urbg) {
+  ASSIGN_OR_RETURN(const graph::Graph empty, graph::Graph::FromEdges(0, {}));
+  const auto refused = [&shape](const absl::Status& why) {
+    return util::InvalidFieldError(
+        "epsilon",
+        absl::StrCat("This request cannot be released on this dataset "
+                     "(public_max_rows ",
+                     shape.public_max_rows,
+                     "), whatever its rows: ", why.message(),
+                     " Raise epsilon, or ask the owner for a smaller "
+                     "public_max_rows. Nothing was charged."));
+  };
+  for (const Measure measure : release.measures) {
+    PrivateMeasureRequest request;
+    request.measure = measure;
+    request.method = release.method;
+    request.repair_method = release.repair_method;
+    if (shape.exact_repair) request.exact_repair = 0;
+    request.cover_bound = 0;
+    request.epsilon = release.epsilon_each;
+    request.public_max_rows = shape.public_max_rows;
+    if (UsesDegreeBounds(release.method)) {
+      request.degree_bounds = shape.dc_shape;
+      request.degree_keys = shape.degree_keys;
+    }
+    const absl::Status ran =
+        ComputePrivateMeasure(urbg, empty, request).status();
+    if (!ran.ok()) return refused(ran);
+  }
+  if (release.row_count) {
+    const absl::Status ran =
+        ReleaseRowCount(urbg, 0, release.row_count_public,
+                        release.epsilon_row_count, shape.public_max_rows)
+            .status();
+    if (!ran.ok()) return refused(ran);
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace dpq::core::private_measures

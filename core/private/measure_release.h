@@ -9,8 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "core/dp/secure_urbg.h"
 #include "core/measures/measure.h"
+#include "core/private/degree_bound.h"
 #include "core/private/private_measures.h"
 
 namespace dpq::core::private_measures {
@@ -64,6 +67,30 @@ absl::StatusOr<RepairMethod> ResolveRepairMethod(
 // otherwise.
 absl::StatusOr<MeasureRelease> BuildMeasureRelease(
     const MeasureReleaseSpec& spec, bool exact_repair_registered);
+
+// The public facts about a dataset that the refusals of its releases may
+// read (all of them shown by DescribeDataset or fixed by its DCs).
+struct PublicDatasetShape {
+  uint64_t public_max_rows = 0;  // N
+  // DcBoundShape of the dataset's DCs: which DCs are keyed or cross-keyed,
+  // every bound 0.
+  std::vector<DcDegreeBound> dc_shape;
+  uint32_t degree_keys = 0;   // CountDegreeKeys of the DCs
+  bool exact_repair = false;  // registered with its exact repair
+};
+
+// Every refusal that running `release` on such a dataset could give while
+// reading public inputs only (above all a noise scale beyond
+// DiscreteLaplace::kMaxScale at theta = N), so that the service gives it
+// before anything is reserved. Each of the release's measures (and its row
+// count) runs on an empty graph with `shape` and `urbg`, and its output is
+// discarded. That finds every such refusal because every release checks
+// all the noise scales it may use, at the largest theta it can choose,
+// before its first draw, whatever the graph (the tests walk every method
+// over extreme N and epsilon). Reads nothing private; O(candidates).
+absl::Status CheckMeasureReleaseRuns(const MeasureRelease& release,
+                                     const PublicDatasetShape& shape,
+                                     dp::SecureUrbg& urbg);
 
 }  // namespace dpq::core::private_measures
 

@@ -158,7 +158,7 @@ absl::StatusOr<RawRelease> ReleaseGroupBound(
   ASSIGN_OR_RETURN(
       const GroupBoundRelease r,
       ReleaseWithGroupBound(urbg, g, request.measure, request.epsilon, max_rows,
-                            request.degree_bounds, request.minimal_keys,
+                            request.degree_bounds, request.degree_keys,
                             GroupBoundParameters(), request.stop));
   // The steps before the release (B~, U~ or the scale test) are reported
   // as the degree bound's and the selection's parts of epsilon.
@@ -341,7 +341,7 @@ absl::StatusOr<RawRelease> ComputeRawRelease(
                    ValidatePublicMaxRows(request.public_max_rows));
   RETURN_IF_ERROR(CheckRowsWithinPublicMax(g.num_nodes(), max_rows));
   if (request.method == SelectionMethod::kGroupBound &&
-      GroupBoundApplies(request.degree_bounds) &&
+      GroupBoundApplies(measure, request.degree_bounds) &&
       !request.candidates.has_value()) {
     return ReleaseGroupBound(urbg, g, request, max_rows);
   }
@@ -365,7 +365,7 @@ absl::StatusOr<RawRelease> ComputeRawRelease(
     } else {
       candidates = DefaultThetaCandidates(max_rows);
     }
-    // group_bound runs as gem where no DC is keyed (or when the buyer
+    // group_bound runs as gem where some DC is not bounded (or when the buyer
     // named the candidates: gem chooses among them).
     if (request.method == SelectionMethod::kGem ||
         request.method == SelectionMethod::kGroupBound) {

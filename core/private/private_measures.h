@@ -72,7 +72,7 @@ absl::StatusOr<RepairMethod> ParseRepairMethod(absl::string_view text);
 absl::string_view RepairMethodName(RepairMethod method);
 
 // True for the methods that read PrivateMeasureRequest::degree_bounds (and
-// minimal_keys): group_bound, gem, optimized. Public.
+// degree_keys): group_bound, gem, optimized. Public.
 bool UsesDegreeBounds(SelectionMethod method);
 
 // What a released value estimates (before its noise).
@@ -120,9 +120,10 @@ struct PrivateMeasureRequest {
   // from; used by kOptimized (empty: it runs as hierarchical) and kGem (to
   // prune its candidates when every DC is keyed; empty: no pruning).
   std::vector<DcDegreeBound> degree_bounds;
-  // CountMinimalKeys of those DCs (group_bound's degree upper bound; 0:
-  // unknown, the number of keyed DCs is used, a weaker but valid bound).
-  uint32_t minimal_keys = 0;
+  // CountDegreeKeys of those DCs (group_bound's degree upper bound; 0:
+  // unknown, the keyed DCs plus twice the cross-keyed ones are used, a
+  // weaker but valid bound).
+  uint32_t degree_keys = 0;
   // Polled where the time goes (gem's flow sweep): once it returns true the
   // release stops with util::StoppedError(), releasing nothing, so a call
   // whose client left does not go on computing (docs/security.md).

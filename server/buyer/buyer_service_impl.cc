@@ -56,7 +56,7 @@ absl::StatusOr<pm::PrivateMeasureResult> Release(
   request.public_max_rows = d.manifest.public_max_rows();
   if (pm::UsesDegreeBounds(release.method)) {
     request.degree_bounds = g.degree_bounds;
-    request.minimal_keys = pm::CountMinimalKeys(d.dcs);
+    request.degree_keys = pm::CountDegreeKeys(d.dcs);
   }
   return pm::ComputePrivateMeasure(urbg, g.graph.graph, request);
 }

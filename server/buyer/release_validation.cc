@@ -29,7 +29,18 @@ absl::StatusOr<pm::MeasureRelease> CheckMeasures(
   // Whether the row count is public is the owner's declaration (public).
   spec.row_count = row_count;
   spec.row_count_public = d.manifest.row_count_public();
-  return pm::BuildMeasureRelease(spec, d.manifest.exact_repair());
+  ASSIGN_OR_RETURN(pm::MeasureRelease release,
+                   pm::BuildMeasureRelease(spec, d.manifest.exact_repair()));
+  // Refusals that read public inputs only (a noise scale out of range at
+  // theta = N) come here, before the reservation; its noise is discarded.
+  pm::PublicDatasetShape shape;
+  shape.public_max_rows = d.manifest.public_max_rows();
+  shape.dc_shape = pm::DcBoundShape(d.dcs);
+  shape.degree_keys = pm::CountDegreeKeys(d.dcs);
+  shape.exact_repair = d.manifest.exact_repair();
+  core::dp::OpenSslUrbg urbg;
+  RETURN_IF_ERROR(pm::CheckMeasureReleaseRuns(release, shape, urbg));
+  return release;
 }
 
 }  // namespace

@@ -43,10 +43,12 @@ struct RecordedGraph {
   std::optional<uint64_t> cover_bound;
   std::optional<std::vector<core::private_measures::DcDegreeBound>>
       degree_bounds;
+  // Whether degree_bounds includes the cross-keyed bounds (VersionState).
+  bool cross_bounds_recorded = false;
 
   bool complete() const {
     return edges.has_value() && cover_bound.has_value() &&
-           degree_bounds.has_value();
+           degree_bounds.has_value() && cross_bounds_recorded;
   }
 };
 

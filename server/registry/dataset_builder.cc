@@ -185,9 +185,16 @@ absl::Status CheckRebuild(const RecordedGraph& recorded,
     return differs("number of degree bounds", want.size(), got.size());
   }
   for (size_t i = 0; i < want.size(); ++i) {
-    if (want[i].keyed != got[i].keyed || want[i].bound != got[i].bound) {
+    // A file without the cross bounds recorded '-' for a cross-keyed DC.
+    const bool cross_differs = recorded.cross_bounds_recorded &&
+                               (want[i].cross_keyed != got[i].cross_keyed ||
+                                want[i].cross_bound != got[i].cross_bound);
+    if (want[i].keyed != got[i].keyed || want[i].bound != got[i].bound ||
+        cross_differs) {
       const auto text = [](const core::private_measures::DcDegreeBound& b) {
-        return b.keyed ? absl::StrCat(b.bound) : std::string("- (unkeyed)");
+        return b.keyed         ? absl::StrCat(b.bound)
+               : b.cross_keyed ? absl::StrCat(b.cross_bound, " (cross-keyed)")
+                               : std::string("- (unkeyed)");
       };
       return differs(absl::StrCat("degree bound of DC ", i + 1), text(want[i]),
                      text(got[i]));

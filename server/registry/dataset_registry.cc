@@ -95,6 +95,7 @@ VersionState StateOf(const LoadedDataset& d, const ConflictGraphData* graph) {
     state.edges = graph->graph.graph.num_edges();
     state.cover_bound = graph->cover_bound;
     state.degree_bounds = graph->degree_bounds;
+    state.cross_bounds_recorded = true;
   }
   return state;
 }
@@ -234,6 +235,7 @@ absl::Status DatasetRegistry::LoadFromDisk(const std::string& id,
   d->recorded.edges = stored.state.edges;
   d->recorded.cover_bound = stored.state.cover_bound;
   d->recorded.degree_bounds = stored.state.degree_bounds;
+  d->recorded.cross_bounds_recorded = stored.state.cross_bounds_recorded;
   WarnIfTextContractBroken(id, *d, csv.view());
   if (d->manifest.exact_repair() && !stored.state.exact_repair.has_value()) {
     return absl::DataLossError(

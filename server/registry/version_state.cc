@@ -28,6 +28,22 @@ ParseDegreeBounds(absl::string_view text) {
   return bounds;
 }
 
+// Merges a cross_bounds line's value into `bounds`: '-' or c per DC, on
+// DCs that are not keyed. False if it does not match.
+bool MergeCrossBounds(
+    absl::string_view text,
+    std::vector<core::private_measures::DcDegreeBound>* bounds) {
+  size_t i = 0;
+  for (absl::string_view word : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
+    if (i == bounds->size()) return false;
+    core::private_measures::DcDegreeBound& b = (*bounds)[i++];
+    if (word == "-") continue;
+    if (b.keyed || !absl::SimpleAtoi(word, &b.cross_bound)) return false;
+    b.cross_keyed = true;
+  }
+  return i == bounds->size();
+}
+
 }  // namespace
 
 std::string FormatVersionState(const VersionState& state) {
@@ -52,6 +68,15 @@ std::string FormatVersionState(const VersionState& state) {
         absl::StrAppend(&text, " -");
       }
     }
+    absl::StrAppend(&text, "\ncross_bounds");
+    for (const core::private_measures::DcDegreeBound& b :
+         *state.degree_bounds) {
+      if (b.cross_keyed) {
+        absl::StrAppend(&text, " ", b.cross_bound);
+      } else {
+        absl::StrAppend(&text, " -");
+      }
+    }
     absl::StrAppend(&text, "\n");
   }
   if (state.exact_repair.has_value()) {
@@ -63,6 +88,7 @@ std::string FormatVersionState(const VersionState& state) {
 absl::StatusOr<VersionState> ParseVersionState(absl::string_view text,
                                                const std::string& path) {
   VersionState state;
+  std::optional<absl::string_view> cross_bounds;
   bool have_version = false;
   bool have_time = false;
   for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
@@ -91,7 +117,17 @@ absl::StatusOr<VersionState> ParseVersionState(absl::string_view text,
         return absl::DataLossError(absl::StrCat(
             "'", path, "' has a malformed 'degree_bounds' line."));
       }
+    } else if (kv.first == "cross_bounds") {
+      cross_bounds = kv.second;
     }
+  }
+  if (cross_bounds.has_value()) {
+    if (!state.degree_bounds.has_value() ||
+        !MergeCrossBounds(*cross_bounds, &*state.degree_bounds)) {
+      return absl::DataLossError(
+          absl::StrCat("'", path, "' has a malformed 'cross_bounds' line."));
+    }
+    state.cross_bounds_recorded = true;
   }
   if (!have_version || !have_time) {
     return absl::DataLossError(

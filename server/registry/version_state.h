@@ -12,6 +12,9 @@
 //   cover_bound <c>               tables only (absent in older files)
 //   degree_bounds <b> ...         tables only (absent in older files): one
 //                                 per DC in order, '-' for an unkeyed DC
+//   cross_bounds <c> ...          with degree_bounds (absent in older
+//                                 files): one per DC in order, '-' unless
+//                                 the DC is cross-keyed (degree_bound.h)
 //   exact_repair <r>              only if the manifest sets exact_repair
 // Unknown keys are ignored, so a newer server's file still loads.
 #ifndef DPQ_SERVER_REGISTRY_VERSION_STATE_H_
@@ -43,6 +46,9 @@ struct VersionState {
   std::optional<uint64_t> cover_bound;
   std::optional<std::vector<core::private_measures::DcDegreeBound>>
       degree_bounds;
+  // Whether degree_bounds' cross-keyed fields were recorded (a
+  // cross_bounds line): older files have '-' for a cross-keyed DC.
+  bool cross_bounds_recorded = false;
   // The exact minimum cover computed at registration (exact_repair).
   std::optional<uint64_t> exact_repair;
 };
@@ -52,7 +58,8 @@ std::string FormatVersionState(const VersionState& state);
 
 // Parses the file's text. kDataLoss naming `path` (for the message only)
 // without a valid version and registration time, or with a malformed
-// edges, cover_bound, degree_bounds or exact_repair line.
+// edges, cover_bound, degree_bounds, cross_bounds or exact_repair line (a
+// cross_bounds line must match a degree_bounds line DC for DC).
 absl::StatusOr<VersionState> ParseVersionState(absl::string_view text,
                                                const std::string& path);
 

@@ -162,7 +162,7 @@ absl::StatusOr<PrivateRun> RunPrivate(const MeasureToolOptions& o,
   const pm::ReleaseInputsWanted wanted = Wanted(measure, request);
   if (wanted.degree_bounds) {
     request.degree_bounds = d.degree_bounds;
-    request.minimal_keys = pm::CountMinimalKeys(d.dcs);
+    request.degree_keys = pm::CountDegreeKeys(d.dcs);
   }
   if (wanted.cover_bound) request.cover_bound = d.cover_bound;
   if (measure == Measure::kRepair &&

@@ -44,7 +44,7 @@ absl::StatusOr<GraphCase> BuildGraphCase(
              std::ceil(n_factor * static_cast<double>(table.num_rows()))));
   c.candidates = PaperThetaCandidates(c.public_max_rows);
   ASSIGN_OR_RETURN(c.degree_bounds, pm::ComputeDegreeBounds(table, dcs));
-  c.minimal_keys = pm::CountMinimalKeys(dcs);
+  c.degree_keys = pm::CountDegreeKeys(dcs);
   ASSIGN_OR_RETURN(c.cover_bound, pm::ComputeCoverBound(table, dcs, c.graph));
   c.i_mi = c.graph.num_edges();
   c.i_p = c.graph.num_non_isolated();
@@ -178,7 +178,7 @@ absl::StatusOr<OneRelease> Release(core::dp::SecureUrbg& urbg,
   request.public_max_rows = c.public_max_rows;
   request.candidates = c.candidates;
   request.degree_bounds = c.degree_bounds;
-  request.minimal_keys = c.minimal_keys;
+  request.degree_keys = c.degree_keys;
   request.cover_bound = c.cover_bound;
   // Every method is set explicitly: the core's defaults (gem, cover_bound)
   // are not the paper's.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "core/constraints/dc_evaluation.h"
 #include "core/constraints/denial_constraint.h"
 #include "core/table/schema.h"
 #include "core/table/table.h"
@@ -176,6 +177,130 @@ TEST(DegreeBoundTest, CountMinimalKeys) {
   EXPECT_EQ(CountMinimalKeys({Fd({0, 1}, 3), Fd({1, 2}, 3), Fd({2}, 0)}), 2u);
 }
 
+TEST(DegreeBoundTest, CountDegreeKeysAddsTwoPerCrossPair) {
+  DenialConstraint general;  // not(t1.a < t2.a & t1.b != t2.b)
+  general.predicates = {Join(0, CompareOp::kLt, 0), Join(1, CompareOp::kNe, 1)};
+  DenialConstraint cross_ab;  // not(t1.a = t2.b & t1.c != t2.c)
+  cross_ab.predicates = {Join(0, CompareOp::kEq, 1),
+                         Join(2, CompareOp::kNe, 2)};
+  DenialConstraint cross_ba;  // the same pair, the other way round
+  cross_ba.predicates = {Join(2, CompareOp::kLt, 2),
+                         Join(1, CompareOp::kEq, 0)};
+  DenialConstraint keyed_and_cross;  // keyed: its key bounds it
+  keyed_and_cross.predicates = {Join(0, CompareOp::kEq, 1),
+                                Join(2, CompareOp::kEq, 2)};
+  EXPECT_EQ(CountDegreeKeys({}), 0u);
+  EXPECT_EQ(CountDegreeKeys({general}), 0u);
+  EXPECT_EQ(CountDegreeKeys({cross_ab}), 2u);
+  EXPECT_EQ(CountDegreeKeys({cross_ab, cross_ba}), 2u);
+  EXPECT_EQ(CountDegreeKeys({Fd({0}, 2), cross_ab, general}), 3u);
+  EXPECT_EQ(CountDegreeKeys({keyed_and_cross}), 1u);
+}
+
+TEST(DegreeBoundTest, EveryDcBoundedNeedsAKeyOrACrossEquality) {
+  const DcDegreeBound keyed{true, 3}, general{false, 0},
+      cross{false, 0, true, 5};
+  EXPECT_FALSE(EveryDcBounded({}));
+  EXPECT_TRUE(EveryDcBounded({keyed}));
+  EXPECT_TRUE(EveryDcBounded({keyed, cross}));
+  EXPECT_FALSE(EveryDcBounded({keyed, cross, general}));
+  EXPECT_EQ(LargestDegreeBound({keyed, cross, general}), 5u);
+  // The paper's methods see a cross-keyed DC as unkeyed, as before.
+  EXPECT_TRUE(HasUnkeyedDc({keyed, cross}));
+}
+
+// Random tables whose cross-column equalities compare int64 with double
+// (-0, 2^53 + 1 rounding onto 2^53), int64 with int64 and string with
+// string, with NULLs: against the conflicts of Conflicts(),
+//  - every degree through a cross-keyed DC is at most 2 c,
+//  - every degree through all DCs is at most CountDegreeKeys * B,
+//  - B = LargestDegreeBound moves by at most 1 when any row is removed
+//    (the sensitivity group_bound's B~ relies on).
+TEST(DegreeBoundTest, CrossBoundsBoundDegreesAndHaveSensitivityOne) {
+  const table::Schema schema =
+      *table::Schema::Create({{"i", table::ColumnType::kInt64},
+                              {"d", table::ColumnType::kDouble},
+                              {"j", table::ColumnType::kInt64},
+                              {"s", table::ColumnType::kString},
+                              {"t", table::ColumnType::kString}});
+  DenialConstraint int_double;  // not(t1.i = t2.d & t1.s != t2.s)
+  int_double.predicates = {Join(0, CompareOp::kEq, 1),
+                           Join(3, CompareOp::kNe, 3)};
+  DenialConstraint int_int;  // not(t1.j = t2.i & t1.d < t2.d)
+  int_int.predicates = {Join(2, CompareOp::kEq, 0), Join(1, CompareOp::kLt, 1)};
+  DenialConstraint strings;  // not(t1.s = t2.t & t1.i != t2.i)
+  strings.predicates = {Join(3, CompareOp::kEq, 4), Join(0, CompareOp::kNe, 0)};
+  const std::vector<DenialConstraint> dcs = {int_double, int_int, strings,
+                                             Fd({4}, 2)};
+  const uint32_t keys = CountDegreeKeys(dcs);
+  ASSERT_EQ(keys, 7u);
+  const std::vector<std::string> ints = {"0", "1", "2", "9007199254740993"};
+  const std::vector<std::string> doubles = {"0", "-0", "1", "9007199254740992"};
+  std::mt19937 rng(17);
+  auto pick =
+      [&](const std::vector<std::string>& from) -> std::optional<std::string> {
+    if (rng() % 8 == 0) return std::nullopt;
+    return from[rng() % from.size()];
+  };
+  for (int round = 0; round < 60; ++round) {
+    std::vector<std::vector<std::optional<std::string>>> rows(2 + rng() % 25);
+    for (auto& row : rows) {
+      row = {pick(ints), pick(doubles), pick(ints), pick({"x", "y", "z"}),
+             pick({"x", "y", "w"})};
+    }
+    const table::Table t = *table::Table::FromCells(schema, rows);
+    ASSERT_OK_AND_ASSIGN(const std::vector<DcDegreeBound> b,
+                         ComputeDegreeBounds(t, dcs));
+    ASSERT_TRUE(EveryDcBounded(b));
+    const std::vector<DcDegreeBound> shape = DcBoundShape(dcs);
+    for (size_t k = 0; k < dcs.size(); ++k) {
+      ASSERT_EQ(shape[k].keyed, b[k].keyed);
+      ASSERT_EQ(shape[k].cross_keyed, b[k].cross_keyed);
+    }
+    const uint64_t largest = LargestDegreeBound(b);
+    for (size_t r = 0; r < rows.size(); ++r) {
+      uint64_t degree = 0;
+      std::vector<uint64_t> per_dc(dcs.size(), 0);
+      for (size_t o = 0; o < rows.size(); ++o) {
+        if (o == r) continue;
+        bool any = false;
+        for (size_t k = 0; k < dcs.size(); ++k) {
+          const bool c = constraints::Conflicts(dcs[k], t, r, o);
+          per_dc[k] += c ? 1 : 0;
+          any = any || c;
+        }
+        degree += any ? 1 : 0;
+      }
+      for (size_t k = 0; k < 3; ++k) {
+        ASSERT_TRUE(b[k].cross_keyed);
+        ASSERT_LE(per_dc[k], 2 * b[k].cross_bound)
+            << "round " << round << " row " << r << " DC " << k;
+      }
+      ASSERT_LE(degree, keys * largest) << "round " << round << " row " << r;
+
+      auto fewer = rows;
+      fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(r));
+      const table::Table u = *table::Table::FromCells(schema, fewer);
+      const uint64_t without = LargestDegreeBound(*ComputeDegreeBounds(u, dcs));
+      ASSERT_LE(without, largest);
+      ASSERT_LE(largest - without, 1u) << "round " << round << " row " << r;
+    }
+  }
+}
+
+TEST(DegreeBoundTest, LargestValueCountReadsIntsAsDoublesWhenAsked) {
+  const table::Schema schema =
+      *table::Schema::Create({{"i", table::ColumnType::kInt64}});
+  // 2^53 and 2^53 + 1 are one double.
+  const table::Table t = *table::Table::FromCells(
+      schema, {{"9007199254740992"}, {"9007199254740993"}, {"1"}, {""}});
+  EXPECT_THAT(LargestValueCount(t, 0, /*as_double=*/false), IsOkAndHolds(1u));
+  EXPECT_THAT(LargestValueCount(t, 0, /*as_double=*/true), IsOkAndHolds(2u));
+  EXPECT_THAT(
+      LargestValueCount(t, 1, false),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("out of range")));
+}
+
 TEST(DegreeBoundTest, EmptyTableHasBoundZero) {
   const table::Schema schema =
       *table::Schema::Create({{"a", table::ColumnType::kString}});
@@ -209,6 +334,14 @@ TEST(DegreeBoundTest, ComputeDegreeBoundsMarksKeyedDcs) {
   EXPECT_FALSE(b[1].keyed);
   EXPECT_EQ(b[1].bound, 0u);
   EXPECT_FALSE(b[2].keyed);
+  // Cross-keyed: c = max(freq of "Ottawa" in Capital (4), of "Canada" in
+  // Country (3)).
+  EXPECT_FALSE(b[0].cross_keyed);
+  EXPECT_FALSE(b[1].cross_keyed);
+  EXPECT_TRUE(b[2].cross_keyed);
+  EXPECT_EQ(b[2].cross_bound, 4u);
+  EXPECT_EQ(LargestDegreeBound(b), 4u);
+  EXPECT_FALSE(EveryDcBounded(b));  // `general` bounds nothing
   EXPECT_TRUE(HasUnkeyedDc(b));
   // One keyed DC out of three: not "mainly FDs".
   EXPECT_FALSE(DegreeBoundApplies(b));

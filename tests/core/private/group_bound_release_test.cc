@@ -71,12 +71,46 @@ TEST(GroupBoundTest, ThetaIsTheLargestGroupAndStarsAreExact) {
   for (Measure m : {Measure::kMinimalInconsistency, Measure::kProblematic}) {
     ASSERT_OK_AND_ASSIGN(const GroupBoundRelease r,
                          ReleaseWithGroupBound(urbg, g, m, 1e6, 400, bounds,
-                                               /*minimal_keys=*/1));
+                                               /*degree_keys=*/1));
     EXPECT_EQ(r.noisy_group_bound, 40u);
     EXPECT_EQ(r.theta, 40u);
     EXPECT_EQ(r.value, m == Measure::kProblematic ? 78 : 75);
     EXPECT_EQ(r.degree_upper, 40u);  // one key: W (B~ + 0)
   }
+}
+
+// A cross-keyed DC (t1.A = t2.B, Flights' times) counts like a key for
+// I_MI: B is its largest value count c, and the degree bound reads it twice
+// (a row meets the others through both of its cells). I_P keeps gem there,
+// and an unbounded DC next to it leaves both to gem.
+TEST(GroupBoundTest, CrossKeyedDcsBoundTheDegreeTwice) {
+  SeededUrbg urbg(4);
+  const Graph g = StarForest({30, 12}, 100);
+  const DcDegreeBound cross{false, 0, true, 30}, key{true, 12};
+  const Measure mi = Measure::kMinimalInconsistency;
+  EXPECT_TRUE(GroupBoundApplies(mi, {cross, key}));
+  EXPECT_FALSE(GroupBoundApplies(Measure::kProblematic, {cross, key}));
+  EXPECT_TRUE(GroupBoundApplies(Measure::kProblematic, {key}));
+  ASSERT_OK_AND_ASSIGN(const GroupBoundRelease r,
+                       ReleaseWithGroupBound(urbg, g, mi, 1e6, 400,
+                                             {cross, key}, /*degree_keys=*/3));
+  EXPECT_EQ(r.noisy_group_bound, 30u);
+  EXPECT_EQ(r.degree_upper, 90u);  // (1 key + 2) x 30
+  EXPECT_EQ(r.value, 42);          // no noise; escalated or not, all edges
+  // degree_keys unknown: 2 for the cross-keyed DC, 1 for the keyed one.
+  ASSERT_OK_AND_ASSIGN(const GroupBoundRelease unknown,
+                       ReleaseWithGroupBound(urbg, g, mi, 1e6, 400,
+                                             {cross, key}, /*degree_keys=*/0));
+  EXPECT_EQ(unknown.degree_upper, 90u);
+  EXPECT_FALSE(GroupBoundApplies(mi, {cross, {false, 0}}));
+  EXPECT_THAT(
+      ReleaseWithGroupBound(urbg, g, mi, 1.0, 400, {cross, {false, 0}}, 2),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               ::testing::HasSubstr("t1.A = t2.B")));
+  EXPECT_THAT(ReleaseWithGroupBound(urbg, g, Measure::kProblematic, 1.0, 400,
+                                    {cross, key}, 3),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       ::testing::HasSubstr("t1.A = t2.A")));
 }
 
 // Where nearly every row conflicts (F_2 = n), I_P is released at theta = 2
@@ -107,7 +141,7 @@ TEST(GroupBoundTest, MinimalInconsistencyEscalatesOnALargeGraph) {
   ASSERT_OK_AND_ASSIGN(
       const GroupBoundRelease r,
       ReleaseWithGroupBound(urbg, g, Measure::kMinimalInconsistency, 1e6, 500,
-                            {{true, 20}, {true, 15}}, /*minimal_keys=*/2));
+                            {{true, 20}, {true, 15}}, /*degree_keys=*/2));
   EXPECT_EQ(r.noisy_group_bound, 20u);
   EXPECT_EQ(r.degree_upper, 40u);
   EXPECT_EQ(r.theta, 40u);
@@ -202,7 +236,7 @@ TEST(GroupBoundTest, IntervalsCoverTheExactValue) {
     req.epsilon = 1;
     req.public_max_rows = 2 * g.num_nodes();
     req.degree_bounds = {{true, 20}, {true, 20}};
-    req.minimal_keys = 2;
+    req.degree_keys = 2;
     const int64_t truth = m == Measure::kProblematic ? rows : edges;
     int covered = 0, noise_only = 0;
     for (int i = 0; i < kReleases; ++i) {

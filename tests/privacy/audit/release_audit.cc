@@ -277,6 +277,21 @@ TablePair HubPair() {
   return p;
 }
 
+// A hub row through a cross-column equality (group_bound's cross-keyed
+// DCs): 30 rows arrive at k, and D' adds one departing from k at another
+// gate, which conflicts with all of them (I_MI +30, I_P +31, I_R +1) while
+// the largest value count c stays 30.
+TablePair CrossHubPair() {
+  TablePair p{TableManifest("t1&t2&EQ(t1.Dep,t2.Arr)&IQ(t1.Gate,t2.Gate)"),
+              "Dep,Arr,Gate\n", ""};
+  for (const char* column : {"Dep", "Arr", "Gate"}) {
+    Declare(p.manifest, column, v1::COLUMN_TYPE_STRING);
+  }
+  for (int i = 0; i < 30; ++i) absl::StrAppend(&p.d, "d", i, ",k,g\n");
+  p.d_prime = p.d + "k,z,h\n";
+  return p;
+}
+
 // A row that moves the chosen theta: a 12-clique among 32 rows grows to a
 // 13-clique (the maximum degree, and the projections' profile, move).
 TablePair ThetaPair() {
@@ -595,6 +610,7 @@ std::vector<AuditCase> AllAuditCases() {
   // The other worst cases, with the default methods.
   const std::vector<std::pair<const char*, TablePair>> pairs = {
       {"theta-moving row", ThetaPair()},
+      {"hub row through a cross-column equality", CrossHubPair()},
       {"type-flip cell (declared text)", TypeFlipPair(false)},
       {"NaN cells (declared text)", TypeFlipPair(true)},
       {"duplicate row, NULL keys", DuplicatePair()}};

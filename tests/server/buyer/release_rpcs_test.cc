@@ -772,6 +772,109 @@ TEST_F(ReleaseRpcsTest, BadNodeRequestsAreRefusedBeforeAnyCharge) {
   EXPECT_THAT(Entries(), IsEmpty());
 }
 
+// Every release kind over the extreme public parameters (N = 2^32 - 2,
+// epsilon down to the floor 1e-6): a request is either answered or refused
+// before anything is reserved, never charged and then refused. Before the
+// measures' noise scales were checked with the request, I_MI at N = 2^32 - 2
+// and epsilon 1e-6 was reserved and then refused "Sensitivity / epsilon
+// must be at most ..." on every retry.
+TEST_F(ReleaseRpcsTest, EveryReleaseKindRefusesPublicLimitsBeforeAnyCharge) {
+  v1::DatasetManifest huge;
+  huge.set_dataset_id("huge");
+  huge.set_constraints("Sex -> Label\n");
+  huge.set_public_max_rows(4'294'967'294);
+  huge.set_infer_column_types(true);
+  for (const char* column : {"Sex", "Age", "Label"}) {
+    v1::CubeDimension* dim = huge.add_cube_dimensions();
+    dim->set_column(column);
+    dim->set_infer_domain(true);
+  }
+  ASSERT_OK(registry_->Register(huge, PeopleCsv()).status());
+  ASSERT_OK(ledger_->Grant("alice", "huge", 10));
+  const auto alice = Buyer("alice");
+  int refused = 0;
+  // Runs one release; a refusal must leave the ledger as it was.
+  const auto check = [&](const std::string& what, const auto& run) {
+    const size_t before = Entries().size();
+    const absl::Status status = run();
+    if (!status.ok()) {
+      ++refused;
+      EXPECT_EQ(Entries().size(), before) << what << ": " << status;
+      EXPECT_THAT(status, StatusIs(absl::StatusCode::kInvalidArgument,
+                                   HasSubstr("Nothing was charged")))
+          << what;
+    } else {
+      EXPECT_EQ(Entries().size(), before + 1) << what;
+    }
+  };
+  for (const double epsilon : {1e-6, 2e-6, 1e-3}) {
+    for (const v1::Measure measure : {v1::MEASURE_MI, v1::MEASURE_P}) {
+      for (const v1::SelectionMethod method :
+           {v1::SELECTION_METHOD_UNSPECIFIED, v1::SELECTION_METHOD_GEM,
+            v1::SELECTION_METHOD_OPTIMIZED, v1::SELECTION_METHOD_HIERARCHICAL,
+            v1::SELECTION_METHOD_BASIC, v1::SELECTION_METHOD_BASELINE}) {
+        v1::MeasureInconsistencyRequest r;
+        r.set_dataset_id("huge");
+        r.set_measure(measure);
+        r.set_method(method);
+        r.set_epsilon(epsilon);
+        r.set_request_id(IdOr(""));
+        check(absl::StrCat("measure ", measure, " method ", method, " eps ",
+                           epsilon),
+              [&] {
+                v1::MeasureInconsistencyResponse response;
+                return service_->MeasureInconsistencyImpl(alice, r, &response);
+              });
+      }
+    }
+    for (const v1::RepairMethod repair :
+         {v1::REPAIR_METHOD_COVER_BOUND, v1::REPAIR_METHOD_VERTEX_COVER}) {
+      v1::MeasureInconsistencyRequest r;
+      r.set_dataset_id("huge");
+      r.set_measure(v1::MEASURE_R);
+      r.set_repair_method(repair);
+      r.set_epsilon(epsilon);
+      r.set_request_id(IdOr(""));
+      check(absl::StrCat("I_R ", repair, " eps ", epsilon), [&] {
+        v1::MeasureInconsistencyResponse response;
+        return service_->MeasureInconsistencyImpl(alice, r, &response);
+      });
+    }
+    for (const bool row_count : {false, true}) {
+      v1::QualityReportRequest r;
+      r.set_dataset_id("huge");
+      r.set_epsilon(3 * epsilon);
+      r.set_include_row_count(row_count);
+      r.set_request_id(IdOr(""));
+      check(absl::StrCat("report eps ", 3 * epsilon), [&] {
+        v1::QualityReportResponse response;
+        return service_->QualityReportImpl(alice, r, &response);
+      });
+    }
+    v1::ReleaseCuboidsRequest cuboids = Cuboids({{"Sex", "Label"}}, epsilon);
+    cuboids.set_dataset_id("huge");
+    check(absl::StrCat("cuboids eps ", epsilon), [&] {
+      v1::ReleaseCuboidsResponse response;
+      return service_->ReleaseCuboidsImpl(alice, cuboids, &response);
+    });
+    v1::TrainDecisionTreeRequest tree = Tree(epsilon);
+    tree.set_dataset_id("huge");
+    tree.set_accuracy_epsilon(epsilon);
+    check(absl::StrCat("tree eps ", epsilon), [&] {
+      v1::TrainDecisionTreeResponse response;
+      return service_->TrainDecisionTreeImpl(alice, tree, &response);
+    });
+    check(absl::StrCat("nodes eps ", epsilon), [&] {
+      v1::SelectInfluentialNodesResponse response;
+      return service_->SelectInfluentialNodesImpl(alice, Nodes(1, epsilon),
+                                                  &response);
+    });
+  }
+  // The walk reaches the limit: the flow releases at N = 2^32 - 2 need an
+  // epsilon of about 4,000 / 2^40 and more.
+  EXPECT_GT(refused, 0);
+}
+
 TEST_F(ReleaseRpcsTest, GraphDatasetAnswersNoMeasures) {
   v1::MeasureInconsistencyRequest m;
   m.set_dataset_id("net");

@@ -91,6 +91,51 @@ TEST(DatasetStateFileTest, OlderFilesWithoutEdgesAndUnknownKeysLoad) {
   EXPECT_FALSE(state.exact_repair.has_value());
 }
 
+// The cross bounds ride on a line of their own, so an older server that
+// reads degree_bounds only still loads the file (unknown keys are ignored).
+TEST(DatasetStateFileTest, CrossBoundsRoundTripOnTheirOwnLine) {
+  VersionState state;
+  state.version = 1;
+  ASSERT_TRUE(absl::ParseTime(absl::RFC3339_full, "2024-05-06T07:08:09Z",
+                              &state.registered_at, nullptr));
+  state.degree_bounds = {{true, 4}, {false, 0, true, 9}, {false, 0}};
+  state.cross_bounds_recorded = true;
+  const std::string text = FormatVersionState(state);
+  EXPECT_THAT(text, HasSubstr("degree_bounds 4 - -\ncross_bounds - 9 -\n"));
+  ASSERT_OK_AND_ASSIGN(const VersionState back,
+                       ParseVersionState(text, "state.txt"));
+  EXPECT_TRUE(back.cross_bounds_recorded);
+  ASSERT_TRUE(back.degree_bounds.has_value());
+  ASSERT_EQ(back.degree_bounds->size(), 3u);
+  EXPECT_TRUE((*back.degree_bounds)[0].keyed);
+  EXPECT_FALSE((*back.degree_bounds)[0].cross_keyed);
+  EXPECT_TRUE((*back.degree_bounds)[1].cross_keyed);
+  EXPECT_EQ((*back.degree_bounds)[1].cross_bound, 9u);
+  EXPECT_FALSE((*back.degree_bounds)[2].bounded());
+  // Without the line (an older file): not recorded, nothing cross-keyed.
+  ASSERT_OK_AND_ASSIGN(
+      const VersionState older,
+      ParseVersionState("version 1\nregistered_at 2024-05-06T07:08:09Z\n"
+                        "degree_bounds 4 - -\n",
+                        "s"));
+  EXPECT_FALSE(older.cross_bounds_recorded);
+  EXPECT_FALSE((*older.degree_bounds)[1].cross_keyed);
+  // A line that does not match degree_bounds DC for DC is malformed.
+  for (const char* bad :
+       {"degree_bounds 4 -\ncross_bounds - 3 5\n",  // one too many
+        "degree_bounds 4 -\ncross_bounds -\n",      // one too few
+        "degree_bounds 4 -\ncross_bounds 3 -\n",    // on a keyed DC
+        "degree_bounds 4 -\ncross_bounds - x\n", "cross_bounds - 3\n"}) {
+    EXPECT_THAT(ParseVersionState(
+                    absl::StrCat(
+                        "version 1\nregistered_at 2024-05-06T07:08:09Z\n", bad),
+                    "/d/state.txt"),
+                StatusIs(absl::StatusCode::kDataLoss,
+                         HasSubstr("malformed 'cross_bounds' line")))
+        << bad;
+  }
+}
+
 TEST(DatasetStateFileTest, MalformedFilesAreDataLossNamingThePath) {
   EXPECT_THAT(ParseVersionState("version 0\nregistered_at 2023-01-02T03:04:05Z",
                                 "/d/state.txt"),
