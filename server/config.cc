@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -14,8 +15,10 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "core/graph/conflict_graph_builder.h"
 #include "core/util/status_macros.h"
 
 namespace dpq::server {
@@ -46,70 +49,82 @@ absl::Status ParseBool(absl::string_view key, absl::string_view value,
   return absl::OkStatus();
 }
 
+// How one key sets its option.
+using ApplyFn = std::function<absl::Status(absl::string_view key,
+                                           absl::string_view value, Options*)>;
+
+template <typename T>
+ApplyFn Integer(T Options::*field) {
+  return [field](absl::string_view key, absl::string_view value, Options* o) {
+    return ParseInteger(key, value, &(o->*field));
+  };
+}
+
+ApplyFn Text(std::string Options::*field) {
+  return [field](absl::string_view, absl::string_view value, Options* o) {
+    o->*field = std::string(value);
+    return absl::OkStatus();
+  };
+}
+
+ApplyFn Bool(bool Options::*field) {
+  return [field](absl::string_view key, absl::string_view value, Options* o) {
+    return ParseBool(key, value, &(o->*field));
+  };
+}
+
+// Every setting, in the order of the documentation: the one list that
+// ApplySetting, the unknown-key message, SettingKeys and the tests that
+// check README and deploy/dpq-server.conf.example read.
+const std::vector<std::pair<std::string, ApplyFn>>& Settings() {
+  static const auto* const settings =
+      new std::vector<std::pair<std::string, ApplyFn>>{
+          {"listen", Text(&Options::listen)},
+          {"data_dir", Text(&Options::data_dir)},
+          {"import_dir", Text(&Options::import_dir)},
+          {"tls_cert", Text(&Options::tls_cert)},
+          {"tls_key", Text(&Options::tls_key)},
+          {"client_ca", Text(&Options::client_ca)},
+          {"insecure", Bool(&Options::insecure_for_local_dev)},
+          {"reflection", Bool(&Options::reflection)},
+          {"max_message_bytes", Integer(&Options::max_message_bytes)},
+          {"max_upload_bytes", Integer(&Options::max_upload_bytes)},
+          {"max_rows", Integer(&Options::max_rows)},
+          {"max_edges", Integer(&Options::max_edges)},
+          {"graph_threads", Integer(&Options::graph_threads)},
+          {"graph_build_workers", Integer(&Options::graph_build_workers)},
+          {"exact_repair_seconds", Integer(&Options::exact_repair_seconds)},
+          {"max_heavy_jobs", Integer(&Options::max_heavy_jobs)},
+          {"max_heavy_jobs_per_buyer",
+           Integer(&Options::max_heavy_jobs_per_buyer)},
+          {"drain_seconds", Integer(&Options::drain_seconds)},
+          {"database", Text(&Options::database)},
+          {"database_file", Text(&Options::database_file)},
+          {"replica_id", Text(&Options::replica_id)},
+          {"replica_lease_seconds", Integer(&Options::replica_lease_seconds)},
+          {"database_connections", Integer(&Options::database_connections)},
+          {"admin_token_file", Text(&Options::admin_token_file)},
+          {"metrics_listen", Text(&Options::metrics_listen)},
+      };
+  return *settings;
+}
+
 }  // namespace
+
+std::vector<std::string> SettingKeys() {
+  std::vector<std::string> keys;
+  for (const auto& [key, apply] : Settings()) keys.push_back(key);
+  return keys;
+}
 
 absl::Status ApplySetting(absl::string_view key, absl::string_view value,
                           Options* options) {
-  if (key == "listen") {
-    options->listen = std::string(value);
-  } else if (key == "data_dir") {
-    options->data_dir = std::string(value);
-  } else if (key == "import_dir") {
-    options->import_dir = std::string(value);
-  } else if (key == "tls_cert") {
-    options->tls_cert = std::string(value);
-  } else if (key == "tls_key") {
-    options->tls_key = std::string(value);
-  } else if (key == "client_ca") {
-    options->client_ca = std::string(value);
-  } else if (key == "insecure") {
-    return ParseBool(key, value, &options->insecure_for_local_dev);
-  } else if (key == "reflection") {
-    return ParseBool(key, value, &options->reflection);
-  } else if (key == "max_message_bytes") {
-    return ParseInteger(key, value, &options->max_message_bytes);
-  } else if (key == "max_upload_bytes") {
-    return ParseInteger(key, value, &options->max_upload_bytes);
-  } else if (key == "max_rows") {
-    return ParseInteger(key, value, &options->max_rows);
-  } else if (key == "graph_threads") {
-    return ParseInteger(key, value, &options->graph_threads);
-  } else if (key == "graph_build_workers") {
-    return ParseInteger(key, value, &options->graph_build_workers);
-  } else if (key == "exact_repair_seconds") {
-    return ParseInteger(key, value, &options->exact_repair_seconds);
-  } else if (key == "max_heavy_jobs") {
-    return ParseInteger(key, value, &options->max_heavy_jobs);
-  } else if (key == "max_heavy_jobs_per_buyer") {
-    return ParseInteger(key, value, &options->max_heavy_jobs_per_buyer);
-  } else if (key == "drain_seconds") {
-    return ParseInteger(key, value, &options->drain_seconds);
-  } else if (key == "database") {
-    options->database = std::string(value);
-  } else if (key == "database_file") {
-    options->database_file = std::string(value);
-  } else if (key == "replica_id") {
-    options->replica_id = std::string(value);
-  } else if (key == "replica_lease_seconds") {
-    return ParseInteger(key, value, &options->replica_lease_seconds);
-  } else if (key == "database_connections") {
-    return ParseInteger(key, value, &options->database_connections);
-  } else if (key == "admin_token_file") {
-    options->admin_token_file = std::string(value);
-  } else if (key == "metrics_listen") {
-    options->metrics_listen = std::string(value);
-  } else {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Unknown setting '", key,
-        "'; known: listen, data_dir, import_dir, tls_cert, tls_key, "
-        "client_ca, insecure, reflection, "
-        "max_message_bytes, max_upload_bytes, max_rows, graph_threads, "
-        "graph_build_workers, exact_repair_seconds, max_heavy_jobs, "
-        "max_heavy_jobs_per_buyer, drain_seconds, database, database_file, "
-        "replica_id, replica_lease_seconds, database_connections, "
-        "admin_token_file, metrics_listen."));
+  for (const auto& [name, apply] : Settings()) {
+    if (name == key) return apply(key, value, options);
   }
-  return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("Unknown setting '", key,
+                   "'; known: ", absl::StrJoin(SettingKeys(), ", "), "."));
 }
 
 absl::Status ApplyConfigText(absl::string_view text, absl::string_view source,
@@ -254,6 +269,11 @@ std::string Usage() {
       "  --max-upload-bytes N     largest CSV upload (default 1 GiB)\n"
       "  --max-rows N             largest dataset in rows (default "
       "10000000)\n"
+      "  --max-edges N            largest conflict graph in edges; a "
+      "registration above it\n"
+      "                           fails (default ",
+      core::graph::kDefaultMaxConflictGraphEdges,
+      ")\n"
       "  --graph-threads N        threads per conflict graph (0 = cores)\n"
       "  --graph-build-workers N  conflict graphs rebuilt at once in the "
       "background after a start (1-16, default 1)\n"

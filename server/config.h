@@ -4,14 +4,15 @@
 // tls_cert, tls_key,
 // client_ca, insecure (true/false), reflection (true/false),
 // max_message_bytes, max_upload_bytes,
-// max_rows, graph_threads, graph_build_workers, exact_repair_seconds,
-// max_heavy_jobs, max_heavy_jobs_per_buyer, drain_seconds, database,
-// database_file, replica_id, replica_lease_seconds, database_connections,
-// admin_token_file, metrics_listen.
+// max_rows, max_edges, graph_threads, graph_build_workers,
+// exact_repair_seconds, max_heavy_jobs, max_heavy_jobs_per_buyer,
+// drain_seconds, database, database_file, replica_id, replica_lease_seconds,
+// database_connections, admin_token_file, metrics_listen.
 #ifndef DPQ_SERVER_CONFIG_H_
 #define DPQ_SERVER_CONFIG_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -19,6 +20,10 @@
 #include "server/server.h"
 
 namespace dpq::server {
+
+// Every key ApplySetting knows, in the documentation's order (README and
+// deploy/dpq-server.conf.example are checked against it).
+std::vector<std::string> SettingKeys();
 
 // Sets one option. kInvalidArgument naming the key (and the value) for an
 // unknown key or a bad value.

@@ -52,6 +52,7 @@ int ImportSqlite(const std::string& dir, const dpq::server::Options& options) {
   dpq::server::registry::RegistryOptions limits;
   limits.max_csv_bytes = options.max_upload_bytes;
   limits.max_rows = static_cast<size_t>(options.max_rows);
+  limits.max_edges = options.max_edges;
   limits.graph_threads = options.graph_threads;
   const absl::StatusOr<dpq::server::storage::SqliteImportSummary> summary =
       pool.ok() ? dpq::server::storage::ImportSqliteDataDir(

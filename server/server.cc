@@ -167,6 +167,9 @@ absl::Status ValidateOptions(const Options& options) {
   if (options.max_rows == 0) {
     return absl::InvalidArgumentError("max_rows must be > 0, but is 0.");
   }
+  if (options.max_edges == 0) {
+    return absl::InvalidArgumentError("max_edges must be > 0, but is 0.");
+  }
   if (options.graph_threads < 0) {
     return absl::InvalidArgumentError(absl::StrCat(
         "graph_threads must be >= 0 (0 = one per core), but is ",
@@ -308,6 +311,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
   registry_options.import_dir = options.import_dir;
   registry_options.max_csv_bytes = options.max_upload_bytes;
   registry_options.max_rows = static_cast<size_t>(options.max_rows);
+  registry_options.max_edges = options.max_edges;
   registry_options.graph_threads = options.graph_threads;
   registry_options.graph_build_workers =
       static_cast<int>(options.graph_build_workers);

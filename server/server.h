@@ -10,8 +10,8 @@
 #define DPQ_SERVER_SERVER_H_
 
 #include <cstdint>
-#include <memory>
 #include <functional>
+#include <memory>
 #include <string>
 #include <thread>
 
@@ -20,6 +20,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "core/graph/conflict_graph_builder.h"
 #include "grpcpp/server.h"
 
 namespace dpq::core::ledger {
@@ -76,6 +77,10 @@ struct Options {
   uint64_t max_upload_bytes = uint64_t{1} << 30;
   // Largest dataset, in rows.
   uint64_t max_rows = 10'000'000;
+  // Largest conflict graph, in edges: a registration whose graph is larger
+  // fails (for the owner to see), and a stored dataset above it is not
+  // loaded. Bounds a registration's memory (about 32 bytes per edge).
+  uint64_t max_edges = core::graph::kDefaultMaxConflictGraphEdges;
   // Threads per conflict-graph build; 0 = one per core.
   int graph_threads = 0;
   // Conflict graphs built at once by the background workers (1..16).

@@ -117,6 +117,34 @@ TEST_F(ServiceTest, RegisterReportsTrueSizesToTheAdminOnly) {
   ExpectNoRows(admin_list);
 }
 
+// max_edges is a flag (and a config key) of dpq-server: a registration
+// whose conflict graph is larger fails with the limit named, nothing
+// stored. At the limit kHospitalEdges the stored hospital table still
+// loads; 200 rows sharing one key with distinct values make 19,900 edges.
+TEST_F(ServiceTest, MaxEdgesFlagBoundsTheRegistration) {
+  ASSERT_EQ(StopServer(), 0) << server_->Log();
+  ASSERT_NO_FATAL_FAILURE(
+      StartServer({"--max-edges", absl::StrCat(kHospitalEdges)}));
+  std::string csv = "K,V\n";
+  for (int i = 0; i < 200; ++i) absl::StrAppend(&csv, "k,v", i, "\n");
+  v1::DatasetManifest manifest;
+  manifest.set_dataset_id("too_many");
+  manifest.set_constraints("K -> V\n");
+  manifest.set_public_max_rows(400);
+  manifest.set_infer_column_types(true);
+  v1::RegisterDatasetResponse registered;
+  EXPECT_THAT(
+      client_->Register(admin_token_, manifest, csv, &registered),
+      GrpcIs(grpc::StatusCode::RESOURCE_EXHAUSTED, HasSubstr("max_edges")));
+  v1::AdminListDatasetsResponse admin_list;
+  auto context = Context(admin_token_);
+  ASSERT_THAT(
+      client_->admin(admin_token_).ListDatasets(context.get(), {}, &admin_list),
+      GrpcOk());
+  ASSERT_THAT(admin_list.datasets(), SizeIs(1));
+  EXPECT_EQ(admin_list.datasets(0).dataset().dataset_id(), "hospital");
+}
+
 TEST_F(ServiceTest, RegisterFromAServerPath) {
   // Imports by server_path need an import directory (docs/security.md, item 3).
   ASSERT_EQ(StopServer(), 0) << server_->Log();

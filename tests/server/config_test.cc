@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -31,26 +32,27 @@ Options InsecureOptions() {
 
 TEST(ConfigTest, ConfigTextSetsEveryKey) {
   Options options;
-  ASSERT_OK(ApplyConfigText(
-      "# a comment\n"
-      "listen = 127.0.0.1:6000\n"
-      "data_dir=/srv/dpq   # trailing comment\n"
-      "tls_cert = /c.pem\n"
-      "tls_key = /k.pem\n"
-      "client_ca = /ca.pem\n"
-      "\n"
-      "insecure = false\n"
-      "reflection = false\n"
-      "max_message_bytes = 2048\n"
-      "max_upload_bytes = 4096\n"
-      "max_rows = 77\n"
-      "graph_threads = 3\n"
-      "graph_build_workers = 2\n"
-      "exact_repair_seconds = 120\n"
-      "max_heavy_jobs = 5\n"
-      "max_heavy_jobs_per_buyer = 3\n"
-      "drain_seconds = 9\n",
-      "dpq.conf", &options));
+  ASSERT_OK(
+      ApplyConfigText("# a comment\n"
+                      "listen = 127.0.0.1:6000\n"
+                      "data_dir=/srv/dpq   # trailing comment\n"
+                      "tls_cert = /c.pem\n"
+                      "tls_key = /k.pem\n"
+                      "client_ca = /ca.pem\n"
+                      "\n"
+                      "insecure = false\n"
+                      "reflection = false\n"
+                      "max_message_bytes = 2048\n"
+                      "max_upload_bytes = 4096\n"
+                      "max_rows = 77\n"
+                      "max_edges = 1000\n"
+                      "graph_threads = 3\n"
+                      "graph_build_workers = 2\n"
+                      "exact_repair_seconds = 120\n"
+                      "max_heavy_jobs = 5\n"
+                      "max_heavy_jobs_per_buyer = 3\n"
+                      "drain_seconds = 9\n",
+                      "dpq.conf", &options));
   EXPECT_EQ(options.listen, "127.0.0.1:6000");
   EXPECT_EQ(options.data_dir, "/srv/dpq");
   EXPECT_EQ(options.tls_cert, "/c.pem");
@@ -61,6 +63,7 @@ TEST(ConfigTest, ConfigTextSetsEveryKey) {
   EXPECT_EQ(options.max_message_bytes, 2048);
   EXPECT_EQ(options.max_upload_bytes, 4096u);
   EXPECT_EQ(options.max_rows, 77u);
+  EXPECT_EQ(options.max_edges, 1000u);
   EXPECT_EQ(options.graph_threads, 3);
   EXPECT_EQ(options.graph_build_workers, 2);
   EXPECT_EQ(options.exact_repair_seconds, 120);
@@ -109,6 +112,61 @@ TEST(ConfigTest, TheShippedExampleConfigParses) {
   ASSERT_OK(ApplyConfigFile(path, &options));
   EXPECT_FALSE(options.data_dir.empty());
   EXPECT_OK(ValidateOptions(options));
+}
+
+// The source text of a file of the repository.
+std::string SourceFile(const std::string& relative) {
+  std::ifstream in(std::string(DPQ_SOURCE_DIR) + "/" + relative);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// max_edges was documented as a server setting and was neither a flag nor
+// a key: it is both now, validated, and the default is the core's.
+TEST(ConfigTest, MaxEdgesIsAKeyAndAFlag) {
+  EXPECT_EQ(Options{}.max_edges, core::graph::kDefaultMaxConflictGraphEdges);
+  ASSERT_OK_AND_ASSIGN(CommandLine line, Parse({"--max-edges", "5000"}));
+  EXPECT_EQ(line.options.max_edges, 5000u);
+  EXPECT_THAT(Parse({"--max-edges=lots"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("--max-edges: max_edges must be an integer")));
+  Options options = InsecureOptions();
+  options.max_edges = 0;
+  EXPECT_THAT(ValidateOptions(options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("max_edges must be > 0")));
+  EXPECT_THAT(Usage(), HasSubstr("--max-edges N"));
+}
+
+// The README's list of config keys and the shipped example config name
+// exactly the keys the server accepts (they had drifted: a dozen were
+// missing from the README).
+TEST(ConfigTest, ReadmeAndExampleListEveryKey) {
+  const std::string readme = SourceFile("README.md");
+  const size_t from = readme.find("- **Config file**");
+  ASSERT_NE(from, std::string::npos);
+  const size_t to = readme.find(" (each also a flag", from);
+  ASSERT_NE(to, std::string::npos);
+  std::vector<std::string> listed;
+  const std::string bullet = readme.substr(from, to - from);
+  for (size_t at = bullet.find('`'); at != std::string::npos;
+       at = bullet.find('`', at)) {
+    const size_t end = bullet.find('`', at + 1);
+    ASSERT_NE(end, std::string::npos);
+    const std::string word = bullet.substr(at + 1, end - at - 1);
+    if (word != "--config F" && word != "key = value" && word != "#") {
+      listed.push_back(word);
+    }
+    at = end + 1;
+  }
+  EXPECT_EQ(listed, SettingKeys()) << "README's config bullet";
+  const std::string example = SourceFile("deploy/dpq-server.conf.example");
+  for (const std::string& key : SettingKeys()) {
+    EXPECT_THAT(example, ::testing::AnyOf(HasSubstr("\n" + key + " ="),
+                                          HasSubstr("\n# " + key + " =")))
+        << key;
+  }
 }
 
 TEST(ConfigTest, UnknownKeyNamesTheLine) {
