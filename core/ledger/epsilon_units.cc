@@ -61,7 +61,16 @@ absl::StatusOr<int64_t> AmountUnits(double amount, absl::string_view name) {
   if (absl::Status s = CheckRange(amount, name, /*positive=*/false); !s.ok()) {
     return s;
   }
-  return static_cast<int64_t>(std::nearbyint(amount * kScale));
+  const auto units = static_cast<int64_t>(std::nearbyint(amount * kScale));
+  if (units == 0 && amount > 0) {
+    // Stored as 0 it would mean something else: no budget, or no cap.
+    return absl::InvalidArgumentError(absl::StrCat(
+        name, " is ", amount,
+        ", below the ledger's smallest amount 0.000000000001 (epsilon is "
+        "counted in units of 10^-12), so it would be stored as 0; give 0 or "
+        "at least 0.000000000001."));
+  }
+  return units;
 }
 
 double FromUnits(int64_t units) {

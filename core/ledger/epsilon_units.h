@@ -33,7 +33,9 @@ absl::StatusOr<int64_t> ChargeUnits(double epsilon,
                                     absl::string_view name = "epsilon");
 
 // The nearest number of units to `amount` (finite, >= 0, at most
-// kMaxUnits / 10^12; kInvalidArgument naming `name` otherwise).
+// kMaxUnits / 10^12; kInvalidArgument naming `name` otherwise, and for a
+// positive amount below half a unit, which would be stored as 0: a grant
+// of nothing, or a cap of 0, which means no cap).
 absl::StatusOr<int64_t> AmountUnits(double amount, absl::string_view name);
 
 // units / 10^12 as the nearest double (what the API shows).

@@ -613,6 +613,37 @@ TEST_F(AdminServiceTest, BudgetErrorsNameTheField) {
               StatusIs(absl::StatusCode::kNotFound, HasSubstr("gone")));
 }
 
+// Amounts below the ledger's unit (10^-12) were accepted and stored as 0:
+// a grant of nothing, or a cap of 0, which means no cap at all. They are
+// refused, naming the field, and nothing changes.
+TEST_F(AdminServiceTest, AmountsBelowOneLedgerUnitAreRefused) {
+  ASSERT_OK(Register("people"));
+  ASSERT_OK(server_->CreateBuyer("alice").status());
+  ASSERT_OK(server_->GrantBudget("alice", "people", 1.0).status());
+  EXPECT_THAT(server_->GrantBudget("alice", "people", 1e-13),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("epsilon is 1e-13"),
+                             HasSubstr("would be stored as 0"))));
+  v1::SetBudgetRequest set;
+  set.set_buyer_id("alice");
+  set.set_dataset_id("people");
+  set.set_granted(1e-13);
+  v1::SetBudgetResponse set_response;
+  EXPECT_THAT(Call(&v1::AdminService::Stub::SetBudget, set, &set_response),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("granted is 1e-13")));
+  v1::SetDatasetCapRequest cap;
+  cap.set_dataset_id("people");
+  cap.set_cap(1e-13);
+  v1::SetDatasetCapResponse cap_response;
+  EXPECT_THAT(
+      Call(&v1::AdminService::Stub::SetDatasetCap, cap, &cap_response),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("cap is 1e-13")));
+  ASSERT_OK_AND_ASSIGN(v1::Budget budget,
+                       server_->GrantBudget("alice", "people", 1e-12));
+  EXPECT_EQ(budget.granted(), 1.0 + 1e-12);
+}
+
 TEST_F(AdminServiceTest, SetDatasetCapShowsInListDatasets) {
   ASSERT_OK(Register("people"));
   v1::SetDatasetCapRequest cap;

@@ -139,6 +139,17 @@ TEST(EpsilonUnitsTest, RejectsWhatNoBudgetCanHold) {
   EXPECT_THAT(AmountUnits(-1, "granted"),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("granted must be finite and at least 0")));
+  // A grant of 1e-13 was accepted and stored as 0 (a cap of 1e-13 would
+  // have removed the cap).
+  for (const double tiny : {1e-13, 4.9e-13, 5e-13, 1e-300}) {
+    EXPECT_THAT(AmountUnits(tiny, "epsilon"),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         HasSubstr("would be stored as 0")))
+        << tiny;
+  }
+  EXPECT_THAT(AmountUnits(0, "cap"), IsOkAndHolds(0));
+  EXPECT_THAT(AmountUnits(6e-13, "cap"), IsOkAndHolds(1));
+  EXPECT_THAT(AmountUnits(1e-12, "cap"), IsOkAndHolds(1));
   // Invalid values pass through quantisation unchanged (and are refused by
   // validation).
   EXPECT_TRUE(std::isnan(QuantizedEpsilon(NAN)));
