@@ -22,10 +22,19 @@ void AdminDatasetsCommand::DefineFlags(CommandFlags& /*flags*/) {}
 
 absl::StatusOr<CommandOutput> AdminDatasetsCommand::Run(
     const RunContext& context) {
+  // Every page, as one list (the server pages by count and bytes).
   v1::AdminListDatasetsResponse response;
-  RETURN_IF_ERROR(UnaryCall(context.call, *context.connection.admin,
-                            &v1::AdminService::StubInterface::ListDatasets,
-                            v1::AdminListDatasetsRequest(), &response));
+  v1::AdminListDatasetsRequest request;
+  do {
+    v1::AdminListDatasetsResponse page;
+    RETURN_IF_ERROR(UnaryCall(context.call, *context.connection.admin,
+                              &v1::AdminService::StubInterface::ListDatasets,
+                              request, &page));
+    for (v1::AdminDatasetInfo& d : *page.mutable_datasets()) {
+      *response.add_datasets() = std::move(d);
+    }
+    request.set_page_token(page.next_page_token());
+  } while (!request.page_token().empty());
   return ResponseOutput(response, context.json,
                         [&response] { return AdminDatasetsText(response); });
 }

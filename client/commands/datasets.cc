@@ -20,10 +20,19 @@ DatasetsCommand::DatasetsCommand()
 void DatasetsCommand::DefineFlags(CommandFlags& /*flags*/) {}
 
 absl::StatusOr<CommandOutput> DatasetsCommand::Run(const RunContext& context) {
+  // Every page, as one list (the server pages by count and bytes).
   v1::ListDatasetsResponse response;
-  RETURN_IF_ERROR(UnaryCall(context.call, *context.connection.buyer,
-                            &v1::BuyerService::StubInterface::ListDatasets,
-                            v1::ListDatasetsRequest(), &response));
+  v1::ListDatasetsRequest request;
+  do {
+    v1::ListDatasetsResponse page;
+    RETURN_IF_ERROR(UnaryCall(context.call, *context.connection.buyer,
+                              &v1::BuyerService::StubInterface::ListDatasets,
+                              request, &page));
+    for (v1::DatasetInfo& d : *page.mutable_datasets()) {
+      *response.add_datasets() = std::move(d);
+    }
+    request.set_page_token(page.next_page_token());
+  } while (!request.page_token().empty());
   return ResponseOutput(response, context.json,
                         [&response] { return DatasetsText(response); });
 }

@@ -20,6 +20,7 @@
 #include "server/call_context.h"
 #include "server/call_handler.h"
 #include "server/ledger_convert.h"
+#include "server/registry/dataset_pager.h"
 #include "server/request_log.h"
 
 namespace dpq::server::admin {
@@ -379,22 +380,29 @@ absl::Status AdminServiceImpl::DeleteDatasetImpl(
 }
 
 absl::Status AdminServiceImpl::ListDatasetsImpl(
-    const Principal& caller, const v1::AdminListDatasetsRequest& /*request*/,
+    const Principal& caller, const v1::AdminListDatasetsRequest& request,
     v1::AdminListDatasetsResponse* response) {
   RETURN_IF_ERROR(auth::CheckAdmin(caller));
+  ASSIGN_OR_RETURN(
+      registry::DatasetPager page,
+      registry::DatasetPager::Start(request.page_size(), request.page_token()));
   for (const std::shared_ptr<const registry::LoadedDataset>& dataset :
        registry_->List()) {
-    v1::AdminDatasetInfo* info = response->add_datasets();
-    *info->mutable_dataset() = dataset->PublicInfo();
-    *info->mutable_stats() = dataset->Stats();
-    ASSIGN_OR_RETURN(
-        const core::ledger::DatasetTotals totals,
-        ledger_->GetDatasetTotals(dataset->manifest.dataset_id()));
-    info->set_cap(core::ledger::FromUnits(totals.cap_units));
-    info->set_cap_units(totals.cap_units);
-    info->set_spent_all_buyers(core::ledger::FromUnits(totals.spent_units));
-    info->set_spent_all_buyers_units(totals.spent_units);
+    const std::string& id = dataset->manifest.dataset_id();
+    if (!page.After(id)) continue;
+    v1::AdminDatasetInfo info;
+    *info.mutable_dataset() = dataset->PublicInfo();
+    *info.mutable_stats() = dataset->Stats();
+    ASSIGN_OR_RETURN(const core::ledger::DatasetTotals totals,
+                     ledger_->GetDatasetTotals(id));
+    info.set_cap(core::ledger::FromUnits(totals.cap_units));
+    info.set_cap_units(totals.cap_units);
+    info.set_spent_all_buyers(core::ledger::FromUnits(totals.spent_units));
+    info.set_spent_all_buyers_units(totals.spent_units);
+    if (!page.Add(id, info.ByteSizeLong())) break;
+    *response->add_datasets() = std::move(info);
   }
+  response->set_next_page_token(page.next_page_token());
   return absl::OkStatus();
 }
 

@@ -22,6 +22,7 @@
 #include "server/call_handler.h"
 #include "server/ledger_convert.h"
 #include "server/registry/dataset_id.h"
+#include "server/registry/dataset_pager.h"
 #include "server/request_log.h"
 
 namespace dpq::server::buyer {
@@ -193,13 +194,21 @@ grpc::Status BuyerServiceImpl::SelectInfluentialNodes(
 // ---- Pure implementations ---------------------------------------------------
 
 absl::Status BuyerServiceImpl::ListDatasetsImpl(
-    const auth::Principal& caller, const v1::ListDatasetsRequest& /*request*/,
+    const auth::Principal& caller, const v1::ListDatasetsRequest& request,
     v1::ListDatasetsResponse* response) const {
   RETURN_IF_ERROR(RequireCaller(caller));
+  ASSIGN_OR_RETURN(
+      registry::DatasetPager page,
+      registry::DatasetPager::Start(request.page_size(), request.page_token()));
   response->Clear();
   for (const auto& d : registry_->List()) {
-    *response->add_datasets() = d->PublicInfo();
+    const std::string& id = d->manifest.dataset_id();
+    if (!page.After(id)) continue;
+    v1::DatasetInfo info = d->PublicInfo();
+    if (!page.Add(id, info.ByteSizeLong())) break;
+    *response->add_datasets() = std::move(info);
   }
+  response->set_next_page_token(page.next_page_token());
   return absl::OkStatus();
 }
 

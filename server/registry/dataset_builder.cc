@@ -73,6 +73,29 @@ absl::Status CheckPublishedText(const LoadedDataset& d) {
   return absl::OkStatus();
 }
 
+// What buyers read about a new version is bounded (kMaxColumns,
+// kMaxPublicInfoBytes), at registration, where the owner can fix it: a
+// header-only CSV of 1.5M columns registered and then broke every
+// ListDatasets with a 33 MB response. kInvalidArgument naming the limit.
+absl::Status CheckPublishedSize(const LoadedDataset& d) {
+  if (!d.is_graph() && d.table.num_columns() > kMaxColumns) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "csv: the table has ", d.table.num_columns(),
+        " columns; a dataset may have at most ", kMaxColumns,
+        ". Split it, or drop the columns buyers need no score for."));
+  }
+  const size_t bytes = d.PublicInfo().ByteSizeLong();
+  if (bytes > kMaxPublicInfoBytes) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "The dataset's public description (column names, constraints, cube "
+        "labels, description) takes ",
+        bytes, " bytes; at most ", kMaxPublicInfoBytes,
+        " are allowed, so that every client can list it. Shorten the names "
+        "or declare fewer cube labels."));
+  }
+  return absl::OkStatus();
+}
+
 // kDeadlineExceeded once the admin's call is over: the registration stops
 // and registers nothing, instead of finishing for a caller who left.
 absl::Status CheckRegistrationDeadline(absl::Time deadline) {
@@ -137,7 +160,10 @@ absl::StatusOr<std::shared_ptr<LoadedDataset>> BuildDataset(
     RETURN_IF_ERROR(internal::BuildTable(options, manifest, csv_text, context,
                                          d.get(), migrated));
   }
-  if (!context.stored) RETURN_IF_ERROR(CheckPublishedText(*d));
+  if (!context.stored) {
+    RETURN_IF_ERROR(CheckPublishedText(*d));
+    RETURN_IF_ERROR(CheckPublishedSize(*d));
+  }
   return d;
 }
 

@@ -26,6 +26,14 @@
 
 namespace dpq::server::registry {
 
+// Most columns a new table may have.
+inline constexpr size_t kMaxColumns = 10'000;
+// Largest public description (DatasetInfo: column names, constraint lines,
+// cube labels, description) of a new version, in bytes, so that any
+// dataset fits a ListDatasets page (dataset_pager.h) and a client's
+// default 4 MB receive limit.
+inline constexpr size_t kMaxPublicInfoBytes = size_t{1} << 20;
+
 // The text contract of a new version (docs/security.md, "Text"): the CSV is
 // UTF-8, and everything buyers read about it (DatasetInfo, node labels) is
 // printable, without control characters. BuildDataset enforces it for new

@@ -41,6 +41,9 @@ class ListAndDescribe(unittest.TestCase):
         with client("DAVE") as dpq:
             datasets = dpq.list_datasets()
             self.assertEqual([d.dataset_id for d in datasets], ["hospital", "net", "people"])
+            # Pages of one dataset each, followed to the end.
+            self.assertEqual([d.dataset_id for d in dpq.list_datasets(page_size=1)],
+                             ["hospital", "net", "people"])
             people = dpq.describe_dataset("people")
             self.assertEqual(people.kind, "TABLE")
             self.assertEqual([c.column for c in people.cube_dimensions], ["Sex", "Age", "Label"])

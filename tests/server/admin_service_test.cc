@@ -613,6 +613,29 @@ TEST_F(AdminServiceTest, BudgetErrorsNameTheField) {
               StatusIs(absl::StatusCode::kNotFound, HasSubstr("gone")));
 }
 
+// ListDatasets answers in pages (dataset_pager.h): page_size per page, a
+// token to the next, a bad token refused.
+TEST_F(AdminServiceTest, ListDatasetsPages) {
+  for (const char* id : {"a1", "a2", "a3"}) ASSERT_OK(Register(id));
+  v1::AdminListDatasetsRequest request;
+  request.set_page_size(2);
+  v1::AdminListDatasetsResponse first;
+  ASSERT_OK(Call(&v1::AdminService::Stub::ListDatasets, request, &first));
+  ASSERT_EQ(first.datasets_size(), 2);
+  EXPECT_EQ(first.datasets(1).dataset().dataset_id(), "a2");
+  ASSERT_FALSE(first.next_page_token().empty());
+  request.set_page_token(first.next_page_token());
+  v1::AdminListDatasetsResponse second;
+  ASSERT_OK(Call(&v1::AdminService::Stub::ListDatasets, request, &second));
+  ASSERT_EQ(second.datasets_size(), 1);
+  EXPECT_EQ(second.datasets(0).dataset().dataset_id(), "a3");
+  EXPECT_TRUE(second.next_page_token().empty());
+  request.set_page_token("forged");
+  EXPECT_THAT(
+      Call(&v1::AdminService::Stub::ListDatasets, request, &second),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("page_token")));
+}
+
 // Amounts below the ledger's unit (10^-12) were accepted and stored as 0:
 // a grant of nothing, or a cap of 0, which means no cap at all. They are
 // refused, naming the field, and nothing changes.

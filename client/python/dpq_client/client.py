@@ -125,10 +125,22 @@ class Client:
 
     # --- The calls ---------------------------------------------------------
 
-    def list_datasets(self, timeout: Optional[float] = None):
-        """Every dataset's public metadata (list of results.Dataset). Free."""
-        r, _ = self._call("ListDatasets", pb.ListDatasetsRequest(), "", timeout)
-        return [results.Dataset.from_proto(d) for d in r.datasets]
+    def list_datasets(self, timeout: Optional[float] = None, page_size: int = 0):
+        """Every dataset's public metadata (list of results.Dataset). Free.
+
+        The server answers in pages (at most page_size datasets, 0 = its
+        default of 100, and below 3 MiB each); this follows every page.
+        """
+        datasets = []
+        token = ""
+        while True:
+            r, _ = self._call("ListDatasets",
+                              pb.ListDatasetsRequest(page_size=page_size, page_token=token),
+                              "", timeout)
+            datasets.extend(results.Dataset.from_proto(d) for d in r.datasets)
+            token = r.next_page_token
+            if not token:
+                return datasets
 
     def describe_dataset(self, dataset_id: str, timeout: Optional[float] = None):
         """One dataset's public metadata (results.Dataset). Free."""

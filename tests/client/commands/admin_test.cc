@@ -152,11 +152,14 @@ TEST(AdminTextTest, AdminDatasetsShowTrueSizes) {
   const std::string json = *ProtoJsonLine(resp);
   EXPECT_THAT(json, StartsWith(R"({"datasets":[{"dataset":{)"
                                R"("datasetId":"hospital",)"));
-  EXPECT_THAT(json,
-              HasSubstr(R"("stats":{"rows":"998","csvBytes":"4096",)"
-                        R"("edges":"17","graphBuildSeconds":0,)"
-                        R"("graphReady":false,"graphError":"",)"
-                        R"("nodes":"0"},"cap":0,"spentAllBuyers":1.5,"capUnits":"0","spentAllBuyersUnits":"0"}]})"));
+  EXPECT_THAT(
+      json,
+      HasSubstr(
+          R"("stats":{"rows":"998","csvBytes":"4096",)"
+          R"("edges":"17","graphBuildSeconds":0,)"
+          R"("graphReady":false,"graphError":"",)"
+          R"("nodes":"0"},"cap":0,"spentAllBuyers":1.5,"capUnits":"0","spentAllBuyersUnits":"0"}],)"
+          R"("nextPageToken":""})"));
 }
 
 TEST(AdminTextTest, BuyersLedgerAudit) {

@@ -59,10 +59,10 @@ TEST(DatasetsTextTest, JsonIsTheProtoMappingWithEveryField) {
             R"("version":"2","kind":"DATASET_KIND_UNSPECIFIED",)"
             R"("cubeDimensions":[],"publicCuboids":[],"supportedReleases":[],)"
             R"("chargeMultiplier":0,"nodeCount":"0","exactRepair":false,)"
-            R"("registeredAt":"2024-05-01T12:00:00Z"}]})"
+            R"("registeredAt":"2024-05-01T12:00:00Z"}],"nextPageToken":""})"
             "\n");
   EXPECT_EQ(*ProtoJsonLine(dpq::v1::ListDatasetsResponse()),
-            "{\"datasets\":[]}\n");
+            "{\"datasets\":[],\"nextPageToken\":\"\"}\n");
 }
 
 TEST(DatasetsTextTest, GraphsShowTheirKindAndNoRowBound) {

@@ -20,6 +20,7 @@
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "server/registry/dataset_builder.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::server::registry {
@@ -146,6 +147,36 @@ TEST_F(DatasetRegistryTest, RegistrationStopsAtTheCallersDeadline) {
   EXPECT_THAT(registry->Register(Manifest(), kCsv, CsvSource::kUpload,
                                  absl::Now() + absl::Seconds(60)),
               IsOk());
+}
+
+// What buyers read about a dataset is bounded at registration: a header
+// of 1.5M columns registered and then broke every listing (33 MB). Now
+// more than kMaxColumns columns, or a public description above
+// kMaxPublicInfoBytes (here: cube labels), is refused, and nothing is
+// stored.
+TEST_F(DatasetRegistryTest, WideOrVerboseDatasetsAreRefusedAtRegistration) {
+  auto registry = OpenRegistry();
+  std::string header = "Zip,City";
+  for (size_t i = 3; i <= kMaxColumns; ++i) absl::StrAppend(&header, ",c", i);
+  EXPECT_THAT(registry->Register(Manifest("wide"), header + "\n"), IsOk())
+      << "exactly kMaxColumns columns";
+  EXPECT_THAT(registry->Register(Manifest("wider"), header + ",one_more\n"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("10001 columns; a dataset may have at most "
+                                 "10000")));
+  v1::DatasetManifest labels = Manifest("labels");
+  v1::CubeDimension* dim = labels.add_cube_dimensions();
+  dim->set_column("City");
+  for (int i = 0; i < 60'000; ++i) {
+    dim->add_domain(absl::StrCat("a city with a rather long name ", i));
+  }
+  EXPECT_THAT(registry->Register(labels, kCsv),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("public description")));
+  EXPECT_THAT(registry->Get("wider"),
+              StatusIs(absl::StatusCode::kNotFound, ::testing::_));
+  EXPECT_THAT(registry->Get("labels"),
+              StatusIs(absl::StatusCode::kNotFound, ::testing::_));
 }
 
 TEST_F(DatasetRegistryTest, RowCountIsShownOnlyWhenPublic) {
