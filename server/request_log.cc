@@ -65,10 +65,19 @@ grpc::Status RequestLog::Finish(const absl::Status& absl_status) {
         "\"");
   }
   const grpc::Status status = ToGrpcStatus(absl_status, incident);
+  std::string release;
+  if (!request_id_.empty()) {
+    release =
+        absl::StrCat(" request_id=", Field(request_id_), " replayed=",
+                     replayed_ < 0 ? "-" : (replayed_ == 1 ? "true" : "false"));
+  }
   const std::string line = absl::StrFormat(
-      "%s rpc=%s principal=%s dataset=%s epsilon=%g status=%s latency_ms=%.3f%s\n",
-      absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", absl::Now(), absl::UTCTimeZone()),
-      rpc_, Field(principal_), Field(dataset_), epsilon_, CodeName(status.error_code()),
+      "%s rpc=%s principal=%s dataset=%s epsilon=%g%s status=%s "
+      "latency_ms=%.3f%s\n",
+      absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", absl::Now(),
+                       absl::UTCTimeZone()),
+      rpc_, Field(principal_), Field(dataset_), epsilon_, release,
+      CodeName(status.error_code()),
       absl::ToDoubleMilliseconds(absl::Now() - start_), message);
   std::fputs(line.c_str(), stderr);
   metrics::ServerMetrics::Default().RecordRpc(

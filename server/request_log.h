@@ -1,5 +1,7 @@
 // One log line per request (README.md, "Operations"): buyer, dataset, RPC,
-// epsilon, status, latency, and for INTERNAL, UNKNOWN and DATA_LOSS an
+// epsilon, status, latency, for a release its request id and whether the
+// answer was a replay (so that the line joins with what the client saw),
+// and for INTERNAL, UNKNOWN and DATA_LOSS an
 // incident id and the full status message (escaped), whose cause only the
 // operator can act on (the caller reads only the incident id:
 // docs/errors.md); never data values or tokens.
@@ -24,6 +26,10 @@ class RequestLog {
   void set_principal(std::string id) { principal_ = std::move(id); }
   void set_dataset(std::string id) { dataset_ = std::move(id); }
   void set_epsilon(double epsilon) { epsilon_ = epsilon; }
+  // Releases only: the caller's request id, and once answered whether the
+  // answer was the recorded one (`replayed=true`, nothing charged).
+  void set_request_id(std::string id) { request_id_ = std::move(id); }
+  void set_replayed(bool replayed) { replayed_ = replayed ? 1 : 0; }
   // Writes the line (to stderr, via the server's log sink), records the
   // RPC in the metrics (dpq_rpc_*, server/metrics/server_metrics.h; a no-op
   // without --metrics-listen) and returns `status` for the caller
@@ -36,6 +42,8 @@ class RequestLog {
   std::string principal_ = "-";
   std::string dataset_ = "-";
   double epsilon_ = 0;
+  std::string request_id_;  // empty: not a release
+  int replayed_ = -1;       // -1: no answer
   absl::Time start_;
 };
 

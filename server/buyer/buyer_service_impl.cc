@@ -62,6 +62,14 @@ absl::StatusOr<pm::PrivateMeasureResult> Release(
   return pm::ComputePrivateMeasure(urbg, g.graph.graph, request);
 }
 
+// Puts on the log line whether the answer was the recorded one.
+template <typename Response>
+absl::Status NoteReplay(RequestLog& log, const Response& response,
+                        absl::Status status) {
+  if (status.ok()) log.set_replayed(response.replayed());
+  return status;
+}
+
 // The dataset id for the request log: only well-formed ids are written, so
 // a request cannot forge log lines.
 std::string LoggedDataset(const std::string& dataset_id) {
@@ -130,11 +138,14 @@ grpc::Status BuyerServiceImpl::MeasureInconsistency(
     v1::MeasureInconsistencyResponse* response) {
   RequestLog log("BuyerService.MeasureInconsistency");
   log.set_dataset(LoggedDataset(request->dataset_id()));
+  log.set_request_id(request->request_id());
   log.set_epsilon(request->epsilon());
   return HandleCall(
       log, *context, *accounts_, Access::kAnyPrincipal,
       [&](const auth::Principal& caller, const CallContext& call) {
-        return MeasureInconsistencyImpl(caller, *request, response, call);
+        return NoteReplay(
+            log, *response,
+            MeasureInconsistencyImpl(caller, *request, response, call));
       });
 }
 
@@ -143,11 +154,13 @@ grpc::Status BuyerServiceImpl::QualityReport(
     v1::QualityReportResponse* response) {
   RequestLog log("BuyerService.QualityReport");
   log.set_dataset(LoggedDataset(request->dataset_id()));
+  log.set_request_id(request->request_id());
   log.set_epsilon(request->epsilon());
   return HandleCall(
       log, *context, *accounts_, Access::kAnyPrincipal,
       [&](const auth::Principal& caller, const CallContext& call) {
-        return QualityReportImpl(caller, *request, response, call);
+        return NoteReplay(log, *response,
+                          QualityReportImpl(caller, *request, response, call));
       });
 }
 
@@ -156,11 +169,13 @@ grpc::Status BuyerServiceImpl::ReleaseCuboids(
     v1::ReleaseCuboidsResponse* response) {
   RequestLog log("BuyerService.ReleaseCuboids");
   log.set_dataset(LoggedDataset(request->dataset_id()));
+  log.set_request_id(request->request_id());
   log.set_epsilon(request->epsilon());
   return HandleCall(
       log, *context, *accounts_, Access::kAnyPrincipal,
       [&](const auth::Principal& caller, const CallContext& call) {
-        return ReleaseCuboidsImpl(caller, *request, response, call);
+        return NoteReplay(log, *response,
+                          ReleaseCuboidsImpl(caller, *request, response, call));
       });
 }
 
@@ -169,11 +184,14 @@ grpc::Status BuyerServiceImpl::TrainDecisionTree(
     v1::TrainDecisionTreeResponse* response) {
   RequestLog log("BuyerService.TrainDecisionTree");
   log.set_dataset(LoggedDataset(request->dataset_id()));
+  log.set_request_id(request->request_id());
   log.set_epsilon(request->epsilon() + request->accuracy_epsilon());
   return HandleCall(
       log, *context, *accounts_, Access::kAnyPrincipal,
       [&](const auth::Principal& caller, const CallContext& call) {
-        return TrainDecisionTreeImpl(caller, *request, response, call);
+        return NoteReplay(
+            log, *response,
+            TrainDecisionTreeImpl(caller, *request, response, call));
       });
 }
 
@@ -183,11 +201,14 @@ grpc::Status BuyerServiceImpl::SelectInfluentialNodes(
     v1::SelectInfluentialNodesResponse* response) {
   RequestLog log("BuyerService.SelectInfluentialNodes");
   log.set_dataset(LoggedDataset(request->dataset_id()));
+  log.set_request_id(request->request_id());
   log.set_epsilon(request->epsilon());
   return HandleCall(
       log, *context, *accounts_, Access::kAnyPrincipal,
       [&](const auth::Principal& caller, const CallContext& call) {
-        return SelectInfluentialNodesImpl(caller, *request, response, call);
+        return NoteReplay(
+            log, *response,
+            SelectInfluentialNodesImpl(caller, *request, response, call));
       });
 }
 

@@ -61,5 +61,31 @@ TEST(RequestLogTest, CallerErrorsAndSuccessLogNoMessage) {
   EXPECT_THAT(LineFor(absl::OkStatus()), Not(HasSubstr("message=")));
 }
 
+// A release's line names its request id and whether the answer was a
+// replay, so that it joins with what the client saw; the id is escaped
+// like every field.
+TEST(RequestLogTest, ReleasesCarryTheirRequestIdAndReplayFlag) {
+  const auto line = [](const char* id, int replayed, const absl::Status& s) {
+    ::testing::internal::CaptureStderr();
+    RequestLog log("BuyerService.MeasureInconsistency");
+    log.set_epsilon(0.5);
+    log.set_request_id(id);
+    if (replayed >= 0) log.set_replayed(replayed == 1);
+    (void)log.Finish(s);
+    return ::testing::internal::GetCapturedStderr();
+  };
+  EXPECT_THAT(line("r-1", 0, absl::OkStatus()),
+              HasSubstr("epsilon=0.5 request_id=r-1 replayed=false status=OK"));
+  EXPECT_THAT(line("r-1", 1, absl::OkStatus()),
+              HasSubstr("request_id=r-1 replayed=true status=OK"));
+  EXPECT_THAT(line("r-2", -1, absl::InvalidArgumentError("no")),
+              HasSubstr("request_id=r-2 replayed=- status=INVALID_ARGUMENT"));
+  const std::string forged = line("x\nrpc=forged", 0, absl::OkStatus());
+  EXPECT_EQ(forged.find('\n'), forged.size() - 1);
+  EXPECT_THAT(forged, HasSubstr("request_id=x\\nrpc=forged"));
+  // Not a release: no such fields.
+  EXPECT_THAT(LineFor(absl::OkStatus()), Not(HasSubstr("request_id=")));
+}
+
 }  // namespace
 }  // namespace dpq::server
