@@ -324,14 +324,26 @@ TEST(DeployFilesTest, ScriptsAreExecutable) {
   }
 }
 
-// The config example uses only the keys the server documents, each once.
+// The config example uses only the keys the server documents, each once
+// (ConfigTest.ReadmeAndExampleListEveryKey checks them against the server).
 TEST(DeployFilesTest, ConfigExampleHasKnownKeysOnly) {
-  const std::set<std::string> known = {
-      "listen",    "data_dir",      "tls_cert",          "tls_key",
-      "client_ca", "insecure",      "max_message_bytes", "max_upload_bytes",
-      "max_rows",  "graph_threads", "drain_seconds",
-      "graph_build_workers", "exact_repair_seconds", "max_heavy_jobs",
-      "import_dir", "max_heavy_jobs_per_buyer"};
+  const std::set<std::string> known = {"listen",
+                                       "data_dir",
+                                       "tls_cert",
+                                       "tls_key",
+                                       "client_ca",
+                                       "insecure",
+                                       "max_message_bytes",
+                                       "max_upload_bytes",
+                                       "max_rows",
+                                       "max_edges",
+                                       "graph_threads",
+                                       "drain_seconds",
+                                       "graph_build_workers",
+                                       "exact_repair_seconds",
+                                       "max_heavy_jobs",
+                                       "import_dir",
+                                       "max_heavy_jobs_per_buyer"};
   const std::string text = ReadFile(kRoot / "deploy/dpq-server.conf.example");
   ASSERT_FALSE(text.empty());
   std::map<std::string, int> seen;
