@@ -145,16 +145,16 @@ std::vector<DcDegreeBound> DcBoundShape(
 absl::StatusOr<std::vector<DcDegreeBound>> ComputeDegreeBounds(
     const table::Table& table,
     absl::Span<const constraints::DenialConstraint> dcs) {
-  std::vector<DcDegreeBound> out;
-  out.reserve(dcs.size());
+  // The flags come from DcBoundShape, so that the public shape the
+  // pre-reservation checks read is the one the releases see.
+  std::vector<DcDegreeBound> out = DcBoundShape(dcs);
   // DCs often share their equality columns (5 of the 8 tax FDs start with
   // zip): compute each distinct column set once.
   absl::flat_hash_map<std::vector<size_t>, uint64_t> by_columns;
-  for (const constraints::DenialConstraint& dc : dcs) {
-    DcDegreeBound b;
-    std::vector<size_t> x = dc.SameColumnEqualities();
-    if (!x.empty()) {
-      b.keyed = true;
+  for (size_t i = 0; i < dcs.size(); ++i) {
+    DcDegreeBound& b = out[i];
+    if (b.keyed) {
+      std::vector<size_t> x = dcs[i].SameColumnEqualities();
       std::sort(x.begin(), x.end());
       if (auto it = by_columns.find(x); it != by_columns.end()) {
         b.bound = it->second;
@@ -162,17 +162,16 @@ absl::StatusOr<std::vector<DcDegreeBound>> ComputeDegreeBounds(
         ASSIGN_OR_RETURN(b.bound, DegreeBoundForColumns(table, x));
         by_columns.emplace(std::move(x), b.bound);
       }
-    } else if (const auto pair = CrossEquality(dc); pair.has_value()) {
-      if (pair->first >= table.num_columns() ||
-          pair->second >= table.num_columns()) {
+    } else if (b.cross_keyed) {
+      const std::pair<size_t, size_t> pair = *CrossEquality(dcs[i]);
+      if (pair.first >= table.num_columns() ||
+          pair.second >= table.num_columns()) {
         return absl::InvalidArgumentError(
             "A DC names a column the table does not have.");
       }
-      b.cross_keyed = true;
       ASSIGN_OR_RETURN(b.cross_bound,
-                       CrossBound(table, pair->first, pair->second));
+                       CrossBound(table, pair.first, pair.second));
     }
-    out.push_back(b);
   }
   return out;
 }
