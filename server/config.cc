@@ -97,6 +97,7 @@ const std::vector<std::pair<std::string, ApplyFn>>& Settings() {
           {"max_heavy_jobs", Integer(&Options::max_heavy_jobs)},
           {"max_heavy_jobs_per_buyer",
            Integer(&Options::max_heavy_jobs_per_buyer)},
+          {"max_heavy_releases", Integer(&Options::max_heavy_releases)},
           {"drain_seconds", Integer(&Options::drain_seconds)},
           {"database", Text(&Options::database)},
           {"database_file", Text(&Options::database_file)},
@@ -213,6 +214,10 @@ absl::StatusOr<CommandLine> ParseCommandLine(int argc,
       result.import_sqlite_dir = value;
       continue;
     }
+    if (key == "backup") {
+      result.backup_dir = value;
+      continue;
+    }
     // Check the flag now, so the error names the flag, not a file line.
     Options scratch;
     if (absl::Status status = ApplySetting(key, value, &scratch);
@@ -243,6 +248,7 @@ std::string Usage() {
       "                  [--config F] [limits]\n"
       "       dpq-server --import-sqlite DIR (--database DSN | "
       "--database-file F)\n"
+      "       dpq-server --backup NEW_DIR --data-dir DIR\n"
       "\n"
       "Serves dpq.v1.BuyerService and dpq.v1.AdminService (plus gRPC health "
       "and\n"
@@ -285,6 +291,12 @@ std::string Usage() {
       "                           of those, run at once by one buyer "
       "(1 to max-heavy-jobs; default half of them, at least 1, so 1 of the "
       "default 2: a buyer leaves a slot to the others)\n"
+      "  --max-heavy-releases N   measure computations on heavy datasets "
+      "(over 1,000,000\n"
+      "                           conflict edges) run at once (1-64, default "
+      "1); more queue\n"
+      "                           after their charge, round robin across "
+      "buyers\n"
       "  --drain-seconds N        grace period on SIGTERM (default 30)\n"
       "  --admin-token-file F     the admin token (default DIR/admin.token)\n"
       "  --metrics-listen HOST:PORT  serve GET /metrics (Prometheus text, "
@@ -314,6 +326,12 @@ std::string Usage() {
       "then exit;\n"
       "                           no --data-dir needed (docs/operations.md)"
       "\n"
+      "  --backup NEW_DIR         snapshot the embedded state of --data-dir "
+      "(datasets,\n"
+      "                           accounts, ledger, admin token; files 0600) "
+      "into\n"
+      "                           NEW_DIR, also while the server runs, then "
+      "exit\n"
       "  --help                   this text\n");
 }
 

@@ -6,6 +6,7 @@
 // max_message_bytes, max_upload_bytes,
 // max_rows, max_edges, graph_threads, graph_build_workers,
 // exact_repair_seconds, max_heavy_jobs, max_heavy_jobs_per_buyer,
+// max_heavy_releases,
 // drain_seconds, database, database_file, replica_id, replica_lease_seconds,
 // database_connections, admin_token_file, metrics_listen.
 #ifndef DPQ_SERVER_CONFIG_H_
@@ -44,6 +45,9 @@ struct CommandLine {
   // --import-sqlite DIR: copy the embedded data directory DIR into the
   // (empty) PostgreSQL database of --database, then exit.
   std::string import_sqlite_dir;
+  // --backup DIR: copy the embedded state of --data-dir into the new
+  // directory DIR (server/storage/embedded_backup.h), then exit.
+  std::string backup_dir;
   Options options;
 };
 

@@ -1,6 +1,8 @@
 // dpq-server: flags -> Options -> Server::BuildAndStart -> wait for SIGTERM
 // or SIGINT -> drain -> exit 0. With --import-sqlite DIR: copy DIR into the
 // database (server/storage/sqlite_import.h), print what was copied, exit.
+// With --backup DIR: snapshot the embedded state into DIR
+// (server/storage/embedded_backup.h), exit.
 #include <signal.h>
 
 #include <cstdio>
@@ -17,6 +19,7 @@
 #include "server/registry/registry_options.h"
 #include "server/replica_identity.h"
 #include "server/server.h"
+#include "server/storage/embedded_backup.h"
 #include "server/storage/postgres_database.h"
 #include "server/storage/sqlite_import.h"
 
@@ -89,6 +92,39 @@ int ImportSqlite(const std::string& dir, const dpq::server::Options& options) {
   return 0;
 }
 
+// --backup DIR: 0 when the snapshot is complete, 1 when it failed, 2 for
+// flags it cannot run with.
+int Backup(const std::string& dir, const dpq::server::Options& options) {
+  if (!options.database.empty() || !options.database_file.empty()) {
+    std::fprintf(stderr,
+                 "dpq-server: --backup copies the embedded mode; back up the "
+                 "PostgreSQL mode with pg_dump (docs/operations.md).\n");
+    return 2;
+  }
+  if (options.data_dir.empty()) {
+    std::fprintf(stderr,
+                 "dpq-server: --backup needs --data-dir DIR, the data "
+                 "directory to copy.\n");
+    return 2;
+  }
+  const absl::StatusOr<dpq::server::storage::EmbeddedBackupSummary> summary =
+      dpq::server::storage::BackupEmbeddedState(options.data_dir, dir);
+  if (!summary.ok()) {
+    std::fprintf(stderr, "dpq-server: %s\n",
+                 std::string(summary.status().message()).c_str());
+    return summary.status().code() == absl::StatusCode::kInvalidArgument ? 2
+                                                                         : 1;
+  }
+  std::printf(
+      "dpq-server: backed up '%s' into '%s': %s, accounts, ledger (%lld "
+      "bytes). Restoring it forgets what happens after now: see %s/"
+      "BACKUP.txt.\n",
+      options.data_dir.c_str(), dir.c_str(),
+      Count(summary->datasets, "dataset", "datasets").c_str(),
+      static_cast<long long>(summary->bytes), dir.c_str());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -110,6 +146,9 @@ int main(int argc, char** argv) {
   const dpq::server::Options& options = command_line->options;
   if (!command_line->import_sqlite_dir.empty()) {
     return ImportSqlite(command_line->import_sqlite_dir, options);
+  }
+  if (!command_line->backup_dir.empty()) {
+    return Backup(command_line->backup_dir, options);
   }
   if (absl::Status valid = dpq::server::ValidateOptions(options); !valid.ok()) {
     std::fprintf(stderr, "dpq-server: %s See dpq-server --help.\n",

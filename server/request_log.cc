@@ -1,5 +1,7 @@
 #include "server/request_log.h"
 
+#include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -12,7 +14,17 @@
 
 namespace dpq::server {
 
-RequestLog::RequestLog(const char* rpc) : rpc_(rpc), start_(absl::Now()) {}
+namespace {
+
+std::atomic<int64_t> max_response_bytes{INT64_MAX};
+
+}  // namespace
+
+void SetMaxResponseBytes(int64_t bytes) { max_response_bytes = bytes; }
+
+RequestLog::RequestLog(const char* rpc,
+                       const google::protobuf::MessageLite* response)
+    : rpc_(rpc), response_(response), start_(absl::Now()) {}
 
 namespace {
 
@@ -53,7 +65,24 @@ constexpr size_t kMaxLoggedMessage = 8192;
 
 }  // namespace
 
-grpc::Status RequestLog::Finish(const absl::Status& absl_status) {
+grpc::Status RequestLog::Finish(const absl::Status& handler_status) {
+  // What gRPC would refuse to send after an OK: refused here, so that the
+  // line says what the client gets.
+  absl::Status absl_status = handler_status;
+  if (absl_status.ok() && response_ != nullptr) {
+    const size_t bytes = response_->ByteSizeLong();
+    const int64_t limit = max_response_bytes.load();
+    if (static_cast<int64_t>(bytes) > limit) {
+      absl_status = absl::ResourceExhaustedError(absl::StrCat(
+          "The answer is ", bytes,
+          " bytes, more than the server's "
+          "max_message_bytes (",
+          limit,
+          "): ask for less (a smaller "
+          "page_size or history_limit), or ask the operator to raise "
+          "max_message_bytes."));
+    }
+  }
   // One line, fixed fields, no data values: safe to ship to any log store.
   std::string message;
   std::string incident;

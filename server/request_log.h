@@ -12,17 +12,31 @@
 #ifndef DPQ_SERVER_REQUEST_LOG_H_
 #define DPQ_SERVER_REQUEST_LOG_H_
 
+#include <cstdint>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "google/protobuf/message_lite.h"
 #include "grpcpp/support/status.h"
 
 namespace dpq::server {
 
+// The largest response the server may send (its max_message_bytes; set
+// once by server::BuildAndStart, process-wide; default: no limit). A
+// response above it would fail in gRPC after the handler returned OK
+// ("Sent message larger than max"), so RequestLog::Finish refuses it
+// first: the client and the log then see the same status.
+void SetMaxResponseBytes(int64_t bytes);
+
 class RequestLog {
  public:
-  explicit RequestLog(const char* rpc);
+  // `response` (optional, not owned, outliving Finish) is the message the
+  // call answers with: an OK status whose response is larger than
+  // SetMaxResponseBytes becomes RESOURCE_EXHAUSTED naming both sizes, so
+  // the line records the status the client actually receives.
+  explicit RequestLog(const char* rpc,
+                      const google::protobuf::MessageLite* response = nullptr);
   void set_principal(std::string id) { principal_ = std::move(id); }
   void set_dataset(std::string id) { dataset_ = std::move(id); }
   void set_epsilon(double epsilon) { epsilon_ = epsilon; }
@@ -39,6 +53,7 @@ class RequestLog {
 
  private:
   const char* rpc_;
+  const google::protobuf::MessageLite* response_;
   std::string principal_ = "-";
   std::string dataset_ = "-";
   double epsilon_ = 0;

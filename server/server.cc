@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <vector>
 #include <chrono>
 #include <climits>
 #include <cstdio>
@@ -14,6 +13,7 @@
 #include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
@@ -21,6 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "core/ledger/ledger.h"
+#include "core/ledger/settling_ledger_store.h"
 #include "core/util/status_macros.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/security/server_credentials.h"
@@ -34,6 +35,7 @@
 #include "server/reflection/reflection_option.h"
 #include "server/registry/dataset_registry.h"
 #include "server/replica_identity.h"
+#include "server/request_log.h"
 #include "server/state_stores.h"
 #include "server/text_repair_interceptor.h"
 
@@ -190,6 +192,11 @@ absl::Status ValidateOptions(const Options& options) {
         "max_heavy_jobs must be in [1, 64], but is ", options.max_heavy_jobs,
         "."));
   }
+  if (options.max_heavy_releases < 1 || options.max_heavy_releases > 64) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("max_heavy_releases must be in [1, 64], but is ",
+                     options.max_heavy_releases, "."));
+  }
   // 0 = the default (buyer::DefaultMaxHeavyJobsPerBuyer).
   if (options.max_heavy_jobs_per_buyer < 0 ||
       options.max_heavy_jobs_per_buyer > options.max_heavy_jobs) {
@@ -271,10 +278,13 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
   }
 
   std::unique_ptr<Server> server(new Server());
-  // First, so that the metrics' start time is the server's.
+  // First, so that the metrics' start time is the server's. The listener
+  // starts only once every setting has been checked and the state opened
+  // (below): a configuration that stops the server never listens.
   metrics::ServerMetrics& metrics = metrics::ServerMetrics::Default();
   if (!options.metrics_listen.empty()) {
-    RETURN_IF_ERROR(server->StartMetrics(options.metrics_listen, metrics));
+    RETURN_IF_ERROR(metrics::CheckMetricsListen(options.metrics_listen));
+    metrics.EnableRecording();  // from the start: graph builds, the ledger
   }
   RETURN_IF_ERROR(MakeDataDir(options.data_dir));
   RETURN_IF_ERROR(CheckImportDir(options.import_dir, options.data_dir));
@@ -289,8 +299,21 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
         std::move(server->ledger_),
         UsesPostgres(options) ? "postgresql" : "sqlite", &metrics);
   }
+  // Settles the reservations a failed write left reserved, and reports the
+  // ledger unhealthy while it cannot write (core/ledger/
+  // settling_ledger_store.h). The probe: a write in the data directory
+  // (embedded; a full disk), the lease's renewal (PostgreSQL).
+  std::function<absl::Status()> lease = std::move(state.health);
+  auto settling = std::make_unique<core::ledger::SettlingLedgerStore>(
+      std::move(server->ledger_),
+      lease ? lease : [dir] { return ProbeDataDirWrite(dir); });
+  core::ledger::SettlingLedgerStore* ledger_health = settling.get();
+  server->ledger_ = std::move(settling);
   server->accounts_ = std::move(state.accounts);
-  server->state_health_ = std::move(state.health);
+  server->state_health_ = [lease, ledger_health]() -> absl::Status {
+    if (lease) RETURN_IF_ERROR(lease());
+    return ledger_health->WriteHealth();
+  };
   ASSIGN_OR_RETURN(server->recovered_reservations_,
                    server->ledger_->RecoverPending());
   LogLine(absl::StrCat("ledger in ", state.description, ": charged ",
@@ -320,11 +343,15 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
   registry_options.catalog = state.catalog;
   ASSIGN_OR_RETURN(server->registry_,
                    registry::DatasetRegistry::Open(registry_options));
+  if (!options.metrics_listen.empty()) {
+    RETURN_IF_ERROR(server->StartMetrics(options.metrics_listen, metrics));
+  }
 
   server->buyer_service_ = std::make_unique<buyer::BuyerServiceImpl>(
       server->registry_.get(), server->ledger_.get(), server->accounts_.get(),
       static_cast<int>(options.max_heavy_jobs),
-      static_cast<int>(options.max_heavy_jobs_per_buyer));
+      static_cast<int>(options.max_heavy_jobs_per_buyer), nullptr,
+      static_cast<int>(options.max_heavy_releases));
   server->admin_service_ = std::make_unique<admin::AdminServiceImpl>(
       server->registry_.get(), server->ledger_.get(), server->accounts_.get(),
       options.max_upload_bytes);
@@ -351,6 +378,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.SetMaxReceiveMessageSize(static_cast<int>(options.max_message_bytes));
   builder.SetMaxSendMessageSize(static_cast<int>(options.max_message_bytes));
+  // Handlers refuse what gRPC would fail to send (request_log.h).
+  SetMaxResponseBytes(options.max_message_bytes);
   // Keep a pool of polling threads alive: with the default (1..2 pollers)
   // the sync server creates and ends a thread for almost every call under
   // concurrent load, which cost ~5% of CPU in the 64-client benchmark
@@ -401,7 +430,6 @@ absl::Status Server::StartMetrics(const std::string& listen,
                    metrics::MetricsHttpServer::Start(
                        listen, [&metrics] { return metrics.Render(); }));
   metrics_port_ = metrics_http_->port();
-  metrics.EnableRecording();
   const std::string host = listen.substr(0, listen.rfind(':'));
   LogLine(absl::StrCat("metrics on ", host, ":", metrics_port_,
                        " (plain HTTP, GET /metrics; no private data, but "

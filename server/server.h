@@ -96,6 +96,10 @@ struct Options {
   // half of max_heavy_jobs, at least 1 (1 with the default 2, so one buyer
   // always leaves a slot to the others; buyer::DefaultMaxHeavyJobsPerBuyer).
   int64_t max_heavy_jobs_per_buyer = 0;
+  // Measure computations on heavy datasets (more than 1,000,000 conflict
+  // edges, DatasetStats.release_cost) at once (1..64); more wait in a queue
+  // fair across buyers, after their charge (buyer::HeavyReleaseQueue).
+  int64_t max_heavy_releases = 1;
   // On shutdown (SIGTERM), how long in-flight calls may take to finish
   // before they are cancelled.
   int64_t drain_seconds = 30;

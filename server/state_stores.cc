@@ -1,5 +1,10 @@
 #include "server/state_stores.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -18,6 +23,27 @@ namespace dpq::server {
 
 bool UsesPostgres(const Options& options) {
   return !options.database.empty() || !options.database_file.empty();
+}
+
+absl::Status ProbeDataDirWrite(const std::string& data_dir) {
+  const std::string path = data_dir + "/.write-probe";
+  const int fd =
+      ::open(path.c_str(), O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot write in ", data_dir, ": ", std::strerror(errno)));
+  }
+  const std::string block(4096, '\0');
+  const bool written = ::write(fd, block.data(), block.size()) ==
+                           static_cast<ssize_t>(block.size()) &&
+                       ::fdatasync(fd) == 0;
+  const int error = errno;
+  ::close(fd);
+  if (!written) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot write in ", data_dir, ": ", std::strerror(error)));
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<StateStores> OpenEmbeddedState(const std::string& data_dir) {

@@ -25,8 +25,9 @@ struct StateStores {
   // The shared dataset catalog; null in the embedded mode.
   std::shared_ptr<registry::DatasetCatalog> catalog;
   // OK while the durable state answers; the health service reports
-  // NOT_SERVING otherwise. Null for the embedded files, which need no
-  // watching.
+  // NOT_SERVING otherwise. Null for the embedded files, whose health is the
+  // ledger's own (core::ledger::SettlingLedgerStore::WriteHealth, with
+  // ProbeDataDirWrite as its probe).
   std::function<absl::Status()> health;
   // Where the state is, for the log: never the DSN.
   std::string description;
@@ -37,6 +38,9 @@ struct StateStores {
 bool UsesPostgres(const Options& options);
 
 // The embedded stores: DATA_DIR/ledger.db and DATA_DIR/accounts.db.
+// ProbeDataDirWrite: writes and syncs 4 KiB to DATA_DIR/.write-probe (what
+// a full disk refuses); kUnavailable with the system's reason otherwise.
+absl::Status ProbeDataDirWrite(const std::string& data_dir);
 absl::StatusOr<StateStores> OpenEmbeddedState(const std::string& data_dir);
 
 // The PostgreSQL stores on the DSN of `options` (resolved from

@@ -41,17 +41,18 @@ absl::StatusOr<CommandOutput> AdminDatasetsCommand::Run(
 
 std::string AdminDatasetsText(const v1::AdminListDatasetsResponse& response) {
   TextTable table({"ID", "VERSION", "ROWS", "MAX_ROWS", "CSV_BYTES", "EDGES",
-                   "CAP", "SPENT_ALL"});
+                   "COST", "CAP", "SPENT_ALL"});
   for (const v1::AdminDatasetInfo& a : response.datasets()) {
-    table.AddRow({a.dataset().dataset_id(), absl::StrCat(a.dataset().version()),
-                  absl::StrCat(a.stats().rows()),
-                  absl::StrCat(a.dataset().public_max_rows()),
-                  absl::StrCat(a.stats().csv_bytes()),
-                  absl::StrCat(a.stats().edges()),
-                  a.cap() == 0 ? std::string("none")
-                               : FormatEpsilon(a.cap_units(), a.cap()),
-                  FormatEpsilon(a.spent_all_buyers_units(),
-                                a.spent_all_buyers())});
+    table.AddRow(
+        {a.dataset().dataset_id(), absl::StrCat(a.dataset().version()),
+         absl::StrCat(a.stats().rows()),
+         absl::StrCat(a.dataset().public_max_rows()),
+         absl::StrCat(a.stats().csv_bytes()), absl::StrCat(a.stats().edges()),
+         a.stats().release_cost().empty() ? std::string("-")
+                                          : a.stats().release_cost(),
+         a.cap() == 0 ? std::string("none")
+                      : FormatEpsilon(a.cap_units(), a.cap()),
+         FormatEpsilon(a.spent_all_buyers_units(), a.spent_all_buyers())});
   }
   return table.Render();
 }

@@ -226,6 +226,12 @@ std::string UploadText(
                        " bytes, ", stats.edges(),
                        " conflicting pairs; graph built in ",
                        FormatReal(stats.graph_build_seconds()), " s.\n");
+    if (stats.release_cost() == "heavy") {
+      absl::StrAppend(&out,
+                      "Releases on it are heavy (more than 1,000,000 "
+                      "conflicting pairs): their computations wait for one "
+                      "of the server's max_heavy_releases slots.\n");
+    }
   }
   for (const std::string& note : notes) {
     absl::StrAppend(&out, "Note: ", TerminalSafe(note), "\n");

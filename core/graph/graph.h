@@ -10,6 +10,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
@@ -39,6 +40,14 @@ struct GraphMemo {
   // (measure tag, theta).
   absl::flat_hash_map<std::pair<int, uint32_t>, int64_t> flow_extension
       ABSL_GUARDED_BY(mu);
+  // The (measure tag, theta) of the flow sweeps running now: a caller that
+  // needs one of them waits for it (on flow_done) instead of running the
+  // same sweep again, so concurrent identical releases cost one sweep.
+  absl::flat_hash_set<std::pair<int, uint32_t>> flow_in_flight
+      ABSL_GUARDED_BY(mu);
+  absl::CondVar flow_done;
+  // Flow sweeps run on this graph (each over the thetas it was missing).
+  uint64_t flow_sweeps ABSL_GUARDED_BY(mu) = 0;
 };
 
 }  // namespace internal

@@ -12,6 +12,9 @@ namespace {
 // capacities there are sums of few terms >= 1 (R2T's tau and unit arcs).
 constexpr double kDoubleEpsilon = 1e-9;
 
+// Pending arcs whose memory Finalize keeps for the next network.
+constexpr size_t kKeptPendingArcs = 1 << 20;
+
 }  // namespace
 
 template <typename Capacity>
@@ -23,7 +26,6 @@ void MaxFlow<Capacity>::Reset(uint32_t num_nodes) {
   cap_.clear();
   rev_.clear();
   position_.clear();
-  original_.clear();
   flow_ = Capacity{};
 }
 
@@ -46,7 +48,6 @@ void MaxFlow<Capacity>::Finalize() {
   cap_.resize(residual_arcs);
   rev_.resize(residual_arcs);
   position_.resize(pending_.size());
-  original_.resize(pending_.size());
   current_.assign(first_.begin(), first_.end() - 1);  // fill cursor
   for (size_t id = 0; id < pending_.size(); ++id) {
     const Pending& p = pending_[id];
@@ -59,21 +60,23 @@ void MaxFlow<Capacity>::Finalize() {
     cap_[b] = Capacity{};
     rev_[b] = a;
     position_[id] = a;
-    original_[id] = p.capacity;
   }
   pending_.clear();
+  // A large network's arc list is returned (a solver reused for small
+  // networks keeps its memory).
+  if (pending_.capacity() > kKeptPendingArcs) pending_.shrink_to_fit();
   level_.resize(num_nodes_);
 }
 
 template <typename Capacity>
 void MaxFlow<Capacity>::IncreaseCapacity(uint32_t id, Capacity delta) {
   cap_[position_[id]] += delta;
-  original_[id] += delta;
 }
 
 template <typename Capacity>
 Capacity MaxFlow<Capacity>::Flow(uint32_t id) const {
-  return original_[id] - cap_[position_[id]];
+  // The paired arc starts empty and gains exactly what the arc carries.
+  return cap_[rev_[position_[id]]];
 }
 
 template <typename Capacity>

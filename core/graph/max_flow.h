@@ -20,6 +20,9 @@ namespace dpq::core::graph {
 
 // Capacity is int64_t (exact) or double (residuals at or below 1e-9 count
 // as zero, for R2T's non-integer thresholds).
+// Memory per arc: 16 bytes from AddArc to Finalize (given back after a
+// large network), then two residual arcs of 8 + sizeof(Capacity) bytes and
+// a 4-byte position: 52 bytes at Finalize's peak for int64_t.
 template <typename Capacity>
 class MaxFlow {
  public:
@@ -69,7 +72,6 @@ class MaxFlow {
   std::vector<Capacity> cap_;       // residual capacity per residual arc
   std::vector<uint32_t> rev_;       // the paired residual arc
   std::vector<uint32_t> position_;  // arc id -> its forward residual arc
-  std::vector<Capacity> original_;  // arc id -> capacity given
   std::vector<int32_t> level_;
   std::vector<uint32_t> current_;
   std::vector<uint32_t> path_;

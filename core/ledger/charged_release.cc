@@ -75,7 +75,11 @@ absl::StatusOr<ReleaseOutcome> RunChargedRelease(
                 : absl::StrCat(" (Recording the charge of request_id '",
                                request.request_id,
                                "' failed: ", charge.message(),
-                               "; the server charges it at its next start.)")));
+                               "; the server charges it as soon as its "
+                               "ledger can write again, or at its next "
+                               "start: then retry with the same request_id "
+                               "to receive the answer without a further "
+                               "charge.)")));
     // The computation's details (docs/errors.md) stay with its error.
     answer.status().ForEachPayload(
         [&](absl::string_view url, const absl::Cord& payload) {
@@ -112,12 +116,17 @@ absl::StatusOr<ReleaseOutcome> RunChargedRelease(
         commit.code() == absl::StatusCode::kFailedPrecondition
             ? absl::StatusCode::kInternal
             : commit.code(),
-        absl::StrCat("Could not record the answer, so it was not released: ",
-                     commit.message(),
-                     reservation.resumed
-                         ? " (the earlier charge stands; retry)"
-                         : (refund.ok() ? " (the reservation was refunded)"
-                                        : "")));
+        absl::StrCat(
+            "Could not record the answer, so it was not released: ",
+            commit.message(),
+            reservation.resumed
+                ? " (the earlier charge stands; retry)"
+                : (refund.ok() ? " (the reservation was refunded)"
+                               : " (nor could the reservation be refunded: "
+                                 "the server charges it as soon as its "
+                                 "ledger can write again, and a retry with "
+                                 "the same request_id then returns the "
+                                 "answer without a further charge)")));
   }
   outcome.answer = *std::move(answer);
   outcome.replayed = reservation.resumed;

@@ -11,6 +11,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 #include "core/graph/max_flow.h"
 #include "core/graph/twin_classes.h"
 #include "core/measures/graph_components.h"
@@ -66,22 +67,30 @@ class ComponentSweep {
 
  private:
   // Flows for thetas_[0 .. count-1] on one component, on its network with
-  // twin classes contracted. Exact: members of one class have equal
-  // degrees, so equal capacities, and every member of class A is adjacent
-  // to every member of class B (graph/twin_classes.h). The contracted
-  // network has a node per class with the sum of its members' capacities,
-  // and an arc |A| * |B| wide from left A to right B when they are
-  // adjacent. A flow of the full network summed per class is a flow of the
-  // contracted one; a contracted flow F spread evenly (F(A,B) / (|A| |B|)
-  // on each unit arc, F(s,A) / |A| into each member) is a fractional flow
-  // of the full network of the same value. Integral capacities give the
-  // full network an integral maximum equal to its fractional one, so both
-  // maxima are equal (FlowExtensionTest.TwinContractionKeepsTheFlow
-  // compares them).
+  // twin classes contracted (false twins, and true twins: a clique whose
+  // members have equal closed neighbourhoods). Exact: members of one class
+  // have equal degrees, so equal capacities, and every member of class A
+  // is adjacent to every member of another class B once one is
+  // (graph/twin_classes.h). The contracted network has a node per class
+  // with the sum of its members' capacities, an arc |A| * |B| wide from
+  // left A to right B when they are adjacent, and for a clique class an
+  // arc |A| (|A| - 1) wide from left A to right A (its members' arcs to
+  // each other). A flow of the full network summed per class is a flow of
+  // the contracted one; a contracted flow F spread evenly (F(A,B) / (|A|
+  // |B|) on each unit arc between A and B, F(A,A) / (|A| (|A| - 1)) on each
+  // of the clique's, F(s,A) / |A| into each member) is a fractional flow of
+  // the full network of the same value: a member of A sends F(A,B) / |A|
+  // to B and F(A,A) / |A| inside its class, in all its share F(s,A) / |A|.
+  // Integral capacities give the full network an integral maximum equal to
+  // its fractional one, so both maxima are equal
+  // (FlowExtensionTest.TwinContractionKeepsTheFlow compares them). The
+  // clique of a constant key over a unique column (n rows, n (n - 1) / 2
+  // edges) contracts to one class and three arcs.
   void Sweep(absl::Span<const NodeId> nodes, size_t count) {
     const uint32_t k = static_cast<uint32_t>(nodes.size());
     for (uint32_t i = 0; i < k; ++i) local_[nodes[i]] = i;
-    const graph::TwinClasses classes = graph::TwinClasses::Find(g_, nodes);
+    const graph::TwinClasses classes =
+        graph::TwinClasses::Find(g_, nodes, graph::Twins::kFalseAndTrue);
     const uint32_t c = classes.size();
     const uint32_t s = 2 * c, t = 2 * c + 1;
     flow_.Reset(2 * c + 2);
@@ -99,7 +108,8 @@ class ComponentSweep {
           c + a, t,
           mi ? source_cap(a, thetas_[0]) : int64_t{classes.members(a)});
     }
-    // The representative's neighbours, counted per class: |B| of class B.
+    // The representative's neighbours, counted per class: |B| of class B,
+    // and |A| - 1 of its own class A when A is a clique.
     neighbors_in_.assign(c, 0);
     for (uint32_t a = 0; a < c; ++a) {
       touched_.clear();
@@ -184,40 +194,77 @@ absl::StatusOr<std::vector<int64_t>> TotalFlows(
 
 int MeasureTag(Measure measure) { return static_cast<int>(measure); }
 
-// Fills values[i] for every memoized thetas[i]; returns the thetas that
-// are not memoized (ascending).
-std::vector<uint32_t> LookUp(const Graph& g, Measure measure,
-                             absl::Span<const uint32_t> thetas,
-                             std::vector<std::optional<int64_t>>& values) {
-  values.assign(thetas.size(), std::nullopt);
-  std::vector<uint32_t> missing;
-  graph::internal::GraphMemo* memo = g.memo();
-  if (memo == nullptr) return {thetas.begin(), thetas.end()};
-  absl::MutexLock lock(&memo->mu);
-  for (size_t i = 0; i < thetas.size(); ++i) {
-    auto it = memo->flow_extension.find({MeasureTag(measure), thetas[i]});
-    if (it == memo->flow_extension.end()) {
-      missing.push_back(thetas[i]);
-    } else {
-      values[i] = it->second;
-    }
-  }
-  return missing;
-}
+// How long a caller waiting for another's sweep sleeps between polls of
+// its own `stop`.
+constexpr absl::Duration kInFlightPoll = absl::Milliseconds(50);
 
-void Remember(const Graph& g, Measure measure,
-              absl::Span<const uint32_t> thetas,
-              absl::Span<const int64_t> values) {
-  graph::internal::GraphMemo* memo = g.memo();
-  if (memo == nullptr) return;
-  absl::MutexLock lock(&memo->mu);
-  for (size_t i = 0; i < thetas.size(); ++i) {
-    if (memo->flow_extension.size() >= graph::internal::GraphMemo::kMaxEntries) {
-      return;
+// The values of `thetas` on a graph with a memo, each computed once however
+// many callers ask at once (single flight per graph, measure and theta):
+// under the memo's lock, a theta is memoized (taken), running in another
+// caller's sweep (waited for), or missing (marked in flight and swept by
+// this caller). A sweep that stops or fails unmarks its thetas without
+// memoizing them, and a waiter then sweeps them itself. Values the memo had
+// no room for are kept here, so a full memo costs time, never a result.
+absl::StatusOr<std::vector<int64_t>> SingleFlightValues(
+    const Graph& g, graph::internal::GraphMemo& memo, Measure measure,
+    absl::Span<const uint32_t> thetas, const util::StopFn& stop) {
+  const int tag = MeasureTag(measure);
+  std::vector<std::optional<int64_t>> known(thetas.size());
+  while (true) {
+    std::vector<uint32_t> mine;
+    std::vector<size_t> mine_at;
+    bool waiting = false;
+    {
+      absl::MutexLock lock(&memo.mu);
+      for (size_t i = 0; i < thetas.size(); ++i) {
+        if (known[i].has_value()) continue;
+        const std::pair<int, uint32_t> key{tag, thetas[i]};
+        if (auto it = memo.flow_extension.find(key);
+            it != memo.flow_extension.end()) {
+          known[i] = it->second;
+        } else if (memo.flow_in_flight.contains(key)) {
+          waiting = true;
+        } else {
+          memo.flow_in_flight.insert(key);
+          mine.push_back(thetas[i]);
+          mine_at.push_back(i);
+        }
+      }
+      if (mine.empty() && waiting) {
+        memo.flow_done.WaitWithTimeout(&memo.mu, kInFlightPoll);
+      }
+      if (!mine.empty()) ++memo.flow_sweeps;
     }
-    memo->flow_extension.try_emplace({MeasureTag(measure), thetas[i]},
-                                     values[i]);
+    if (mine.empty()) {
+      if (!waiting) break;
+      if (util::StopRequested(stop)) return util::StoppedError();
+      continue;
+    }
+    absl::StatusOr<std::vector<int64_t>> computed =
+        TotalFlows(g, measure, mine, stop);
+    {
+      absl::MutexLock lock(&memo.mu);
+      for (size_t k = 0; k < mine.size(); ++k) {
+        const std::pair<int, uint32_t> key{tag, mine[k]};
+        memo.flow_in_flight.erase(key);
+        if (!computed.ok()) continue;
+        int64_t value = (*computed)[k];
+        if (measure == Measure::kMinimalInconsistency) value /= 2;  // floor
+        known[mine_at[k]] = value;
+        if (memo.flow_extension.size() <
+            graph::internal::GraphMemo::kMaxEntries) {
+          memo.flow_extension.try_emplace(key, value);
+        }
+      }
+      memo.flow_done.SignalAll();
+    }
+    // A stopped sweep returns here: no partial flow was memoized.
+    if (!computed.ok()) return computed.status();
   }
+  std::vector<int64_t> values;
+  values.reserve(thetas.size());
+  for (const std::optional<int64_t>& v : known) values.push_back(*v);
+  return values;
 }
 
 absl::Status CheckFlowMeasure(Measure measure) {
@@ -240,24 +287,14 @@ absl::StatusOr<std::vector<int64_t>> FlowExtensionValues(
   // Only the thetas not memoized are computed (one sweep over them): a
   // release whose candidates end with a fresh noisy degree bound pays for
   // that one value, not for the whole grid again.
-  std::vector<std::optional<int64_t>> known;
-  const std::vector<uint32_t> missing = LookUp(g, measure, thetas, known);
-  if (!missing.empty()) {
-    // A stopped sweep returns before Remember: no partial flow is memoized.
-    ASSIGN_OR_RETURN(std::vector<int64_t> computed,
-                     TotalFlows(g, measure, missing, stop));
-    if (measure == Measure::kMinimalInconsistency) {
-      for (int64_t& v : computed) v /= 2;  // floor: flows are >= 0
-    }
-    Remember(g, measure, missing, computed);
-    size_t next = 0;
-    for (size_t i = 0; i < thetas.size(); ++i) {
-      if (!known[i].has_value()) known[i] = computed[next++];
-    }
+  if (graph::internal::GraphMemo* memo = g.memo(); memo != nullptr) {
+    return SingleFlightValues(g, *memo, measure, thetas, stop);
   }
-  std::vector<int64_t> values;
-  values.reserve(thetas.size());
-  for (const std::optional<int64_t>& v : known) values.push_back(*v);
+  ASSIGN_OR_RETURN(std::vector<int64_t> values,
+                   TotalFlows(g, measure, thetas, stop));
+  if (measure == Measure::kMinimalInconsistency) {
+    for (int64_t& v : values) v /= 2;  // floor: flows are >= 0
+  }
   return values;
 }
 

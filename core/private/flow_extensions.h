@@ -48,15 +48,20 @@ namespace dpq::core::private_measures {
 
 // f_theta(G) for every theta of `thetas` (each >= 1, strictly ascending),
 // for I_MI or I_P. kInvalidArgument otherwise. Deterministic (a function of
-// G and theta only), memoized on the graph.
+// G and theta only), memoized on the graph, and computed once however many
+// callers ask at once: a caller needing a theta that another's sweep is
+// computing waits for that sweep (polling its own `stop`) instead of
+// running it again, so eight identical releases cost one sweep.
 // Method: per connected component, thetas at or above the component's
 // largest degree are exact by (b) and free; the others share one Dinic
 // network whose capacities grow with theta (each flow is the next one's
-// start). That network has the component's false twins (nodes with equal
-// neighbour lists, graph/twin_classes.h) contracted to one weighted node
-// per class, which keeps its maximum flow (proof at ComponentSweep::Sweep)
-// and shrinks FD conflict graphs many times over: rows of one FD block
-// with equal right-hand sides are twins. O(m + n log n) to find the classes
+// start). That network has the component's twins (false twins: nodes with
+// equal neighbour lists; true twins: equal closed neighbourhoods,
+// graph/twin_classes.h) contracted to one weighted node per class, which
+// keeps its maximum flow (proof at ComponentSweep::Sweep) and shrinks FD
+// conflict graphs many times over: rows of one FD block with equal
+// right-hand sides are false twins, rows of a block whose right-hand sides
+// all differ are true twins. O(m + n log n) to find the classes
 // plus Dinic's O(m' sqrt(n')) per flow on the contracted network.
 // `stop` is polled per component and per Dinic phase: once it says so the
 // result is util::StoppedError() and nothing is memoized.

@@ -10,6 +10,9 @@
 # Environment (defaults in brackets):
 #   DPQ_UPSTREAMS          the replicas, HOST:PORT separated by spaces or
 #                          commas (required)
+#   DPQ_UPSTREAMS_DOWN     of those, the ones nginx sends no calls to (the
+#                          `down` flag) while they are replaced in a
+#                          rolling upgrade (docs/operations.md) [none]
 #   DPQ_LISTEN             where nginx listens [0.0.0.0:50051]
 #   DPQ_TLS_CERT           nginx's certificate for clients [/etc/dpq/server.pem]
 #   DPQ_TLS_KEY            its key [/etc/dpq/server.key]
@@ -59,11 +62,26 @@ for u in ${upstream_list//,/ }; do
 done
 [[ ${#upstreams[@]} -gt 0 ]] || fail "DPQ_UPSTREAMS names no replica (HOST:PORT ...)"
 
+declare -A down=()
+down_list="${DPQ_UPSTREAMS_DOWN:-}"
+for u in ${down_list//,/ }; do
+  found=0
+  for known in "${upstreams[@]}"; do [[ "$known" == "$u" ]] && found=1; done
+  [[ $found -eq 1 ]] || fail "DPQ_UPSTREAMS_DOWN: '$u' is not in DPQ_UPSTREAMS"
+  down["$u"]=1
+done
+[[ ${#down[@]} -lt ${#upstreams[@]} ]] ||
+  fail "DPQ_UPSTREAMS_DOWN marks every replica down: nginx would serve nothing"
+
 rendered=""
 while IFS= read -r line || [[ -n "$line" ]]; do
   if [[ "$line" == *@DPQ_UPSTREAM@* ]]; then
     for u in "${upstreams[@]}"; do
-      rendered+="${line//@DPQ_UPSTREAM@/$u}"$'\n'
+      server_line="${line//@DPQ_UPSTREAM@/$u}"
+      if [[ -n "${down[$u]:-}" ]]; then
+        server_line="${server_line%;*} down;"
+      fi
+      rendered+="$server_line"$'\n'
     done
     continue
   fi
@@ -81,4 +99,6 @@ left=$(grep -o '@DPQ_[A-Z_]*@' <<< "$rendered" | sort -u | tr '\n' ' ' || true)
 tmp="$out.tmp.$$"
 printf '%s' "$rendered" > "$tmp"
 mv "$tmp" "$out"
-echo "render-conf: wrote $out (${#upstreams[@]} replicas: ${upstreams[*]}; listening on $listen)"
+down_note=""
+[[ ${#down[@]} -eq 0 ]] || down_note="; down: ${!down[*]}"
+echo "render-conf: wrote $out (${#upstreams[@]} replicas: ${upstreams[*]}${down_note}; listening on $listen)"

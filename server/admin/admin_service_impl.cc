@@ -143,7 +143,7 @@ grpc::Status AdminServiceImpl::RegisterDataset(
     grpc::ServerContext* context,
     grpc::ServerReader<v1::RegisterDatasetRequest>* reader,
     v1::RegisterDatasetResponse* response) {
-  RequestLog log("AdminService.RegisterDataset");
+  RequestLog log("AdminService.RegisterDataset", response);
   return HandleCall(
       log, *context, *accounts_, Access::kAdmin,
       [&](const Principal& caller, const CallContext& call) -> absl::Status {
@@ -162,7 +162,7 @@ grpc::Status AdminServiceImpl::ReplaceDataset(
     grpc::ServerContext* context,
     grpc::ServerReader<v1::ReplaceDatasetRequest>* reader,
     v1::ReplaceDatasetResponse* response) {
-  RequestLog log("AdminService.ReplaceDataset");
+  RequestLog log("AdminService.ReplaceDataset", response);
   return HandleCall(
       log, *context, *accounts_, Access::kAdmin,
       [&](const Principal& caller, const CallContext& call) -> absl::Status {
@@ -180,7 +180,7 @@ grpc::Status AdminServiceImpl::ReplaceDataset(
 grpc::Status AdminServiceImpl::DeleteDataset(
     grpc::ServerContext* context, const v1::DeleteDatasetRequest* request,
     v1::DeleteDatasetResponse* response) {
-  RequestLog log("AdminService.DeleteDataset");
+  RequestLog log("AdminService.DeleteDataset", response);
   log.set_dataset(request->dataset_id());
   return HandleCall(log, *context, *accounts_, Access::kAdmin,
                     [&](const Principal& caller, const CallContext&) {
@@ -191,7 +191,7 @@ grpc::Status AdminServiceImpl::DeleteDataset(
 grpc::Status AdminServiceImpl::ListDatasets(
     grpc::ServerContext* context, const v1::AdminListDatasetsRequest* request,
     v1::AdminListDatasetsResponse* response) {
-  RequestLog log("AdminService.ListDatasets");
+  RequestLog log("AdminService.ListDatasets", response);
   return HandleCall(log, *context, *accounts_, Access::kAdmin,
                     [&](const Principal& caller, const CallContext&) {
                       return ListDatasetsImpl(caller, *request, response);
@@ -201,7 +201,7 @@ grpc::Status AdminServiceImpl::ListDatasets(
 grpc::Status AdminServiceImpl::CreateBuyer(
     grpc::ServerContext* context, const v1::CreateBuyerRequest* request,
     v1::CreateBuyerResponse* response) {
-  RequestLog log("AdminService.CreateBuyer");
+  RequestLog log("AdminService.CreateBuyer", response);
   return HandleCall(log, *context, *accounts_, Access::kAdmin,
                     [&](const Principal& caller, const CallContext&) {
                       return CreateBuyerImpl(caller, *request, response);
@@ -211,7 +211,7 @@ grpc::Status AdminServiceImpl::CreateBuyer(
 grpc::Status AdminServiceImpl::RevokeBuyer(
     grpc::ServerContext* context, const v1::RevokeBuyerRequest* request,
     v1::RevokeBuyerResponse* response) {
-  RequestLog log("AdminService.RevokeBuyer");
+  RequestLog log("AdminService.RevokeBuyer", response);
   return HandleCall(log, *context, *accounts_, Access::kAdmin,
                     [&](const Principal& caller, const CallContext&) {
                       return RevokeBuyerImpl(caller, *request, response);
@@ -221,7 +221,7 @@ grpc::Status AdminServiceImpl::RevokeBuyer(
 grpc::Status AdminServiceImpl::ListBuyers(grpc::ServerContext* context,
                                           const v1::ListBuyersRequest* request,
                                           v1::ListBuyersResponse* response) {
-  RequestLog log("AdminService.ListBuyers");
+  RequestLog log("AdminService.ListBuyers", response);
   return HandleCall(log, *context, *accounts_, Access::kAdmin,
                     [&](const Principal& caller, const CallContext&) {
                       return ListBuyersImpl(caller, *request, response);
@@ -231,7 +231,7 @@ grpc::Status AdminServiceImpl::ListBuyers(grpc::ServerContext* context,
 grpc::Status AdminServiceImpl::GrantBudget(
     grpc::ServerContext* context, const v1::GrantBudgetRequest* request,
     v1::GrantBudgetResponse* response) {
-  RequestLog log("AdminService.GrantBudget");
+  RequestLog log("AdminService.GrantBudget", response);
   log.set_dataset(request->dataset_id());
   log.set_epsilon(request->epsilon());
   return HandleCall(log, *context, *accounts_, Access::kAdmin,
@@ -243,7 +243,7 @@ grpc::Status AdminServiceImpl::GrantBudget(
 grpc::Status AdminServiceImpl::SetBudget(grpc::ServerContext* context,
                                          const v1::SetBudgetRequest* request,
                                          v1::SetBudgetResponse* response) {
-  RequestLog log("AdminService.SetBudget");
+  RequestLog log("AdminService.SetBudget", response);
   log.set_dataset(request->dataset_id());
   return HandleCall(log, *context, *accounts_, Access::kAdmin,
                     [&](const Principal& caller, const CallContext&) {
@@ -254,7 +254,7 @@ grpc::Status AdminServiceImpl::SetBudget(grpc::ServerContext* context,
 grpc::Status AdminServiceImpl::SetDatasetCap(
     grpc::ServerContext* context, const v1::SetDatasetCapRequest* request,
     v1::SetDatasetCapResponse* response) {
-  RequestLog log("AdminService.SetDatasetCap");
+  RequestLog log("AdminService.SetDatasetCap", response);
   log.set_dataset(request->dataset_id());
   return HandleCall(log, *context, *accounts_, Access::kAdmin,
                     [&](const Principal& caller, const CallContext&) {
@@ -265,7 +265,7 @@ grpc::Status AdminServiceImpl::SetDatasetCap(
 grpc::Status AdminServiceImpl::ListLedger(grpc::ServerContext* context,
                                           const v1::ListLedgerRequest* request,
                                           v1::ListLedgerResponse* response) {
-  RequestLog log("AdminService.ListLedger");
+  RequestLog log("AdminService.ListLedger", response);
   if (!request->dataset_id().empty()) log.set_dataset(request->dataset_id());
   return HandleCall(log, *context, *accounts_, Access::kAdmin,
                     [&](const Principal& caller, const CallContext&) {
@@ -276,7 +276,7 @@ grpc::Status AdminServiceImpl::ListLedger(grpc::ServerContext* context,
 grpc::Status AdminServiceImpl::ListAuditLog(
     grpc::ServerContext* context, const v1::ListAuditLogRequest* request,
     v1::ListAuditLogResponse* response) {
-  RequestLog log("AdminService.ListAuditLog");
+  RequestLog log("AdminService.ListAuditLog", response);
   return HandleCall(log, *context, *accounts_, Access::kAdmin,
                     [&](const Principal& caller, const CallContext&) {
                       return ListAuditLogImpl(caller, *request, response);

@@ -1,6 +1,7 @@
 #include "server/buyer/buyer_service_impl.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "core/measures/measure.h"
 #include "core/private/measure_release.h"
 #include "core/private/private_measures.h"
+#include "core/private/release_cost.h"
 #include "core/private/report_consistency.h"
 #include "core/private/row_count_release.h"
 #include "core/util/error_details.h"
@@ -84,11 +86,12 @@ BuyerServiceImpl::BuyerServiceImpl(registry::DatasetRegistry* registry,
                                    const auth::AccountsStore* accounts,
                                    int max_heavy_jobs,
                                    int max_heavy_jobs_per_buyer,
-                                   UrbgFactory urbg)
+                                   UrbgFactory urbg, int max_heavy_releases)
     : registry_(registry),
       ledger_(ledger),
       accounts_(accounts),
       heavy_jobs_(max_heavy_jobs, max_heavy_jobs_per_buyer),
+      heavy_releases_(max_heavy_releases),
       urbg_(std::move(urbg)) {}
 
 std::unique_ptr<core::dp::SecureUrbg> BuyerServiceImpl::NewUrbg() const {
@@ -101,7 +104,7 @@ std::unique_ptr<core::dp::SecureUrbg> BuyerServiceImpl::NewUrbg() const {
 grpc::Status BuyerServiceImpl::ListDatasets(
     grpc::ServerContext* context, const v1::ListDatasetsRequest* request,
     v1::ListDatasetsResponse* response) {
-  RequestLog log("BuyerService.ListDatasets");
+  RequestLog log("BuyerService.ListDatasets", response);
   return HandleCall(log, *context, *accounts_, Access::kAnyPrincipal,
                     [&](const auth::Principal& caller, const CallContext&) {
                       return ListDatasetsImpl(caller, *request, response);
@@ -111,7 +114,7 @@ grpc::Status BuyerServiceImpl::ListDatasets(
 grpc::Status BuyerServiceImpl::DescribeDataset(
     grpc::ServerContext* context, const v1::DescribeDatasetRequest* request,
     v1::DescribeDatasetResponse* response) {
-  RequestLog log("BuyerService.DescribeDataset");
+  RequestLog log("BuyerService.DescribeDataset", response);
   log.set_dataset(LoggedDataset(request->dataset_id()));
   return HandleCall(log, *context, *accounts_, Access::kAnyPrincipal,
                     [&](const auth::Principal& caller, const CallContext&) {
@@ -122,7 +125,7 @@ grpc::Status BuyerServiceImpl::DescribeDataset(
 grpc::Status BuyerServiceImpl::GetBudget(grpc::ServerContext* context,
                                          const v1::GetBudgetRequest* request,
                                          v1::GetBudgetResponse* response) {
-  RequestLog log("BuyerService.GetBudget");
+  RequestLog log("BuyerService.GetBudget", response);
   if (!request->dataset_id().empty()) {
     log.set_dataset(LoggedDataset(request->dataset_id()));
   }
@@ -136,7 +139,7 @@ grpc::Status BuyerServiceImpl::MeasureInconsistency(
     grpc::ServerContext* context,
     const v1::MeasureInconsistencyRequest* request,
     v1::MeasureInconsistencyResponse* response) {
-  RequestLog log("BuyerService.MeasureInconsistency");
+  RequestLog log("BuyerService.MeasureInconsistency", response);
   log.set_dataset(LoggedDataset(request->dataset_id()));
   log.set_request_id(request->request_id());
   log.set_epsilon(request->epsilon());
@@ -152,7 +155,7 @@ grpc::Status BuyerServiceImpl::MeasureInconsistency(
 grpc::Status BuyerServiceImpl::QualityReport(
     grpc::ServerContext* context, const v1::QualityReportRequest* request,
     v1::QualityReportResponse* response) {
-  RequestLog log("BuyerService.QualityReport");
+  RequestLog log("BuyerService.QualityReport", response);
   log.set_dataset(LoggedDataset(request->dataset_id()));
   log.set_request_id(request->request_id());
   log.set_epsilon(request->epsilon());
@@ -167,7 +170,7 @@ grpc::Status BuyerServiceImpl::QualityReport(
 grpc::Status BuyerServiceImpl::ReleaseCuboids(
     grpc::ServerContext* context, const v1::ReleaseCuboidsRequest* request,
     v1::ReleaseCuboidsResponse* response) {
-  RequestLog log("BuyerService.ReleaseCuboids");
+  RequestLog log("BuyerService.ReleaseCuboids", response);
   log.set_dataset(LoggedDataset(request->dataset_id()));
   log.set_request_id(request->request_id());
   log.set_epsilon(request->epsilon());
@@ -182,7 +185,7 @@ grpc::Status BuyerServiceImpl::ReleaseCuboids(
 grpc::Status BuyerServiceImpl::TrainDecisionTree(
     grpc::ServerContext* context, const v1::TrainDecisionTreeRequest* request,
     v1::TrainDecisionTreeResponse* response) {
-  RequestLog log("BuyerService.TrainDecisionTree");
+  RequestLog log("BuyerService.TrainDecisionTree", response);
   log.set_dataset(LoggedDataset(request->dataset_id()));
   log.set_request_id(request->request_id());
   log.set_epsilon(request->epsilon() + request->accuracy_epsilon());
@@ -199,7 +202,7 @@ grpc::Status BuyerServiceImpl::SelectInfluentialNodes(
     grpc::ServerContext* context,
     const v1::SelectInfluentialNodesRequest* request,
     v1::SelectInfluentialNodesResponse* response) {
-  RequestLog log("BuyerService.SelectInfluentialNodes");
+  RequestLog log("BuyerService.SelectInfluentialNodes", response);
   log.set_dataset(LoggedDataset(request->dataset_id()));
   log.set_request_id(request->request_id());
   log.set_epsilon(request->epsilon());
@@ -299,7 +302,7 @@ absl::Status BuyerServiceImpl::MeasureInconsistencyImpl(
       *ledger_, prepared.reserve, call,
       [&](v1::MeasureInconsistencyResponse* answer) -> absl::Status {
         ASSIGN_OR_RETURN(std::vector<v1::MeasureResult> results,
-                         ReleaseMeasures(prepared, call));
+                         ReleaseMeasures(caller, prepared, call));
         *answer->mutable_result() = std::move(results.front());
         return absl::OkStatus();
       },
@@ -315,7 +318,7 @@ absl::Status BuyerServiceImpl::QualityReportImpl(
       *ledger_, prepared.reserve, call,
       [&](v1::QualityReportResponse* answer) -> absl::Status {
         ASSIGN_OR_RETURN(std::vector<v1::MeasureResult> results,
-                         ReleaseMeasures(prepared, call));
+                         ReleaseMeasures(caller, prepared, call));
         for (v1::MeasureResult& result : results) {
           *answer->add_results() = std::move(result);
         }
@@ -341,6 +344,7 @@ absl::StatusOr<v1::RowCount> BuyerServiceImpl::ReleaseRows(
 
 absl::StatusOr<std::vector<v1::MeasureResult>>
 BuyerServiceImpl::ReleaseMeasures(
+    const auth::Principal& caller,
     const PreparedRelease<pm::MeasureRelease>& prepared,
     const CallContext& call) const {
   const registry::LoadedDataset& d = *prepared.dataset;
@@ -348,6 +352,16 @@ BuyerServiceImpl::ReleaseMeasures(
   // depends on the data.
   ASSIGN_OR_RETURN(const registry::ConflictGraphData* graph,
                    d.WaitForConflictGraph(call.deadline, call.cancelled));
+  // After the charge too: the cost class depends on the edges. Held until
+  // every measure is computed.
+  std::optional<HeavyReleaseQueue::Slot> slot;
+  if (d.release_cost == pm::ReleaseCost::kHeavy &&
+      pm::ComputesOnGraph(prepared.spec)) {
+    absl::StatusOr<HeavyReleaseQueue::Slot> acquired =
+        heavy_releases_.Acquire(caller.id, call);
+    if (!acquired.ok()) return acquired.status();
+    slot.emplace(*std::move(acquired));
+  }
   const std::unique_ptr<core::dp::SecureUrbg> urbg = NewUrbg();
   std::vector<pm::PrivateMeasureResult> released;
   for (const Measure measure : prepared.spec.measures) {

@@ -32,14 +32,15 @@
 #include "absl/time/time.h"
 #include "core/dp/secure_urbg.h"
 #include "core/ledger/ledger.h"
+#include "core/private/measure_release.h"
 #include "dpq/v1/buyer_service.grpc.pb.h"
 #include "dpq/v1/buyer_service.pb.h"
 #include "grpcpp/server_context.h"
 #include "grpcpp/support/status.h"
-#include "core/private/measure_release.h"
 #include "server/auth/accounts_store.h"
 #include "server/auth/principal.h"
 #include "server/buyer/heavy_job_limiter.h"
+#include "server/buyer/heavy_release_queue.h"
 #include "server/buyer/node_scores_cache.h"
 #include "server/buyer/release_helpers.h"
 #include "server/buyer/release_pipeline.h"
@@ -77,15 +78,17 @@ class BuyerServiceImpl final : public v1::BuyerService::Service {
   // `max_heavy_jobs` (>= 1) bounds the TrainDecisionTree and
   // SelectInfluentialNodes computations that run at once, and
   // `max_heavy_jobs_per_buyer` (1..max_heavy_jobs; 0 = the default, half
-  // of them) those of one caller. `urbg` (tests
+  // of them) those of one caller. `max_heavy_releases` (>= 1) bounds the
+  // measure computations on heavy datasets that run at once, after their
+  // charge (heavy_release_queue.h). `urbg` (tests
   // only; the server passes none): a generator per release instead of
   // core::dp::OpenSslUrbg.
   BuyerServiceImpl(registry::DatasetRegistry* registry,
                    core::ledger::LedgerStore* ledger,
                    const auth::AccountsStore* accounts,
                    int max_heavy_jobs = kDefaultMaxHeavyJobs,
-                   int max_heavy_jobs_per_buyer = 0,
-                   UrbgFactory urbg = nullptr);
+                   int max_heavy_jobs_per_buyer = 0, UrbgFactory urbg = nullptr,
+                   int max_heavy_releases = kDefaultMaxHeavyReleases);
 
   grpc::Status ListDatasets(grpc::ServerContext* context,
                             const v1::ListDatasetsRequest* request,
@@ -240,7 +243,10 @@ class BuyerServiceImpl final : public v1::BuyerService::Service {
   absl::StatusOr<v1::RowCount> ReleaseRows(
       const PreparedRelease<core::private_measures::MeasureRelease>& prepared)
       const;
+  // The measures of a charged release; on a heavy dataset their
+  // computation first waits for a slot of heavy_releases_.
   absl::StatusOr<std::vector<v1::MeasureResult>> ReleaseMeasures(
+      const auth::Principal& caller,
       const PreparedRelease<core::private_measures::MeasureRelease>& prepared,
       const CallContext& call) const;
 
@@ -248,6 +254,7 @@ class BuyerServiceImpl final : public v1::BuyerService::Service {
   core::ledger::LedgerStore* ledger_;
   const auth::AccountsStore* accounts_;
   mutable HeavyJobLimiter heavy_jobs_;
+  mutable HeavyReleaseQueue heavy_releases_;
   mutable NodeScoresCache node_scores_;
   UrbgFactory urbg_;
 };

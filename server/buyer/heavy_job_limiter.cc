@@ -14,10 +14,6 @@ int DefaultMaxHeavyJobsPerBuyer(int max_jobs) {
   return std::max(1, max_jobs / 2);
 }
 
-HeavyJobLimiter::Slot::~Slot() {
-  if (owner_ != nullptr) owner_->Release(principal_);
-}
-
 HeavyJobLimiter::HeavyJobLimiter(int max_jobs, int max_jobs_per_principal)
     : max_jobs_(std::max(1, max_jobs)),
       max_jobs_per_principal_(std::clamp(

@@ -15,6 +15,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "server/buyer/principal_slot.h"
 
 namespace dpq::server::buyer {
 
@@ -34,23 +35,7 @@ inline constexpr int64_t kHeavyJobsRetryDelayMs = 5000;
 class HeavyJobLimiter {
  public:
   // Holds one slot until destroyed (or moved from).
-  class Slot {
-   public:
-    Slot(HeavyJobLimiter* owner, std::string principal)
-        : owner_(owner), principal_(std::move(principal)) {}
-    Slot(Slot&& other) noexcept
-        : owner_(other.owner_), principal_(std::move(other.principal_)) {
-      other.owner_ = nullptr;
-    }
-    Slot(const Slot&) = delete;
-    Slot& operator=(const Slot&) = delete;
-    Slot& operator=(Slot&&) = delete;
-    ~Slot();
-
-   private:
-    HeavyJobLimiter* owner_;
-    std::string principal_;
-  };
+  using Slot = PrincipalSlot<HeavyJobLimiter>;
 
   // `max_jobs` >= 1 in all; `max_jobs_per_principal` in [1, max_jobs] for
   // one principal (0: DefaultMaxHeavyJobsPerBuyer(max_jobs)). Values out of
@@ -80,6 +65,7 @@ class HeavyJobLimiter {
   int running(const std::string& principal) const ABSL_LOCKS_EXCLUDED(mu_);
 
  private:
+  friend class PrincipalSlot<HeavyJobLimiter>;
   void Release(const std::string& principal) ABSL_LOCKS_EXCLUDED(mu_);
 
   const int max_jobs_;

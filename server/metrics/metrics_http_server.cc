@@ -14,10 +14,15 @@
 namespace dpq::server::metrics {
 namespace {
 
-// civetweb's worker threads: scrapes are rare and quick.
-constexpr char kThreads[] = "2";
-// A client that sends its request slower than this is dropped.
-constexpr char kRequestTimeoutMs[] = "10000";
+// civetweb's worker threads. civetweb gives each connection a thread for
+// as long as it is open, so the threads bound how many idle or slow
+// connections it takes to keep a scrape waiting: 16, and each of them is
+// dropped after kRequestTimeoutMs, so two slow connections (or a dozen)
+// cannot blind the scrapes (MetricsTest.SlowConnectionsDoNotBlindScrapes).
+// Scrapes themselves are rare and take milliseconds.
+constexpr char kThreads[] = "16";
+// A client that has not sent its whole request by then is dropped.
+constexpr char kRequestTimeoutMs[] = "2000";
 
 // One whole response; the connection closes after it (no keep-alive), so
 // the body's length is exact and no request is ever read after it.
@@ -32,10 +37,12 @@ void Respond(mg_connection* connection, int code, const char* reason,
   mg_write(connection, body.data(), body.size());
 }
 
+}  // namespace
+
 // HOST:PORT in civetweb's listening_ports syntax, which is the same for
 // numeric addresses ("1.2.3.4:9464", "[::1]:9464"); checked here so that
 // a mistake names the option.
-absl::Status CheckListen(const std::string& listen) {
+absl::Status CheckMetricsListen(const std::string& listen) {
   const std::string::size_type colon = listen.rfind(':');
   int port = -1;
   if (colon == std::string::npos || colon == 0 ||
@@ -48,11 +55,10 @@ absl::Status CheckListen(const std::string& listen) {
   return absl::OkStatus();
 }
 
-}  // namespace
-
 absl::StatusOr<std::unique_ptr<MetricsHttpServer>> MetricsHttpServer::Start(
     const std::string& listen, std::function<std::string()> render) {
-  if (absl::Status valid = CheckListen(listen); !valid.ok()) return valid;
+  if (absl::Status valid = CheckMetricsListen(listen); !valid.ok())
+    return valid;
   // Without TLS: the scrape is public operator data (see the header).
   static std::once_flag library_init;
   std::call_once(library_init, [] { mg_init_library(0); });

@@ -18,6 +18,11 @@ struct mg_connection;
 
 namespace dpq::server::metrics {
 
+// OK for a numeric HOST:PORT; kInvalidArgument naming metrics_listen
+// otherwise (what Start checks first; the server checks it before anything
+// else, and starts the listener last).
+absl::Status CheckMetricsListen(const std::string& listen);
+
 class MetricsHttpServer {
  public:
   // Listens on `listen` (a numeric IPv4 address and port, "0.0.0.0:9464",

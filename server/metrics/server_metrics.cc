@@ -71,11 +71,11 @@ ServerMetrics::ServerMetrics(absl::string_view version, absl::Time start)
                                          "a worker.",
                                          {})
                                .With({})),
-      graph_builds_running_(
-          registry_
-              .AddGauge("dpq_graph_builds_running",
-                        "Conflict-graph builds running now.", {})
-              .With({})),
+      graph_builds_running_(registry_
+                                .AddGauge("dpq_graph_builds_running",
+                                          "Conflict-graph builds running now.",
+                                          {})
+                                .With({})),
       graph_builds_done_(
           registry_
               .AddCounter("dpq_graph_builds_completed_total",
@@ -90,17 +90,43 @@ ServerMetrics::ServerMetrics(absl::string_view version, absl::Time start)
                         "with the bounds registration recorded.",
                         {})
               .With({})),
-      heavy_jobs_in_use_(
+      datasets_uncached_(
           registry_
-              .AddGauge("dpq_heavy_job_slots_in_use",
-                        "Heavy jobs (TrainDecisionTree, "
-                        "SelectInfluentialNodes) running now.",
+              .AddGauge("dpq_datasets_uncached",
+                        "Catalog dataset versions this replica's cache "
+                        "cannot hold now (a full disk); retried every poll.",
                         {})
               .With({})),
+      heavy_jobs_in_use_(registry_
+                             .AddGauge("dpq_heavy_job_slots_in_use",
+                                       "Heavy jobs (TrainDecisionTree, "
+                                       "SelectInfluentialNodes) running now.",
+                                       {})
+                             .With({})),
       heavy_job_capacity_(
           registry_
               .AddGauge("dpq_heavy_job_slots_capacity",
-                        "Heavy jobs that may run at once (max_heavy_jobs).",
+                        "Heavy jobs that may run at once (max_heavy_jobs).", {})
+              .With({})),
+      heavy_releases_running_(
+          registry_
+              .AddGauge("dpq_heavy_releases_running",
+                        "Computations of releases on heavy datasets running "
+                        "now (after their charge).",
+                        {})
+              .With({})),
+      heavy_releases_queued_(
+          registry_
+              .AddGauge("dpq_heavy_releases_queued",
+                        "Charged releases on heavy datasets waiting for a "
+                        "slot (max_heavy_releases).",
+                        {})
+              .With({})),
+      heavy_release_capacity_(
+          registry_
+              .AddGauge("dpq_heavy_releases_capacity",
+                        "Heavy release computations that may run at once "
+                        "(max_heavy_releases).",
                         {})
               .With({})) {
   registry_

@@ -76,12 +76,25 @@ class ServerMetrics {
   // rebuilt as registered recorded it), and one such version gone.
   void DatasetRefused() { datasets_refused_.Add(1); }
   void DatasetRefusalEnded() { datasets_refused_.Add(-1); }
+  // Catalog versions this replica's cache cannot hold now (a full disk).
+  void SetDatasetsUncached(int64_t n) { datasets_uncached_.Set(n); }
 
   // The heavy-job limiter: `slots` of capacity added (negative: removed
   // when a limiter goes), one slot taken or given back.
   void HeavyJobCapacity(int64_t slots) { heavy_job_capacity_.Add(slots); }
   void HeavyJobSlotTaken() { heavy_jobs_in_use_.Add(1); }
   void HeavyJobSlotReleased() { heavy_jobs_in_use_.Add(-1); }
+
+  // The heavy-release queue (server/buyer/heavy_release_queue.h): `slots`
+  // of capacity added (negative: removed), a release queued, leaving the
+  // queue, started, finished.
+  void HeavyReleaseCapacity(int64_t slots) {
+    heavy_release_capacity_.Add(slots);
+  }
+  void HeavyReleaseQueued() { heavy_releases_queued_.Add(1); }
+  void HeavyReleaseDequeued() { heavy_releases_queued_.Add(-1); }
+  void HeavyReleaseStarted() { heavy_releases_running_.Add(1); }
+  void HeavyReleaseFinished() { heavy_releases_running_.Add(-1); }
 
   // The scrape's text.
   std::string Render() const { return registry_.Render(); }
@@ -98,8 +111,12 @@ class ServerMetrics {
   Gauge& graph_builds_running_;
   Counter& graph_builds_done_;
   Gauge& datasets_refused_;
+  Gauge& datasets_uncached_;
   Gauge& heavy_jobs_in_use_;
   Gauge& heavy_job_capacity_;
+  Gauge& heavy_releases_running_;
+  Gauge& heavy_releases_queued_;
+  Gauge& heavy_release_capacity_;
 };
 
 // The name of a gRPC status code ("OK", "RESOURCE_EXHAUSTED"); "UNKNOWN"

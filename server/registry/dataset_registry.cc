@@ -96,6 +96,7 @@ VersionState StateOf(const LoadedDataset& d, const ConflictGraphData* graph) {
     state.cover_bound = graph->cover_bound;
     state.degree_bounds = graph->degree_bounds;
     state.cross_bounds_recorded = true;
+    state.release_cost = d.release_cost;
   }
   return state;
 }
@@ -236,6 +237,14 @@ absl::Status DatasetRegistry::LoadFromDisk(const std::string& id,
   d->recorded.cover_bound = stored.state.cover_bound;
   d->recorded.degree_bounds = stored.state.degree_bounds;
   d->recorded.cross_bounds_recorded = stored.state.cross_bounds_recorded;
+  // Fixed at registration; a version stored before it was recorded takes it
+  // from its recorded edge count (heavy without one).
+  if (stored.state.release_cost.has_value()) {
+    d->release_cost = *stored.state.release_cost;
+  } else if (stored.state.edges.has_value()) {
+    d->release_cost =
+        core::private_measures::ReleaseCostOf(*stored.state.edges);
+  }
   WarnIfTextContractBroken(id, *d, csv.view());
   if (d->manifest.exact_repair() && !stored.state.exact_repair.has_value()) {
     return absl::DataLossError(
@@ -355,6 +364,11 @@ absl::StatusOr<std::shared_ptr<const LoadedDataset>> DatasetRegistry::Write(
     options_.before_registration_graph(id);
   }
   RETURN_IF_ERROR(BuildRegistrationGraph(options_, deadline, d.get()));
+  if (const ConflictGraphData* graph =
+          d->is_graph() ? nullptr : d->conflict_graph->ready_data()) {
+    d->release_cost =
+        core::private_measures::ReleaseCostOf(graph->graph.graph.num_edges());
+  }
   // The content hash the catalog verifies every fetch against, computed
   // outside the lock.
   const std::string content_sha256 =

@@ -226,7 +226,7 @@ class DatasetRegistry {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   // Makes `entry` the cached and served version: keeps the cached copy if
   // it matches, else fetches it; then loads it.
-  absl::Status ApplyEntry(const CatalogEntry& entry)
+  absl::Status ApplyEntry(const CatalogEntry& entry, bool* cache_write_failed)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   // True if the cache holds exactly this version (texts and content hash).
   bool CacheHolds(const CatalogEntry& entry,
@@ -275,6 +275,10 @@ class DatasetRegistry {
   absl::flat_hash_map<std::string, CatalogEntry> synced_
       ABSL_GUARDED_BY(write_mu_);
   absl::flat_hash_map<std::string, CatalogEntry> failed_
+      ABSL_GUARDED_BY(write_mu_);
+  // Versions this replica's cache could not hold (a full disk): retried at
+  // every poll until they fit.
+  absl::flat_hash_map<std::string, CatalogEntry> uncached_
       ABSL_GUARDED_BY(write_mu_);
   int64_t synced_version_ ABSL_GUARDED_BY(write_mu_) = -1;
   // The catalog version UnpublishStale checked last (-1: never).

@@ -17,6 +17,7 @@
 #include "core/util/sha256_hex.h"
 #include "core/util/status_macros.h"
 #include "core/util/status_prefix.h"
+#include "server/metrics/server_metrics.h"
 #include "server/registry/dataset_registry.h"
 #include "server/registry/manifest.h"
 
@@ -150,7 +151,8 @@ absl::Status DatasetRegistry::ReconcileIfChanged(int64_t catalog_version) {
   ASSIGN_OR_RETURN(const CatalogSnapshot snapshot,
                    options_.catalog->Snapshot());
   RETURN_IF_ERROR(Reconcile(snapshot, /*strict=*/false));
-  retry_ = false;
+  // A version the cache could not hold is tried again at the next poll.
+  retry_ = !uncached_.empty();
   return absl::OkStatus();
 }
 
@@ -238,15 +240,42 @@ absl::Status DatasetRegistry::Reconcile(const CatalogSnapshot& snapshot,
         !strict && it != failed_.end() && it->second == entry) {
       continue;  // logged when it failed; retried once the entry changes
     }
-    absl::Status applied = ApplyEntry(entry);
+    bool cache_write_failed = false;
+    absl::Status applied = ApplyEntry(entry, &cache_write_failed);
     if (applied.ok()) {
       synced_[id] = entry;
       failed_.erase(id);
+      if (uncached_.erase(id) > 0) {
+        LogWarning(absl::StrCat("dataset '", id, "' version ", entry.version,
+                                " is in this replica's cache now and "
+                                "served again."));
+        metrics::ServerMetrics::Default().SetDatasetsUncached(
+            static_cast<int64_t>(uncached_.size()));
+      }
       continue;
     }
     // Never serve a version the catalog replaced, nor one that failed.
     Unpublish(id);
     synced_.erase(id);
+    if (cache_write_failed && !strict) {
+      // The replica's disk, not the version: retried at every poll until
+      // it fits (logged once per version, counted in dpq_datasets_uncached).
+      const bool first = !uncached_.contains(id) || uncached_[id] != entry;
+      uncached_[id] = entry;
+      metrics::ServerMetrics::Default().SetDatasetsUncached(
+          static_cast<int64_t>(uncached_.size()));
+      if (first) {
+        LogWarning(absl::StrCat(
+            "cannot write dataset '", id, "' version ", entry.version,
+            " into this replica's cache (",
+            absl::StripSuffix(applied.message(), "."),
+            "); it is not served by this replica until the cache can hold "
+            "it, retried every ",
+            absl::FormatDuration(options_.catalog_poll_interval),
+            " (dpq_datasets_uncached counts such datasets)."));
+      }
+      continue;
+    }
     applied = core::util::WithPrefix(
         absl::StrCat("Cannot load dataset '", id, "' version ", entry.version,
                      " from the catalog: "),
@@ -263,7 +292,8 @@ absl::Status DatasetRegistry::Reconcile(const CatalogSnapshot& snapshot,
   return absl::OkStatus();
 }
 
-absl::Status DatasetRegistry::ApplyEntry(const CatalogEntry& entry) {
+absl::Status DatasetRegistry::ApplyEntry(const CatalogEntry& entry,
+                                         bool* cache_write_failed) {
   const std::string& id = entry.dataset_id;
   absl::StatusOr<CatalogRecord> record = options_.catalog->FetchRecord(entry);
   if (!record.ok()) return ChangedMeanwhile(id, record.status());
@@ -274,8 +304,17 @@ absl::Status DatasetRegistry::ApplyEntry(const CatalogEntry& entry) {
   if (!CacheHolds(entry, texts.manifest, texts.state)) {
     absl::StatusOr<std::string> data = options_.catalog->FetchData(entry);
     if (!data.ok()) return ChangedMeanwhile(id, data.status());
-    RETURN_IF_ERROR(directory_.Publish(id, *data, texts.manifest, texts.state,
-                                       directory_.Contains(id)));
+    absl::Status written = options_.before_cache_write
+                               ? options_.before_cache_write(id)
+                               : absl::OkStatus();
+    if (written.ok()) {
+      written = directory_.Publish(id, *data, texts.manifest, texts.state,
+                                   directory_.Contains(id));
+    }
+    if (!written.ok()) {
+      *cache_write_failed = true;
+      return written;
+    }
   }
   // The same path as a version stored before a restart.
   return LoadFromDisk(id, entry.revision);

@@ -105,6 +105,8 @@ v1::DatasetStats LoadedDataset::Stats() const {
     return stats;
   }
   stats.set_rows(table.num_rows());
+  stats.set_release_cost(
+      std::string(core::private_measures::ReleaseCostName(release_cost)));
   if (const ConflictGraphData* data = conflict_graph->ready_data()) {
     stats.set_graph_ready(true);
     stats.set_edges(data->graph.graph.num_edges());

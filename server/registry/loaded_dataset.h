@@ -16,6 +16,7 @@
 #include "absl/time/time.h"
 #include "core/constraints/denial_constraint.h"
 #include "core/cube/cuboid_release.h"
+#include "core/private/release_cost.h"
 #include "core/selection/nodes/influential_nodes.h"
 #include "core/table/table.h"
 #include "dpq/v1/admin_service.pb.h"
@@ -87,6 +88,13 @@ struct LoadedDataset {
   // The conflict graph; never null for tables. Ready once registration
   // returns; rebuilt in the background after a server start.
   std::shared_ptr<ConflictGraphSlot> conflict_graph;
+  // The cost class of its releases, fixed at registration from the graph's
+  // edges and recorded (VersionState::release_cost); heavy for a version
+  // stored before it was recorded without an edge count. Private (it
+  // depends on the edges): read only after a release's charge, to queue
+  // its computation (server/buyer/heavy_release_queue.h).
+  core::private_measures::ReleaseCost release_cost =
+      core::private_measures::ReleaseCost::kHeavy;
   // What state.txt recorded of the graph (a stored version): the rebuild
   // must reproduce it, or the version is refused (DatasetRegistry).
   RecordedGraph recorded;

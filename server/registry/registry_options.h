@@ -46,6 +46,10 @@ struct RegistryOptions {
   // Tests only: runs in Register/Replace after the rows are parsed, before
   // the conflict graph is built (to make the build take time).
   std::function<void(const std::string& dataset_id)> before_registration_graph;
+  // Tests only (a fault-injecting cache): runs before a replica writes a
+  // catalog version into its cache; a non-OK status fails that write as a
+  // full disk would.
+  std::function<absl::Status(const std::string& dataset_id)> before_cache_write;
 };
 
 }  // namespace dpq::server::registry

@@ -79,6 +79,11 @@ std::string FormatVersionState(const VersionState& state) {
     }
     absl::StrAppend(&text, "\n");
   }
+  if (state.release_cost.has_value()) {
+    absl::StrAppend(
+        &text, "release_cost ",
+        core::private_measures::ReleaseCostName(*state.release_cost), "\n");
+  }
   if (state.exact_repair.has_value()) {
     absl::StrAppend(&text, "exact_repair ", *state.exact_repair, "\n");
   }
@@ -119,6 +124,12 @@ absl::StatusOr<VersionState> ParseVersionState(absl::string_view text,
       }
     } else if (kv.first == "cross_bounds") {
       cross_bounds = kv.second;
+    } else if (kv.first == "release_cost") {
+      state.release_cost = core::private_measures::ParseReleaseCost(kv.second);
+      if (!state.release_cost.has_value()) {
+        return absl::DataLossError(
+            absl::StrCat("'", path, "' has a malformed 'release_cost' line."));
+      }
     }
   }
   if (cross_bounds.has_value()) {

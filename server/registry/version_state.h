@@ -15,6 +15,9 @@
 //   cross_bounds <c> ...          with degree_bounds (absent in older
 //                                 files): one per DC in order, '-' unless
 //                                 the DC is cross-keyed (degree_bound.h)
+//   release_cost light|heavy      tables only (absent in older files): the
+//                                 cost class of its releases
+//                                 (core/private/release_cost.h)
 //   exact_repair <r>              only if the manifest sets exact_repair
 // Unknown keys are ignored, so a newer server's file still loads.
 #ifndef DPQ_SERVER_REGISTRY_VERSION_STATE_H_
@@ -30,6 +33,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "core/private/degree_bound.h"
+#include "core/private/release_cost.h"
 
 namespace dpq::server::registry {
 
@@ -49,6 +53,8 @@ struct VersionState {
   // Whether degree_bounds' cross-keyed fields were recorded (a
   // cross_bounds line): older files have '-' for a cross-keyed DC.
   bool cross_bounds_recorded = false;
+  // The cost class fixed at registration (tables; absent in older files).
+  std::optional<core::private_measures::ReleaseCost> release_cost;
   // The exact minimum cover computed at registration (exact_repair).
   std::optional<uint64_t> exact_repair;
 };
@@ -58,7 +64,8 @@ std::string FormatVersionState(const VersionState& state);
 
 // Parses the file's text. kDataLoss naming `path` (for the message only)
 // without a valid version and registration time, or with a malformed
-// edges, cover_bound, degree_bounds, cross_bounds or exact_repair line (a
+// edges, cover_bound, degree_bounds, cross_bounds, release_cost or
+// exact_repair line (a
 // cross_bounds line must match a degree_bounds line DC for DC).
 absl::StatusOr<VersionState> ParseVersionState(absl::string_view text,
                                                const std::string& path);

@@ -60,6 +60,13 @@ absl::Status SqliteError(sqlite3* db, int rc, absl::string_view name,
                    db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc),
                    " (SQLite code ", rc, ").");
   if (IsBusy(rc)) return absl::UnavailableError(message);
+  // A full disk is the operator's to fix and passes once space is freed:
+  // retryable (the ledger settles what it left, core/ledger/
+  // settling_ledger_store.h).
+  if ((rc & 0xff) == SQLITE_FULL) {
+    return absl::UnavailableError(
+        absl::StrCat(message, " The server's disk is full."));
+  }
   return absl::InternalError(message);
 }
 

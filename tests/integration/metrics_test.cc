@@ -3,6 +3,11 @@
 // HTTP after a few calls (an OK release and its replay, a refused one, an
 // unauthenticated one), the text parsed and the series checked exactly;
 // no buyer id in it; 404 and 405 for anything but GET /metrics.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -172,6 +177,31 @@ TEST_F(MetricsTest, ServesNothingElse) {
   EXPECT_EQ(Get("/metrics", "DELETE").status, 405);
   // The listener still answers afterwards.
   EXPECT_THAT(ScrapeMetrics().text, HasSubstr("dpq_build_info"));
+}
+
+// Idle connections (opened, nothing sent) each hold one of civetweb's
+// threads until its request timeout: with 2 threads and a 10 s timeout,
+// two of them kept every scrape waiting. Four are held open here while a
+// scrape must answer at once.
+TEST_F(MetricsTest, SlowConnectionsDoNotBlindScrapes) {
+  std::vector<int> idle;
+  for (int i = 0; i < 4; ++i) {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ASSERT_GE(fd, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<uint16_t>(port_));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(
+        connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+    ASSERT_EQ(send(fd, "GET /met", 8, 0), 8);  // a request never finished
+    idle.push_back(fd);
+  }
+  absl::SleepFor(absl::Milliseconds(100));  // accepted, threads taken
+  const absl::Time start = absl::Now();
+  EXPECT_THAT(ScrapeMetrics().text, HasSubstr("dpq_build_info"));
+  EXPECT_LT(absl::Now() - start, absl::Seconds(1));
+  for (const int fd : idle) close(fd);
 }
 
 TEST_F(MetricsTest, NoListenerWithoutTheFlag) {

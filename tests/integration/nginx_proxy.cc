@@ -9,17 +9,24 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "core/util/status_macros.h"
 
 extern char** environ;
 
@@ -87,32 +94,89 @@ absl::StatusOr<std::unique_ptr<NginxProxy>> NginxProxy::Start(
                      "nginx-light (apt-get install nginx-light)"));
   }
   std::unique_ptr<NginxProxy> proxy(new NginxProxy());
+  proxy->upstreams_ = upstreams;
+  proxy->certs_ = certs;
   // Another process may take the free port before nginx binds it: try a
   // few ports.
   absl::Status last = absl::UnavailableError("no free loopback port");
   for (int attempt = 0; attempt < 3; ++attempt) {
     const int port = FreeLoopbackPort();
     if (port == 0) continue;
-    const CommandResult render = RunCommand(
-        {"/bin/bash", absl::StrCat(kSourceDir, "/deploy/nginx/render-conf.sh"),
-         absl::StrCat(kSourceDir, "/deploy/nginx/dpq.conf"),
-         proxy->config_path()},
-        {{"DPQ_UPSTREAMS", absl::StrJoin(upstreams, " ")},
-         {"DPQ_LISTEN", absl::StrCat("127.0.0.1:", port)},
-         {"DPQ_TLS_CERT", certs.server_cert()},
-         {"DPQ_TLS_KEY", certs.server_key()},
-         {"DPQ_UPSTREAM_CA", certs.ca()},
-         {"DPQ_UPSTREAM_TLS_NAME", "localhost"}});
-    if (render.exit_code != 0) {
-      return absl::InternalError(
-          absl::StrCat("deploy/nginx/render-conf.sh failed (", render.exit_code,
-                       "): ", render.err));
+    if (absl::Status rendered = proxy->Render(port, {}); !rendered.ok()) {
+      return rendered;
     }
+    proxy->port_ = port;
     last = proxy->Launch(port);
     if (last.ok()) return proxy;
     if (!absl::IsUnavailable(last)) return last;
   }
   return last;
+}
+
+absl::Status NginxProxy::Render(int port,
+                                const std::vector<std::string>& down) {
+  const CommandResult render = RunCommand(
+      {"/bin/bash", absl::StrCat(kSourceDir, "/deploy/nginx/render-conf.sh"),
+       absl::StrCat(kSourceDir, "/deploy/nginx/dpq.conf"), config_path()},
+      {{"DPQ_UPSTREAMS", absl::StrJoin(upstreams_, " ")},
+       {"DPQ_UPSTREAMS_DOWN", absl::StrJoin(down, " ")},
+       {"DPQ_LISTEN", absl::StrCat("127.0.0.1:", port)},
+       {"DPQ_TLS_CERT", certs_.server_cert()},
+       {"DPQ_TLS_KEY", certs_.server_key()},
+       {"DPQ_UPSTREAM_CA", certs_.ca()},
+       {"DPQ_UPSTREAM_TLS_NAME", "localhost"}});
+  if (render.exit_code != 0) {
+    return absl::InternalError(
+        absl::StrCat("deploy/nginx/render-conf.sh failed (", render.exit_code,
+                     "): ", render.err));
+  }
+  return absl::OkStatus();
+}
+
+namespace {
+
+// The pids of the processes whose parent is `parent` (/proc).
+std::vector<pid_t> ChildrenOf(pid_t parent) {
+  std::vector<pid_t> children;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    pid_t pid = 0;
+    if (!absl::SimpleAtoi(entry.path().filename().string(), &pid)) continue;
+    std::ifstream stat(entry.path() / "stat");
+    std::string line;
+    std::getline(stat, line);
+    // pid (comm) state ppid ...: the comm may hold spaces, so parse after ')'.
+    const size_t close = line.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream rest(line.substr(close + 2));
+    std::string state;
+    pid_t ppid = 0;
+    rest >> state >> ppid;
+    if (ppid == parent) children.push_back(pid);
+  }
+  return children;
+}
+
+}  // namespace
+
+absl::Status NginxProxy::Reload(const std::vector<std::string>& down) {
+  if (pid_ <= 0) return absl::FailedPreconditionError("nginx is not running");
+  RETURN_IF_ERROR(Render(port_, down));
+  const std::vector<pid_t> old_workers = ChildrenOf(pid_);
+  if (::kill(pid_, SIGHUP) != 0) {
+    return absl::InternalError("cannot signal nginx");
+  }
+  const auto give_up = Clock::now() + std::chrono::seconds(30);
+  while (Clock::now() < give_up) {
+    const std::vector<pid_t> now = ChildrenOf(pid_);
+    bool old_left = false;
+    for (pid_t w : old_workers) {
+      old_left = old_left || std::find(now.begin(), now.end(), w) != now.end();
+    }
+    if (!old_left && !now.empty()) return absl::OkStatus();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return absl::DeadlineExceededError(absl::StrCat(
+      "nginx's old workers did not exit after the reload:\n", Tail(Log())));
 }
 
 absl::Status NginxProxy::Launch(int port) {

@@ -53,6 +53,13 @@ class NginxProxy {
   // "/dpq.v1.BuyerService/").
   std::vector<std::string> AccessLines(const std::string& path_part) const;
 
+  // Renders the configuration again with the replicas of `down` (a subset
+  // of the upstreams) marked `down` (DPQ_UPSTREAMS_DOWN), and reloads nginx
+  // gracefully (SIGHUP: new workers use the new configuration, the old
+  // ones finish their calls and exit); returns once the old workers are
+  // gone (at most 30 s). The rolling upgrade of docs/operations.md.
+  absl::Status Reload(const std::vector<std::string>& down);
+
   // Fast shutdown (SIGTERM; the master stops its workers), at most
   // `timeout`, then SIGKILL to nginx's process group. The exit status as
   // in CommandResult.
@@ -64,8 +71,13 @@ class NginxProxy {
   // One start attempt on `port`; kUnavailable if the port was taken
   // meanwhile (the caller tries another one).
   absl::Status Launch(int port);
+  // Renders deploy/nginx/dpq.conf for `port` with `down` marked down.
+  absl::Status Render(int port, const std::vector<std::string>& down);
 
   TempDir prefix_;
+  std::vector<std::string> upstreams_;
+  Certs certs_;
+  int port_ = 0;
   std::string address_;
   pid_t pid_ = -1;
 };

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -143,6 +144,78 @@ TEST_F(ServiceTest, MaxEdgesFlagBoundsTheRegistration) {
       GrpcOk());
   ASSERT_THAT(admin_list.datasets(), SizeIs(1));
   EXPECT_EQ(admin_list.datasets(0).dataset().dataset_id(), "hospital");
+}
+
+// The cost class is fixed at registration from the conflict graph's size
+// and recorded (state.txt), shown to admins only; on a heavy dataset eight
+// concurrent releases (fresh request ids, one max_heavy_releases slot)
+// queue after their charge and all complete, and the class survives a
+// restart. 1,500 rows under one key with distinct values: a clique of
+// 1,124,250 edges (above 1,000,000).
+TEST_F(ServiceTest, HeavyDatasetsAreClassedAtRegistrationAndQueued) {
+  ASSERT_EQ(StopServer(), 0) << server_->Log();
+  ASSERT_NO_FATAL_FAILURE(StartServer({"--max-heavy-releases", "1"}));
+  std::string csv = "K,V\n";
+  for (int i = 0; i < 1500; ++i) absl::StrAppend(&csv, "k,v", i, "\n");
+  v1::DatasetManifest manifest;
+  manifest.set_dataset_id("clique");
+  manifest.set_constraints("K -> V\n");
+  manifest.set_public_max_rows(3000);
+  manifest.set_infer_column_types(true);
+  v1::RegisterDatasetResponse registered;
+  ASSERT_THAT(client_->Register(admin_token_, manifest, csv, &registered),
+              GrpcOk());
+  EXPECT_EQ(registered.stats().edges(), 1500u * 1499 / 2);
+  EXPECT_EQ(registered.stats().release_cost(), "heavy");
+  EXPECT_THAT(ReadFileOrEmpty(data_dir() + "/datasets/clique/state.txt"),
+              HasSubstr("release_cost heavy\n"));
+  v1::AdminListDatasetsResponse admin_list;
+  {
+    auto context = Context(admin_token_);
+    ASSERT_THAT(client_->admin(admin_token_)
+                    .ListDatasets(context.get(), {}, &admin_list),
+                GrpcOk());
+  }
+  for (const auto& d : admin_list.datasets()) {
+    EXPECT_EQ(d.stats().release_cost(),
+              d.dataset().dataset_id() == "clique" ? "heavy" : "light");
+  }
+  absl::StatusOr<std::string> token =
+      client_->CreateBuyer(admin_token_, "mallory");
+  ASSERT_TRUE(token.ok()) << token.status();
+  ASSERT_THAT(client_->Grant(admin_token_, "mallory", "clique", 1), GrpcOk());
+  std::vector<v1::MeasureInconsistencyResponse> answers(8);
+  std::vector<grpc::Status> statuses(8);
+  std::vector<std::thread> callers;
+  for (size_t i = 0; i < answers.size(); ++i) {
+    callers.emplace_back([&, i] {
+      statuses[i] = client_->Measure(*token, "clique", v1::MEASURE_MI, 0.01,
+                                     absl::StrCat("heavy-", i), &answers[i]);
+    });
+  }
+  for (std::thread& t : callers) t.join();
+  for (size_t i = 0; i < answers.size(); ++i) {
+    ASSERT_THAT(statuses[i], GrpcOk()) << i;
+    EXPECT_EQ(answers[i].result().method(), "group_bound");
+  }
+  absl::StatusOr<v1::Budget> budget = client_->Budget(*token, "clique");
+  ASSERT_TRUE(budget.ok()) << budget.status();
+  EXPECT_NEAR(budget->spent(), 0.08, 1e-12);
+  // Recorded: the restarted server (whose graph is rebuilt in the
+  // background) still classes it heavy.
+  ASSERT_EQ(StopServer(), 0) << server_->Log();
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  {
+    auto context = Context(admin_token_);
+    ASSERT_THAT(client_->admin(admin_token_)
+                    .ListDatasets(context.get(), {}, &admin_list),
+                GrpcOk());
+  }
+  for (const auto& d : admin_list.datasets()) {
+    if (d.dataset().dataset_id() == "clique") {
+      EXPECT_EQ(d.stats().release_cost(), "heavy");
+    }
+  }
 }
 
 TEST_F(ServiceTest, RegisterFromAServerPath) {

@@ -102,6 +102,13 @@ TEST(ConfigTest, BackgroundWorkersAndHeavyJobsAreBounded) {
                                  "max_heavy_jobs = 4]")));
   options.max_heavy_jobs_per_buyer = -1;
   EXPECT_FALSE(ValidateOptions(options).ok());
+  options.max_heavy_jobs_per_buyer = 0;
+  options.max_heavy_releases = 0;
+  EXPECT_THAT(ValidateOptions(options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("max_heavy_releases must be in [1, 64]")));
+  options.max_heavy_releases = 64;
+  EXPECT_OK(ValidateOptions(options));
 }
 
 TEST(ConfigTest, TheShippedExampleConfigParses) {
@@ -278,6 +285,8 @@ TEST(ConfigTest, SharedStateKeysAndFlags) {
   EXPECT_EQ(line.import_sqlite_dir, "/srv/old");
   EXPECT_THAT(Usage(), HasSubstr("--database DSN"));
   EXPECT_THAT(Usage(), HasSubstr("--import-sqlite DIR"));
+  EXPECT_THAT(Usage(), HasSubstr("--backup NEW_DIR --data-dir DIR"));
+  EXPECT_THAT(Usage(), HasSubstr("--max-heavy-releases N"));
 }
 
 TEST(ValidateOptionsTest, SharedStateOptionsAreChecked) {

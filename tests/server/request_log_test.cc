@@ -1,8 +1,10 @@
 #include "server/request_log.h"
 
+#include <cstdint>
 #include <string>
 
 #include "absl/strings/match.h"
+#include "dpq/v1/buyer_service.pb.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -85,6 +87,35 @@ TEST(RequestLogTest, ReleasesCarryTheirRequestIdAndReplayFlag) {
   EXPECT_THAT(forged, HasSubstr("request_id=x\\nrpc=forged"));
   // Not a release: no such fields.
   EXPECT_THAT(LineFor(absl::OkStatus()), Not(HasSubstr("request_id=")));
+}
+
+// A response gRPC would refuse to send after an OK ("Sent message larger
+// than max") is refused by Finish: the client and the line see the same
+// RESOURCE_EXHAUSTED, naming both sizes; a response within the limit, or
+// an error, is unchanged.
+TEST(RequestLogTest, AnOversizedAnswerIsLoggedAsTheStatusSent) {
+  SetMaxResponseBytes(64);
+  v1::ListDatasetsResponse big;
+  big.add_datasets()->set_description(std::string(100, 'x'));
+  ::testing::internal::CaptureStderr();
+  RequestLog log("BuyerService.ListDatasets", &big);
+  const grpc::Status status = log.Finish(absl::OkStatus());
+  const std::string line = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(status.error_message(),
+              HasSubstr("more than the server's max_message_bytes (64)"));
+  EXPECT_THAT(line, HasSubstr("status=RESOURCE_EXHAUSTED"));
+  v1::ListDatasetsResponse small;
+  ::testing::internal::CaptureStderr();
+  RequestLog fits("BuyerService.ListDatasets", &small);
+  EXPECT_TRUE(fits.Finish(absl::OkStatus()).ok());
+  EXPECT_THAT(::testing::internal::GetCapturedStderr(), HasSubstr("status=OK"));
+  ::testing::internal::CaptureStderr();
+  RequestLog failed("BuyerService.ListDatasets", &big);
+  EXPECT_EQ(failed.Finish(absl::NotFoundError("no")).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+  ::testing::internal::GetCapturedStderr();
+  SetMaxResponseBytes(INT64_MAX);
 }
 
 }  // namespace

@@ -291,6 +291,23 @@ TEST_F(ServerBinaryTest, UnreadableCertificateExitsOneNamingTheFile) {
   EXPECT_TRUE(server.WaitForStderr("tls_cert '/no/such/server.pem'"));
 }
 
+// The metrics listener starts only after every check: a start that a bad
+// setting (here an import_dir that does not exist) stops never listened
+// for scrapes, so no monitoring sees a server that is not there.
+TEST_F(ServerBinaryTest, ABadConfigurationNeverStartsTheMetricsListener) {
+  Process server({"--data-dir", data_, "--listen", "127.0.0.1:0", "--insecure",
+                  "--metrics-listen", "127.0.0.1:0", "--import-dir",
+                  dir_ + "/no-such-dir"});
+  EXPECT_EQ(server.Wait(), 1);
+  EXPECT_TRUE(server.WaitForStderr("import_dir"));
+  EXPECT_THAT(server.Stderr(), Not(HasSubstr("metrics on ")));
+  // A malformed metrics address is still refused at once.
+  Process bad({"--data-dir", data_, "--listen", "127.0.0.1:0", "--insecure",
+               "--metrics-listen", "localhost"});
+  EXPECT_NE(bad.Wait(), 0);
+  EXPECT_TRUE(bad.WaitForStderr("metrics_listen must be a numeric"));
+}
+
 TEST_F(ServerBinaryTest, PortInUseIsAClearError) {
   auto first = StartInsecure();
   const int port = first->Port();

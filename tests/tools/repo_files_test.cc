@@ -319,7 +319,8 @@ TEST(DeployFilesTest, ScriptsAreExecutable) {
   for (const char* script :
        {"deploy/install-deps.sh", "deploy/make-certs.sh",
         "deploy/make-secrets.sh", "deploy/demo/run-demo.sh",
-        "deploy/check-image.sh", "deploy/nginx/render-conf.sh"}) {
+        "deploy/check-image.sh", "deploy/nginx/render-conf.sh",
+        "deploy/nginx/reload.sh"}) {
     EXPECT_TRUE(IsExecutable(kRoot / script)) << script;
   }
 }
@@ -343,7 +344,8 @@ TEST(DeployFilesTest, ConfigExampleHasKnownKeysOnly) {
                                        "exact_repair_seconds",
                                        "max_heavy_jobs",
                                        "import_dir",
-                                       "max_heavy_jobs_per_buyer"};
+                                       "max_heavy_jobs_per_buyer",
+                                       "max_heavy_releases"};
   const std::string text = ReadFile(kRoot / "deploy/dpq-server.conf.example");
   ASSERT_FALSE(text.empty());
   std::map<std::string, int> seen;

@@ -143,12 +143,14 @@ TEST(AdminTextTest, AdminDatasetsShowTrueSizes) {
   a->mutable_stats()->set_rows(998);
   a->mutable_stats()->set_csv_bytes(4096);
   a->mutable_stats()->set_edges(17);
+  a->mutable_stats()->set_release_cost("light");
   a->set_cap(0);
   a->set_spent_all_buyers(1.5);
   EXPECT_EQ(AdminDatasetsText(resp),
-            "ID        VERSION  ROWS  MAX_ROWS  CSV_BYTES  EDGES  CAP   "
+            "ID        VERSION  ROWS  MAX_ROWS  CSV_BYTES  EDGES  COST   CAP   "
             "SPENT_ALL\n"
-            "hospital  2        998   1000      4096       17     none  1.5\n");
+            "hospital  2        998   1000      4096       17     light  none  "
+            "1.5\n");
   const std::string json = *ProtoJsonLine(resp);
   EXPECT_THAT(json, StartsWith(R"({"datasets":[{"dataset":{)"
                                R"("datasetId":"hospital",)"));
@@ -158,7 +160,7 @@ TEST(AdminTextTest, AdminDatasetsShowTrueSizes) {
           R"("stats":{"rows":"998","csvBytes":"4096",)"
           R"("edges":"17","graphBuildSeconds":0,)"
           R"("graphReady":false,"graphError":"",)"
-          R"("nodes":"0"},"cap":0,"spentAllBuyers":1.5,"capUnits":"0","spentAllBuyersUnits":"0"}],)"
+          R"("nodes":"0","releaseCost":"light"},"cap":0,"spentAllBuyers":1.5,"capUnits":"0","spentAllBuyersUnits":"0"}],)"
           R"("nextPageToken":""})"));
 }
 

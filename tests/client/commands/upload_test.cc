@@ -236,7 +236,7 @@ TEST(UploadTextTest, GraphsCountNodesAndEdges) {
       *ProtoJsonLine(resp),
       HasSubstr(R"j("stats":{"rows":"9","csvBytes":"50","edges":"9",)j"
                 R"j("graphBuildSeconds":0,"graphReady":true,"graphError":"",)j"
-                R"j("nodes":"8"},"notes":[]})j"));
+                R"j("nodes":"8","releaseCost":""},"notes":[]})j"));
 }
 
 TEST(UploadTextTest, TablesShowTheOwnersNotesAndAFailedRebuild) {
@@ -348,7 +348,8 @@ TEST_F(CliTest, RegisterStreamsHeaderThenChunksInOrder) {
   EXPECT_THAT(out(),
               HasSubstr(R"("stats":{"rows":"3","csvBytes":"23","edges":"1",)"
                         R"("graphBuildSeconds":0,"graphReady":false,)"
-                        R"("graphError":"","nodes":"0"},"notes":[]})"
+                        R"("graphError":"","nodes":"0","releaseCost":""},)"
+                        R"("notes":[]})"
                         "\n"));
 }
 

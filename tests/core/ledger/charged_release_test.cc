@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "core/ledger/ledger.h"
+#include "core/ledger/settling_ledger_store.h"
 #include "core/util/error_details.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -300,6 +301,91 @@ TEST_P(ChargedReleaseTest, FailedChargeLeavesTheReservationForRecovery) {
   EXPECT_THAT(store_->RecoverPending(), ::dpq::testing::IsOkAndHolds(1));
   EXPECT_EQ(Budget().reserved, 0);
   EXPECT_EQ(Budget().spent, 0.5);
+}
+
+// A store whose disk is full until `full` is cleared: SettlingLedgerStore
+// over a FaultyLedger, probing with `full`.
+struct FullDisk {
+  explicit FullDisk(LedgerStore* store)
+      : disk(new FaultyLedger(store)),
+        ledger(std::unique_ptr<LedgerStore>(disk), [this] {
+          return full ? absl::UnavailableError("No space left on device")
+                      : absl::OkStatus();
+        }) {}
+  FaultyLedger* disk;  // owned by `ledger`
+  bool full = true;
+  SettlingLedgerStore ledger;
+};
+
+// A full disk while a release computes: its answer cannot be recorded and
+// its refund cannot be written either, so the entry stays reserved and a
+// retry is refused ABORTED (REQUEST_IN_PROGRESS). SettlingLedgerStore
+// remembers it, reports the ledger unhealthy, and once the store can write
+// again charges it without an answer; the retry then returns an answer
+// without a further charge.
+TEST_P(ChargedReleaseTest, StuckReservationsAreSettledOnceTheStoreCanWrite) {
+  FullDisk full_disk(store_.get());
+  FaultyLedger* disk = full_disk.disk;
+  bool& full = full_disk.full;
+  SettlingLedgerStore& ledger = full_disk.ledger;
+  EXPECT_OK(ledger.WriteHealth());
+  disk->commit_error = absl::UnavailableError("database or disk is full");
+  disk->refund_error = absl::UnavailableError("database or disk is full");
+  EXPECT_THAT(
+      RunChargedRelease(ledger, Request("r1", 0.5),
+                        [] { return absl::StatusOr<std::string>("a"); }),
+      StatusIs(absl::StatusCode::kUnavailable,
+               HasSubstr("charges it as soon as its ledger can write")));
+  EXPECT_EQ(ledger.unsettled(), 1);
+  EXPECT_EQ(Budget().reserved, 0.5);
+  EXPECT_THAT(
+      RunChargedRelease(ledger, Request("r1", 0.5),
+                        [] { return absl::StatusOr<std::string>("b"); }),
+      StatusIs(absl::StatusCode::kAborted, ::testing::_));
+  // Still full: unhealthy, nothing settled.
+  EXPECT_THAT(ledger.WriteHealth(),
+              StatusIs(absl::StatusCode::kUnavailable,
+                       HasSubstr("1 reservation(s) wait")));
+  EXPECT_EQ(ledger.unsettled(), 1);
+  // Space is back: the health check settles it (charged, resumable).
+  full = false;
+  disk->commit_error = absl::OkStatus();
+  disk->refund_error = absl::OkStatus();
+  EXPECT_OK(ledger.WriteHealth());
+  EXPECT_EQ(ledger.unsettled(), 0);
+  EXPECT_EQ(Budget().reserved, 0);
+  EXPECT_EQ(Budget().spent, 0.5);
+  absl::StatusOr<ReleaseOutcome> retry =
+      RunChargedRelease(ledger, Request("r1", 0.5),
+                        [] { return absl::StatusOr<std::string>("c"); });
+  ASSERT_OK(retry.status());
+  EXPECT_EQ(retry->answer, "c");
+  EXPECT_EQ(retry->epsilon_charged_units, 0);
+  EXPECT_EQ(Budget().spent, 0.5);
+}
+
+// A write that failed (a reservation refused for a full disk) makes the
+// ledger unhealthy until a probe write succeeds, with nothing to settle.
+TEST_P(ChargedReleaseTest, AFailedWriteIsUnhealthyUntilAProbeWrites) {
+  FullDisk full_disk(store_.get());
+  FaultyLedger* disk = full_disk.disk;
+  bool& full = full_disk.full;
+  SettlingLedgerStore& ledger = full_disk.ledger;
+  disk->charge_error = absl::InternalError("disk I/O error");
+  (void)RunChargedRelease(ledger, Request("r2", 0.25),
+                          []() -> absl::StatusOr<std::string> {
+                            return absl::InternalError("bug");
+                          });
+  EXPECT_EQ(ledger.unsettled(), 1);
+  EXPECT_FALSE(ledger.WriteHealth().ok());
+  full = false;
+  disk->charge_error = absl::OkStatus();
+  EXPECT_OK(ledger.WriteHealth());
+  EXPECT_EQ(Budget().spent, 0.25);
+  // Refusals are answers of a working store, not faults.
+  EXPECT_THAT(ledger.Reserve(Request("big", 5)).status(),
+              StatusIs(absl::StatusCode::kResourceExhausted, ::testing::_));
+  EXPECT_OK(ledger.WriteHealth());
 }
 
 }  // namespace

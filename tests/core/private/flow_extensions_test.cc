@@ -7,11 +7,16 @@
 // Deterministic.
 #include "core/private/flow_extensions.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <random>
+#include <thread>
 #include <vector>
 
+#include "absl/synchronization/mutex.h"
 #include "core/dp/generalized_exponential_mechanism.h"
 #include "core/graph/edge_addition.h"
 #include "core/graph/graph.h"
@@ -135,11 +140,16 @@ int64_t FullNetworkFlow(const Graph& g, Measure m, uint32_t theta) {
 // flows of the full network, theta by theta.
 TEST(FlowExtensionTest, TwinContractionKeepsTheFlow) {
   const std::vector<uint32_t> thetas = {1, 2, 3, 5, 8, 13, 21, 40};
-  int contracted = 0;
+  int contracted = 0, with_cliques = 0;
   for (const testing::NamedGraph& ng : testing::TwinRichTestGraphs()) {
-    if (graph::TwinClasses::Find(ng.graph, AllNodes(ng.graph)).size() <
-        ng.graph.num_nodes()) {
-      ++contracted;
+    const graph::TwinClasses classes = graph::TwinClasses::Find(
+        ng.graph, AllNodes(ng.graph), graph::Twins::kFalseAndTrue);
+    if (classes.size() < ng.graph.num_nodes()) ++contracted;
+    for (uint32_t c = 0; c < classes.size(); ++c) {
+      if (classes.clique(c)) {
+        ++with_cliques;
+        break;
+      }
     }
     for (Measure m : kFlowMeasures) {
       const std::vector<int64_t> values = Values(ng.graph, m, thetas);
@@ -151,6 +161,34 @@ TEST(FlowExtensionTest, TwinContractionKeepsTheFlow) {
     }
   }
   EXPECT_GE(contracted, 50);  // the graphs do have twins to contract
+  EXPECT_GE(with_cliques, 25);  // and true twins among them
+}
+
+// One key over a unique column: a clique of every row, whose n - 1 ties per
+// row made a double cover of n (n - 1) arcs (50M edges took 7 GB). Its rows
+// are true twins, one class: the values are the closed forms, floor(n theta
+// / 2) edges for I_MI (every node sends theta) and n nodes for I_P, from
+// three arcs.
+TEST(FlowExtensionTest, ACliqueIsOneClass) {
+  constexpr uint32_t n = 1500;
+  std::vector<graph::Edge> edges;
+  edges.reserve(uint64_t{n} * (n - 1) / 2);
+  for (uint32_t u = 0; u < n; ++u) {
+    for (uint32_t v = u + 1; v < n; ++v) edges.emplace_back(u, v);
+  }
+  const Graph clique = *Graph::FromEdges(n, std::move(edges));
+  const std::vector<uint32_t> thetas = {1, 7, 100, n - 2, n - 1, n};
+  std::vector<int64_t> mi, p;
+  for (uint32_t theta : thetas) {
+    mi.push_back(
+        std::min<int64_t>(int64_t{n} * theta / 2, int64_t{n} * (n - 1) / 2));
+    p.push_back(n);
+  }
+  EXPECT_THAT(
+      FlowExtensionValues(clique, Measure::kMinimalInconsistency, thetas),
+      IsOkAndHolds(mi));
+  EXPECT_THAT(FlowExtensionValues(clique, Measure::kProblematic, thetas),
+              IsOkAndHolds(p));
 }
 
 // Values come from the memo where present and are computed only for the
@@ -194,6 +232,79 @@ TEST(FlowExtensionTest, StoppedSweepMemoizesNothing) {
       EXPECT_EQ(Values(g, m, all), fresh) << ng.name;
     }
   }
+}
+
+// A graph whose sweep takes a while: random, no twins to contract.
+Graph SlowSweepGraph() {
+  std::mt19937_64 rng(7);
+  constexpr uint32_t n = 3000;
+  std::vector<graph::Edge> edges;
+  for (int e = 0; e < 120'000; ++e) {
+    const uint32_t u = static_cast<uint32_t>(rng() % n);
+    const uint32_t v = static_cast<uint32_t>(rng() % n);
+    if (u != v) edges.emplace_back(std::min(u, v), std::max(u, v));
+  }
+  return *Graph::FromEdges(n, std::move(edges));
+}
+
+uint64_t Sweeps(const Graph& g) {
+  absl::MutexLock lock(&g.memo()->mu);
+  return g.memo()->flow_sweeps;
+}
+
+// Single flight: callers asking for the same thetas at once wait for the
+// one sweep in progress; every one of them gets its values.
+TEST(FlowExtensionTest, ConcurrentCallersShareOneSweep) {
+  const Graph g = SlowSweepGraph();
+  const std::vector<uint32_t> thetas = {3, 10};
+  const Graph fresh = SlowSweepGraph();  // its own memo: a reference value
+  const std::vector<int64_t> reference =
+      Values(fresh, Measure::kMinimalInconsistency, thetas);
+  ASSERT_EQ(Sweeps(g), 0u);
+  std::vector<std::vector<int64_t>> got(8);
+  std::vector<std::thread> callers;
+  for (size_t i = 0; i < got.size(); ++i) {
+    callers.emplace_back(
+        [&, i] { got[i] = Values(g, Measure::kMinimalInconsistency, thetas); });
+  }
+  for (std::thread& t : callers) t.join();
+  for (const std::vector<int64_t>& v : got) EXPECT_EQ(v, reference);
+  EXPECT_EQ(Sweeps(g), 1u);
+  // A caller with a new theta sweeps that one only.
+  Values(g, Measure::kMinimalInconsistency, {3, 10, 20});
+  EXPECT_EQ(Sweeps(g), 2u);
+}
+
+// A sweep whose caller left unmarks its thetas: the callers waiting for it
+// sweep them themselves, and get exact values.
+TEST(FlowExtensionTest, WaitersOfAStoppedSweepComputeIt) {
+  const Graph fresh = SlowSweepGraph();
+  const std::vector<int64_t> reference =
+      Values(fresh, Measure::kProblematic, {4});
+  const Graph g = SlowSweepGraph();
+  std::atomic<bool> leave{false};
+  std::thread leaver([&] {
+    const auto stopped =
+        FlowExtensionValues(g, Measure::kProblematic, std::vector<uint32_t>{4},
+                            [&] { return leave.load(); });
+    // Either it finished before it was told to leave, or it stopped.
+    if (!stopped.ok()) {
+      EXPECT_THAT(stopped.status(),
+                  StatusIs(absl::StatusCode::kCancelled, ::testing::_));
+    } else {
+      EXPECT_EQ(*stopped, reference);
+    }
+  });
+  std::vector<std::vector<int64_t>> got(3);
+  std::vector<std::thread> waiters;
+  for (size_t i = 0; i < got.size(); ++i) {
+    waiters.emplace_back(
+        [&, i] { got[i] = Values(g, Measure::kProblematic, {4}); });
+  }
+  leave = true;
+  leaver.join();
+  for (std::thread& t : waiters) t.join();
+  for (const std::vector<int64_t>& v : got) EXPECT_EQ(v, reference);
 }
 
 TEST(FlowExtensionTest, RefusesOtherMeasuresAndBadThetas) {

@@ -108,6 +108,73 @@ inline std::vector<NamedGraph> RandomTestGraphs() {
   return out;
 }
 
+// A graph blown up from `base` classes of 1-6 nodes each (shuffled): two
+// nodes are adjacent iff joined[a][b] for their classes a, b (a class
+// joined to itself is a clique), plus 1 to `max_extra` random edges on odd
+// `rep`s (twins split apart). `name` gets n and the extra edges appended.
+inline NamedGraph BlownUpGraph(std::mt19937_64& rng,
+                               const std::vector<std::vector<bool>>& joined,
+                               int rep, int max_extra,
+                               const std::string& name) {
+  const uint32_t base = static_cast<uint32_t>(joined.size());
+  std::vector<uint32_t> class_of;
+  for (uint32_t b = 0; b < base; ++b) {
+    const uint32_t size = 1 + static_cast<uint32_t>(rng() % 6);
+    for (uint32_t i = 0; i < size; ++i) class_of.push_back(b);
+  }
+  std::shuffle(class_of.begin(), class_of.end(), rng);
+  const uint32_t n = static_cast<uint32_t>(class_of.size());
+  std::vector<graph::Edge> edges;
+  for (uint32_t u = 0; u < n; ++u) {
+    for (uint32_t v = u + 1; v < n; ++v) {
+      if (joined[class_of[u]][class_of[v]]) edges.emplace_back(u, v);
+    }
+  }
+  const int extra = rep % 2 == 0 ? 0 : 1 + static_cast<int>(rng() % max_extra);
+  for (int e = 0; e < extra; ++e) {
+    const uint32_t u = static_cast<uint32_t>(rng() % n);
+    const uint32_t v = static_cast<uint32_t>(rng() % n);
+    if (u != v) edges.emplace_back(std::min(u, v), std::max(u, v));
+  }
+  return {name + "(n=" + std::to_string(n) + ",extra=" + std::to_string(extra) +
+              ")",
+          *graph::Graph::FromEdges(n, std::move(edges))};
+}
+
+// The conflict graph of the FD key -> value on rows (key, value): rows
+// with equal keys and different values conflict.
+inline NamedGraph FdConflictGraph(
+    const std::vector<std::pair<uint32_t, uint32_t>>& row,
+    const std::string& name) {
+  const uint32_t n = static_cast<uint32_t>(row.size());
+  std::vector<graph::Edge> edges;
+  for (uint32_t u = 0; u < n; ++u) {
+    for (uint32_t v = u + 1; v < n; ++v) {
+      if (row[u].first == row[v].first && row[u].second != row[v].second) {
+        edges.emplace_back(u, v);
+      }
+    }
+  }
+  return {name + "(n=" + std::to_string(n) + ")",
+          *graph::Graph::FromEdges(n, std::move(edges))};
+}
+
+// Joins between `base` classes: one `coin` per pair, and a class joined to
+// itself iff clique[a].
+inline std::vector<std::vector<bool>> RandomJoins(
+    std::mt19937_64& rng, std::bernoulli_distribution& coin,
+    const std::vector<bool>& clique) {
+  const uint32_t base = static_cast<uint32_t>(clique.size());
+  std::vector<std::vector<bool>> joined(base, std::vector<bool>(base));
+  for (uint32_t a = 0; a < base; ++a) {
+    joined[a][a] = clique[a];
+    for (uint32_t b = a + 1; b < base; ++b) {
+      joined[a][b] = joined[b][a] = coin(rng);
+    }
+  }
+  return joined;
+}
+
 // About 60 graphs full of false twins (nodes with equal neighbour lists),
 // up to 60 nodes: a random base graph with each node blown up into an
 // independent class of 1-6 nodes, joined completely to the classes of its
@@ -121,34 +188,9 @@ inline std::vector<NamedGraph> TwinRichTestGraphs() {
   for (int rep = 0; rep < 40; ++rep) {
     const uint32_t base = 2 + static_cast<uint32_t>(rng() % 9);
     std::bernoulli_distribution base_coin(0.2 + 0.1 * (rep % 7));
-    std::vector<uint32_t> class_of;
-    for (uint32_t b = 0; b < base; ++b) {
-      const uint32_t size = 1 + static_cast<uint32_t>(rng() % 6);
-      for (uint32_t i = 0; i < size; ++i) class_of.push_back(b);
-    }
-    std::shuffle(class_of.begin(), class_of.end(), rng);
-    const uint32_t n = static_cast<uint32_t>(class_of.size());
-    std::vector<std::vector<bool>> joined(base, std::vector<bool>(base));
-    for (uint32_t a = 0; a < base; ++a) {
-      for (uint32_t b = a + 1; b < base; ++b) {
-        joined[a][b] = joined[b][a] = base_coin(rng);
-      }
-    }
-    std::vector<graph::Edge> edges;
-    for (uint32_t u = 0; u < n; ++u) {
-      for (uint32_t v = u + 1; v < n; ++v) {
-        if (joined[class_of[u]][class_of[v]]) edges.emplace_back(u, v);
-      }
-    }
-    const int extra = rep % 2 == 0 ? 0 : 1 + static_cast<int>(rng() % 4);
-    for (int e = 0; e < extra; ++e) {
-      const uint32_t u = static_cast<uint32_t>(rng() % n);
-      const uint32_t v = static_cast<uint32_t>(rng() % n);
-      if (u != v) edges.emplace_back(std::min(u, v), std::max(u, v));
-    }
-    out.push_back({"blown_up(n=" + std::to_string(n) +
-                       ",extra=" + std::to_string(extra) + ")",
-                   *graph::Graph::FromEdges(n, std::move(edges))});
+    out.push_back(BlownUpGraph(
+        rng, RandomJoins(rng, base_coin, std::vector<bool>(base, false)), rep,
+        4, "blown_up"));
   }
   for (int rep = 0; rep < 20; ++rep) {
     const uint32_t n = 10 + static_cast<uint32_t>(rng() % 51);
@@ -159,16 +201,28 @@ inline std::vector<NamedGraph> TwinRichTestGraphs() {
       key = static_cast<uint32_t>(rng() % keys);
       value = static_cast<uint32_t>(rng() % values);
     }
-    std::vector<graph::Edge> edges;
-    for (uint32_t u = 0; u < n; ++u) {
-      for (uint32_t v = u + 1; v < n; ++v) {
-        if (row[u].first == row[v].first && row[u].second != row[v].second) {
-          edges.emplace_back(u, v);
-        }
-      }
+    out.push_back(FdConflictGraph(row, "fd_blocks"));
+  }
+  // True twins: blown-up graphs whose classes are cliques or independent
+  // sets (a coin per class), and FD blocks whose right-hand sides mostly
+  // differ (a constant key over a nearly unique column is one clique).
+  for (int rep = 0; rep < 30; ++rep) {
+    const uint32_t base = 1 + static_cast<uint32_t>(rng() % 7);
+    std::bernoulli_distribution joined_coin(0.4), clique_coin(0.7);
+    std::vector<bool> clique(base);
+    for (uint32_t b = 0; b < base; ++b) clique[b] = clique_coin(rng);
+    out.push_back(BlownUpGraph(rng, RandomJoins(rng, joined_coin, clique), rep,
+                               3, "cliques_blown_up"));
+  }
+  for (int rep = 0; rep < 10; ++rep) {
+    const uint32_t n = 5 + static_cast<uint32_t>(rng() % 40);
+    const uint32_t keys = 1 + static_cast<uint32_t>(rng() % 2);
+    std::vector<std::pair<uint32_t, uint32_t>> row(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      row[i] = {static_cast<uint32_t>(rng() % keys),
+                rng() % 5 == 0 ? 0u : i + 1};  // unique but a few zeros
     }
-    out.push_back({"fd_blocks(n=" + std::to_string(n) + ")",
-                   *graph::Graph::FromEdges(n, std::move(edges))});
+    out.push_back(FdConflictGraph(row, "fd_unique_blocks"));
   }
   return out;
 }

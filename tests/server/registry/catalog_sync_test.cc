@@ -201,6 +201,33 @@ TEST_F(CatalogSyncTest, RegistrationThroughAIsServedByBWithinOneSecond) {
   std::cout << "propagation of a registration: " << took << "\n";
 }
 
+// B's cache cannot hold a new version (its disk is full): B does not serve
+// it, says so in dpq_datasets_uncached, retries at every poll although the
+// catalog does not change, and serves it once space is back, without a
+// restart. (Before, the version was marked failed and never retried.)
+TEST_F(CatalogSyncTest, ACacheThatCannotWriteRetriesAndRecovers) {
+  std::atomic<bool> full{true};
+  std::atomic<int> attempts{0};
+  RegistryOptions options = OptionsFor("b");
+  options.catalog_poll_interval = absl::Milliseconds(100);
+  options.before_cache_write = [&](const std::string&) {
+    ++attempts;
+    return full ? absl::ResourceExhaustedError("No space left on device")
+                : absl::OkStatus();
+  };
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<DatasetRegistry> b,
+                       DatasetRegistry::Open(options));
+  auto a = OpenReplica("a");
+  ASSERT_OK(a->Register(TableManifest(), kCsv).status());
+  EXPECT_NE(TimeUntil([&] { return attempts.load() >= 3; }),
+            absl::InfiniteDuration());
+  EXPECT_FALSE(b->Contains("zips"));
+  full = false;
+  const absl::Duration took = TimeUntil([&] { return b->Contains("zips"); });
+  EXPECT_LT(took, kPropagation);
+  EXPECT_EQ(ReadFile(CachedFile("b", "zips", "data.csv")), kCsv);
+}
+
 TEST_F(CatalogSyncTest, ReplacementThroughAIsServedByB) {
   auto a = OpenReplica("a");
   auto b = OpenReplica("b");

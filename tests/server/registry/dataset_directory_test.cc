@@ -136,6 +136,37 @@ TEST(DatasetStateFileTest, CrossBoundsRoundTripOnTheirOwnLine) {
   }
 }
 
+// The cost class fixed at registration: its own line, read back; absent in
+// older files; anything but light or heavy is malformed.
+TEST(DatasetStateFileTest, ReleaseCostRoundTrips) {
+  VersionState state;
+  state.version = 2;
+  ASSERT_TRUE(absl::ParseTime(absl::RFC3339_full, "2024-05-06T07:08:09Z",
+                              &state.registered_at, nullptr));
+  state.edges = 2'000'000;
+  state.release_cost = core::private_measures::ReleaseCost::kHeavy;
+  const std::string text = FormatVersionState(state);
+  EXPECT_THAT(text, HasSubstr("\nrelease_cost heavy\n"));
+  ASSERT_OK_AND_ASSIGN(const VersionState back,
+                       ParseVersionState(text, "state.txt"));
+  EXPECT_EQ(back.release_cost, core::private_measures::ReleaseCost::kHeavy);
+  ASSERT_OK_AND_ASSIGN(
+      const VersionState older,
+      ParseVersionState("version 1\nregistered_at 2024-05-06T07:08:09Z\n",
+                        "s"));
+  EXPECT_FALSE(older.release_cost.has_value());
+  EXPECT_THAT(
+      ParseVersionState("version 1\nregistered_at 2024-05-06T07:08:09Z\n"
+                        "release_cost huge\n",
+                        "/d/state.txt"),
+      StatusIs(absl::StatusCode::kDataLoss,
+               HasSubstr("malformed 'release_cost' line")));
+  EXPECT_EQ(core::private_measures::ReleaseCostOf(1'000'000),
+            core::private_measures::ReleaseCost::kLight);
+  EXPECT_EQ(core::private_measures::ReleaseCostOf(1'000'001),
+            core::private_measures::ReleaseCost::kHeavy);
+}
+
 TEST(DatasetStateFileTest, MalformedFilesAreDataLossNamingThePath) {
   EXPECT_THAT(ParseVersionState("version 0\nregistered_at 2023-01-02T03:04:05Z",
                                 "/d/state.txt"),

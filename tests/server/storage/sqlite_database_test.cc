@@ -230,7 +230,7 @@ TEST(SqliteDatabaseTest, BusyIsUnavailable) {
   EXPECT_OK(insert->Run());
 }
 
-TEST(SqliteDatabaseTest, SqliteErrorMapsBusyAndLockedToUnavailable) {
+TEST(SqliteDatabaseTest, SqliteErrorMapsBusyLockedAndFullToUnavailable) {
   EXPECT_THAT(SqliteError(nullptr, SQLITE_BUSY, "ledger database", "x"),
               StatusIs(absl::StatusCode::kUnavailable,
                        HasSubstr("Ledger database error while x: ")));
@@ -243,8 +243,10 @@ TEST(SqliteDatabaseTest, SqliteErrorMapsBusyAndLockedToUnavailable) {
   EXPECT_THAT(
       SqliteError(nullptr, SQLITE_IOERR_FSYNC, "db", "x"),
       StatusIs(absl::StatusCode::kInternal, HasSubstr("(SQLite code 1034)")));
+  // A full disk passes once space is freed: retryable, and it says so.
   EXPECT_THAT(SqliteError(nullptr, SQLITE_FULL, "db", "x"),
-              StatusIs(absl::StatusCode::kInternal, ::testing::_));
+              StatusIs(absl::StatusCode::kUnavailable,
+                       HasSubstr("The server's disk is full.")));
 }
 
 TEST(SqliteDatabaseTest, TransactionRollsBackUnlessCommitted) {
