@@ -420,8 +420,11 @@ struct SqliteLedgerStore::WriteOp {
 };
 
 SqliteLedgerStore::SqliteLedgerStore(std::string path,
-                                     std::unique_ptr<SqliteDatabase> db)
-    : path_(std::move(path)), db_(std::move(db)) {}
+                                     std::unique_ptr<SqliteDatabase> db,
+                                     std::unique_ptr<SqliteDatabase> read_db)
+    : path_(std::move(path)),
+      db_(std::move(db)),
+      read_db_(std::move(read_db)) {}
 
 SqliteLedgerStore::~SqliteLedgerStore() = default;
 
@@ -437,8 +440,14 @@ absl::StatusOr<std::unique_ptr<SqliteLedgerStore>> SqliteLedgerStore::Open(
   RETURN_IF_ERROR(EnsureSchema(*db, db_path));
   RETURN_IF_ERROR(
       db->Exec("PRAGMA foreign_keys = ON", "enabling foreign keys"));
+  std::unique_ptr<SqliteDatabase> read_db;
+  if (db_path != ":memory:") {
+    ASSIGN_OR_RETURN(read_db, SqliteDatabase::Open(db_path, options));
+    RETURN_IF_ERROR(read_db->Exec("PRAGMA query_only = ON",
+                                  "making the read connection read-only"));
+  }
   return std::unique_ptr<SqliteLedgerStore>(
-      new SqliteLedgerStore(db_path, std::move(db)));
+      new SqliteLedgerStore(db_path, std::move(db), std::move(read_db)));
 }
 
 absl::StatusOr<BudgetState> SqliteLedgerStore::ReadBudgetLocked(
@@ -534,9 +543,10 @@ absl::Status SqliteLedgerStore::SetDatasetCap(const std::string& dataset_id,
 absl::StatusOr<core::ledger::DatasetTotals>
 SqliteLedgerStore::GetDatasetTotals(const std::string& dataset_id) {
   RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
-  absl::MutexLock lock(&db_mu_);
   ASSIGN_OR_RETURN(const DatasetTotals totals,
-                   ReadDatasetTotals(*db_, dataset_id));
+                   OnReadConnection([&](SqliteDatabase& db) {
+                     return ReadDatasetTotals(db, dataset_id);
+                   }));
   core::ledger::DatasetTotals out;
   out.cap_units = totals.cap;
   out.spent_units = totals.spent;
@@ -547,8 +557,8 @@ absl::StatusOr<BudgetState> SqliteLedgerStore::GetBudget(
     const std::string& buyer_id, const std::string& dataset_id) {
   RETURN_IF_ERROR(RequireId(buyer_id, "buyer_id"));
   RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
-  absl::MutexLock lock(&db_mu_);
-  return ReadBudgetLocked(buyer_id, dataset_id);
+  return OnReadConnection(
+      [&](SqliteDatabase& db) { return ReadBudget(db, buyer_id, dataset_id); });
 }
 
 absl::StatusOr<std::vector<BudgetState>> SqliteLedgerStore::ListBudgets(
@@ -561,24 +571,27 @@ absl::StatusOr<std::vector<BudgetState>> SqliteLedgerStore::ListBudgets(
     absl::StrAppend(&sql, " AND dataset_id = ?2");
   }
   absl::StrAppend(&sql, " ORDER BY buyer_id, dataset_id");
-  absl::MutexLock lock(&db_mu_);
-  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> s, db_->Cached(sql));
-  if (!filter.buyer_id.empty())
-    RETURN_IF_ERROR(s->BindText(1, filter.buyer_id));
-  if (!filter.dataset_id.empty()) {
-    RETURN_IF_ERROR(s->BindText(2, filter.dataset_id));
-  }
-  std::vector<BudgetState> budgets;
-  while (true) {
-    ASSIGN_OR_RETURN(const bool row, s->Step());
-    if (!row) break;
-    BudgetState budget;
-    budget.buyer_id = s->Text(0);
-    budget.dataset_id = s->Text(1);
-    budget.SetUnits(s->Int64(2), s->Int64(3), s->Int64(4));
-    budgets.push_back(std::move(budget));
-  }
-  return budgets;
+  return OnReadConnection(
+      [&](SqliteDatabase& db) -> absl::StatusOr<std::vector<BudgetState>> {
+        ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> s, db.Cached(sql));
+        if (!filter.buyer_id.empty()) {
+          RETURN_IF_ERROR(s->BindText(1, filter.buyer_id));
+        }
+        if (!filter.dataset_id.empty()) {
+          RETURN_IF_ERROR(s->BindText(2, filter.dataset_id));
+        }
+        std::vector<BudgetState> budgets;
+        while (true) {
+          ASSIGN_OR_RETURN(const bool row, s->Step());
+          if (!row) break;
+          BudgetState budget;
+          budget.buyer_id = s->Text(0);
+          budget.dataset_id = s->Text(1);
+          budget.SetUnits(s->Int64(2), s->Int64(3), s->Int64(4));
+          budgets.push_back(std::move(budget));
+        }
+        return budgets;
+      });
 }
 
 absl::StatusOr<Reservation> SqliteLedgerStore::Reserve(
@@ -986,22 +999,25 @@ absl::StatusOr<std::vector<LedgerEntry>> SqliteLedgerStore::ListEntries(
       filter.limit > static_cast<size_t>(std::numeric_limits<int64_t>::max())
           ? std::numeric_limits<int64_t>::max()
           : static_cast<int64_t>(filter.limit);
-  absl::MutexLock lock(&db_mu_);
-  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> s, db_->Cached(sql));
-  if (!filter.buyer_id.empty())
-    RETURN_IF_ERROR(s->BindText(1, filter.buyer_id));
-  if (!filter.dataset_id.empty()) {
-    RETURN_IF_ERROR(s->BindText(2, filter.dataset_id));
-  }
-  RETURN_IF_ERROR(s->BindInt64(3, limit));
-  std::vector<LedgerEntry> entries;
-  while (true) {
-    ASSIGN_OR_RETURN(const bool row, s->Step());
-    if (!row) break;
-    ASSIGN_OR_RETURN(LedgerEntry entry, ReadEntry(*s));
-    entries.push_back(std::move(entry));
-  }
-  return entries;
+  return OnReadConnection(
+      [&](SqliteDatabase& db) -> absl::StatusOr<std::vector<LedgerEntry>> {
+        ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> s, db.Cached(sql));
+        if (!filter.buyer_id.empty()) {
+          RETURN_IF_ERROR(s->BindText(1, filter.buyer_id));
+        }
+        if (!filter.dataset_id.empty()) {
+          RETURN_IF_ERROR(s->BindText(2, filter.dataset_id));
+        }
+        RETURN_IF_ERROR(s->BindInt64(3, limit));
+        std::vector<LedgerEntry> entries;
+        while (true) {
+          ASSIGN_OR_RETURN(const bool row, s->Step());
+          if (!row) break;
+          ASSIGN_OR_RETURN(LedgerEntry entry, ReadEntry(*s));
+          entries.push_back(std::move(entry));
+        }
+        return entries;
+      });
 }
 
 absl::StatusOr<LedgerSnapshot> SqliteLedgerStore::Export() {

@@ -161,7 +161,20 @@ class SqliteLedgerStore final : public core::ledger::LedgerStore {
  private:
   struct WriteOp;  // one queued Reserve, Commit or Refund
 
-  SqliteLedgerStore(std::string path, std::unique_ptr<SqliteDatabase> db);
+  SqliteLedgerStore(std::string path, std::unique_ptr<SqliteDatabase> db,
+                    std::unique_ptr<SqliteDatabase> read_db);
+
+  // Runs `read(db)` on the read connection (the write one for an in-memory
+  // database, which a second connection would not see), under its lock.
+  template <typename Read>
+  auto OnReadConnection(Read read) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+    if (read_db_ != nullptr) {
+      absl::MutexLock lock(&read_mu_);
+      return read(*read_db_);
+    }
+    absl::MutexLock lock(&db_mu_);
+    return read(*db_);
+  }
 
   // Queues `op` and returns when the batch that carried it is durable (or
   // failed). The first caller that finds no batch running becomes the
@@ -212,6 +225,13 @@ class SqliteLedgerStore final : public core::ledger::LedgerStore {
   // The connection, with its cached prepared statements.
   const std::unique_ptr<SqliteDatabase> db_ ABSL_PT_GUARDED_BY(db_mu_);
   BatchStats stats_ ABSL_GUARDED_BY(db_mu_);
+  // A second connection for the reads (GetBudget, ListBudgets,
+  // ListEntries, GetDatasetTotals): in WAL mode it reads the last committed
+  // state without waiting for a batch's durable commit on db_, so a buyer's
+  // budget read is not queued behind other buyers' releases. Null for
+  // ":memory:".
+  absl::Mutex read_mu_;
+  const std::unique_ptr<SqliteDatabase> read_db_ ABSL_PT_GUARDED_BY(read_mu_);
 };
 
 }  // namespace dpq::server::storage
