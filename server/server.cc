@@ -302,11 +302,13 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
   // Settles the reservations a failed write left reserved, and reports the
   // ledger unhealthy while it cannot write (core/ledger/
   // settling_ledger_store.h). The probe: a write in the data directory
-  // (embedded; a full disk), the lease's renewal (PostgreSQL).
+  // (embedded; a full disk). With PostgreSQL the health below checks the
+  // lease's renewal first, so the settlements themselves are the probe.
   std::function<absl::Status()> lease = std::move(state.health);
+  std::function<absl::Status()> probe;
+  if (!lease) probe = [dir] { return ProbeDataDirWrite(dir); };
   auto settling = std::make_unique<core::ledger::SettlingLedgerStore>(
-      std::move(server->ledger_),
-      lease ? lease : [dir] { return ProbeDataDirWrite(dir); });
+      std::move(server->ledger_), std::move(probe));
   core::ledger::SettlingLedgerStore* ledger_health = settling.get();
   server->ledger_ = std::move(settling);
   server->accounts_ = std::move(state.accounts);

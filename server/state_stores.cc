@@ -1,16 +1,13 @@
 #include "server/state_stores.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
+#include <filesystem>
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "core/util/status_macros.h"
+#include "server/registry/synced_file.h"
 #include "server/replica_identity.h"
 #include "server/storage/postgres_accounts_store.h"
 #include "server/storage/postgres_database.h"
@@ -26,24 +23,11 @@ bool UsesPostgres(const Options& options) {
 }
 
 absl::Status ProbeDataDirWrite(const std::string& data_dir) {
-  const std::string path = data_dir + "/.write-probe";
-  const int fd =
-      ::open(path.c_str(), O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot write in ", data_dir, ": ", std::strerror(errno)));
-  }
-  const std::string block(4096, '\0');
-  const bool written = ::write(fd, block.data(), block.size()) ==
-                           static_cast<ssize_t>(block.size()) &&
-                       ::fdatasync(fd) == 0;
-  const int error = errno;
-  ::close(fd);
-  if (!written) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot write in ", data_dir, ": ", std::strerror(error)));
-  }
-  return absl::OkStatus();
+  const absl::Status written = registry::WriteFileSynced(
+      std::filesystem::path(data_dir) / ".write-probe",
+      std::string(4096, '\0'));
+  if (written.ok()) return written;
+  return absl::UnavailableError(written.message());
 }
 
 absl::StatusOr<StateStores> OpenEmbeddedState(const std::string& data_dir) {

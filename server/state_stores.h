@@ -38,8 +38,9 @@ struct StateStores {
 bool UsesPostgres(const Options& options);
 
 // The embedded stores: DATA_DIR/ledger.db and DATA_DIR/accounts.db.
-// ProbeDataDirWrite: writes and syncs 4 KiB to DATA_DIR/.write-probe (what
-// a full disk refuses); kUnavailable with the system's reason otherwise.
+// ProbeDataDirWrite: writes and syncs 4 KiB to DATA_DIR/.write-probe
+// (registry::WriteFileSynced; what a full disk refuses); kUnavailable with
+// the system's reason otherwise.
 absl::Status ProbeDataDirWrite(const std::string& data_dir);
 absl::StatusOr<StateStores> OpenEmbeddedState(const std::string& data_dir);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "absl/hash/hash.h"
@@ -97,7 +98,7 @@ TwinClasses TwinClasses::Find(const Graph& g, absl::Span<const NodeId> nodes,
   // with an equal list).
   std::vector<uint32_t> leader(k, kUnset);
   GroupByHash(
-      hash, all,
+      hash, std::move(all),
       [&](uint32_t a, uint32_t b) {
         return g.neighbors(nodes[a]) == g.neighbors(nodes[b]);
       },

@@ -194,6 +194,12 @@ absl::StatusOr<std::vector<int64_t>> TotalFlows(
 
 int MeasureTag(Measure measure) { return static_cast<int>(measure); }
 
+// f_theta from a total maximum flow: floor(flow / 2) for I_MI (flows are
+// >= 0), the flow for I_P.
+int64_t FlowValue(Measure measure, int64_t flow) {
+  return measure == Measure::kMinimalInconsistency ? flow / 2 : flow;
+}
+
 // How long a caller waiting for another's sweep sleeps between polls of
 // its own `stop`.
 constexpr absl::Duration kInFlightPoll = absl::Milliseconds(50);
@@ -248,8 +254,7 @@ absl::StatusOr<std::vector<int64_t>> SingleFlightValues(
         const std::pair<int, uint32_t> key{tag, mine[k]};
         memo.flow_in_flight.erase(key);
         if (!computed.ok()) continue;
-        int64_t value = (*computed)[k];
-        if (measure == Measure::kMinimalInconsistency) value /= 2;  // floor
+        const int64_t value = FlowValue(measure, (*computed)[k]);
         known[mine_at[k]] = value;
         if (memo.flow_extension.size() <
             graph::internal::GraphMemo::kMaxEntries) {
@@ -292,9 +297,7 @@ absl::StatusOr<std::vector<int64_t>> FlowExtensionValues(
   }
   ASSIGN_OR_RETURN(std::vector<int64_t> values,
                    TotalFlows(g, measure, thetas, stop));
-  if (measure == Measure::kMinimalInconsistency) {
-    for (int64_t& v : values) v /= 2;  // floor: flows are >= 0
-  }
+  for (int64_t& v : values) v = FlowValue(measure, v);
   return values;
 }
 
