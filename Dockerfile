@@ -19,7 +19,9 @@ COPY proto /src/proto
 COPY core /src/core
 COPY server /src/server
 COPY client /src/client
+COPY tools /src/tools
 COPY tests /src/tests
+COPY bench /src/bench
 RUN cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
  && cmake --build build -j "$(nproc)"
 # The fast suite (no statistical tests), including the integration tests

@@ -1,6 +1,6 @@
 // Maximum s-t flow by Dinic's algorithm, the one flow solver of dpq: the
 // flow Lipschitz extensions of I_MI and I_P (core/private/flow_extensions.h)
-// and R2T's truncated count (tests/bench/r2t) run on it.
+// and R2T's truncated count (bench/r2t) run on it.
 //
 // Why Dinic: the networks are bipartite double covers of conflict graphs
 // (with twin classes contracted, so the middle arcs are |A| * |B| wide),

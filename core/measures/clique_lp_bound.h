@@ -85,7 +85,8 @@ struct CliqueConstraints {
 // clique_lp_bound_scale_test.cc). Canonical: the
 // constraint set is fixed by the table and the DCs, and the optimum is
 // unique whatever path computes it. Checked on every graph up to 7 nodes
-// and on random tables with every row removed
+// (CoverBoundTest in tests/core/private/flow_extensions_test.cc) and on
+// random tables with every row removed
 // (tests/core/measures/clique_lp_bound_test.cc).
 //
 // Computed per connected component: a component whose plain LP (a
@@ -136,7 +137,7 @@ using CliqueFamiliesOf = std::function<absl::StatusOr<CliqueConstraints>(
 // OrderChainFamiliesOfRows), the LP has the same constraints there as with
 // the families over all rows (up to single-part constraints its bounds
 // imply; a chain's rows relate by their own cells), so the bound is the same
-// (ExpectSameBoundOverHalfRows in tests/core/graph/fd_cliques_test.cc
+// (ExpectSameBoundOverHalfRows in tests/core/measures/clique_lp_bound_test.cc
 // compares them on random tables and a 24,000-row one). Errors:
 // families_of's, kInvalidArgument if a family it returns does not have one
 // entry per listed row, and those above.

@@ -102,7 +102,7 @@ struct DecisionTreeRequest {
   // declared cube dimensions): a domain read from the private rows (min,
   // max, the set of categories) would leak outside the DP accounting.
   // Experiment runners that accept that leak build trees with RunMoet and
-  // EncodedTable::ObservedDomains (tests/bench/selection), never this.
+  // EncodedTable::ObservedDomains (bench/selection), never this.
   std::vector<FeatureDomain> public_domains;
   // REQUIRED public classes of the label (e.g. a declared dimension's
   // labels): positive_class must be one of them. Whether any row has the

@@ -52,7 +52,7 @@ class EncodedTable {
 
   // NOT PRIVATE: the feature domains as the data shows them (numeric
   // [min, max] of the non-NULL values, [0, 0] if none; categories =
-  // distinct values). For the experiment runners only (tests/bench/
+  // distinct values). For the experiment runners only (bench/
   // selection), which reproduce the paper's setting where the attribute
   // domains are assumed public. The service never uses it:
   // TrainDpDecisionTree requires public domains.

@@ -9,9 +9,9 @@
 #include "core/constraints/dc_parser.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "tests/bench/generators/cell_values.h"
-#include "tests/bench/generators/rnoise.h"
-#include "tests/bench/generators/stock_generator.h"
+#include "bench/generators/cell_values.h"
+#include "bench/generators/rnoise.h"
+#include "bench/generators/stock_generator.h"
 
 namespace dpq::bench::generators {
 namespace {

@@ -9,9 +9,9 @@
 #include "core/constraints/dc_parser.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "tests/bench/generators/cell_values.h"
-#include "tests/bench/generators/conoise.h"
-#include "tests/bench/generators/rnoise.h"
+#include "bench/generators/cell_values.h"
+#include "bench/generators/conoise.h"
+#include "bench/generators/rnoise.h"
 #include "tests/testing/shared_data.h"
 
 namespace dpq::bench::generators {

@@ -1,4 +1,4 @@
-#include "tests/bench/peers/dc_sql.h"
+#include "bench/peers/dc_sql.h"
 
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "tests/bench/peers/report_table.h"
+#include "bench/peers/report_table.h"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "tests/bench/r2t/r2t.h"
+#include "bench/r2t/r2t.h"
 
 #include <cmath>
 #include <cstdint>
@@ -7,8 +7,8 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "tests/bench/r2t/laplace_noise.h"
-#include "tests/bench/r2t/truncated_count.h"
+#include "bench/r2t/laplace_noise.h"
+#include "bench/r2t/truncated_count.h"
 #include "tests/testing/seeded_urbg.h"
 #include "tests/testing/status_matchers.h"
 

@@ -1,4 +1,4 @@
-#include "tests/bench/r2t/r2t_tool.h"
+#include "bench/r2t/r2t_tool.h"
 
 #include <algorithm>
 #include <cstdio>

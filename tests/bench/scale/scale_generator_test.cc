@@ -1,6 +1,6 @@
 // The scaling generator on replicas of the shared tax data (label
 // shared-data).
-#include "tests/bench/scale/scale_generator.h"
+#include "bench/scale/scale_generator.h"
 
 #include <algorithm>
 #include <fstream>

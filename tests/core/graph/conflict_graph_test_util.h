@@ -1,7 +1,8 @@
 // The reference the conflict-graph tests compare the builder with, shared
 // by conflict_graph_builder_test.cc and conflict_graph_shared_data_test.cc,
 // and the small tables, DCs and graphs the clique-family tests
-// (fd_cliques_test.cc, order_chains_test.cc) build.
+// (fd_cliques_test.cc, order_chains_test.cc) and the cover bound's
+// (tests/core/measures/clique_lp_bound_test.cc) build.
 #ifndef DPQ_TESTS_CORE_GRAPH_CONFLICT_GRAPH_TEST_UTIL_H_
 #define DPQ_TESTS_CORE_GRAPH_CONFLICT_GRAPH_TEST_UTIL_H_
 
@@ -17,9 +18,11 @@
 #include "core/constraints/dc_parser.h"
 #include "core/constraints/denial_constraint.h"
 #include "core/graph/conflict_graph_builder.h"
+#include "core/graph/fd_cliques.h"
 #include "core/graph/graph.h"
 #include "core/table/table.h"
 #include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
 
 namespace dpq::core::graph::testing {
 
@@ -100,6 +103,27 @@ inline Graph ConflictGraphOrDie(
 inline bool Adjacent(const Graph& g, NodeId u, NodeId v) {
   const auto n = g.neighbors(u);
   return std::binary_search(n.begin(), n.end(), v);
+}
+
+// Every pair of rows a family puts in one block and different parts is an
+// edge of the conflict graph: the families only state true cliques.
+inline void ExpectBlocksAreCliques(
+    const table::Table& t,
+    const std::vector<constraints::DenialConstraint>& dcs) {
+  const Graph g = ConflictGraphOrDie(t, dcs);
+  ASSERT_OK_AND_ASSIGN(const std::vector<CliqueFamily> families,
+                       FdCliqueFamilies(t, dcs));
+  for (const CliqueFamily& f : families) {
+    for (NodeId u = 0; u < t.num_rows(); ++u) {
+      for (NodeId v = u + 1; v < t.num_rows(); ++v) {
+        if (f.block[u] != CliqueFamily::kNone && f.block[u] == f.block[v] &&
+            f.part[u] != f.part[v]) {
+          ASSERT_TRUE(Adjacent(g, u, v))
+              << f.description << ": rows " << u << " and " << v;
+        }
+      }
+    }
+  }
 }
 
 }  // namespace dpq::core::graph::testing

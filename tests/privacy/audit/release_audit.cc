@@ -21,7 +21,7 @@
 #include "server/registry/dataset_registry.h"
 #include "server/storage/sqlite_accounts_store.h"
 #include "server/storage/sqlite_ledger_store.h"
-#include "server/tools/measure_tool.h"
+#include "tools/dpq_measure/measure_tool.h"
 #include "tests/testing/seeded_urbg.h"
 
 namespace dpq::audit {

@@ -1,6 +1,6 @@
 // The experiment metrics (docs/selection-experiments.md): coverage C with
 // strict dominance and recall.
-#include "tests/bench/selection/experiment_metrics.h"
+#include "bench/selection/experiment_metrics.h"
 
 #include <vector>
 
