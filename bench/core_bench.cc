@@ -7,12 +7,12 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
-#include <fstream>
 #include <cstring>
+#include <fstream>
 #include <map>
-#include <utility>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -58,8 +58,8 @@ const Dataset& Load(const std::string& csv, const std::string& dc) {
   if (it != cache->end()) return it->second;
   Dataset d;
   d.table = *table::ReadCsvFile(DataPath(csv));
-  d.dcs = *constraints::ReadDenialConstraintsFile(DataPath(dc),
-                                                  d.table.schema());
+  d.dcs =
+      *constraints::ReadDenialConstraintsFile(DataPath(dc), d.table.schema());
   d.graph = *graph::BuildConflictGraph(d.table, d.dcs);
   return cache->emplace(csv + dc, std::move(d)).first->second;
 }
@@ -152,8 +152,11 @@ void BM_EdgeAddition(benchmark::State& state) {
   }
   state.counters["edges"] = static_cast<double>(d.graph.graph.num_edges());
 }
-BENCHMARK(BM_EdgeAddition)->Arg(1)->Arg(10)->Arg(100)->Unit(
-    benchmark::kMillisecond);
+BENCHMARK(BM_EdgeAddition)
+    ->Arg(1)
+    ->Arg(10)
+    ->Arg(100)
+    ->Unit(benchmark::kMillisecond);
 
 void BM_StableVertexCover(benchmark::State& state) {
   const Dataset& d = Load("tax/dirty-50k.csv", "tax/constraints-paper.dc");
@@ -184,17 +187,18 @@ void BM_PrivateMeasure(benchmark::State& state) {
   const Workload& w = kWorkloads[state.range(0)];
   const Dataset& d = Load(w.csv, w.dc);
   const measures::Measure kMeasures[] = {
-      measures::Measure::kMinimalInconsistency,
-      measures::Measure::kProblematic, measures::Measure::kRepair};
+      measures::Measure::kMinimalInconsistency, measures::Measure::kProblematic,
+      measures::Measure::kRepair};
   private_measures::PrivateMeasureRequest request;
   request.measure = kMeasures[state.range(1)];
   request.epsilon = 1.0;
   request.public_max_rows = 2 * d.table.num_rows();
-  request.degree_bounds = *private_measures::ComputeDegreeBounds(d.table, d.dcs);
+  request.degree_bounds =
+      *private_measures::ComputeDegreeBounds(d.table, d.dcs);
   dp::HashDrbg urbg(1);
   for (auto _ : state) {
-    auto r = private_measures::ComputePrivateMeasure(urbg, d.graph.graph,
-                                                     request);
+    auto r =
+        private_measures::ComputePrivateMeasure(urbg, d.graph.graph, request);
     benchmark::DoNotOptimize(r);
   }
   SetLabel(state, w);
@@ -314,7 +318,9 @@ void BM_HashJoinPairCount(benchmark::State& state) {
   SetLabel(state, w);
 }
 BENCHMARK(BM_HashJoinPairCount)
-    ->Arg(0)->Arg(2)->Arg(7)
+    ->Arg(0)
+    ->Arg(2)
+    ->Arg(7)
     ->Unit(benchmark::kMillisecond);
 
 // The ratio target (docs/performance.md "Targets") in one run: each iteration
@@ -352,7 +358,10 @@ void BM_GraphBuildVsHashJoin(benchmark::State& state) {
   SetLabel(state, w);
 }
 BENCHMARK(BM_GraphBuildVsHashJoin)
-    ->Arg(0)->Arg(2)->Arg(5)->Arg(7)
+    ->Arg(0)
+    ->Arg(2)
+    ->Arg(5)
+    ->Arg(7)
     ->Unit(benchmark::kMillisecond);
 
 // The whole owner/service path from bytes: parse the CSV, parse the DCs,
@@ -375,9 +384,9 @@ void BM_EndToEnd(benchmark::State& state) {
     request.epsilon = 1.0;
     request.public_max_rows = 2 * t.num_rows();
     request.degree_bounds = *private_measures::ComputeDegreeBounds(t, dcs);
-    for (auto m : {measures::Measure::kMinimalInconsistency,
-                   measures::Measure::kProblematic,
-                   measures::Measure::kRepair}) {
+    for (auto m :
+         {measures::Measure::kMinimalInconsistency,
+          measures::Measure::kProblematic, measures::Measure::kRepair}) {
       request.measure = m;
       auto r = private_measures::ComputePrivateMeasure(urbg, g.graph, request);
       benchmark::DoNotOptimize(r);
@@ -388,7 +397,11 @@ void BM_EndToEnd(benchmark::State& state) {
   SetLabel(state, w);
 }
 BENCHMARK(BM_EndToEnd)
-    ->Arg(0)->Arg(5)->Arg(6)->Arg(2)->Arg(7)
+    ->Arg(0)
+    ->Arg(5)
+    ->Arg(6)
+    ->Arg(2)
+    ->Arg(7)
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -154,9 +154,9 @@ void PrepareContext(const CallOptions& options, grpc::ClientContext* context) {
 void QuietLibraryLogs() {
   if (std::getenv("GRPC_VERBOSITY") != nullptr) return;
   gpr_set_log_function([](gpr_log_func_args* /*args*/) {});
-  google::protobuf::SetLogHandler(
-      [](google::protobuf::LogLevel /*level*/, const char* /*filename*/,
-         int /*line*/, const std::string& /*message*/) {});
+  google::protobuf::SetLogHandler([](google::protobuf::LogLevel /*level*/,
+                                     const char* /*filename*/, int /*line*/,
+                                     const std::string& /*message*/) {});
 }
 
 }  // namespace dpq::client

@@ -89,14 +89,14 @@ absl::StatusOr<ClientCertificate> ReadClientCertificate(
   ClientCertificate out;
   ASSIGN_OR_RETURN(out.chain_pem, ReadSmallFile(cert_path, "--client-cert"));
   ASSIGN_OR_RETURN(out.key_pem, ReadSmallFile(key_path, "--client-key"));
-  ASSIGN_OR_RETURN(const X509Ptr cert,
-                   ParseCertificates("--client-cert", cert_path, out.chain_pem));
+  ASSIGN_OR_RETURN(
+      const X509Ptr cert,
+      ParseCertificates("--client-cert", cert_path, out.chain_pem));
   BioPtr bio = MemoryBio(out.key_pem);
   if (bio == nullptr) return absl::ResourceExhaustedError("Out of memory.");
   // An empty passphrase: an encrypted key fails here instead of prompting.
   char empty[] = "";
-  const KeyPtr key(
-      PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, empty));
+  const KeyPtr key(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, empty));
   ERR_clear_error();
   if (key == nullptr) {
     return BadFile("--client-key", key_path,

@@ -20,8 +20,7 @@ absl::StatusOr<std::string> CleanToken(absl::string_view raw,
                                        absl::string_view source) {
   if (!absl::ConsumeSuffix(&raw, "\r\n")) absl::ConsumeSuffix(&raw, "\n");
   if (raw.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(source, " holds no token."));
+    return absl::InvalidArgumentError(absl::StrCat(source, " holds no token."));
   }
   for (size_t i = 0; i < raw.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(raw[i]);

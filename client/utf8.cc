@@ -11,9 +11,9 @@ namespace dpq::client {
 absl::Status CheckUtf8Value(absl::string_view what, absl::string_view value) {
   const std::optional<size_t> bad = core::util::FindInvalidUtf8(value);
   if (!bad.has_value()) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrFormat(
-      "%s is not valid UTF-8: byte %d is 0x%02x.", what, *bad + 1,
-      static_cast<unsigned char>(value[*bad])));
+  return absl::InvalidArgumentError(
+      absl::StrFormat("%s is not valid UTF-8: byte %d is 0x%02x.", what,
+                      *bad + 1, static_cast<unsigned char>(value[*bad])));
 }
 
 absl::Status CheckUtf8File(absl::string_view flag, absl::string_view path,

@@ -8,7 +8,8 @@
 //       const v1::GetBudgetRequest* request, v1::GetBudgetResponse* response) {
 //     RequestLog log("BuyerService.GetBudget");
 //     return HandleCall(log, *context, *accounts_, Access::kAnyPrincipal,
-//                       [&](const auth::Principal& caller, const CallContext&) {
+//                       [&](const auth::Principal& caller, const CallContext&)
+//                       {
 //                         return GetBudgetImpl(caller, *request, response);
 //                       });
 //   }

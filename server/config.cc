@@ -29,8 +29,8 @@ absl::Status ParseInteger(absl::string_view key, absl::string_view value,
                           T* out) {
   T parsed{};
   if (!absl::SimpleAtoi(value, &parsed)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        key, " must be an integer, but is '", value, "'."));
+    return absl::InvalidArgumentError(
+        absl::StrCat(key, " must be an integer, but is '", value, "'."));
   }
   *out = parsed;
   return absl::OkStatus();
@@ -43,8 +43,8 @@ absl::Status ParseBool(absl::string_view key, absl::string_view value,
   } else if (value == "false") {
     *out = false;
   } else {
-    return absl::InvalidArgumentError(absl::StrCat(
-        key, " must be true or false, but is '", value, "'."));
+    return absl::InvalidArgumentError(
+        absl::StrCat(key, " must be true or false, but is '", value, "'."));
   }
   return absl::OkStatus();
 }
@@ -148,8 +148,7 @@ absl::Status ApplyConfigText(absl::string_view text, absl::string_view source,
         absl::StripAsciiWhitespace(line.substr(0, equals));
     const absl::string_view value =
         absl::StripAsciiWhitespace(line.substr(equals + 1));
-    if (absl::Status status = ApplySetting(key, value, options);
-        !status.ok()) {
+    if (absl::Status status = ApplySetting(key, value, options); !status.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat(source, " line ", line_number, ": ", status.message()));
     }
@@ -187,7 +186,8 @@ absl::StatusOr<CommandLine> ParseCommandLine(int argc,
     std::string name;
     std::string value;
     bool has_value = false;
-    if (const size_t equals = arg.find('='); equals != absl::string_view::npos) {
+    if (const size_t equals = arg.find('=');
+        equals != absl::string_view::npos) {
       name = std::string(arg.substr(0, equals));
       value = std::string(arg.substr(equals + 1));
       has_value = true;
@@ -223,8 +223,8 @@ absl::StatusOr<CommandLine> ParseCommandLine(int argc,
     if (absl::Status status = ApplySetting(key, value, &scratch);
         !status.ok()) {
       if (absl::StartsWith(status.message(), "Unknown setting")) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "Unknown flag --", name, "; see dpq-server --help."));
+        return absl::InvalidArgumentError(
+            absl::StrCat("Unknown flag --", name, "; see dpq-server --help."));
       }
       return absl::InvalidArgumentError(
           absl::StrCat("--", name, ": ", status.message()));

@@ -167,7 +167,8 @@ int main(int argc, char** argv) {
   absl::StatusOr<std::unique_ptr<dpq::server::Server>> server =
       dpq::server::Server::BuildAndStart(options);
   if (!server.ok()) {
-    std::fprintf(stderr, "dpq-server: %s\n", server.status().ToString().c_str());
+    std::fprintf(stderr, "dpq-server: %s\n",
+                 server.status().ToString().c_str());
     return 1;
   }
   if ((*server)->created_admin_token()) {

@@ -39,10 +39,9 @@ std::optional<std::string> ProblemOf(const std::string& value) {
   }
   if (std::optional<core::util::ControlCharacter> c =
           core::util::FindControlCharacter(value)) {
-    return absl::StrCat("character ",
-                        core::util::PositionOf(value, c->offset).character,
-                        " is the control character ",
-                        core::util::CodePointName(c->code_point));
+    return absl::StrCat(
+        "character ", core::util::PositionOf(value, c->offset).character,
+        " is the control character ", core::util::CodePointName(c->code_point));
   }
   return std::nullopt;
 }
@@ -64,10 +63,9 @@ bool VisitStrings(const Message& message, const FieldPath& at,
       if (field->type() == FieldDescriptor::TYPE_STRING) {
         std::string scratch;
         const std::string& value =
-            repeated ? reflection->GetRepeatedStringReference(message, field,
-                                                              i, &scratch)
-                     : reflection->GetStringReference(message, field,
-                                                      &scratch);
+            repeated ? reflection->GetRepeatedStringReference(message, field, i,
+                                                              &scratch)
+                     : reflection->GetStringReference(message, field, &scratch);
         if (visit(value, path)) return true;
       } else if (field->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
         const Message& child =
@@ -84,14 +82,15 @@ bool VisitStrings(const Message& message, const FieldPath& at,
 
 std::optional<UnprintableText> FindUnprintableText(const Message& message) {
   std::optional<UnprintableText> found;
-  VisitStrings(message, FieldPath{},
-               [&](const std::string& value, const FieldPath& path) {
-                 std::optional<std::string> problem = ProblemOf(value);
-                 if (problem.has_value()) {
-                   found = UnprintableText{path.ToString(), *std::move(problem)};
-                 }
-                 return found.has_value();
-               });
+  VisitStrings(
+      message, FieldPath{},
+      [&](const std::string& value, const FieldPath& path) {
+        std::optional<std::string> problem = ProblemOf(value);
+        if (problem.has_value()) {
+          found = UnprintableText{path.ToString(), *std::move(problem)};
+        }
+        return found.has_value();
+      });
   return found;
 }
 

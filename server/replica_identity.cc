@@ -22,11 +22,12 @@ constexpr uint64_t kMaxSmallFileBytes = 4096;
 absl::StatusOr<std::string> NewReplicaId() {
   unsigned char bytes[8];
   if (RAND_bytes(bytes, sizeof bytes) != 1) {
-    return absl::InternalError("OpenSSL RAND_bytes failed to make a replica id.");
+    return absl::InternalError(
+        "OpenSSL RAND_bytes failed to make a replica id.");
   }
-  return absl::StrCat(
-      "replica-", absl::BytesToHexString(absl::string_view(
-                      reinterpret_cast<const char*>(bytes), sizeof bytes)));
+  return absl::StrCat("replica-",
+                      absl::BytesToHexString(absl::string_view(
+                          reinterpret_cast<const char*>(bytes), sizeof bytes)));
 }
 
 }  // namespace
@@ -53,7 +54,8 @@ absl::StatusOr<std::string> LoadOrCreateReplicaId(
     const std::string id(absl::StripAsciiWhitespace(*stored));
     if (!IsValidReplicaId(id)) {
       return absl::FailedPreconditionError(absl::StrCat(
-          "'", path.string(), "' holds no valid replica id (1-64 letters, "
+          "'", path.string(),
+          "' holds no valid replica id (1-64 letters, "
           "digits, '.', '_' or '-'): fix it, or remove it to get a new id."));
     }
     return id;
@@ -83,7 +85,8 @@ absl::StatusOr<std::string> ResolveDatabaseDsn(
   first = absl::StripAsciiWhitespace(first);
   if (first.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "database_file '", database_file, "' is empty: its first line must "
+        "database_file '", database_file,
+        "' is empty: its first line must "
         "be the DSN (postgresql://... or 'host=... dbname=...')."));
   }
   return std::string(first);

@@ -20,14 +20,14 @@ bool IsValidReplicaId(absl::string_view id);
 // (random, "replica-" and 16 hex digits, mode 0600, fsynced) on the first
 // start. kInternal naming the file if it cannot be read or written;
 // kFailedPrecondition if it holds no valid id.
-absl::StatusOr<std::string> LoadOrCreateReplicaId(const std::string& data_dir,
-                                                  const std::string& configured);
+absl::StatusOr<std::string> LoadOrCreateReplicaId(
+    const std::string& data_dir, const std::string& configured);
 
 // The DSN: `database` if set, else the first line of `database_file`
 // (trailing whitespace stripped). kInvalidArgument naming the file (never
 // its contents) if it cannot be read or is empty.
-absl::StatusOr<std::string> ResolveDatabaseDsn(const std::string& database,
-                                               const std::string& database_file);
+absl::StatusOr<std::string> ResolveDatabaseDsn(
+    const std::string& database, const std::string& database_file);
 
 }  // namespace dpq::server
 

@@ -58,9 +58,9 @@ absl::Status SplitListen(const std::string& listen, std::string* host,
                          int* port) {
   const std::string::size_type colon = listen.rfind(':');
   if (colon == std::string::npos || colon == 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "listen must be HOST:PORT (e.g. 0.0.0.0:", kDefaultPort,
-        "), but is '", listen, "'."));
+    return absl::InvalidArgumentError(
+        absl::StrCat("listen must be HOST:PORT (e.g. 0.0.0.0:", kDefaultPort,
+                     "), but is '", listen, "'."));
   }
   int value = -1;
   if (!absl::SimpleAtoi(listen.substr(colon + 1), &value) || value < 0 ||
@@ -85,9 +85,9 @@ absl::Status MakeDataDir(const std::string& dir) {
         absl::StrCat("data_dir '", dir, "' exists but is not a directory."));
   }
   if (::access(dir.c_str(), R_OK | W_OK | X_OK) != 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "data_dir '", dir, "' is not writable by this user: ",
-        std::strerror(errno)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("data_dir '", dir,
+                     "' is not writable by this user: ", std::strerror(errno)));
   }
   return absl::OkStatus();
 }
@@ -99,9 +99,9 @@ absl::Status CheckImportDir(const std::string& import_dir,
   if (import_dir.empty()) return absl::OkStatus();
   char* real_import = ::realpath(import_dir.c_str(), nullptr);
   if (real_import == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "import_dir '", import_dir, "' cannot be resolved: ",
-        std::strerror(errno), "."));
+    return absl::InvalidArgumentError(
+        absl::StrCat("import_dir '", import_dir,
+                     "' cannot be resolved: ", std::strerror(errno), "."));
   }
   const std::string import_real = real_import;
   std::free(real_import);
@@ -117,7 +117,8 @@ absl::Status CheckImportDir(const std::string& import_dir,
     if (import_real == data_real ||
         absl::StartsWith(import_real, data_real + "/")) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "import_dir '", import_dir, "' is the data directory or inside "
+          "import_dir '", import_dir,
+          "' is the data directory or inside "
           "it, whose files are never imported: choose another directory."));
     }
   }
@@ -146,25 +147,25 @@ absl::Status ValidateOptions(const Options& options) {
           {"tls_key", &options.tls_key},
           {"client_ca", &options.client_ca}}) {
       if (!value->empty()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "insecure excludes TLS, but ", name, " is set to '", *value,
-            "': drop --insecure or the TLS files."));
+        return absl::InvalidArgumentError(
+            absl::StrCat("insecure excludes TLS, but ", name, " is set to '",
+                         *value, "': drop --insecure or the TLS files."));
       }
     }
   } else if (options.tls_cert.empty() || options.tls_key.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "TLS needs both tls_cert and tls_key (", 
+        "TLS needs both tls_cert and tls_key (",
         options.tls_cert.empty() ? "tls_cert" : "tls_key",
         " is missing); for a local plaintext demo pass --insecure."));
   }
-  if (options.max_message_bytes < 1024 ||
-      options.max_message_bytes > INT_MAX) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "max_message_bytes must be in [1024, ", INT_MAX, "], but is ",
-        options.max_message_bytes, "."));
+  if (options.max_message_bytes < 1024 || options.max_message_bytes > INT_MAX) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("max_message_bytes must be in [1024, ", INT_MAX,
+                     "], but is ", options.max_message_bytes, "."));
   }
   if (options.max_upload_bytes == 0) {
-    return absl::InvalidArgumentError("max_upload_bytes must be > 0, but is 0.");
+    return absl::InvalidArgumentError(
+        "max_upload_bytes must be > 0, but is 0.");
   }
   if (options.max_rows == 0) {
     return absl::InvalidArgumentError("max_rows must be > 0, but is 0.");
@@ -173,24 +174,24 @@ absl::Status ValidateOptions(const Options& options) {
     return absl::InvalidArgumentError("max_edges must be > 0, but is 0.");
   }
   if (options.graph_threads < 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "graph_threads must be >= 0 (0 = one per core), but is ",
-        options.graph_threads, "."));
+    return absl::InvalidArgumentError(
+        absl::StrCat("graph_threads must be >= 0 (0 = one per core), but is ",
+                     options.graph_threads, "."));
   }
   if (options.exact_repair_seconds < 1 || options.exact_repair_seconds > 3600) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "exact_repair_seconds must be in [1, 3600], but is ",
-        options.exact_repair_seconds, "."));
+    return absl::InvalidArgumentError(
+        absl::StrCat("exact_repair_seconds must be in [1, 3600], but is ",
+                     options.exact_repair_seconds, "."));
   }
   if (options.graph_build_workers < 1 || options.graph_build_workers > 16) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "graph_build_workers must be in [1, 16], but is ",
-        options.graph_build_workers, "."));
+    return absl::InvalidArgumentError(
+        absl::StrCat("graph_build_workers must be in [1, 16], but is ",
+                     options.graph_build_workers, "."));
   }
   if (options.max_heavy_jobs < 1 || options.max_heavy_jobs > 64) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "max_heavy_jobs must be in [1, 64], but is ", options.max_heavy_jobs,
-        "."));
+    return absl::InvalidArgumentError(
+        absl::StrCat("max_heavy_jobs must be in [1, 64], but is ",
+                     options.max_heavy_jobs, "."));
   }
   if (options.max_heavy_releases < 1 || options.max_heavy_releases > 64) {
     return absl::InvalidArgumentError(
@@ -202,8 +203,10 @@ absl::Status ValidateOptions(const Options& options) {
       options.max_heavy_jobs_per_buyer > options.max_heavy_jobs) {
     return absl::InvalidArgumentError(absl::StrCat(
         "max_heavy_jobs_per_buyer must be in [1, max_heavy_jobs = ",
-        options.max_heavy_jobs, "] (0 = half of max_heavy_jobs, at least 1), "
-        "but is ", options.max_heavy_jobs_per_buyer, "."));
+        options.max_heavy_jobs,
+        "] (0 = half of max_heavy_jobs, at least 1), "
+        "but is ",
+        options.max_heavy_jobs_per_buyer, "."));
   }
   if (options.drain_seconds < 0) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -215,14 +218,14 @@ absl::Status ValidateOptions(const Options& options) {
   }
   if (options.replica_lease_seconds < 2 ||
       options.replica_lease_seconds > 3600) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "replica_lease_seconds must be in [2, 3600], but is ",
-        options.replica_lease_seconds, "."));
+    return absl::InvalidArgumentError(
+        absl::StrCat("replica_lease_seconds must be in [2, 3600], but is ",
+                     options.replica_lease_seconds, "."));
   }
   if (options.database_connections < 2 || options.database_connections > 64) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "database_connections must be in [2, 64], but is ",
-        options.database_connections, "."));
+    return absl::InvalidArgumentError(
+        absl::StrCat("database_connections must be in [2, 64], but is ",
+                     options.database_connections, "."));
   }
   if (!options.replica_id.empty() && !IsValidReplicaId(options.replica_id)) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -266,7 +269,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
   std::shared_ptr<grpc::ServerCredentials> credentials;
   grpc::SslServerCredentialsOptions ssl_options;
   if (!options.insecure_for_local_dev) {
-    ASSIGN_OR_RETURN(std::string cert, ReadPemFile(options.tls_cert, "tls_cert"));
+    ASSIGN_OR_RETURN(std::string cert,
+                     ReadPemFile(options.tls_cert, "tls_cert"));
     ASSIGN_OR_RETURN(std::string key, ReadPemFile(options.tls_key, "tls_key"));
     if (!options.client_ca.empty()) {
       ASSIGN_OR_RETURN(ssl_options.pem_root_certs,
@@ -327,9 +331,9 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
   server->admin_token_path_ = options.admin_token_file.empty()
                                   ? dir + "/admin.token"
                                   : options.admin_token_file;
-  ASSIGN_OR_RETURN(server->created_admin_token_,
-                   auth::EnsureAdminToken(*server->accounts_,
-                                          server->admin_token_path_));
+  ASSIGN_OR_RETURN(
+      server->created_admin_token_,
+      auth::EnsureAdminToken(*server->accounts_, server->admin_token_path_));
 
   registry::DatasetRegistry::Options registry_options;
   registry_options.data_dir = dir;
@@ -386,10 +390,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
   // the sync server creates and ends a thread for almost every call under
   // concurrent load, which cost ~5% of CPU in the 64-client benchmark
   // (docs/performance.md).
-  builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MIN_POLLERS,
-                              kMinPollers);
-  builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS,
-                              kMaxPollers);
+  builder.SetSyncServerOption(
+      grpc::ServerBuilder::SyncServerOption::MIN_POLLERS, kMinPollers);
+  builder.SetSyncServerOption(
+      grpc::ServerBuilder::SyncServerOption::MAX_POLLERS, kMaxPollers);
   builder.RegisterService(server->buyer_service_.get());
   builder.RegisterService(server->admin_service_.get());
   std::vector<

@@ -147,9 +147,9 @@ class Server {
   // accounts.db, datasets/), creates DATA_DIR/admin.token on first start,
   // and starts serving. Datasets are loaded (parsed and validated) before
   // the server reports SERVING; their conflict graphs are built in the
-  // background afterwards, and the releases that need one wait for it. kInvalidArgument for bad options or unreadable PEM
-  // files; kUnavailable if the address cannot be bound; other errors of the
-  // stores as they are.
+  // background afterwards, and the releases that need one wait for it.
+  // kInvalidArgument for bad options or unreadable PEM files; kUnavailable if
+  // the address cannot be bound; other errors of the stores as they are.
   static absl::StatusOr<std::unique_ptr<Server>> BuildAndStart(
       const Options& options);
 

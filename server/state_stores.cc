@@ -57,10 +57,8 @@ absl::StatusOr<StateStores> OpenPostgresState(const Options& options) {
   ledger_options.lease = absl::Seconds(options.replica_lease_seconds);
   ASSIGN_OR_RETURN(std::unique_ptr<storage::PostgresLedgerStore> ledger,
                    storage::PostgresLedgerStore::Open(pool, ledger_options));
-  ASSIGN_OR_RETURN(state.accounts,
-                   storage::PostgresAccountsStore::Open(pool));
-  ASSIGN_OR_RETURN(state.catalog,
-                   storage::PostgresDatasetCatalog::Open(pool));
+  ASSIGN_OR_RETURN(state.accounts, storage::PostgresAccountsStore::Open(pool));
+  ASSIGN_OR_RETURN(state.catalog, storage::PostgresDatasetCatalog::Open(pool));
   const storage::PostgresLedgerStore* lease_holder = ledger.get();
   // The lease renewal is the replica's heartbeat with the database.
   state.health = [lease_holder] { return lease_holder->Health(); };

@@ -15,7 +15,8 @@ class TextRepairInterceptor : public grpc::experimental::Interceptor {
   explicit TextRepairInterceptor(std::string method)
       : method_(std::move(method)) {}
 
-  void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
+  void Intercept(
+      grpc::experimental::InterceptorBatchMethods* methods) override {
     if (methods->QueryInterceptionHookPoint(
             grpc::experimental::InterceptionHookPoints::PRE_SEND_MESSAGE)) {
       Repair(methods);
@@ -26,8 +27,8 @@ class TextRepairInterceptor : public grpc::experimental::Interceptor {
  private:
   void Repair(grpc::experimental::InterceptorBatchMethods* methods) {
     // Every dpq.v1 method sends a protobuf message (see the factory).
-    const auto* message =
-        static_cast<const google::protobuf::Message*>(methods->GetSendMessage());
+    const auto* message = static_cast<const google::protobuf::Message*>(
+        methods->GetSendMessage());
     if (message == nullptr || !HasInvalidUtf8(*message)) return;
     std::unique_ptr<google::protobuf::Message> copy(message->New());
     copy->CopyFrom(*message);

@@ -16,7 +16,6 @@
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
-#include "core/util/status_macros.h"
 #include "bench/experiments/experiment_data.h"
 #include "bench/experiments/experiment_runner.h"
 #include "bench/experiments/figure_plots.h"
@@ -25,6 +24,7 @@
 #include "bench/experiments/small_tables.h"
 #include "bench/generators/cell_table.h"
 #include "bench/generators/cli_flags.h"
+#include "core/util/status_macros.h"
 
 namespace dpq::bench::experiments {
 namespace {
@@ -61,11 +61,11 @@ absl::StatusOr<std::vector<double>> Doubles(const std::string& flag,
 absl::Status Run(int argc, char** argv) {
   ASSIGN_OR_RETURN(
       CliFlags flags,
-      CliFlags::Parse(argc, argv,
-                      {"out-dir", "figures", "datasets", "runs", "epsilons",
-                       "noises", "checkpoints", "rows", "seed", "n-factor",
-                       "vc-seconds", "runtime-sizes", "data-dir", "plot",
-                       "accuracy-epsilon"}));
+      CliFlags::Parse(
+          argc, argv,
+          {"out-dir", "figures", "datasets", "runs", "epsilons", "noises",
+           "checkpoints", "rows", "seed", "n-factor", "vc-seconds",
+           "runtime-sizes", "data-dir", "plot", "accuracy-epsilon"}));
   if (flags.Has("help")) {
     std::fputs(kUsage, stdout);
     return absl::OkStatus();

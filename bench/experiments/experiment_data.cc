@@ -5,11 +5,11 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "core/constraints/dc_parser.h"
-#include "core/util/status_macros.h"
 #include "bench/generators/conoise.h"
 #include "bench/generators/rnoise.h"
 #include "bench/generators/stock_generator.h"
+#include "core/constraints/dc_parser.h"
+#include "core/util/status_macros.h"
 
 namespace dpq::bench::experiments {
 

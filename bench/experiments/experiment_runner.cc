@@ -9,9 +9,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "bench/experiments/experiment_data.h"
 #include "core/graph/graph.h"
 #include "core/util/status_macros.h"
-#include "bench/experiments/experiment_data.h"
 #include "tests/testing/seeded_urbg.h"
 
 namespace dpq::bench::experiments {
@@ -129,9 +129,9 @@ absl::Status EvaluatePoint(const ExperimentOptions& o, const Dataset& d,
         // the same run (adding a method leaves the others' draws alone).
         testing::SeededUrbg urbg(
             o.seed * 1'000'003 +
-            std::hash<std::string>{}(absl::StrCat(
-                d.name, "/", p.noise, "/", p.iterations, "/", e.figure, "/",
-                eps, "/", MethodName(m))));
+            std::hash<std::string>{}(
+                absl::StrCat(d.name, "/", p.noise, "/", p.iterations, "/",
+                             e.figure, "/", eps, "/", MethodName(m))));
         std::vector<Measure> measures = {Measure::kMinimalInconsistency,
                                          Measure::kProblematic};
         if (IsRepairMethod(m)) measures = {Measure::kRepair};

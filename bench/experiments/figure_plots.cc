@@ -9,8 +9,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "core/util/status_macros.h"
 #include "bench/generators/cell_table.h"
+#include "core/util/status_macros.h"
 
 namespace dpq::bench::experiments {
 

@@ -10,10 +10,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "bench/experiments/measure_evaluation.h"
 #include "core/private/flow_extensions.h"
 #include "core/private/theta_candidates.h"
 #include "core/util/status_macros.h"
-#include "bench/experiments/measure_evaluation.h"
 #include "tests/testing/seeded_urbg.h"
 
 namespace dpq::bench::experiments {

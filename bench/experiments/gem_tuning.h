@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "bench/experiments/experiment_runner.h"
 #include "core/measures/measure.h"
 #include "core/private/gem_release.h"
-#include "bench/experiments/experiment_runner.h"
 
 namespace dpq::bench::experiments {
 

@@ -6,12 +6,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "bench/experiments/experiment_data.h"
 #include "core/constraints/dc_parser.h"
 #include "core/graph/fd_cliques.h"
 #include "core/measures/clique_lp_bound.h"
 #include "core/measures/measure.h"
 #include "core/util/status_macros.h"
-#include "bench/experiments/experiment_data.h"
 #include "tests/testing/seeded_urbg.h"
 
 namespace dpq::bench::experiments {

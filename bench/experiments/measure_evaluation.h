@@ -25,9 +25,9 @@ namespace dpq::bench::experiments {
 struct GraphCase {
   core::graph::Graph graph;
   std::vector<core::private_measures::DcDegreeBound> degree_bounds;
-  uint32_t degree_keys = 0;  // CountDegreeKeys of the DCs
-  uint64_t cover_bound = 0;  // ComputeCoverBound: what cover_bound releases
-  uint64_t public_max_rows = 0;      // N
+  uint32_t degree_keys = 0;      // CountDegreeKeys of the DCs
+  uint64_t cover_bound = 0;      // ComputeCoverBound: what cover_bound releases
+  uint64_t public_max_rows = 0;  // N
   std::vector<uint64_t> candidates;  // Theta
   uint64_t i_mi = 0;
   uint64_t i_p = 0;

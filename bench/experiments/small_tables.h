@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "core/constraints/denial_constraint.h"
 #include "bench/experiments/measure_evaluation.h"
 #include "bench/generators/cell_table.h"
+#include "core/constraints/denial_constraint.h"
 
 namespace dpq::bench::experiments {
 

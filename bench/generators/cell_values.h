@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "bench/generators/cell_table.h"
 #include "core/constraints/denial_constraint.h"
 #include "core/table/schema.h"
-#include "bench/generators/cell_table.h"
 
 namespace dpq::bench::generators {
 

@@ -19,9 +19,9 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "core/constraints/denial_constraint.h"
 #include "bench/generators/cell_table.h"
 #include "bench/generators/noise_log.h"
+#include "core/constraints/denial_constraint.h"
 
 namespace dpq::bench::generators {
 

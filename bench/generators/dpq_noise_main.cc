@@ -7,11 +7,11 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "core/constraints/dc_parser.h"
-#include "core/util/status_macros.h"
 #include "bench/generators/cli_flags.h"
 #include "bench/generators/conoise.h"
 #include "bench/generators/rnoise.h"
+#include "core/constraints/dc_parser.h"
+#include "core/util/status_macros.h"
 
 namespace dpq::bench {
 namespace {

@@ -5,9 +5,9 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "core/util/status_macros.h"
 #include "bench/generators/cli_flags.h"
 #include "bench/generators/stock_generator.h"
+#include "core/util/status_macros.h"
 
 namespace dpq::bench {
 namespace {

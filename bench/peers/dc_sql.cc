@@ -46,8 +46,9 @@ std::string ColumnSelect(const core::table::ColumnSpec& spec) {
 }
 
 std::string SqlOperator(CompareOp op) {
-  return op == CompareOp::kNe ? "<>"
-                              : std::string(core::constraints::CompareOpSymbol(op));
+  return op == CompareOp::kNe
+             ? "<>"
+             : std::string(core::constraints::CompareOpSymbol(op));
 }
 
 std::string ConstantSql(const Constant& c) {
@@ -142,10 +143,9 @@ std::string DcPairsSql(const DenialConstraint& dc, const Schema& schema) {
     conditions.push_back(PredicateSql(p, schema));
   }
   conditions.push_back(symmetric ? "a.rowid < b.rowid" : "a.rowid <> b.rowid");
-  const char* pair = symmetric
-                         ? "a.rowid AS i, b.rowid AS j"
-                         : "least(a.rowid, b.rowid) AS i, "
-                           "greatest(a.rowid, b.rowid) AS j";
+  const char* pair = symmetric ? "a.rowid AS i, b.rowid AS j"
+                               : "least(a.rowid, b.rowid) AS i, "
+                                 "greatest(a.rowid, b.rowid) AS j";
   return absl::StrCat("SELECT ", pair, " FROM t AS a JOIN t AS b ON ",
                       absl::StrJoin(conditions, " AND "));
 }
@@ -159,8 +159,8 @@ std::string CountConflictsSql(const std::vector<DenialConstraint>& dcs,
   std::vector<std::string> parts;
   for (const DenialConstraint& dc : dcs) {
     const auto same = [&](const std::vector<Predicate>& ps) {
-      return std::find(joined.begin(), joined.end(), PredicateSet(ps, schema)) !=
-             joined.end();
+      return std::find(joined.begin(), joined.end(),
+                       PredicateSet(ps, schema)) != joined.end();
     };
     if (same(dc.predicates) || same(SwappedPredicates(dc))) continue;
     joined.push_back(PredicateSet(dc.predicates, schema));

@@ -20,11 +20,11 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "bench/peers/dc_sql.h"
+#include "bench/peers/report_table.h"
 #include "core/constraints/dc_parser.h"
 #include "core/table/csv_reader.h"
 #include "core/util/status_macros.h"
-#include "bench/peers/dc_sql.h"
-#include "bench/peers/report_table.h"
 
 namespace {
 
@@ -37,7 +37,8 @@ constexpr char kUsage[] =
 
 absl::StatusOr<std::string> ReadTextFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("Cannot open '", path, "'."));
+  if (!in)
+    return absl::NotFoundError(absl::StrCat("Cannot open '", path, "'."));
   std::stringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
@@ -47,7 +48,8 @@ absl::StatusOr<std::string> ReadTextFile(const std::string& path) {
 // supported here): the SQL does not depend on the rows.
 absl::StatusOr<std::string> ReadHeaderLine(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("Cannot open '", path, "'."));
+  if (!in)
+    return absl::NotFoundError(absl::StrCat("Cannot open '", path, "'."));
   std::string line;
   std::getline(in, line);
   return line + "\n";
@@ -86,7 +88,8 @@ absl::Status PrintSql(const std::map<std::string, std::string>& flags) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<bool> PrintTable(const std::map<std::string, std::string>& flags) {
+absl::StatusOr<bool> PrintTable(
+    const std::map<std::string, std::string>& flags) {
   if (!flags.contains("--results")) {
     return absl::InvalidArgumentError("--results is required");
   }

@@ -53,9 +53,9 @@ std::string PairsCell(const PeerRun& run) {
 absl::StatusOr<PeerRun> ParseRunLine(absl::string_view line) {
   const std::vector<absl::string_view> f = absl::StrSplit(line, '\t');
   if (f.size() != kFields) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "results line: ", f.size(), " fields, expected ", kFields, ": '",
-        line, "'"));
+    return absl::InvalidArgumentError(absl::StrCat("results line: ", f.size(),
+                                                   " fields, expected ",
+                                                   kFields, ": '", line, "'"));
   }
   PeerRun run;
   run.table = std::string(f[0]);
@@ -120,9 +120,8 @@ std::string RenderTable(const std::vector<PeerRun>& runs) {
         FormatSeconds(r.duckdb_query_seconds), ") | ",
         FormatSpeedup(r.dpq_seconds, duckdb), " | ",
         FormatSeconds(r.dpq_cpu_seconds), " / ",
-        FormatSeconds(r.duckdb_cpu_seconds), " | ",
-        FormatMemory(r.dpq_rss_kb), " / ", FormatMemory(r.duckdb_rss_kb),
-        " | ", r.load_average, " |\n");
+        FormatSeconds(r.duckdb_cpu_seconds), " | ", FormatMemory(r.dpq_rss_kb),
+        " / ", FormatMemory(r.duckdb_rss_kb), " | ", r.load_average, " |\n");
   }
   return out;
 }

@@ -15,18 +15,18 @@ namespace dpq::bench::peers {
 
 // One measured run. Counts stay text: they are compared, never added.
 struct PeerRun {
-  std::string table;             // e.g. "tax 1M"
-  std::string dcs;               // e.g. "8 FDs"
-  std::string dpq_count;         // dpq-measure --exact `value`
-  double dpq_seconds = 0;        // whole process, start to printed result
-  double dpq_cpu_seconds = 0;    // user + sys of the process
-  int64_t dpq_rss_kb = 0;        // peak RSS (/usr/bin/time %M)
-  std::string duckdb_count;      // count(*) of the union of self-joins
+  std::string table;                // e.g. "tax 1M"
+  std::string dcs;                  // e.g. "8 FDs"
+  std::string dpq_count;            // dpq-measure --exact `value`
+  double dpq_seconds = 0;           // whole process, start to printed result
+  double dpq_cpu_seconds = 0;       // user + sys of the process
+  int64_t dpq_rss_kb = 0;           // peak RSS (/usr/bin/time %M)
+  std::string duckdb_count;         // count(*) of the union of self-joins
   double duckdb_load_seconds = 0;   // CREATE TABLE from the CSV
   double duckdb_query_seconds = 0;  // the count
   double duckdb_cpu_seconds = 0;    // user + sys of the whole Node.js process
-  int64_t duckdb_rss_kb = 0;     // peak RSS of the Node.js process
-  std::string load_average;      // "1.02 0.98 0.91" (1/5/15 min)
+  int64_t duckdb_rss_kb = 0;        // peak RSS of the Node.js process
+  std::string load_average;         // "1.02 0.98 0.91" (1/5/15 min)
 };
 
 // Parses one tab-separated line of run.sh's results file, the 12 fields in

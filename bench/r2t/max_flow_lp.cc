@@ -3,8 +3,8 @@
 // half the flow), with core's Dinic solver (core/graph/max_flow.h).
 #include <cstdint>
 
-#include "core/graph/max_flow.h"
 #include "bench/r2t/truncated_count.h"
+#include "core/graph/max_flow.h"
 
 namespace dpq::bench::r2t::internal {
 

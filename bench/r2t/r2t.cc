@@ -6,9 +6,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "bench/r2t/laplace_noise.h"
 #include "core/dp/epsilon.h"
 #include "core/util/status_macros.h"
-#include "bench/r2t/laplace_noise.h"
 
 namespace dpq::bench::r2t {
 
@@ -60,9 +60,8 @@ absl::StatusOr<TruncatedCurve> ComputeTruncatedCurve(
         options.global_sensitivity, "; pass a larger public_max_rows."));
   }
   TruncatedCurve curve;
-  ASSIGN_OR_RETURN(curve.taus,
-                   R2tThresholds(options.global_sensitivity, options.base,
-                                 options.rule));
+  ASSIGN_OR_RETURN(curve.taus, R2tThresholds(options.global_sensitivity,
+                                             options.base, options.rule));
   for (double tau : curve.taus) {
     ASSIGN_OR_RETURN(TruncatedCount c,
                      TruncatedEdgeCount(g, tau, options.solver));
@@ -77,8 +76,8 @@ absl::StatusOr<R2tResult> RaceToTheTop(core::dp::SecureUrbg& urbg,
                                        const R2tOptions& options) {
   RETURN_IF_ERROR(core::dp::ValidateEpsilon(options.epsilon));
   if (!(options.beta > 0 && options.beta < 1)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "R2T beta must be in (0, 1), but is ", options.beta, "."));
+    return absl::InvalidArgumentError(
+        absl::StrCat("R2T beta must be in (0, 1), but is ", options.beta, "."));
   }
   if (curve.taus.empty() || curve.taus.size() != curve.counts.size()) {
     return absl::InvalidArgumentError("R2T needs at least one threshold.");

@@ -32,9 +32,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "bench/r2t/truncated_count.h"
 #include "core/dp/secure_urbg.h"
 #include "core/graph/graph.h"
-#include "bench/r2t/truncated_count.h"
 
 namespace dpq::bench::r2t {
 
@@ -44,10 +44,10 @@ enum class ThresholdRule {
 };
 
 struct R2tOptions {
-  double epsilon = 1;          // total budget, validated by ValidateEpsilon
+  double epsilon = 1;  // total budget, validated by ValidateEpsilon
   uint64_t global_sensitivity = 0;  // GS = N >= 1 (and >= the node count)
-  double beta = 0.1;           // in (0, 1); R2T's and the artifact's default
-  double base = 2;             // > 1
+  double beta = 0.1;  // in (0, 1); R2T's and the artifact's default
+  double base = 2;    // > 1
   LpSolver solver = LpSolver::kMaxFlow;
   ThresholdRule rule = ThresholdRule::kCoverGs;
 };
@@ -72,9 +72,9 @@ absl::StatusOr<TruncatedCurve> ComputeTruncatedCurve(
     const core::graph::Graph& g, const R2tOptions& options);
 
 struct R2tResult {
-  double estimate = 0;         // max(0, max_j Q~_j)
-  std::vector<double> noisy;   // Q~_j per threshold
-  int chosen = -1;             // argmax j (0-based), -1 if the 0 won
+  double estimate = 0;        // max(0, max_j Q~_j)
+  std::vector<double> noisy;  // Q~_j per threshold
+  int chosen = -1;            // argmax j (0-based), -1 if the 0 won
 };
 
 // The race to the top on a precomputed curve, drawing L Laplace samples

@@ -19,6 +19,8 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "bench/r2t/r2t.h"
+#include "bench/r2t/truncated_count.h"
 #include "core/constraints/dc_parser.h"
 #include "core/dp/hash_drbg.h"
 #include "core/dp/secure_urbg.h"
@@ -27,8 +29,6 @@
 #include "core/private/private_measures.h"
 #include "core/table/csv_reader.h"
 #include "core/util/status_macros.h"
-#include "bench/r2t/r2t.h"
-#include "bench/r2t/truncated_count.h"
 
 namespace dpq::bench::r2t {
 namespace {
@@ -78,8 +78,9 @@ absl::Status ApplyFlag(const std::string& name, const std::string& value,
     o->authors_thresholds = value == "authors";
   } else if (name == "--epsilon" || name == "--beta" || name == "--base") {
     if (!absl::SimpleAtod(value, &d)) return Invalid(name, "a number", value);
-    (name == "--epsilon" ? o->epsilon : name == "--beta" ? o->beta : o->base) =
-        d;
+    (name == "--epsilon" ? o->epsilon
+     : name == "--beta"  ? o->beta
+                         : o->base) = d;
   } else if (name == "--runs" || name == "--threads") {
     if (!absl::SimpleAtoi(value, &u) || u > 1'000'000) {
       return Invalid(name, "an integer in [0, 1000000]", value);
@@ -140,8 +141,8 @@ absl::StatusOr<Loaded> Load(const R2tToolOptions& o) {
   d.load_seconds = absl::ToDoubleSeconds(absl::Now() - start);
   core::graph::ConflictGraphOptions graph_options;
   graph_options.num_threads = o.threads;
-  ASSIGN_OR_RETURN(d.graph, core::graph::BuildConflictGraph(d.table, d.dcs,
-                                                            graph_options));
+  ASSIGN_OR_RETURN(
+      d.graph, core::graph::BuildConflictGraph(d.table, d.dcs, graph_options));
   return d;
 }
 
@@ -220,8 +221,8 @@ absl::Status RunR2tTool(const R2tToolOptions& o, std::ostream& out) {
   out << absl::StrFormat(
       "dataset %s: %d rows, %d DCs, I_MI = %d edges, max degree %d, "
       "load %.3f s, graph %.3f s\n",
-      o.label, d.table.num_rows(), d.dcs.size(), g.num_edges(),
-      g.max_degree(), d.load_seconds, d.graph.stats.build_seconds);
+      o.label, d.table.num_rows(), d.dcs.size(), g.num_edges(), g.max_degree(),
+      d.load_seconds, d.graph.stats.build_seconds);
   out << absl::StrFormat(
       "N = %d, epsilon = %g, beta = %g, base = %g, thresholds %s, %s\n",
       n_public, o.epsilon, o.beta, o.base,
@@ -281,9 +282,9 @@ absl::Status RunR2tTool(const R2tToolOptions& o, std::ostream& out) {
                                        r.estimate, r2t_err.back());
     for (size_t k = 0; k < methods.size(); ++k) {
       const absl::Time start = absl::Now();
-      ASSIGN_OR_RETURN(const pm::PrivateMeasureResult p,
-                       pm::ComputePrivateMeasure(*dpq_urbgs[k], g,
-                                                 requests[k]));
+      ASSIGN_OR_RETURN(
+          const pm::PrivateMeasureResult p,
+          pm::ComputePrivateMeasure(*dpq_urbgs[k], g, requests[k]));
       dpq_seconds[k] += absl::ToDoubleSeconds(absl::Now() - start);
       dpq_est[k].push_back(static_cast<double>(p.value));
       dpq_err[k].push_back(RelativeError(truth, dpq_est[k].back()));
@@ -330,11 +331,10 @@ absl::Status RunR2tTool(const R2tToolOptions& o, std::ostream& out) {
   auto write_line = [&](const std::string& run, double r2t_value,
                         double r2t_error,
                         const std::vector<std::pair<double, double>>& dpq) {
-    csv << absl::StrFormat("%s,%s,%d,%d,%g,%.0f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f",
-                           o.label, run, d.table.num_rows(), n_public,
-                           o.epsilon, truth, r2t_value, r2t_error,
-                           dpq[0].first, dpq[0].second, curve.seconds,
-                           dpq_seconds[0] / o.runs);
+    csv << absl::StrFormat(
+        "%s,%s,%d,%d,%g,%.0f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f", o.label, run,
+        d.table.num_rows(), n_public, o.epsilon, truth, r2t_value, r2t_error,
+        dpq[0].first, dpq[0].second, curve.seconds, dpq_seconds[0] / o.runs);
     for (size_t k = 1; k < methods.size(); ++k) {
       csv << absl::StrFormat(",%.6f,%.6f,%.6f", dpq[k].first, dpq[k].second,
                              dpq_seconds[k] / o.runs);

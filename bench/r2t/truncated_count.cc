@@ -108,8 +108,8 @@ absl::StatusOr<LpSolver> ParseLpSolver(absl::string_view text) {
   const std::string lower = absl::AsciiStrToLower(text);
   if (lower == "glpk") return LpSolver::kGlpk;
   if (lower == "flow") return LpSolver::kMaxFlow;
-  return absl::InvalidArgumentError(absl::StrCat(
-      "LP solver must be 'glpk' or 'flow', but is '", text, "'."));
+  return absl::InvalidArgumentError(
+      absl::StrCat("LP solver must be 'glpk' or 'flow', but is '", text, "'."));
 }
 
 absl::string_view LpSolverName(LpSolver solver) {

@@ -55,10 +55,10 @@ absl::string_view LpSolverName(LpSolver solver);
 
 // Statistics of one evaluation of Q(G, tau).
 struct TruncatedCountStats {
-  uint32_t heavy_nodes = 0;     // nodes with degree > tau (rows of the LP)
-  uint64_t free_edges = 0;      // edges between two light nodes (x_e = 1)
-  uint64_t lp_edges = 0;        // LP variables over all components
-  uint32_t lp_components = 0;   // LPs actually solved
+  uint32_t heavy_nodes = 0;    // nodes with degree > tau (rows of the LP)
+  uint64_t free_edges = 0;     // edges between two light nodes (x_e = 1)
+  uint64_t lp_edges = 0;       // LP variables over all components
+  uint32_t lp_components = 0;  // LPs actually solved
   uint64_t largest_lp_edges = 0;
   double seconds = 0;
 };

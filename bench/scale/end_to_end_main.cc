@@ -70,8 +70,8 @@ int main(int argc, char** argv) {
   if (!table.ok()) return Fail(table.status());
   const double load = Since(start);
   auto t = Clock::now();
-  auto dcs = core::constraints::ReadDenialConstraintsFile(dcs_path,
-                                                          table->schema());
+  auto dcs =
+      core::constraints::ReadDenialConstraintsFile(dcs_path, table->schema());
   if (!dcs.ok()) return Fail(dcs.status());
   const double parse = Since(t);
   t = Clock::now();
@@ -92,8 +92,8 @@ int main(int argc, char** argv) {
   const double degree_bounds = Since(t);
   // What a server computes once per dataset for cover_bound (I_R).
   t = Clock::now();
-  auto cover = core::private_measures::ComputeCoverBound(*table, *dcs,
-                                                         graph->graph);
+  auto cover =
+      core::private_measures::ComputeCoverBound(*table, *dcs, graph->graph);
   if (!cover.ok()) return Fail(cover.status());
   request.cover_bound = *cover;
   const double cover_bound = Since(t);
@@ -107,9 +107,9 @@ int main(int argc, char** argv) {
     auto r = core::private_measures::ComputePrivateMeasure(urbg, graph->graph,
                                                            request);
     if (!r.ok()) return Fail(r.status());
-    absl::StrAppend(&measures, measures.empty() ? "" : ",", "{\"value\":",
-                    r->value, ",\"theta\":", r->theta.value_or(0),
-                    ",\"seconds\":", Since(mt), "}");
+    absl::StrAppend(
+        &measures, measures.empty() ? "" : ",", "{\"value\":", r->value,
+        ",\"theta\":", r->theta.value_or(0), ",\"seconds\":", Since(mt), "}");
   }
   const double private_seconds = Since(t);
   std::cout << "{\"rows\":" << table->num_rows()
@@ -121,7 +121,7 @@ int main(int argc, char** argv) {
             << ",\"private_seconds\":" << private_seconds
             << ",\"total_seconds\":" << Since(start)
             << ",\"peak_rss_mib\":" << PeakRssKib() / 1024
-            << ",\"threads\":" << graph->stats.num_threads
-            << ",\"measures\":[" << measures << "]}\n";
+            << ",\"threads\":" << graph->stats.num_threads << ",\"measures\":["
+            << measures << "]}\n";
   return 0;
 }

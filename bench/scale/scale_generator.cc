@@ -74,8 +74,8 @@ absl::StatusOr<size_t> DistinctColumnIndex(const Table& templ,
 // Template cells rendered once; distinct columns are rendered per group.
 struct Template {
   std::vector<std::vector<std::string>> cells;  // [row][column], CSV-quoted
-  std::vector<size_t> distinct;  // column indices
-  std::vector<bool> is_distinct;  // per column
+  std::vector<size_t> distinct;                 // column indices
+  std::vector<bool> is_distinct;                // per column
 };
 
 std::string DistinctCell(const Table& templ, size_t column, size_t row,

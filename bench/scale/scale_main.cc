@@ -90,7 +90,8 @@ int main(int argc, char** argv) {
   }
   // A large stream buffer: the output is written sequentially, line by line.
   std::vector<char> buffer(1 << 20);
-  out.rdbuf()->pubsetbuf(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+  out.rdbuf()->pubsetbuf(buffer.data(),
+                         static_cast<std::streamsize>(buffer.size()));
   absl::Status status =
       dpq::bench::scale::WriteScaledTable(*templ, flags.options, out);
   if (!status.ok()) {

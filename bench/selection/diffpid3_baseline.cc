@@ -71,8 +71,8 @@ struct Trainer {
     for (int f : candidates) q.push_back(Quality(f, rows));
     const double sensitivity =
         std::log2(std::max(noisy_n, 0.0) + 1) + 1 / std::log(2.0);
-    auto pick = core::dp::SampleExponentialMechanism(urbg, q, eps_level,
-                                                     sensitivity);
+    auto pick =
+        core::dp::SampleExponentialMechanism(urbg, q, eps_level, sensitivity);
     if (!pick.ok()) return Leaf(rows);
     const int f = candidates[*pick];
     used[f] = true;
@@ -119,8 +119,10 @@ absl::StatusOr<DiscretizedTable> DiscretizedTable::Create(
     std::map<uint32_t, int> string_values;
     for (size_t r = 0; r < table.num_rows(); ++r) {
       if (col.is_null(r)) continue;
-      if (col.is_numeric()) numeric_values.emplace(col.numeric_at(r), 0);
-      else string_values.emplace(col.string_ids[r], 0);
+      if (col.is_numeric())
+        numeric_values.emplace(col.numeric_at(r), 0);
+      else
+        string_values.emplace(col.string_ids[r], 0);
     }
     int arity = 0;
     if (!col.is_numeric()) {

@@ -36,12 +36,18 @@ absl::StatusOr<TreeDataset> LoadAdult(const std::string& data_dir) {
   ASSIGN_OR_RETURN(core::table::Table raw,
                    core::table::ReadCsvFile(data_dir + "/adult/adult.csv"));
   const std::vector<std::pair<std::string, ColumnType>> kept = {
-      {"Age", ColumnType::kInt64},          {"WorkClass", ColumnType::kString},
-      {"EduNum", ColumnType::kString},      {"MaritalStatus", ColumnType::kString},
-      {"Occupation", ColumnType::kString},  {"Relationship", ColumnType::kString},
-      {"Race", ColumnType::kString},        {"Sex", ColumnType::kString},
-      {"Gain", ColumnType::kInt64},         {"Loss", ColumnType::kInt64},
-      {"Hours", ColumnType::kInt64},        {"Country", ColumnType::kString},
+      {"Age", ColumnType::kInt64},
+      {"WorkClass", ColumnType::kString},
+      {"EduNum", ColumnType::kString},
+      {"MaritalStatus", ColumnType::kString},
+      {"Occupation", ColumnType::kString},
+      {"Relationship", ColumnType::kString},
+      {"Race", ColumnType::kString},
+      {"Sex", ColumnType::kString},
+      {"Gain", ColumnType::kInt64},
+      {"Loss", ColumnType::kInt64},
+      {"Hours", ColumnType::kInt64},
+      {"Country", ColumnType::kString},
       {"MoreLess", ColumnType::kString}};
   std::vector<ColumnSpec> specs;
   std::vector<size_t> source;
@@ -117,7 +123,7 @@ absl::StatusOr<TreeDataset> LoadBinaryDat(const std::string& data_dir,
 
 absl::StatusOr<core::selection::LabeledGraph> LoadGraph(
     const std::string& data_dir, const std::string& name) {
-  const std::string file = name == "github" ? "musae-github-edges.csv"
+  const std::string file = name == "github"  ? "musae-github-edges.csv"
                            : name == "enron" ? "email-enron.txt"
                                              : "";
   if (file.empty()) {

@@ -25,12 +25,11 @@ inline double CoverageC(const std::vector<Point>& reference,
   if (candidate.empty()) return 0;
   size_t covered = 0;
   for (const Point& b : candidate) {
-    covered += std::any_of(reference.begin(), reference.end(),
-                           [&](const Point& a) {
-                             return StrictlyDominates(a, b);
-                           })
-                   ? 1
-                   : 0;
+    covered +=
+        std::any_of(reference.begin(), reference.end(),
+                    [&](const Point& a) { return StrictlyDominates(a, b); })
+            ? 1
+            : 0;
   }
   return static_cast<double>(covered) / static_cast<double>(candidate.size());
 }

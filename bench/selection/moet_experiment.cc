@@ -28,14 +28,14 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "core/dp/exponential_mechanism.h"
-#include "core/selection/dominance.h"
-#include "core/selection/multi_objective_selection.h"
-#include "core/selection/tree/dp_moet.h"
 #include "bench/selection/diffpid3_baseline.h"
 #include "bench/selection/experiment_common.h"
 #include "bench/selection/experiment_data.h"
 #include "bench/selection/experiment_metrics.h"
+#include "core/dp/exponential_mechanism.h"
+#include "core/selection/dominance.h"
+#include "core/selection/multi_objective_selection.h"
+#include "core/selection/tree/dp_moet.h"
 #include "tests/testing/seeded_urbg.h"
 
 namespace dpq::bench {
@@ -62,10 +62,11 @@ std::vector<Point> Objectives(const EncodedTable& data,
 
 // The artifact's Pareto-global step: EM on PS with Delta = n_records - 1,
 // `count` draws without replacement at epsilon / count each.
-TreeSelector ArtifactParetoGlobal(size_t num_records, core::dp::SecureUrbg& urbg) {
-  return [num_records, &urbg](const core::selection::ScoreTable& scores,
-                              size_t count, double epsilon)
-             -> absl::StatusOr<std::vector<size_t>> {
+TreeSelector ArtifactParetoGlobal(size_t num_records,
+                                  core::dp::SecureUrbg& urbg) {
+  return [num_records, &urbg](
+             const core::selection::ScoreTable& scores, size_t count,
+             double epsilon) -> absl::StatusOr<std::vector<size_t>> {
     const std::vector<int64_t> ps = core::selection::ParetoScores(scores);
     std::vector<size_t> remaining(ps.size());
     for (size_t i = 0; i < ps.size(); ++i) remaining[i] = i;
@@ -93,8 +94,8 @@ absl::StatusOr<TreeDataset> Load(const std::string& dir,
 
 void RunPareto(const TreeDataset& ds, int runs, const std::vector<double>& eps,
                const std::vector<double>& big_eps, const std::string& out) {
-  auto data = EncodedTable::Create(ds.table, ds.label, ds.positive,
-                                   ds.features);
+  auto data =
+      EncodedTable::Create(ds.table, ds.label, ds.positive, ds.features);
   if (!data.ok()) {
     std::fprintf(stderr, "%s\n", data.status().ToString().c_str());
     return;
@@ -151,9 +152,10 @@ void RunPareto(const TreeDataset& ds, int runs, const std::vector<double>& eps,
     for (size_t e = 0; e < all_eps.size(); ++e) {
       const MeanAndError m = Summarize(values[v][e]);
       std::printf("table1 %-6s %-13s eps=%-8g C=%.3f (+-%.3f, %d runs)\n",
-                  ds.name.c_str(), variants[v].name.c_str(), all_eps[e],
-                  m.mean, m.stderr_of_mean, runs);
-      AppendCsv(out + "/table1.csv", "dataset,method,epsilon,runs,mean_c,stderr",
+                  ds.name.c_str(), variants[v].name.c_str(), all_eps[e], m.mean,
+                  m.stderr_of_mean, runs);
+      AppendCsv(out + "/table1.csv",
+                "dataset,method,epsilon,runs,mean_c,stderr",
                 absl::StrCat(ds.name, ",", variants[v].name, ",", all_eps[e],
                              ",", runs, ",", m.mean, ",", m.stderr_of_mean));
     }
@@ -174,14 +176,14 @@ void RunAgg(const TreeDataset& ds, int runs, const std::vector<double>& eps,
   const size_t test_size = rows.size() * 33 / 100;
   const std::vector<size_t> test(rows.begin(), rows.begin() + test_size);
   const std::vector<size_t> train(rows.begin() + test_size, rows.end());
-  auto train_data = EncodedTable::Create(ds.table, ds.label, ds.positive,
-                                         ds.features, train);
-  auto test_data = EncodedTable::Create(ds.table, ds.label, ds.positive,
-                                        ds.features, test);
+  auto train_data =
+      EncodedTable::Create(ds.table, ds.label, ds.positive, ds.features, train);
+  auto test_data =
+      EncodedTable::Create(ds.table, ds.label, ds.positive, ds.features, test);
   if (!train_data.ok() || !test_data.ok()) return;
   // Domains from the whole table: the public attribute domains.
-  auto full = EncodedTable::Create(ds.table, ds.label, ds.positive,
-                                   ds.features);
+  auto full =
+      EncodedTable::Create(ds.table, ds.label, ds.positive, ds.features);
   if (!full.ok()) return;
   const std::vector<FeatureDomain> domains = full->ObservedDomains();
   GeneticParameters params;
@@ -195,25 +197,25 @@ void RunAgg(const TreeDataset& ds, int runs, const std::vector<double>& eps,
     const auto c = test_data->Evaluate(t);
     return 3 * c.Tpr() + 2 * c.Tnr();
   };
-  auto discretized = DiscretizedTable::Create(ds.table, ds.label,
-                                              ds.positive, ds.features);
+  auto discretized =
+      DiscretizedTable::Create(ds.table, ds.label, ds.positive, ds.features);
   if (!discretized.ok()) return;
   std::vector<double> nodp_values;
   std::vector<std::vector<double>> global(eps.size()), local(eps.size()),
       id3(eps.size());
   for (int run = 0; run < runs; ++run) {
     testing::SeededUrbg urbg(run);
-    auto nodp = core::selection::RunMoet(
-        *train_data, domains, params, 1, 1.0,
-        core::selection::NonPrivateTreeSelector(Approach::kAggregation,
-                                                weights),
-        urbg);
+    auto nodp =
+        core::selection::RunMoet(*train_data, domains, params, 1, 1.0,
+                                 core::selection::NonPrivateTreeSelector(
+                                     Approach::kAggregation, weights),
+                                 urbg);
     if (!nodp.ok()) return;
     nodp_values.push_back(fitness(nodp->front()));
     for (size_t e = 0; e < eps.size(); ++e) {
-      id3[e].push_back(Id3Fitness(
-          *TrainDiffPId3(*discretized, train, eps[e], 5, urbg), *discretized,
-          test));
+      id3[e].push_back(
+          Id3Fitness(*TrainDiffPId3(*discretized, train, eps[e], 5, urbg),
+                     *discretized, test));
       for (SensitivityMode mode :
            {SensitivityMode::kGlobal, SensitivityMode::kLocal}) {
         SelectionOptions options;
@@ -239,8 +241,8 @@ void RunAgg(const TreeDataset& ds, int runs, const std::vector<double>& eps,
                 runs);
     AppendCsv(out + "/figure2.csv",
               "dataset,method,epsilon,runs,mean_fitness,stderr",
-              absl::StrCat(ds.name, ",", method, ",", e, ",", runs, ",",
-                           m.mean, ",", m.stderr_of_mean));
+              absl::StrCat(ds.name, ",", method, ",", e, ",", runs, ",", m.mean,
+                           ",", m.stderr_of_mean));
   };
   for (size_t e = 0; e < eps.size(); ++e) {
     emit("NODP-Agg", eps[e], nodp);
@@ -279,11 +281,10 @@ int main(int argc, char** argv) {
              DoubleListFlag(argc, argv, "agg-eps", "0.01,0.05,0.1,0.5,1,2"),
              out);
     }
-    std::printf("# %s (%zu rows) done in %.1f s\n", name.c_str(),
-                ds->table.num_rows(),
-                std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - start)
-                    .count());
+    std::printf(
+        "# %s (%zu rows) done in %.1f s\n", name.c_str(), ds->table.num_rows(),
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count());
   }
   return 0;
 }

@@ -28,17 +28,17 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "core/selection/dampening.h"
-#include "core/selection/dominance.h"
-#include "core/selection/multi_objective_selection.h"
-#include "core/selection/priv_agg.h"
-#include "core/selection/priv_pareto.h"
-#include "core/selection/top_k_selection.h"
-#include "core/selection/nodes/node_centrality.h"
-#include "core/selection/nodes/node_selection.h"
 #include "bench/selection/experiment_common.h"
 #include "bench/selection/experiment_data.h"
 #include "bench/selection/experiment_metrics.h"
+#include "core/selection/dampening.h"
+#include "core/selection/dominance.h"
+#include "core/selection/multi_objective_selection.h"
+#include "core/selection/nodes/node_centrality.h"
+#include "core/selection/nodes/node_selection.h"
+#include "core/selection/priv_agg.h"
+#include "core/selection/priv_pareto.h"
+#include "core/selection/top_k_selection.h"
 #include "tests/testing/seeded_urbg.h"
 
 namespace dpq::bench {
@@ -118,9 +118,9 @@ void Run(const GraphSetup& g, Approach approach, size_t k,
                                  std::chrono::steady_clock::now() - start)
                                  .count();
       std::printf("%s %-7s %-15s eps=%-8g %s=%.3f (+-%.3f, %d runs, %.1f s)\n",
-                  pareto ? "table2" : "figure3", g.name.c_str(),
-                  method.c_str(), e, pareto ? "C" : "recall", m.mean,
-                  m.stderr_of_mean, runs, seconds);
+                  pareto ? "table2" : "figure3", g.name.c_str(), method.c_str(),
+                  e, pareto ? "C" : "recall", m.mean, m.stderr_of_mean, runs,
+                  seconds);
       std::fflush(stdout);
       AppendCsv(out + (pareto ? "/table2.csv" : "/figure3.csv"),
                 absl::StrCat("graph,method,epsilon,k,runs,",
@@ -145,8 +145,9 @@ void RunArtifactConventions(const GraphSetup& g, size_t k, int runs,
     const double d = s.at(0, v);
     s.at(1, v) = d == 1 ? 1.0 : s.at(1, v) / 2;
   }
-  const std::vector<int64_t> dominated_by = core::selection::CountDominatingPoints(
-      s, s, core::selection::DominanceKind::kStrict);
+  const std::vector<int64_t> dominated_by =
+      core::selection::CountDominatingPoints(
+          s, s, core::selection::DominanceKind::kStrict);
   core::selection::SelectionScores scores;
   scores.sensitivity = static_cast<double>(n - 1);
   size_t front = 0;
@@ -177,10 +178,10 @@ void RunArtifactConventions(const GraphSetup& g, size_t k, int runs,
                 g.name.c_str(), "Pareto_global-artifact-conventions", e, m.mean,
                 m.stderr_of_mean, runs);
     std::fflush(stdout);
-    AppendCsv(out + "/table2.csv", "graph,method,epsilon,k,runs,mean_c,stderr",
-              absl::StrCat(g.name, ",Pareto_global-artifact-conventions,", e,
-                           ",", k, ",", runs, ",", m.mean, ",",
-                           m.stderr_of_mean));
+    AppendCsv(
+        out + "/table2.csv", "graph,method,epsilon,k,runs,mean_c,stderr",
+        absl::StrCat(g.name, ",Pareto_global-artifact-conventions,", e, ",", k,
+                     ",", runs, ",", m.mean, ",", m.stderr_of_mean));
   }
 }
 

@@ -35,14 +35,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "bench/selection/experiment_common.h"
+#include "bench/selection/experiment_data.h"
 #include "core/cube/cuboid_release.h"
 #include "core/selection/tree/dp_decision_tree.h"
 #include "core/selection/tree/tree_budget.h"
 #include "core/selection/tree/tree_evaluation.h"
 #include "core/selection/tree/tree_request.h"
 #include "core/table/table.h"
-#include "bench/selection/experiment_common.h"
-#include "bench/selection/experiment_data.h"
 #include "tests/testing/seeded_urbg.h"
 
 namespace dpq::bench {

@@ -236,20 +236,19 @@ void RunLevel(const Servers& servers, const std::string& token,
   std::sort(all.begin(), all.end());
   auto pct = [&](double p) {
     if (all.empty()) return 0.0;
-    return 1e3 * all[std::min(all.size() - 1,
-                              static_cast<size_t>(p * all.size()))];
+    return 1e3 *
+           all[std::min(all.size() - 1, static_cast<size_t>(p * all.size()))];
   };
   std::printf(
       "clients=%d requests=%zu seconds=%.1f req_per_s=%.0f p50_ms=%.2f "
       "p99_ms=%.2f max_ms=%.1f errors=%lld cpu_ms_per_req=%.3f "
       "cpu_cores_used=%.2f loadavg_before=\"%s\" loadavg_after=\"%s\"\n",
-      clients, all.size(), elapsed, all.size() / elapsed, pct(0.50),
-      pct(0.99), all.empty() ? 0.0 : 1e3 * all.back(),
-      static_cast<long long>(errors),
+      clients, all.size(), elapsed, all.size() / elapsed, pct(0.50), pct(0.99),
+      all.empty() ? 0.0 : 1e3 * all.back(), static_cast<long long>(errors),
       all.empty() ? 0.0 : 1e3 * cpu / all.size(), cpu / elapsed,
-      load_before.c_str(),
-      LoadAverage().c_str());
-  if (!last_error.empty()) std::printf("  last error: %s\n", last_error.c_str());
+      load_before.c_str(), LoadAverage().c_str());
+  if (!last_error.empty())
+    std::printf("  last error: %s\n", last_error.c_str());
   std::fflush(stdout);
 }
 
@@ -283,8 +282,8 @@ class Scraper {
     if (!thread_.joinable()) return;
     stop_.store(true);
     thread_.join();
-    std::printf("metrics: %d scrapes (%d failed), last %zu bytes\n",
-                scrapes_, failures_, last_bytes_);
+    std::printf("metrics: %d scrapes (%d failed), last %zu bytes\n", scrapes_,
+                failures_, last_bytes_);
   }
   ~Scraper() { Stop(); }
 
@@ -346,8 +345,8 @@ bool WarmUp(const Servers& servers, const std::string& token,
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     std::printf("replica %zu first call (graph build wait included): %.1f ms\n",
-                r, 1e3 * std::chrono::duration<double>(Clock::now() - t0)
-                             .count());
+                r,
+                1e3 * std::chrono::duration<double>(Clock::now() - t0).count());
   }
   return true;
 }
@@ -370,8 +369,8 @@ int Run(const Flags& flags) {
   const TestServer& s = *servers->front();
   const std::string csv = dpq::testing::ReadFileOrEmpty(flags.csv);
   const std::string dcs = dpq::testing::ReadFileOrEmpty(flags.dc);
-  const size_t rows = static_cast<size_t>(
-      std::count(csv.begin(), csv.end(), '\n'));
+  const size_t rows =
+      static_cast<size_t>(std::count(csv.begin(), csv.end(), '\n'));
   auto registered = s.RegisterDataset("bench", csv, dcs, 2 * rows + 2);
   auto token = s.CreateBuyer("bench");
   auto granted = s.GrantBudget("bench", "bench", 1e6);

@@ -171,8 +171,9 @@ absl::Status Run(const Flags& flags) {
   std::sort(all.begin(), all.end());
   const auto percentile = [&](double p) {
     if (all.empty()) return 0.0;
-    return all[std::min(all.size() - 1,
-                        static_cast<size_t>(p * static_cast<double>(all.size())))];
+    return all[std::min(
+        all.size() - 1,
+        static_cast<size_t>(p * static_cast<double>(all.size())))];
   };
   std::printf(
       "clients %d, replicas %d, connections/replica %d, buyers %d%s, %s: "

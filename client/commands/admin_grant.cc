@@ -44,13 +44,13 @@ absl::StatusOr<CommandOutput> AdminGrantCommand::Run(
 }
 
 std::string BudgetChangeText(const v1::Budget& budget) {
-  return absl::StrCat("Budget of ", TerminalSafe(budget.buyer_id()), " on ",
-                      TerminalSafe(budget.dataset_id()), ": granted ",
+  return absl::StrCat(
+      "Budget of ", TerminalSafe(budget.buyer_id()), " on ",
+      TerminalSafe(budget.dataset_id()), ": granted ",
       FormatEpsilon(budget.granted_units(), budget.granted()), ", spent ",
       FormatEpsilon(budget.spent_units(), budget.spent()), ", reserved ",
-      FormatEpsilon(budget.reserved_units(), budget.reserved()),
-      ", remaining ", FormatEpsilon(budget.remaining_units(), budget.remaining()),
-      ".\n");
+      FormatEpsilon(budget.reserved_units(), budget.reserved()), ", remaining ",
+      FormatEpsilon(budget.remaining_units(), budget.remaining()), ".\n");
 }
 
 }  // namespace dpq::client

@@ -87,12 +87,10 @@ std::string CuboidsText(absl::string_view dataset_id,
                     sd.has_value() ? FormatReal(*sd) : std::string("-"),
                     " per cell)\n", CuboidTable(c));
   }
-  absl::StrAppend(
-      &out, response.cuboids().empty() ? "" : "\n", "strategy ",
-      Words(response.strategy()), ", sensitivity ",
-      FormatReal(response.sensitivity()), "; ",
-      ChargeSentence(response),
-      "\n");
+  absl::StrAppend(&out, response.cuboids().empty() ? "" : "\n", "strategy ",
+                  Words(response.strategy()), ", sensitivity ",
+                  FormatReal(response.sensitivity()), "; ",
+                  ChargeSentence(response), "\n");
   absl::StrAppend(&out, "request id: ", OrDash(response.request_id()), "\n");
   return out;
 }

@@ -85,10 +85,7 @@ std::string MeasureText(const v1::MeasureInconsistencyResponse& response) {
   if (!r.method().empty()) {
     absl::StrAppend(&out, ", method ", TerminalSafe(r.method()));
   }
-  absl::StrAppend(
-      &out, "; ",
-      ChargeSentence(response),
-      "\n");
+  absl::StrAppend(&out, "; ", ChargeSentence(response), "\n");
   absl::StrAppend(&out, "request id: ", OrDash(response.request_id()), "\n");
   return out;
 }

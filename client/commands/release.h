@@ -36,21 +36,19 @@ std::string ChargeSentence(absl::string_view charged,
                            absl::string_view remaining, bool replayed);
 template <typename Response>
 std::string ChargeSentence(const Response& response) {
-  return ChargeSentence(
-      FormatEpsilon(response.epsilon_charged_units(),
-                    response.epsilon_charged()),
-      FormatEpsilon(response.remaining_budget_units(),
-                    response.remaining_budget()),
-      response.replayed());
+  return ChargeSentence(FormatEpsilon(response.epsilon_charged_units(),
+                                      response.epsilon_charged()),
+                        FormatEpsilon(response.remaining_budget_units(),
+                                      response.remaining_budget()),
+                        response.replayed());
 }
 
 // The closing lines of a release: its charge sentence and "request id: R".
 // `Response` is any release response message.
 template <typename Response>
 void AppendChargeLines(const Response& response, std::string* out) {
-  absl::StrAppend(
-      out,
-      ChargeSentence(response), "\n", "request id: ", OrDash(response.request_id()), "\n");
+  absl::StrAppend(out, ChargeSentence(response), "\n",
+                  "request id: ", OrDash(response.request_id()), "\n");
 }
 
 // The request id a release's answer names: the server's, else the one sent

@@ -22,8 +22,7 @@ bool CompareColumns(const Column& left, size_t left_row, CompareOp op,
                           right.string_ids[right_row]);
   }
   if (left.type == ColumnType::kInt64 && right.type == ColumnType::kInt64) {
-    return ApplyCompareOp(left.int64s[left_row], op,
-                          right.int64s[right_row]);
+    return ApplyCompareOp(left.int64s[left_row], op, right.int64s[right_row]);
   }
   return ApplyCompareOp(left.numeric_at(left_row), op,
                         right.numeric_at(right_row));

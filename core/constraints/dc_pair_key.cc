@@ -30,9 +30,9 @@ std::string OperandKey(const Operand& o) {
       return absl::StrCat("i", c.int64_value);
     case table::ColumnType::kDouble:
       // Exactly, by its bits; -0.0 and 0.0 compare alike.
-      return absl::StrCat(
-          "d", absl::Hex(std::bit_cast<uint64_t>(
-                   c.double_value == 0 ? 0.0 : c.double_value)));
+      return absl::StrCat("d",
+                          absl::Hex(std::bit_cast<uint64_t>(
+                              c.double_value == 0 ? 0.0 : c.double_value)));
   }
   return "";
 }
@@ -47,9 +47,8 @@ std::string DcPredicateKey(const DenialConstraint& dc, bool mirrored) {
       if (!p.rhs.is_constant) p.rhs.tuple = Other(p.rhs.tuple);
     }
     p = NormalizePredicate(p);
-    keys.push_back(absl::StrCat(OperandKey(p.lhs), " ",
-                                CompareOpSymbol(p.op), " ",
-                                OperandKey(p.rhs)));
+    keys.push_back(absl::StrCat(OperandKey(p.lhs), " ", CompareOpSymbol(p.op),
+                                " ", OperandKey(p.rhs)));
   }
   std::sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());

@@ -36,17 +36,16 @@ absl::StatusOr<CubeDimension> BinnedDimension(const std::string& column,
                                               const std::vector<double>& e,
                                               bool closed) {
   if (e.size() < 2) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Dimension '", column,
-                     "' needs at least two bin edges, but has ", e.size(),
-                     "."));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Dimension '", column, "' needs at least two bin edges, but has ",
+        e.size(), "."));
   }
   for (size_t i = 0; i < e.size(); ++i) {
     if (!std::isfinite(e[i]) || (i > 0 && !(e[i - 1] < e[i]))) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Bin edges of dimension '", column,
-          "' must be finite and strictly ascending; edge ", i, " is ",
-          EdgeText(e[i]), "."));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Bin edges of dimension '", column,
+                       "' must be finite and strictly ascending; edge ", i,
+                       " is ", EdgeText(e[i]), "."));
     }
   }
   CubeDimension dim{column, {}, e, /*has_other=*/!closed};
@@ -105,9 +104,9 @@ absl::StatusOr<CubeDimension> InferredDimension(const table::Table& t,
   std::vector<std::string> values = DistinctValues(t, col, limit, has_null);
   const std::string& name = t.schema().column(col).name;
   if (values.size() > limit) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Dimension '", name, "' has more than ", limit,
-        " distinct values; declare its domain or bin edges."));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Dimension '", name, "' has more than ", limit,
+                     " distinct values; declare its domain or bin edges."));
   }
   CubeDimension dim{name, std::move(values), {}, /*has_other=*/true};
   dim.labels.push_back(OtherLabel(dim.labels));
@@ -203,8 +202,8 @@ absl::StatusOr<CubeSchema> BuildCubeSchema(
   absl::flat_hash_set<std::string> seen;
   for (const DimensionSpec& spec : specs) {
     if (!seen.insert(spec.column).second) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Dimension '", spec.column, "' is declared twice."));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Dimension '", spec.column, "' is declared twice."));
     }
     ASSIGN_OR_RETURN(CubeDimension dim,
                      SpecDimension(table, spec, max_inferred_domain));

@@ -83,11 +83,11 @@ namespace {
 // What a release will do, decided from public inputs only (schema,
 // requested dimensions, public cuboids, epsilon, limits).
 struct ReleasePlan {
-  std::vector<DimSet> exact;      // Q, reduced
+  std::vector<DimSet> exact;  // Q, reduced
   int64_t sensitivity = 0;
   std::vector<Requested> request;
   ReleaseStrategy strategy = ReleaseStrategy::kPerCuboid;
-  std::vector<DimSet> noised;     // the cuboids that get noise
+  std::vector<DimSet> noised;                // the cuboids that get noise
   std::optional<dp::DiscreteLaplace> noise;  // iff noised is non-empty
 };
 
@@ -107,9 +107,9 @@ absl::StatusOr<ReleasePlan> PlanRelease(
   ASSIGN_OR_RETURN(plan.request, ResolveRequest(schema, requested, plan.exact));
   for (const Requested& r : plan.request) {
     if (r.exact && CuboidSize(schema, r.ordered) > options.max_cells) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "A requested public cuboid has more than ", options.max_cells,
-          " cells."));
+      return absl::ResourceExhaustedError(
+          absl::StrCat("A requested public cuboid has more than ",
+                       options.max_cells, " cells."));
     }
   }
   std::vector<DimSet> noisy_sets;
@@ -168,19 +168,19 @@ absl::StatusOr<CuboidRelease> ReleaseCuboids(
     release.epsilon_spent = options.epsilon;
     cell_variance = DiscreteLaplaceVariance(plan.noise->scale());
     for (const DimSet& d : plan.noised) {
-      ASSIGN_OR_RETURN(DenseCuboid c,
-                       NoisyConsistentCuboid(table, schema, plan.exact, d,
-                                             *plan.noise, options.max_cells,
-                                             urbg));
+      ASSIGN_OR_RETURN(
+          DenseCuboid c,
+          NoisyConsistentCuboid(table, schema, plan.exact, d, *plan.noise,
+                                options.max_cells, urbg));
       sources.push_back(std::move(c));
     }
   }
 
   for (const Requested& r : plan.request) {
     if (r.exact) {
-      ASSIGN_OR_RETURN(DenseCuboid c, ComputeDenseCuboid(table, schema,
-                                                         r.ordered,
-                                                         options.max_cells));
+      ASSIGN_OR_RETURN(
+          DenseCuboid c,
+          ComputeDenseCuboid(table, schema, r.ordered, options.max_cells));
       release.cuboids.push_back(ToCuboid(schema, c));
       release.noise_stddev.push_back(0);
       continue;

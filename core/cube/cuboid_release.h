@@ -51,8 +51,8 @@ struct CubeDimension {
   // numeric dimension (labels[i] is bin i), empty for nominal ones; and
   // whether the last label is the catch-all cell for NULL, out-of-range
   // and undeclared values (labelled "other", or "(other)" if a value is
-  // already called "other", "((other))" if "(other)" is taken too). Without it such rows are left out of every
-  // cuboid.
+  // already called "other", "((other))" if "(other)" is taken too). Without it
+  // such rows are left out of every cuboid.
   std::vector<double> bin_edges;
   bool has_other = false;
 };
@@ -114,7 +114,7 @@ struct CuboidReleaseOptions {
 struct CuboidRelease {
   std::vector<Cuboid> cuboids;  // noisy and consistent, in request order
   ReleaseStrategy strategy = ReleaseStrategy::kPerCuboid;
-  double sensitivity = 0;       // generic sensitivity used
+  double sensitivity = 0;  // generic sensitivity used
   double epsilon_spent = 0;
   // Standard deviation of the noise of one released cell before
   // consistency enforcement (which only lowers it), per cuboid.

@@ -109,9 +109,8 @@ absl::StatusOr<std::vector<uint32_t>> RowLabelIndexes(
   const table::Column& c = table.column(*col);
   std::vector<uint32_t> out(table.num_rows());
   // Rows outside a dimension without "other" cell get kNoCell.
-  const uint32_t other = dim.has_other
-                             ? static_cast<uint32_t>(dim.labels.size() - 1)
-                             : kNoCell;
+  const uint32_t other =
+      dim.has_other ? static_cast<uint32_t>(dim.labels.size() - 1) : kNoCell;
   if (!dim.bin_edges.empty()) {
     if (!c.is_numeric()) {
       return absl::FailedPreconditionError(absl::StrCat(
@@ -150,9 +149,8 @@ absl::StatusOr<std::vector<uint32_t>> RowLabelIndexes(
     index.emplace(dim.labels[i], static_cast<uint32_t>(i));
   }
   for (size_t r = 0; r < table.num_rows(); ++r) {
-    auto it = c.is_null(r)
-                  ? index.end()
-                  : index.find(table.dictionary().at(c.string_ids[r]));
+    auto it = c.is_null(r) ? index.end()
+                           : index.find(table.dictionary().at(c.string_ids[r]));
     out[r] = it != index.end() ? it->second : other;
   }
   return out;
@@ -165,9 +163,9 @@ absl::StatusOr<DenseCuboid> ComputeDenseCuboid(const table::Table& table,
   const size_t cells = CuboidSize(schema, dims);
   if (cells > max_cells) {
     return absl::ResourceExhaustedError(absl::StrCat(
-        "The cuboid has ", cells == std::numeric_limits<size_t>::max()
-                               ? std::string("too many")
-                               : absl::StrCat(cells),
+        "The cuboid has ",
+        cells == std::numeric_limits<size_t>::max() ? std::string("too many")
+                                                    : absl::StrCat(cells),
         " cells, more than the limit of ", max_cells, "."));
   }
   DenseCuboid out;

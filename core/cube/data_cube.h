@@ -56,8 +56,8 @@ inline constexpr uint32_t kNoCell = 0xffffffffu;
 // row outside a dimension without "other" cell). kFailedPrecondition if
 // the column is missing, a binned column is not numeric or a nominal one
 // is a double column. O(rows).
-absl::StatusOr<std::vector<uint32_t>> RowLabelIndexes(
-    const table::Table& table, const CubeDimension& dim);
+absl::StatusOr<std::vector<uint32_t>> RowLabelIndexes(const table::Table& table,
+                                                      const CubeDimension& dim);
 
 // The exact cuboid over `dims` from the table. kResourceExhausted if it has
 // more than `max_cells` cells. O(rows * |dims| + cells).
@@ -75,8 +75,7 @@ DenseCuboid AggregateCuboid(const DenseCuboid& finer,
 // The dual of aggregation: adds factor * coarse[a[coarse.dims]] to every
 // cell a of `finer` (coarse.dims a subset of finer.dims, any order).
 // O(cells of finer).
-void BroadcastAdd(DenseCuboid& finer, const DenseCuboid& coarse,
-                  double factor);
+void BroadcastAdd(DenseCuboid& finer, const DenseCuboid& coarse, double factor);
 
 // The public form with labels, dimensions named by column.
 Cuboid ToCuboid(const CubeSchema& schema, const DenseCuboid& dense);

@@ -116,10 +116,10 @@ absl::StatusOr<int64_t> ExactCellsSensitivity(const CubeSchema& schema,
       exact_cells.sizes.push_back(schema.dimensions[d].labels.size());
     }
     if (flags[side]->size() != CuboidSize(schema, exact_cells.dims)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Exactness flags of cuboid ", side + 1, " have length ",
-          flags[side]->size(), " but the cuboid has ",
-          CuboidSize(schema, exact_cells.dims), " cells."));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Exactness flags of cuboid ", side + 1, " have length ",
+                       flags[side]->size(), " but the cuboid has ",
+                       CuboidSize(schema, exact_cells.dims), " cells."));
     }
     all_cells = exact_cells;
     for (bool f : *flags[side]) exact_cells.counts.push_back(f ? 1 : 0);

@@ -14,9 +14,9 @@ absl::Status ValidateCounts(int64_t known, int64_t num_nodes,
                             const char* what) {
   if (num_nodes < 1 || known < 0 || known > num_nodes) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "The number of nodes with known ", what, " must be in [0, ",
-        num_nodes, "] and the graph needs at least one node, but ", known,
-        " of ", num_nodes, " are given."));
+        "The number of nodes with known ", what, " must be in [0, ", num_nodes,
+        "] and the graph needs at least one node, but ", known, " of ",
+        num_nodes, " are given."));
   }
   return absl::OkStatus();
 }

@@ -25,8 +25,8 @@ double ProjectedErrorUnits(const CubeSchema& schema,
     spanned += static_cast<double>(CuboidSize(schema, Intersection(r, c)));
   }
   if (exact.size() == 2) {
-    spanned -= static_cast<double>(CuboidSize(
-        schema, Intersection(Intersection(r, exact[0]), exact[1])));
+    spanned -= static_cast<double>(
+        CuboidSize(schema, Intersection(Intersection(r, exact[0]), exact[1])));
   }
   const double size_u = static_cast<double>(CuboidSize(schema, u));
   return size_u / size_r * std::max(0.0, size_r - spanned);
@@ -75,16 +75,16 @@ absl::StatusOr<StrategyPlan> ChooseStrategy(const CubeSchema& schema,
   const bool per_ok = plan.per_cuboid_cells <= max_cells;
   const bool base_ok = plan.base_cuboid_cells <= max_cells;
   if (!per_ok && !base_ok) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "The request needs at least ",
-        std::min(plan.per_cuboid_cells, plan.base_cuboid_cells),
-        " noisy cells, more than the limit of ", max_cells,
-        "; ask for fewer or smaller cuboids."));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("The request needs at least ",
+                     std::min(plan.per_cuboid_cells, plan.base_cuboid_cells),
+                     " noisy cells, more than the limit of ", max_cells,
+                     "; ask for fewer or smaller cuboids."));
   }
-  plan.strategy = per_ok && (!base_ok || plan.per_cuboid_error <=
-                                             plan.base_cuboid_error)
-                      ? ReleaseStrategy::kPerCuboid
-                      : ReleaseStrategy::kBaseCuboid;
+  plan.strategy =
+      per_ok && (!base_ok || plan.per_cuboid_error <= plan.base_cuboid_error)
+          ? ReleaseStrategy::kPerCuboid
+          : ReleaseStrategy::kBaseCuboid;
   return plan;
 }
 

@@ -24,7 +24,8 @@ inline constexpr double kMinRequestEpsilon = 1e-6;
 // OK iff `epsilon` is finite, > 0 and <= kMaxEpsilon. Otherwise
 // kInvalidArgument naming `name` and the value, e.g.
 // "Epsilon must be finite and positive, but is -1."
-absl::Status ValidateEpsilon(double epsilon, absl::string_view name = "Epsilon");
+absl::Status ValidateEpsilon(double epsilon,
+                             absl::string_view name = "Epsilon");
 
 // ValidateEpsilon plus epsilon >= kMinRequestEpsilon: for the epsilon a
 // buyer or owner asks for (the whole request, not its parts).

@@ -11,7 +11,8 @@
 // most Delta_i between neighbours) and cost_i is public. With
 // t = 2 ln(k / beta) / epsilon and a_i = cost_i + t Delta_i, the normalised
 // score is
-//   s_i(D) = max_j [(q_i + t Delta_i) - (q_j + t Delta_j)] / (Delta_i + Delta_j)
+//   s_i(D) = max_j [(q_i + t Delta_i) - (q_j + t Delta_j)] / (Delta_i +
+//   Delta_j)
 //          = max_j [(value_j - value_i) + (a_i - a_j)] / (Delta_i + Delta_j).
 //
 // Privacy (proof): the data part value_j - value_i of each term moves by at
@@ -70,7 +71,8 @@ absl::StatusOr<double> GemThreshold(size_t k, double beta, double epsilon);
 
 // The normalised scores s_i (>= 0, capped at kGemScoreCap) for threshold
 // `t`. kInvalidArgument on mismatched sizes, no candidate, a sensitivity
-// below 1, a |value| or sensitivity above 2^61 or a non-finite cost or t. O(k^2).
+// below 1, a |value| or sensitivity above 2^61 or a non-finite cost or t.
+// O(k^2).
 absl::StatusOr<std::vector<double>> GemScores(const GemCandidates& candidates,
                                               double t);
 

@@ -45,9 +45,9 @@ absl::StatusOr<std::vector<SelectionGap>> SelectionGaps(
   RETURN_IF_ERROR(ValidateEpsilon(epsilon));
   RETURN_IF_ERROR(ValidateSensitivity(sensitivity));
   if (epsilon < kMinSelectionEpsilon) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "A selection step needs epsilon >= 2^-40, but gets ", epsilon,
-        " (too many parts for the budget?)."));
+    return absl::InvalidArgumentError(
+        absl::StrCat("A selection step needs epsilon >= 2^-40, but gets ",
+                     epsilon, " (too many parts for the budget?)."));
   }
   if (qualities.empty()) {
     return absl::InvalidArgumentError(

@@ -2,18 +2,18 @@
 
 #include <algorithm>
 #include <chrono>
-#include <optional>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "absl/container/flat_hash_map.h"
 #include "core/constraints/dc_pair_key.h"
 #include "core/constraints/denial_constraint.h"
 #include "core/graph/conflict_graph_internal.h"
@@ -171,8 +171,8 @@ absl::StatusOr<ConflictGraph> BuildConflictGraph(
   size_t listed_dcs = 0;
   const std::vector<int64_t> same_as = SamePairsAs(dcs);
   // Its buckets and scratch are freed before the graph is assembled.
-  std::optional<internal::SameColumnPlanner> same_column(
-      std::in_place, table, dcs, num_threads);
+  std::optional<internal::SameColumnPlanner> same_column(std::in_place, table,
+                                                         dcs, num_threads);
   const std::vector<size_t> order = same_column->order();
   stats.per_dc.resize(dcs.size());
   for (size_t i : order) {
@@ -276,8 +276,8 @@ absl::StatusOr<ConflictGraph> BuildConflictGraph(
       std::swap(copy.eligible_t1, copy.eligible_t2);
     }
   }
-  result.graph = Graph::FromPackedPairs(num_nodes, std::move(parts),
-                                        num_threads);
+  result.graph =
+      Graph::FromPackedPairs(num_nodes, std::move(parts), num_threads);
   stats.num_edges = result.graph.num_edges();
   stats.build_seconds = SecondsSince(start);
   return result;

@@ -84,8 +84,7 @@ class ColumnCodes {
         return;
       }
     } else if (column.type == ColumnType::kInt64) {
-      const auto [lo, hi] =
-          MinMax(column.int64s.data(), num_rows, num_threads);
+      const auto [lo, hi] = MinMax(column.int64s.data(), num_rows, num_threads);
       if (hi >= lo &&
           static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) < small) {
         kind_ = kInts;
@@ -105,9 +104,9 @@ class ColumnCodes {
       case kIds:
         return static_cast<uint32_t>(column_.string_ids[row] - min_);
       case kInts:
-        return static_cast<uint32_t>(static_cast<uint64_t>(
-                                         column_.int64s[row]) -
-                                     static_cast<uint64_t>(min_));
+        return static_cast<uint32_t>(
+            static_cast<uint64_t>(column_.int64s[row]) -
+            static_cast<uint64_t>(min_));
       case kTable:
         return table_[row];
     }
@@ -175,7 +174,6 @@ class ColumnCodes {
   std::vector<uint32_t> table_;
 };
 
-
 // The codes one DC reads beyond its bucket column, and which rows have
 // all of its columns.
 class DcCodes {
@@ -183,7 +181,8 @@ class DcCodes {
   DcCodes(const Table& table, const SameColumnShape& shape, size_t bucket,
           int num_threads) {
     const size_t n = table.num_rows();
-    for (size_t column : shape.equal) nullable_.push_back(&table.column(column));
+    for (size_t column : shape.equal)
+      nullable_.push_back(&table.column(column));
     if (shape.unequal) nullable_.push_back(&table.column(*shape.unequal));
     std::vector<size_t> further;
     for (size_t column : shape.equal) {
@@ -452,9 +451,9 @@ ColumnBuckets BucketByColumn(const Table& table, size_t column,
   return out;
 }
 
-SameColumnPlanner::SameColumnPlanner(
-    const Table& table, absl::Span<const DenialConstraint> dcs,
-    int num_threads)
+SameColumnPlanner::SameColumnPlanner(const Table& table,
+                                     absl::Span<const DenialConstraint> dcs,
+                                     int num_threads)
     : table_(table), num_threads_(num_threads) {
   // Bucket every DC by its equality column that most DCs share, and plan
   // DCs with the same bucket column one after the other: the buckets are

@@ -226,8 +226,8 @@ class BlockEnumerator {
   // rows in different runs violates (the plan has no further checks).
   void RunsSymmetric(size_t pb, size_t pe, size_t be) {
     const std::vector<uint32_t>& starts = plan_.l_run_starts;
-    size_t run = std::upper_bound(starts.begin(), starts.end(), pb) -
-                 starts.begin();
+    size_t run =
+        std::upper_bound(starts.begin(), starts.end(), pb) - starts.begin();
     for (size_t i = pb; i < pe && !em_.stopped(); ++i) {
       em_.Tick();
       if (i == starts[run]) ++run;

@@ -49,8 +49,8 @@ ProjectionCounts EdgeAdditionCounts(const Graph& g, uint32_t theta) {
   if (memo != nullptr) {
     absl::MutexLock lock(&memo->mu);
     if (memo->edge_addition.size() < internal::GraphMemo::kMaxEntries) {
-      memo->edge_addition.try_emplace(
-          theta, counts.edges, counts.positive_degree_nodes);
+      memo->edge_addition.try_emplace(theta, counts.edges,
+                                      counts.positive_degree_nodes);
     }
   }
   return counts;
@@ -67,7 +67,8 @@ std::vector<ProjectionCounts> EdgeAdditionCountsForEach(
 Graph EdgeAdditionProjection(const Graph& g, uint32_t theta) {
   if (theta >= g.max_degree()) return g;
   std::vector<Edge> kept;
-  ForEachKeptEdge(g, theta, [&](NodeId u, NodeId v) { kept.emplace_back(u, v); });
+  ForEachKeptEdge(g, theta,
+                  [&](NodeId u, NodeId v) { kept.emplace_back(u, v); });
   // Kept edges come in stable (sorted) order, unique.
   return Graph::FromSortedUniqueEdges(g.num_nodes(), kept);
 }

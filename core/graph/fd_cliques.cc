@@ -352,8 +352,8 @@ std::vector<FamilySpec> SpecsOfKey(const Table& t,
   if (dcs.has_key_constraint) {
     // Every pair of a group conflicts whatever the other columns hold.
     joint.required = key;
-    joint.description = absl::StrCat("key ", ColumnList(t, key),
-                                     ", one part per row");
+    joint.description =
+        absl::StrCat("key ", ColumnList(t, key), ", one part per row");
     out.push_back(std::move(joint));
     return out;
   }
@@ -372,8 +372,8 @@ std::vector<FamilySpec> SpecsOfKey(const Table& t,
       if (other != b) single.excluded_if_null.push_back(other);
     }
     single.description =
-        absl::StrCat("key ", ColumnList(t, key), ", parts ",
-                     ColumnList(t, {b}), " (rows with a NULL elsewhere)");
+        absl::StrCat("key ", ColumnList(t, key), ", parts ", ColumnList(t, {b}),
+                     " (rows with a NULL elsewhere)");
     out.push_back(std::move(single));
   }
   return out;
@@ -395,9 +395,9 @@ absl::StatusOr<std::vector<CliqueFamily>> Families(
       }
     }
     if (!b.empty() && b[0] >= table.num_columns()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "DC '", dc.text, "' reads column ", b[0], " of a table with ",
-          table.num_columns(), " columns."));
+      return absl::InvalidArgumentError(
+          absl::StrCat("DC '", dc.text, "' reads column ", b[0],
+                       " of a table with ", table.num_columns(), " columns."));
     }
     KeyDcs& k = keys[x];
     if (b.empty()) {

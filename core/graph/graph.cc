@@ -18,9 +18,9 @@ absl::StatusOr<Graph> Graph::FromEdges(uint32_t num_nodes,
           absl::StrCat("Self-loop on node ", e.first, " is not allowed."));
     }
     if (e.first >= num_nodes || e.second >= num_nodes) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Edge {", e.first, ", ", e.second, "} names a node >= num_nodes (",
-          num_nodes, ")."));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Edge {", e.first, ", ", e.second,
+                       "} names a node >= num_nodes (", num_nodes, ")."));
     }
     if (e.first > e.second) std::swap(e.first, e.second);
   }
@@ -50,8 +50,8 @@ Graph Graph::FromSorted(uint32_t num_nodes, const std::vector<E>& edges) {
   g.offsets_.assign(static_cast<size_t>(num_nodes) + 1, 0);
   for (uint32_t v = 0; v < num_nodes; ++v) {
     g.offsets_[v + 1] = g.offsets_[v] + degree[v];
-    g.max_degree_ = std::max<uint32_t>(g.max_degree_,
-                                       static_cast<uint32_t>(degree[v]));
+    g.max_degree_ =
+        std::max<uint32_t>(g.max_degree_, static_cast<uint32_t>(degree[v]));
     if (degree[v] > 0) ++g.num_non_isolated_;
   }
   g.adjacency_.resize(g.offsets_[num_nodes]);

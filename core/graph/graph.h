@@ -34,8 +34,8 @@ struct GraphMemo {
   static constexpr size_t kMaxEntries = 4096;
   absl::Mutex mu;
   // Edge-addition counts (edges, positive-degree nodes) per theta.
-  absl::flat_hash_map<uint32_t, std::pair<uint64_t, uint32_t>>
-      edge_addition ABSL_GUARDED_BY(mu);
+  absl::flat_hash_map<uint32_t, std::pair<uint64_t, uint32_t>> edge_addition
+      ABSL_GUARDED_BY(mu);
   // Flow Lipschitz extension values (core/private/flow_extensions.h) per
   // (measure tag, theta).
   absl::flat_hash_map<std::pair<int, uint32_t>, int64_t> flow_extension

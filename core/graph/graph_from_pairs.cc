@@ -80,8 +80,7 @@ std::vector<uint32_t> BalancedNodeRanges(const std::vector<uint32_t>& start,
 
 // Turns the threads' counts at index i into each thread's offset among
 // them (thread order) and returns their sum.
-uint32_t CountsToOffsets(std::vector<std::vector<uint32_t>>& counts,
-                         size_t i) {
+uint32_t CountsToOffsets(std::vector<std::vector<uint32_t>>& counts, size_t i) {
   uint32_t sum = 0;
   for (std::vector<uint32_t>& c : counts) {
     const uint32_t mine = c[i];
@@ -156,8 +155,8 @@ Graph Graph::FromPackedPairs(uint32_t num_nodes,
                   NodeId* first = upper.data() + bucket[u];
                   NodeId* last = upper.data() + bucket[u + 1];
                   std::sort(first, last);
-                  kept[u] = static_cast<uint32_t>(std::unique(first, last) -
-                                                  first);
+                  kept[u] =
+                      static_cast<uint32_t>(std::unique(first, last) - first);
                 }
               });
 

@@ -1,8 +1,8 @@
 #include "core/graph/max_flow.h"
 
 #include <algorithm>
-#include <type_traits>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace dpq::core::graph {

@@ -35,8 +35,9 @@ inline constexpr uint32_t kNoRowGroup = std::numeric_limits<uint32_t>::max();
 // outside; the caller keeps rows with a NULL in `columns` outside (a NULL
 // equals nothing). Ids stay dense, their numbering arbitrary. Returns the
 // number of groups. O(rows + the columns' value spans) per column.
-uint32_t RefineRowGroups(const table::Table& t, absl::Span<const size_t> columns,
-                         uint32_t num_groups, std::vector<uint32_t>* ids);
+uint32_t RefineRowGroups(const table::Table& t,
+                         absl::Span<const size_t> columns, uint32_t num_groups,
+                         std::vector<uint32_t>* ids);
 
 }  // namespace dpq::core::graph
 

@@ -109,9 +109,8 @@ absl::StatusOr<ReleaseOutcome> RunChargedRelease(
     // refunded; if the commit did reach the disk after all, the entry is no
     // longer reserved and the refund changes nothing (the buyer is charged
     // for an answer never sent, the safe side).
-    const absl::Status refund = reservation.resumed
-                                    ? absl::OkStatus()
-                                    : ledger.Refund(entry_id);
+    const absl::Status refund =
+        reservation.resumed ? absl::OkStatus() : ledger.Refund(entry_id);
     return absl::Status(
         commit.code() == absl::StatusCode::kFailedPrecondition
             ? absl::StatusCode::kInternal

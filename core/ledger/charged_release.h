@@ -13,7 +13,7 @@
 namespace dpq::core::ledger {
 
 struct ReleaseOutcome {
-  std::string answer;     // computed now, or recorded earlier
+  std::string answer;  // computed now, or recorded earlier
   // True when this call charged nothing: a retry of a committed request
   // (the recorded answer) or of a charged one without answer (resumed:
   // computed now, charged by the earlier call).

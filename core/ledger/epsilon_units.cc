@@ -15,16 +15,14 @@ constexpr double kMaxAmount = static_cast<double>(kMaxUnits) / kScale;
 
 absl::Status CheckRange(double value, absl::string_view name, bool positive) {
   if (!std::isfinite(value) || (positive ? !(value > 0) : !(value >= 0))) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(name, " must be finite and ",
-                     positive ? "positive" : "at least 0", ", but is ", value,
-                     "."));
+    return absl::InvalidArgumentError(absl::StrCat(
+        name, " must be finite and ", positive ? "positive" : "at least 0",
+        ", but is ", value, "."));
   }
   if (value > kMaxAmount) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(name, " must be at most ",
-                     static_cast<int64_t>(kMaxAmount), ", but is ", value,
-                     "."));
+    return absl::InvalidArgumentError(absl::StrCat(
+        name, " must be at most ", static_cast<int64_t>(kMaxAmount),
+        ", but is ", value, "."));
   }
   return absl::OkStatus();
 }
@@ -73,9 +71,7 @@ absl::StatusOr<int64_t> AmountUnits(double amount, absl::string_view name) {
   return units;
 }
 
-double FromUnits(int64_t units) {
-  return static_cast<double>(units) / kScale;
-}
+double FromUnits(int64_t units) { return static_cast<double>(units) / kScale; }
 
 double EpsilonOfUnits(int64_t units) {
   const double u = static_cast<double>(units < 1 ? 1 : units);

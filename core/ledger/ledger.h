@@ -82,8 +82,8 @@ struct LedgerEntry {
   // Hash of the request's parameters (everything but request_id), so that
   // a reused request_id with different parameters is recognised.
   std::string fingerprint;
-  std::string operation;     // e.g. "MeasureInconsistency MI optimized"
-  std::string neighbouring;  // the privacy unit at release time
+  std::string operation;      // e.g. "MeasureInconsistency MI optimized"
+  std::string neighbouring;   // the privacy unit at release time
   int64_t epsilon_units = 0;  // exact, in units of 10^-12 epsilon
   double epsilon = 0;         // the same as the nearest double
   EntryState state = EntryState::kReserved;
@@ -102,7 +102,7 @@ struct ReserveRequest {
   std::string fingerprint;  // see LedgerEntry
   std::string operation;
   std::string neighbouring;
-  double epsilon = 0;       // finite, > 0
+  double epsilon = 0;  // finite, > 0
   // The buyer's own numbers, when the charge is not simply the request's
   // epsilon (k_Q x epsilon for a dataset with public exact cuboids,
   // epsilon + accuracy_epsilon), so that every refusal quotes both
@@ -161,9 +161,9 @@ class LedgerStore {
 
   // Sets the granted total. kInvalidArgument unless finite and >= 0;
   // kFailedPrecondition if below spent + reserved (naming both).
-  virtual absl::StatusOr<BudgetState> SetGranted(
-      const std::string& buyer_id, const std::string& dataset_id,
-      double granted) = 0;
+  virtual absl::StatusOr<BudgetState> SetGranted(const std::string& buyer_id,
+                                                 const std::string& dataset_id,
+                                                 double granted) = 0;
 
   // Caps the total of spent + reserved over all buyers of the dataset;
   // 0 removes the cap. kInvalidArgument unless finite and >= 0.

@@ -8,12 +8,12 @@
 namespace dpq::core::measures {
 
 enum class Measure {
-  kDrastic,             // I_D: 1 if any conflict
+  kDrastic,               // I_D: 1 if any conflict
   kMinimalInconsistency,  // I_MI: number of conflicting pairs (edges)
-  kProblematic,         // I_P: tuples in some conflict (positive degree)
-  kRepair,              // I_R: minimum tuple deletions (min vertex cover)
-  kMaximalConsistency,  // I_MC: maximal consistent subsets (maximal
-                        //       independent sets)
+  kProblematic,           // I_P: tuples in some conflict (positive degree)
+  kRepair,                // I_R: minimum tuple deletions (min vertex cover)
+  kMaximalConsistency,    // I_MC: maximal consistent subsets (maximal
+                          //       independent sets)
 };
 
 // Short names used on the command line and in JSON: "d", "mi", "p", "r",

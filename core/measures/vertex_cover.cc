@@ -541,13 +541,14 @@ uint64_t CoverLowerBound(const graph::Graph& g) {
   return (VertexCoverLpDoubled(g) + 1) / 2;
 }
 
-absl::StatusOr<uint64_t> ExactRepairOrExplain(
-    const graph::Graph& g, const VertexCoverLimits& limits) {
+absl::StatusOr<uint64_t> ExactRepairOrExplain(const graph::Graph& g,
+                                              const VertexCoverLimits& limits) {
   ASSIGN_OR_RETURN(const VertexCoverResult r, MinimumVertexCover(g, limits));
   if (r.exact.has_value()) return *r.exact;
   return absl::FailedPreconditionError(absl::StrCat(
       "The exact minimum repair (I_R) could not be proven within the solver's "
-      "limits: ", r.not_exact_reason, " Bounds found: ", r.lower_bound,
+      "limits: ",
+      r.not_exact_reason, " Bounds found: ", r.lower_bound,
       " <= I_R <= ", r.upper_bound,
       ". Register without exact_repair (buyers then get the cover_bound "
       "lower bound), or raise the limits."));

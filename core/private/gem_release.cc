@@ -36,10 +36,10 @@ absl::StatusOr<GemRelease> ReleaseWithGem(
         dp::SplitEpsilon(out.epsilon_selection, params.degree_bound_share);
     out.epsilon_degree_bound = bound_split.first;
     out.epsilon_selection = bound_split.second;
-    RETURN_IF_ERROR(dp::DiscreteLaplace::ForSensitivity(
-                        static_cast<double>(degree_bounds.size()),
-                        out.epsilon_degree_bound)
-                        .status());
+    RETURN_IF_ERROR(
+        dp::DiscreteLaplace::ForSensitivity(
+            static_cast<double>(degree_bounds.size()), out.epsilon_degree_bound)
+            .status());
   }
 
   // The largest release scale is checked before any noise is drawn.
@@ -50,10 +50,10 @@ absl::StatusOr<GemRelease> ReleaseWithGem(
                       .status());
   std::vector<uint32_t> thetas(candidates.begin(), candidates.end());
   if (prune) {
-    ASSIGN_OR_RETURN(const uint32_t bound,
-                     NoisyDegreeBound(urbg, degree_bounds,
-                                      out.epsilon_degree_bound,
-                                      candidates.back()));
+    ASSIGN_OR_RETURN(
+        const uint32_t bound,
+        NoisyDegreeBound(urbg, degree_bounds, out.epsilon_degree_bound,
+                         candidates.back()));
     out.noisy_degree_bound = bound;
     // d~ clamped from above says nothing; the caller caps at N - 1.
     if (bound < candidates.back()) {
@@ -89,17 +89,16 @@ absl::StatusOr<GemRelease> ReleaseWithGem(
   // sensitivities stand) keeps that refusal from depending on the data.
   // Unreachable in practice: f_theta <= n theta.
   for (int64_t& v : values) v = std::min(v, dp::kGemMaxValue);
-  ASSIGN_OR_RETURN(const size_t chosen,
-                   dp::SampleGeneralizedExponentialMechanism(
-                       urbg, {values, sensitivities, costs},
-                       out.epsilon_selection,
-                       prune ? params.beta : params.beta_unpruned));
-  out.theta = thetas[chosen];
   ASSIGN_OR_RETURN(
-      const NoisyCount noisy,
-      ReleaseNoisyCount(urbg, values[chosen],
-                        static_cast<double>(sensitivities[chosen]),
-                        out.epsilon_release));
+      const size_t chosen,
+      dp::SampleGeneralizedExponentialMechanism(
+          urbg, {values, sensitivities, costs}, out.epsilon_selection,
+          prune ? params.beta : params.beta_unpruned));
+  out.theta = thetas[chosen];
+  ASSIGN_OR_RETURN(const NoisyCount noisy,
+                   ReleaseNoisyCount(urbg, values[chosen],
+                                     static_cast<double>(sensitivities[chosen]),
+                                     out.epsilon_release));
   out.value = noisy.value;
   out.bound95 = noisy.bound95;
   out.noise_scale = noisy.scale;

@@ -67,10 +67,10 @@ struct GemParameters {
 };
 
 struct GemRelease {
-  uint32_t theta = 0;        // the chosen degree bound
-  int64_t value = 0;         // f_theta(G) + noise
-  int64_t bound95 = 0;       // 95% bound of |noise|
-  double noise_scale = 0;    // the release noise's scale
+  uint32_t theta = 0;               // the chosen degree bound
+  int64_t value = 0;                // f_theta(G) + noise
+  int64_t bound95 = 0;              // 95% bound of |noise|
+  double noise_scale = 0;           // the release noise's scale
   double epsilon_degree_bound = 0;  // eps0 (0 when not pruned)
   double epsilon_selection = 0;     // GEM's
   double epsilon_release = 0;
@@ -81,16 +81,17 @@ struct GemRelease {
   // release_interval.h) with probability >= 99.25%. Not set when d~ was
   // clamped at the largest candidate.
   std::optional<uint64_t> degree_upper;
-  size_t num_candidates = 0;        // after pruning
+  size_t num_candidates = 0;  // after pruning
 };
 
 // Releases I_MI or I_P of `g` with the gem method over `candidates`
 // (strictly ascending, >= 1; CheckSortedCandidates), pruned by the degree
 // bound when `degree_bounds` (ComputeDegreeBounds for the graph's DCs;
-// empty = unknown) are all keyed. epsilon-DP under node DP. kInvalidArgument for another measure, bad candidates or epsilon, or a
-// noise scale the discrete Laplace cannot represent (checked for the
-// largest candidate before any noise is drawn). util::StoppedError() once
-// `stop` says so (polled during the flow sweep, FlowExtensionValues).
+// empty = unknown) are all keyed. epsilon-DP under node DP. kInvalidArgument
+// for another measure, bad candidates or epsilon, or a noise scale the discrete
+// Laplace cannot represent (checked for the largest candidate before any noise
+// is drawn). util::StoppedError() once `stop` says so (polled during the flow
+// sweep, FlowExtensionValues).
 absl::StatusOr<GemRelease> ReleaseWithGem(
     dp::SecureUrbg& urbg, const graph::Graph& g, measures::Measure measure,
     absl::Span<const uint32_t> candidates, double epsilon,

@@ -80,10 +80,10 @@ absl::StatusOr<RawRelease> ReleaseRepair(dp::SecureUrbg& urbg,
             "Method 'exact' for I_R is available only on datasets whose "
             "owner registered them with exact_repair; use cover_bound.");
       }
-      ASSIGN_OR_RETURN(noisy,
-                       ReleaseNoisyCount(
-                           urbg, static_cast<int64_t>(*request.exact_repair),
-                           1.0, request.epsilon));
+      ASSIGN_OR_RETURN(
+          noisy,
+          ReleaseNoisyCount(urbg, static_cast<int64_t>(*request.exact_repair),
+                            1.0, request.epsilon));
       raw.interval.gap = GapBound::kNoneNeeded;
       break;
     }
@@ -134,10 +134,10 @@ absl::StatusOr<RawRelease> ReleaseGem(dp::SecureUrbg& urbg,
                                       const graph::Graph& g,
                                       const PrivateMeasureRequest& request,
                                       absl::Span<const uint32_t> candidates) {
-  ASSIGN_OR_RETURN(const GemRelease gem,
-                   ReleaseWithGem(urbg, g, request.measure, candidates,
-                                  request.epsilon, request.degree_bounds,
-                                  GemParameters(), request.stop));
+  ASSIGN_OR_RETURN(
+      const GemRelease gem,
+      ReleaseWithGem(urbg, g, request.measure, candidates, request.epsilon,
+                     request.degree_bounds, GemParameters(), request.stop));
   return FromFlow(SelectionMethod::kGem, request,
                   {.theta = gem.theta,
                    .value = gem.value,

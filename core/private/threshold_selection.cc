@@ -140,9 +140,9 @@ absl::StatusOr<ThresholdSelection> SelectThresholdHierarchical(
   out.num_candidates = candidates.size();
   out.epsilon_selection = epsilon_selection;
   // Two steps with half the budget each: eps1 by sequential composition.
-  RETURN_IF_ERROR(TwoStepExponentialMechanism(urbg, measure, p, p.thetas.back(),
-                                              dp::EqualPart(epsilon_selection, 2),
-                                              epsilon_release, out));
+  RETURN_IF_ERROR(TwoStepExponentialMechanism(
+      urbg, measure, p, p.thetas.back(), dp::EqualPart(epsilon_selection, 2),
+      epsilon_release, out));
   return out;
 }
 
@@ -188,9 +188,9 @@ absl::StatusOr<ThresholdSelection> SelectThresholdOptimized(
                    ComputeProfile(g, measure, std::move(pruned)));
   // Line 5: theta_max = min(d~, N) = d~ (already clamped). The candidate N
   // above it gets a data-independent quality (Lemma 4's proof).
-  RETURN_IF_ERROR(TwoStepExponentialMechanism(urbg, measure, p, bound,
-                                              dp::EqualPart(out.epsilon_selection, 2),
-                                              epsilon_release, out));
+  RETURN_IF_ERROR(TwoStepExponentialMechanism(
+      urbg, measure, p, bound, dp::EqualPart(out.epsilon_selection, 2),
+      epsilon_release, out));
   return out;
 }
 

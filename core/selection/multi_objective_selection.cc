@@ -158,8 +158,8 @@ absl::StatusOr<std::vector<size_t>> SelectMultiObjective(
       options.sensitivity == SensitivityMode::kLocal
           ? GlobalMechanism::kExponential
           : options.global_mechanism;
-  return SelectWithoutReplacement(scores, options.k, options.epsilon,
-                                  mechanism, urbg);
+  return SelectWithoutReplacement(scores, options.k, options.epsilon, mechanism,
+                                  urbg);
 }
 
 }  // namespace dpq::core::selection

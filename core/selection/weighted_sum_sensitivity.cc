@@ -52,7 +52,8 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // the exact error of the product, TwoSum that of the sum.
 double AddProductUp(double a, double b, double c) {
   double product = b * c;
-  if (std::fma(b, c, -product) > 0) product = std::nextafter(product, kInfinity);
+  if (std::fma(b, c, -product) > 0)
+    product = std::nextafter(product, kInfinity);
   const double sum = a + product;
   const double bb = sum - a;
   const double err = (a - (sum - bb)) + (product - bb);
@@ -65,8 +66,8 @@ double WeightedSumSensitivity::At(size_t candidate, uint64_t t) const {
   double sum = 0;
   for (size_t i = 0; i < components_.size(); ++i) {
     if (abs_weights_[i] != 0) {
-      sum = AddProductUp(sum, abs_weights_[i],
-                         components_[i]->At(candidate, t));
+      sum =
+          AddProductUp(sum, abs_weights_[i], components_[i]->At(candidate, t));
     }
   }
   return sum;

@@ -30,8 +30,8 @@ bool HasRedundantLeadingZero(absl::string_view number) {
 }
 
 // Powers of ten that are exact doubles.
-constexpr double kExactPowersOfTen[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,
-                                        1e6, 1e7, 1e8,  1e9,  1e10, 1e11,
+constexpr double kExactPowersOfTen[] = {1e0,  1e1,  1e2,  1e3, 1e4,  1e5,
+                                        1e6,  1e7,  1e8,  1e9, 1e10, 1e11,
                                         1e12, 1e13, 1e14, 1e15};
 
 // Numbers of at most this many digits always fit int64, and as a double

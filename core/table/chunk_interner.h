@@ -142,11 +142,11 @@ inline uint32_t ChunkInterner::Intern(absl::string_view s, const Key& key) {
   for (size_t i = key.hash & mask;; i = (i + 1) & mask) {
     Slot& slot = slots_[i];
     if (slot.id_plus_one == 0) return Insert(&slot, key, s);
-    if (slot.hash == key.hash && slot.size == s.size() &&
-        slot.w0 == key.w[0] && slot.w1 == key.w[1] &&
+    if (slot.hash == key.hash && slot.size == s.size() && slot.w0 == key.w[0] &&
+        slot.w1 == key.w[1] &&
         (s.size() <= 16 ||
-         std::memcmp(strings_[slot.id_plus_one - 1].data() + 16,
-                     s.data() + 16, s.size() - 16) == 0)) {
+         std::memcmp(strings_[slot.id_plus_one - 1].data() + 16, s.data() + 16,
+                     s.size() - 16) == 0)) {
       return slot.id_plus_one - 1;
     }
   }

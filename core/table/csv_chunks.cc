@@ -17,9 +17,9 @@ namespace {
 // What one range of bytes holds, for either parity of quotes at its start
 // (index 0: the range starts outside quotes).
 struct RangeScan {
-  bool odd_quotes = false;      // an odd number of quotes in the range
-  size_t line_feeds = 0;        // all of them
-  size_t outside[2] = {0, 0};   // line feeds outside quotes
+  bool odd_quotes = false;     // an odd number of quotes in the range
+  size_t line_feeds = 0;       // all of them
+  size_t outside[2] = {0, 0};  // line feeds outside quotes
   // The first line feed outside quotes (npos if none) and how many line
   // feeds precede it in the range.
   size_t first[2] = {absl::string_view::npos, absl::string_view::npos};
@@ -62,7 +62,8 @@ RangeScan ScanRange(absl::string_view text, size_t begin, size_t end) {
     uint64_t word;
     std::memcpy(&word, text.data() + pos, 8);
     if ((HasByte(word, quotes) | HasByte(word, feeds)) == 0) continue;
-    for (size_t k = 0; k < 8; ++k) ScanByte(text[pos + k], pos + k, &parity, &s);
+    for (size_t k = 0; k < 8; ++k)
+      ScanByte(text[pos + k], pos + k, &parity, &s);
   }
   for (; pos < end; ++pos) ScanByte(text[pos], pos, &parity, &s);
   s.odd_quotes = parity != 0;
@@ -93,7 +94,7 @@ std::optional<std::vector<CsvChunk>> SplitCsvChunks(
   CsvChunk current;
   current.begin = data_begin;
   current.first_line = data_line;
-  size_t records = 0;  // line feeds outside quotes before the range
+  size_t records = 0;        // line feeds outside quotes before the range
   size_t lines = data_line;  // physical line at the start of the range
   int parity = 0;
   for (size_t r = 0; r < num_ranges; ++r) {

@@ -30,7 +30,9 @@ class FastCsvTokenizer {
 
   // `text` must outlive the tokenizer and the fields it returns.
   FastCsvTokenizer(absl::string_view text, size_t max_field_bytes)
-      : p_(text.data()), end_(text.data() + text.size()), block_(end_),
+      : p_(text.data()),
+        end_(text.data() + text.size()),
+        block_(end_),
         max_field_bytes_(max_field_bytes) {}
 
   // Reads the next record into fields[0, num_fields). kMalformed if it is
@@ -87,14 +89,12 @@ class FastCsvTokenizer {
     for (int i = 0; i < 4; ++i) {
       const __m128i v =
           _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
-      const __m128i stops =
-          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, comma),
-                                    _mm_cmpeq_epi8(v, quote)),
-                       _mm_or_si128(_mm_cmpeq_epi8(v, lf),
-                                    _mm_cmpeq_epi8(v, cr)));
-      mask |= static_cast<uint64_t>(static_cast<uint32_t>(
-                  _mm_movemask_epi8(stops)))
-              << (16 * i);
+      const __m128i stops = _mm_or_si128(
+          _mm_or_si128(_mm_cmpeq_epi8(v, comma), _mm_cmpeq_epi8(v, quote)),
+          _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)));
+      mask |=
+          static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(stops)))
+          << (16 * i);
     }
     return mask;
 #else
@@ -144,8 +144,8 @@ class FastCsvTokenizer {
     const char* scan = start;
     field->has_escaped_quotes = false;
     while (true) {
-      const void* q = scan < end_ ? std::memchr(scan, '"', end_ - scan)
-                                  : nullptr;
+      const void* q =
+          scan < end_ ? std::memchr(scan, '"', end_ - scan) : nullptr;
       if (q == nullptr) return false;
       const char* quote = static_cast<const char*>(q);
       if (quote + 1 < end_ && quote[1] == '"') {

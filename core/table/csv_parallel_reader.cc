@@ -103,7 +103,8 @@ std::optional<std::vector<ColumnPlan>> InferTypes(
     // Inference only ever widens int64 -> double -> string, and every
     // int64 cell is also a double: the widest chunk type fits every cell.
     for (const std::vector<ColumnPlan>& chunk : per_chunk) {
-      if (Rank(chunk[c].type) > Rank(plans[c].type)) plans[c].type = chunk[c].type;
+      if (Rank(chunk[c].type) > Rank(plans[c].type))
+        plans[c].type = chunk[c].type;
       plans[c].seen_value |= chunk[c].seen_value;
     }
     if (!plans[c].seen_value) plans[c].type = ColumnType::kString;
@@ -271,8 +272,8 @@ std::optional<Table> ReadCsvParallel(const ParallelCsvInput& input,
       1, std::min(kChunksPerThread * static_cast<size_t>(num_threads),
                   data_bytes / std::max<size_t>(1, input.min_chunk_bytes)));
   std::optional<std::vector<CsvChunk>> chunks =
-      SplitCsvChunks(input.text, input.data_begin, input.data_line,
-                     max_chunks, num_threads, input.release);
+      SplitCsvChunks(input.text, input.data_begin, input.data_line, max_chunks,
+                     num_threads, input.release);
   if (!chunks.has_value()) return std::nullopt;
   size_t num_rows = 0;
   for (const CsvChunk& chunk : *chunks) num_rows += chunk.num_records;

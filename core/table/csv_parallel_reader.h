@@ -34,9 +34,9 @@ struct ColumnPlan {
 void InferType(absl::string_view value, ColumnPlan* plan);
 
 struct ParallelCsvInput {
-  absl::string_view text;    // the whole text, without byte order mark
-  size_t data_begin = 0;     // where the first record after the header starts
-  size_t data_line = 1;      // and its physical line
+  absl::string_view text;  // the whole text, without byte order mark
+  size_t data_begin = 0;   // where the first record after the header starts
+  size_t data_line = 1;    // and its physical line
   std::vector<std::string> names;
   std::vector<ColumnPlan> plans;
   // Chunks are at least this long (smaller ones are not worth a thread).

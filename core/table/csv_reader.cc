@@ -100,8 +100,8 @@ absl::StatusOr<std::vector<ColumnPlan>> PlanColumns(
     std::vector<std::string> missing;
     for (size_t c = 0; c < names.size(); ++c) {
       if (!plans[c].declared) {
-        missing.push_back(absl::StrCat("\"", absl::Utf8SafeCHexEscape(names[c]),
-                                       "\""));
+        missing.push_back(
+            absl::StrCat("\"", absl::Utf8SafeCHexEscape(names[c]), "\""));
       }
     }
     if (!missing.empty()) {
@@ -124,8 +124,7 @@ absl::Status CheckFieldCount(size_t found, size_t expected, size_t line) {
 
 bool IsNullCell(const CsvField& field,
                 const std::vector<std::string>& null_values) {
-  return internal::IsNullText(field.raw, field.has_escaped_quotes,
-                              null_values);
+  return internal::IsNullText(field.raw, field.has_escaped_quotes, null_values);
 }
 
 using internal::IsNanSpelling;

@@ -34,8 +34,8 @@ class ZeroedArray {
  public:
   ZeroedArray() = default;
   ZeroedArray(size_t size, Prefault prefault)
-      : data_(static_cast<T*>(AllocateZeroed(size * sizeof(T),
-                                             prefault == Prefault::kYes))),
+      : data_(static_cast<T*>(
+            AllocateZeroed(size * sizeof(T), prefault == Prefault::kYes))),
         size_(size) {}
   ZeroedArray(ZeroedArray&& other) noexcept
       : data_(std::exchange(other.data_, nullptr)),

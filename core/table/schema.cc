@@ -67,9 +67,9 @@ absl::StatusOr<SchemaOverrides> ParseSchemaOverrides(absl::string_view text) {
     size_t split = line.find(':');
     if (split == absl::string_view::npos) split = line.find_last_of(" \t");
     if (split == absl::string_view::npos) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Schema line ", line_number, ": expected 'name: type', got '", line,
-          "'."));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Schema line ", line_number,
+                       ": expected 'name: type', got '", line, "'."));
     }
     const absl::string_view name =
         absl::StripAsciiWhitespace(line.substr(0, split));

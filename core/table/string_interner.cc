@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
@@ -133,13 +133,13 @@ std::vector<size_t> Distribute(
     ZeroedArray<SortEntry>* entries) {
   const size_t n = base.back();
   const size_t parts = static_cast<size_t>(std::max(1, num_threads));
-  std::vector<std::vector<size_t>> next(parts, std::vector<size_t>(kNumBuckets));
+  std::vector<std::vector<size_t>> next(parts,
+                                        std::vector<size_t>(kNumBuckets));
   util::ParallelFor(parts, num_threads, [&](size_t p, int) {
     std::vector<size_t>& count = next[p];
-    ForStrings(interners, base, n * p / parts, n * (p + 1) / parts,
-               [&](size_t, absl::string_view s) {
-                 ++count[BucketOf(PrefixOf(s))];
-               });
+    ForStrings(
+        interners, base, n * p / parts, n * (p + 1) / parts,
+        [&](size_t, absl::string_view s) { ++count[BucketOf(PrefixOf(s))]; });
   });
   std::vector<size_t> starts(kNumBuckets + 1);
   size_t offset = 0;

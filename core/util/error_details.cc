@@ -41,8 +41,7 @@ class Reader {
   bool GetCount(size_t& n) {
     std::string s;
     uint64_t value = 0;
-    if (!GetString(s) || !absl::SimpleAtoi(s, &value) ||
-        value > in_.size()) {
+    if (!GetString(s) || !absl::SimpleAtoi(s, &value) || value > in_.size()) {
       return false;
     }
     n = value;

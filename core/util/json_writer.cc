@@ -9,7 +9,6 @@
 
 namespace dpq::core::util {
 
-
 std::string JsonQuote(absl::string_view s) {
   std::string out = "\"";
   size_t pos = 0;

@@ -10,12 +10,12 @@
 
 // Evaluates `expr` (an absl::Status); returns it from the enclosing function
 // if it is not OK.
-#define RETURN_IF_ERROR(expr)                                  \
-  do {                                                         \
-    const absl::Status dpq_status_macro_status_ = (expr);      \
-    if (!dpq_status_macro_status_.ok()) {                      \
-      return dpq_status_macro_status_;                         \
-    }                                                          \
+#define RETURN_IF_ERROR(expr)                             \
+  do {                                                    \
+    const absl::Status dpq_status_macro_status_ = (expr); \
+    if (!dpq_status_macro_status_.ok()) {                 \
+      return dpq_status_macro_status_;                    \
+    }                                                     \
   } while (false)
 
 #define DPQ_STATUS_MACROS_CONCAT_INNER_(x, y) x##y
@@ -30,8 +30,8 @@
 
 // Evaluates `rexpr` (an absl::StatusOr<T>); on error returns its status,
 // otherwise move-assigns the value to `lhs` (which may be a declaration).
-#define ASSIGN_OR_RETURN(lhs, rexpr)                                           \
-  DPQ_ASSIGN_OR_RETURN_IMPL_(                                                  \
+#define ASSIGN_OR_RETURN(lhs, rexpr)                                        \
+  DPQ_ASSIGN_OR_RETURN_IMPL_(                                               \
       DPQ_STATUS_MACROS_CONCAT_(dpq_status_macro_statusor_, __LINE__), lhs, \
       rexpr)
 

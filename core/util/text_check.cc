@@ -90,8 +90,8 @@ std::string ReplaceInvalidUtf8(absl::string_view text) {
   return out;
 }
 
-std::optional<ControlCharacter> FindControlCharacter(absl::string_view text,
-                                                     absl::string_view allowed) {
+std::optional<ControlCharacter> FindControlCharacter(
+    absl::string_view text, absl::string_view allowed) {
   for (size_t i = 0; i < text.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
     if (c < 0x20 || c == 0x7F) {

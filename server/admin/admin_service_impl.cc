@@ -317,16 +317,16 @@ absl::StatusOr<std::string> AdminServiceImpl::UploadedCsv(
 
 absl::Status AdminServiceImpl::RegisterDatasetImpl(
     const Principal& caller, const v1::DatasetUploadHeader& header,
-    std::string csv, v1::RegisterDatasetResponse* response,
-    absl::Time deadline, std::optional<absl::Time> received_at) {
+    std::string csv, v1::RegisterDatasetResponse* response, absl::Time deadline,
+    std::optional<absl::Time> received_at) {
   // Before a server_path file is read (see DatasetRegistry::Register).
   if (!received_at.has_value()) received_at = absl::Now();
   RETURN_IF_ERROR(auth::CheckAdmin(caller));
   ASSIGN_OR_RETURN(csv, UploadedCsv(header, std::move(csv)));
-  ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> dataset,
-                   registry_->Register(header.manifest(), std::move(csv),
-                                       SourceOf(header), deadline,
-                                       received_at));
+  ASSIGN_OR_RETURN(
+      std::shared_ptr<const registry::LoadedDataset> dataset,
+      registry_->Register(header.manifest(), std::move(csv), SourceOf(header),
+                          deadline, received_at));
   *response->mutable_dataset() = dataset->PublicInfo();
   *response->mutable_stats() = dataset->Stats();
   for (const std::string& note : dataset->notes) response->add_notes(note);
@@ -343,16 +343,15 @@ absl::Status AdminServiceImpl::RegisterDatasetImpl(
 
 absl::Status AdminServiceImpl::ReplaceDatasetImpl(
     const Principal& caller, const v1::DatasetUploadHeader& header,
-    std::string csv, v1::ReplaceDatasetResponse* response,
-    absl::Time deadline, std::optional<absl::Time> received_at) {
+    std::string csv, v1::ReplaceDatasetResponse* response, absl::Time deadline,
+    std::optional<absl::Time> received_at) {
   // Before a server_path file is read (see DatasetRegistry::Register).
   if (!received_at.has_value()) received_at = absl::Now();
   RETURN_IF_ERROR(auth::CheckAdmin(caller));
   ASSIGN_OR_RETURN(csv, UploadedCsv(header, std::move(csv)));
   ASSIGN_OR_RETURN(std::shared_ptr<const registry::LoadedDataset> dataset,
                    registry_->Replace(header.manifest(), std::move(csv),
-                                      SourceOf(header), deadline,
-                                      received_at));
+                                      SourceOf(header), deadline, received_at));
   *response->mutable_dataset() = dataset->PublicInfo();
   *response->mutable_stats() = dataset->Stats();
   for (const std::string& note : dataset->notes) response->add_notes(note);

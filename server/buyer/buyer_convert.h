@@ -64,7 +64,8 @@ MeasureReleaseSpecFromProto(v1::SelectionMethod method,
                             std::vector<core::measures::Measure> measures);
 
 // The released part of a core result: value, epsilon, theta (0 if none),
-// bound95, method and what the value estimates. Nothing private: every field is DP output or public.
+// bound95, method and what the value estimates. Nothing private: every field is
+// DP output or public.
 v1::MeasureResult ToMeasureResult(
     v1::Measure measure,
     const core::private_measures::PrivateMeasureResult& result);

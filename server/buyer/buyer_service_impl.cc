@@ -295,9 +295,8 @@ absl::Status BuyerServiceImpl::MeasureInconsistencyImpl(
     const auth::Principal& caller,
     const v1::MeasureInconsistencyRequest& request,
     v1::MeasureInconsistencyResponse* response, const CallContext& call) const {
-  ASSIGN_OR_RETURN(
-      const PreparedRelease<pm::MeasureRelease> prepared,
-      PrepareMeasureInconsistency(*registry_, caller, request));
+  ASSIGN_OR_RETURN(const PreparedRelease<pm::MeasureRelease> prepared,
+                   PrepareMeasureInconsistency(*registry_, caller, request));
   return internal::RunRelease<v1::MeasureInconsistencyResponse>(
       *ledger_, prepared.reserve, call,
       [&](v1::MeasureInconsistencyResponse* answer) -> absl::Status {

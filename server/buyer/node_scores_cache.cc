@@ -26,8 +26,7 @@ std::shared_ptr<NodeScoresCache::Entry> NodeScoresCache::FindLocked(
   return entry;
 }
 
-void NodeScoresCache::EraseLocked(const std::string& key,
-                                  const Entry* entry) {
+void NodeScoresCache::EraseLocked(const std::string& key, const Entry* entry) {
   const auto it = index_.find(key);
   // The key may meanwhile hold a newer entry: leave that one alone.
   if (it == index_.end() || it->second->second.get() != entry) return;
@@ -39,7 +38,8 @@ absl::StatusOr<NodeScoresCache::Scores> NodeScoresCache::AwaitLocked(
     const std::shared_ptr<Entry>& entry, absl::Time deadline,
     const core::util::StopFn& stop) {
   const Entry* e = entry.get();
-  const absl::Condition finished(+[](const Entry* x) { return x->done; }, e);
+  const absl::Condition finished(
+      +[](const Entry* x) { return x->done; }, e);
   bool done = false;
   // In slices, so that a waiter whose caller cancelled does not wait for
   // another call's computation.

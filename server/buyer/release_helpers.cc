@@ -17,8 +17,8 @@ absl::Status ValidateRequestId(const std::string& request_id) {
     return core::util::InvalidFieldError(
         "request_id",
         absl::StrCat("request_id must have 1-", kMaxRequestIdLength,
-                     " printable ASCII characters, but has ",
-                     request_id.size(), "."));
+                     " printable ASCII characters, but has ", request_id.size(),
+                     "."));
   }
   for (size_t i = 0; i < request_id.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(request_id[i]);

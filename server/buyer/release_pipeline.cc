@@ -92,8 +92,8 @@ core::ledger::ReserveRequest ReserveFor(const auth::Principal& caller,
   const registry::LoadedDataset& d = *start.dataset;
   // What the mechanisms may spend, in units: each part rounded up, summed
   // as integers (a sum through a double is not exact above epsilon 8192,
-  // where doubles are more than a unit apart). A part out of range saturates at the ledger's limit
-  // (Reserve then refuses it: no budget is that large).
+  // where doubles are more than a unit apart). A part out of range saturates at
+  // the ledger's limit (Reserve then refuses it: no budget is that large).
   int64_t spent = UnitsOrMax(start.budget.epsilon);
   if (start.budget.extra_epsilon > 0) {
     const int64_t extra = UnitsOrMax(start.budget.extra_epsilon);
@@ -110,9 +110,8 @@ core::ledger::ReserveRequest ReserveFor(const auth::Principal& caller,
                         : int64_t{d.charge_multiplier};
   // k * units is an exact integer; a product above the ledger's limit
   // saturates there.
-  const int64_t charged = spent > core::ledger::kMaxUnits / k
-                              ? core::ledger::kMaxUnits
-                              : spent * k;
+  const int64_t charged =
+      spent > core::ledger::kMaxUnits / k ? core::ledger::kMaxUnits : spent * k;
   std::vector<std::pair<std::string, std::string>> parameters = {
       {"dataset", basics.dataset_id}, {"version", absl::StrCat(d.version)}};
   for (auto& parameter : identity.parameters) {
@@ -123,10 +122,9 @@ core::ledger::ReserveRequest ReserveFor(const auth::Principal& caller,
   reserve.dataset_id = d.manifest.dataset_id();
   reserve.request_id = start.request_id;
   reserve.fingerprint = FingerprintOf(basics.rpc, parameters);
-  reserve.operation =
-      k > 1 ? absl::StrCat(identity.operation,
-                           " (charged ", k, " x epsilon: induced neighbours)")
-            : std::move(identity.operation);
+  reserve.operation = k > 1 ? absl::StrCat(identity.operation, " (charged ", k,
+                                           " x epsilon: induced neighbours)")
+                            : std::move(identity.operation);
   reserve.neighbouring = d.neighbouring;
   reserve.epsilon = CoveringEpsilon(charged);
   // Refusals speak in the buyer's numbers (docs/errors.md).

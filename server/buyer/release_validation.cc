@@ -45,10 +45,9 @@ absl::StatusOr<pm::MeasureRelease> CheckMeasures(
 
 }  // namespace
 
-absl::StatusOr<PreparedRelease<pm::MeasureRelease>>
-PrepareMeasureInconsistency(const registry::DatasetRegistry& registry,
-                            const auth::Principal& caller,
-                            const v1::MeasureInconsistencyRequest& request) {
+absl::StatusOr<PreparedRelease<pm::MeasureRelease>> PrepareMeasureInconsistency(
+    const registry::DatasetRegistry& registry, const auth::Principal& caller,
+    const v1::MeasureInconsistencyRequest& request) {
   RETURN_IF_ERROR(internal::RequireCaller(caller));
   // Before the dataset: the measure is the request's alone.
   ASSIGN_OR_RETURN(const Measure measure, MeasureFromProto(request.measure()));

@@ -27,9 +27,8 @@ absl::Status BuyerServiceImpl::SelectInfluentialNodesImpl(
     const v1::SelectInfluentialNodesRequest& request,
     v1::SelectInfluentialNodesResponse* response,
     const CallContext& call) const {
-  ASSIGN_OR_RETURN(
-      PreparedRelease<sel::InfluentialNodesRequest> prepared,
-      PrepareSelectInfluentialNodes(*registry_, caller, request));
+  ASSIGN_OR_RETURN(PreparedRelease<sel::InfluentialNodesRequest> prepared,
+                   PrepareSelectInfluentialNodes(*registry_, caller, request));
   const registry::LoadedDataset& d = *prepared.dataset;
   sel::InfluentialNodesRequest& nodes = prepared.spec;
   nodes.selection.stop = [&call] { return call.Over(); };
@@ -38,9 +37,8 @@ absl::Status BuyerServiceImpl::SelectInfluentialNodesImpl(
   // depends on the caller's own and the other calls running, not on the
   // data). Held through the computation, which polls call.Over() and so
   // gives it back soon after the call ends.
-  ASSIGN_OR_RETURN(
-      HeavyJobLimiter::Slot slot,
-      heavy_jobs_.TryAcquire("SelectInfluentialNodes", caller.id));
+  ASSIGN_OR_RETURN(HeavyJobLimiter::Slot slot,
+                   heavy_jobs_.TryAcquire("SelectInfluentialNodes", caller.id));
   // The key holds everything the scores depend on; epsilon and k are not
   // among them.
   const std::string cache_key = absl::StrJoin(
@@ -54,15 +52,14 @@ absl::Status BuyerServiceImpl::SelectInfluentialNodesImpl(
       *ledger_, prepared.reserve, call,
       [&](v1::SelectInfluentialNodesResponse* answer) -> absl::Status {
         // After the charge: how long the scores take depends on the graph.
-        ASSIGN_OR_RETURN(
-            const NodeScoresCache::Scores scores,
-            node_scores_.GetOrCompute(
-                cache_key, prepared.dataset, call.deadline,
-                [&]() -> absl::StatusOr<NodeScoresCache::Scores> {
-                  return sel::PrepareInfluentialNodeScores(d.edge_graph,
-                                                           nodes);
-                },
-                nodes.selection.stop));
+        ASSIGN_OR_RETURN(const NodeScoresCache::Scores scores,
+                         node_scores_.GetOrCompute(
+                             cache_key, prepared.dataset, call.deadline,
+                             [&]() -> absl::StatusOr<NodeScoresCache::Scores> {
+                               return sel::PrepareInfluentialNodeScores(
+                                   d.edge_graph, nodes);
+                             },
+                             nodes.selection.stop));
         const std::unique_ptr<core::dp::SecureUrbg> urbg = NewUrbg();
         ASSIGN_OR_RETURN(
             sel::InfluentialNodesResult result,

@@ -97,9 +97,9 @@ class Family final : public FamilyBase {
     if (child.metric == nullptr) {
       auto value = values.begin();
       for (size_t i = 0; i < label_names_.size(); ++i) {
-        child.labels.emplace_back(
-            label_names_[i],
-            value == values.end() ? std::string() : std::string(*value++));
+        child.labels.emplace_back(label_names_[i], value == values.end()
+                                                       ? std::string()
+                                                       : std::string(*value++));
       }
       child.metric = make_();
     }
@@ -112,8 +112,9 @@ class Family final : public FamilyBase {
     std::vector<const Child*> sorted;
     sorted.reserve(children_.size());
     for (const auto& [key, child] : children_) sorted.push_back(&child);
-    std::sort(sorted.begin(), sorted.end(),
-              [](const Child* a, const Child* b) { return a->labels < b->labels; });
+    std::sort(sorted.begin(), sorted.end(), [](const Child* a, const Child* b) {
+      return a->labels < b->labels;
+    });
     for (const Child* child : sorted) {
       RenderSamples(name_, child->labels, *child->metric, decimals_, out);
     }

@@ -31,9 +31,9 @@ class MeteredLedgerStore final : public core::ledger::LedgerStore {
                      std::string store, ServerMetrics* metrics)
       : inner_(std::move(inner)), store_(std::move(store)), metrics_(metrics) {}
 
-  absl::StatusOr<core::ledger::BudgetState> Grant(
-      const std::string& buyer_id, const std::string& dataset_id,
-      double epsilon) override {
+  absl::StatusOr<core::ledger::BudgetState> Grant(const std::string& buyer_id,
+                                                  const std::string& dataset_id,
+                                                  double epsilon) override {
     return inner_->Grant(buyer_id, dataset_id, epsilon);
   }
   absl::StatusOr<core::ledger::BudgetState> SetGranted(

@@ -50,7 +50,8 @@ absl::Status CheckMetricsListen(const std::string& listen) {
       port > 65535) {
     return absl::InvalidArgumentError(absl::StrCat(
         "metrics_listen must be a numeric HOST:PORT (e.g. 127.0.0.1:9464 "
-        "or [::1]:9464; port 0 picks one), but is '", listen, "'."));
+        "or [::1]:9464; port 0 picks one), but is '",
+        listen, "'."));
   }
   return absl::OkStatus();
 }
@@ -65,10 +66,14 @@ absl::StatusOr<std::unique_ptr<MetricsHttpServer>> MetricsHttpServer::Start(
 
   std::unique_ptr<MetricsHttpServer> server(
       new MetricsHttpServer(std::move(render)));
-  const char* options[] = {"listening_ports",    listen.c_str(),
-                           "num_threads",        kThreads,
-                           "request_timeout_ms", kRequestTimeoutMs,
-                           "enable_keep_alive",  "no",
+  const char* options[] = {"listening_ports",
+                           listen.c_str(),
+                           "num_threads",
+                           kThreads,
+                           "request_timeout_ms",
+                           kRequestTimeoutMs,
+                           "enable_keep_alive",
+                           "no",
                            nullptr};
   mg_callbacks callbacks;
   std::memset(&callbacks, 0, sizeof(callbacks));
@@ -88,8 +93,8 @@ absl::StatusOr<std::unique_ptr<MetricsHttpServer>> MetricsHttpServer::Start(
   error.text_buffer_size = sizeof(error_text);
   server->context_ = mg_start2(&init, &error);
   if (server->context_ == nullptr) {
-    return absl::UnavailableError(absl::StrCat(
-        "Cannot serve metrics on '", listen, "': ", error_text));
+    return absl::UnavailableError(
+        absl::StrCat("Cannot serve metrics on '", listen, "': ", error_text));
   }
   mg_server_port ports[4];
   const int count = mg_get_server_ports(server->context_, 4, ports);
@@ -108,17 +113,16 @@ MetricsHttpServer::~MetricsHttpServer() {
 int MetricsHttpServer::HandleRequest(mg_connection* connection) {
   const mg_request_info* request = mg_get_request_info(connection);
   const auto* self = static_cast<const MetricsHttpServer*>(request->user_data);
-  const char* path = request->local_uri_raw != nullptr
-                         ? request->local_uri_raw
-                         : request->request_uri;
+  const char* path = request->local_uri_raw != nullptr ? request->local_uri_raw
+                                                       : request->request_uri;
   if (path == nullptr || std::strcmp(path, "/metrics") != 0) {
     Respond(connection, 404, "Not Found", "text/plain; charset=utf-8", "",
             "Not found: only GET /metrics is served here.\n");
     return 404;
   }
   if (std::strcmp(request->request_method, "GET") != 0) {
-    Respond(connection, 405, "Method Not Allowed",
-            "text/plain; charset=utf-8", "Allow: GET\r\n",
+    Respond(connection, 405, "Method Not Allowed", "text/plain; charset=utf-8",
+            "Allow: GET\r\n",
             "Method not allowed: only GET /metrics is served here.\n");
     return 405;
   }

@@ -35,9 +35,8 @@ void RenderSamples(const std::string& name, const Labels& labels,
   bucket_labels.emplace_back("le", "");
   for (size_t i = 0; i < snapshot.counts.size(); ++i) {
     cumulative += snapshot.counts[i];
-    bucket_labels.back().second = i < metric.bounds().size()
-                                      ? FormatDouble(metric.bounds()[i])
-                                      : "+Inf";
+    bucket_labels.back().second =
+        i < metric.bounds().size() ? FormatDouble(metric.bounds()[i]) : "+Inf";
     absl::StrAppend(out, name, "_bucket", FormatLabels(bucket_labels), " ",
                     cumulative, "\n");
   }

@@ -29,13 +29,23 @@ const std::vector<double>& LatencyBuckets() {
 }
 
 const char* StatusCodeName(int code) {
-  static constexpr const char* kNames[] = {
-      "OK",        "CANCELLED",          "UNKNOWN",
-      "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
-      "ALREADY_EXISTS",   "PERMISSION_DENIED", "RESOURCE_EXHAUSTED",
-      "FAILED_PRECONDITION", "ABORTED",        "OUT_OF_RANGE",
-      "UNIMPLEMENTED",    "INTERNAL",          "UNAVAILABLE",
-      "DATA_LOSS",        "UNAUTHENTICATED"};
+  static constexpr const char* kNames[] = {"OK",
+                                           "CANCELLED",
+                                           "UNKNOWN",
+                                           "INVALID_ARGUMENT",
+                                           "DEADLINE_EXCEEDED",
+                                           "NOT_FOUND",
+                                           "ALREADY_EXISTS",
+                                           "PERMISSION_DENIED",
+                                           "RESOURCE_EXHAUSTED",
+                                           "FAILED_PRECONDITION",
+                                           "ABORTED",
+                                           "OUT_OF_RANGE",
+                                           "UNIMPLEMENTED",
+                                           "INTERNAL",
+                                           "UNAVAILABLE",
+                                           "DATA_LOSS",
+                                           "UNAUTHENTICATED"};
   return code >= 0 && code <= 16 ? kNames[code] : "UNKNOWN";
 }
 
@@ -136,8 +146,7 @@ ServerMetrics::ServerMetrics(absl::string_view version, absl::Time start)
       .Set(1);
   registry_
       .AddGauge("dpq_process_start_time_seconds",
-                "When the server started, in seconds since the Unix epoch.",
-                {})
+                "When the server started, in seconds since the Unix epoch.", {})
       .With({})
       .Set(absl::ToUnixSeconds(start));
 }

@@ -30,8 +30,7 @@ class ReflectionV1Plugin final : public grpc::ServerBuilderPlugin {
   void Finish(grpc::ServerInitializer* si) override {
     service_->SetServiceList(*si->GetServiceList());
   }
-  void ChangeArguments(const std::string& /*name*/, void* /*value*/) override {
-  }
+  void ChangeArguments(const std::string& /*name*/, void* /*value*/) override {}
   bool has_sync_methods() const override { return true; }
   bool has_async_methods() const override { return false; }
 

@@ -56,8 +56,7 @@ class ReflectionResponder {
       const grpc::reflection::v1::ExtensionRequest& request,
       grpc::reflection::v1::ServerReflectionResponse*);
   absl::Status AllExtensionNumbers(
-      const std::string& type,
-      grpc::reflection::v1::ServerReflectionResponse*);
+      const std::string& type, grpc::reflection::v1::ServerReflectionResponse*);
   void ListServices(grpc::reflection::v1::ServerReflectionResponse*) const;
 
   const google::protobuf::DescriptorPool* pool_;

@@ -23,14 +23,14 @@ absl::StatusOr<DatasetPager> DatasetPager::Start(
     int32_t page_size, const std::string& page_token) {
   if (page_size < 0) {
     return core::util::InvalidFieldError(
-        "page_size", absl::StrCat("page_size must be at least 0 (0 = ",
-                                  kDefaultDatasetPageSize, "), but is ",
-                                  page_size, "."));
+        "page_size",
+        absl::StrCat("page_size must be at least 0 (0 = ",
+                     kDefaultDatasetPageSize, "), but is ", page_size, "."));
   }
   const size_t size =
-      page_size == 0 ? kDefaultDatasetPageSize
-                     : static_cast<size_t>(std::min(page_size,
-                                                    kMaxDatasetPageSize));
+      page_size == 0
+          ? kDefaultDatasetPageSize
+          : static_cast<size_t>(std::min(page_size, kMaxDatasetPageSize));
   std::string after;
   if (!page_token.empty()) {
     std::string decoded;
@@ -56,7 +56,8 @@ bool DatasetPager::Add(const std::string& id, size_t bytes) {
   if (!next_page_token_.empty()) return false;
   if (count_ == page_size_ ||
       (count_ > 0 && bytes_ + bytes > kMaxDatasetPageBytes)) {
-    next_page_token_ = absl::WebSafeBase64Escape(absl::StrCat(kTokenPrefix, last_));
+    next_page_token_ =
+        absl::WebSafeBase64Escape(absl::StrCat(kTokenPrefix, last_));
     return false;
   }
   ++count_;

@@ -191,8 +191,8 @@ class DatasetRegistry {
   // the operator, counted in dpq_datasets_refused.
   void Refuse(const LoadedDataset& d, const absl::Status& why);
   // The version in the map, refused or not; null if none.
-  std::shared_ptr<const LoadedDataset> Served(const std::string& dataset_id)
-      const ABSL_LOCKS_EXCLUDED(mu_);
+  std::shared_ptr<const LoadedDataset> Served(
+      const std::string& dataset_id) const ABSL_LOCKS_EXCLUDED(mu_);
   // True once `d` was refused.
   static bool Refused(const LoadedDataset& d);
   // Writes the rebuilt graph's edge count and bounds into the state.txt of

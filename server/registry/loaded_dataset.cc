@@ -11,9 +11,8 @@
 namespace dpq::server::registry {
 
 absl::Status LoadedDataset::CheckAnswers(const char* rpc) const {
-  const bool answers = is_graph()
-                           ? std::string(rpc) == kSelectInfluentialNodes
-                           : std::string(rpc) != kSelectInfluentialNodes;
+  const bool answers = is_graph() ? std::string(rpc) == kSelectInfluentialNodes
+                                  : std::string(rpc) != kSelectInfluentialNodes;
   if (answers && !is_graph() && std::string(rpc) == kReleaseCuboids &&
       cube_schema.dimensions.empty()) {
     return absl::FailedPreconditionError(absl::StrCat(
@@ -28,12 +27,12 @@ absl::Status LoadedDataset::CheckAnswers(const char* rpc) const {
         "Dataset '", manifest.dataset_id(), "' is a graph; it answers ",
         kSelectInfluentialNodes, " only, not ", rpc, "."));
   }
-  return absl::FailedPreconditionError(absl::StrCat(
-      "Dataset '", manifest.dataset_id(), "' is a table; ", rpc,
-      " needs a graph dataset (kind GRAPH). Tables answer ",
-      kMeasureInconsistency, ", ", kQualityReport, ", ", kReleaseCuboids,
-      " and ", kTrainDecisionTree, " (", kReleaseCuboids,
-      " if it declares cube dimensions)."));
+  return absl::FailedPreconditionError(
+      absl::StrCat("Dataset '", manifest.dataset_id(), "' is a table; ", rpc,
+                   " needs a graph dataset (kind GRAPH). Tables answer ",
+                   kMeasureInconsistency, ", ", kQualityReport, ", ",
+                   kReleaseCuboids, " and ", kTrainDecisionTree, " (",
+                   kReleaseCuboids, " if it declares cube dimensions)."));
 }
 
 absl::StatusOr<const ConflictGraphData*> LoadedDataset::WaitForConflictGraph(

@@ -46,10 +46,16 @@ bool IsWithin(const fs::path& path, const fs::path& dir) {
 // The fields a build error starts with ("csv: ...", "public_cuboids[1]:
 // ..."), written by the server (dataset_builder.h and the builders it
 // calls), never by the file.
-constexpr std::array<absl::string_view, 10> kFields = {
-    "csv",          "constraints", "column_types",    "cube_dimensions",
-    "public_cuboids", "null_values", "public_max_rows", "node_labels",
-    "node_count",   "edges"};
+constexpr std::array<absl::string_view, 10> kFields = {"csv",
+                                                       "constraints",
+                                                       "column_types",
+                                                       "cube_dimensions",
+                                                       "public_cuboids",
+                                                       "null_values",
+                                                       "public_max_rows",
+                                                       "node_labels",
+                                                       "node_count",
+                                                       "edges"};
 
 // Consumes "<field>: " or "<field>[<digits>]: " for a field of kFields.
 bool ConsumeField(absl::string_view* text, std::string* field) {
@@ -65,8 +71,8 @@ bool ConsumeField(absl::string_view* text, std::string* field) {
       if (index.empty() || !absl::ConsumePrefix(&rest, "]")) continue;
     }
     if (!absl::ConsumePrefix(&rest, ": ")) continue;
-    *field = index.empty() ? std::string(name)
-                           : absl::StrCat(name, "[", index, "]");
+    *field =
+        index.empty() ? std::string(name) : absl::StrCat(name, "[", index, "]");
     *text = rest;
     return true;
   }
@@ -140,9 +146,9 @@ absl::StatusOr<std::string> ResolveImportPath(const std::string& server_path,
           "server_path '", server_path,
           "' does not exist in the import directory '", import_dir, "'."));
     }
-    return absl::PermissionDeniedError(absl::StrCat(
-        "server_path '", server_path, "' cannot be resolved: ", ec.message(),
-        "."));
+    return absl::PermissionDeniedError(
+        absl::StrCat("server_path '", server_path,
+                     "' cannot be resolved: ", ec.message(), "."));
   }
   if (!IsWithin(real, import_real)) return outside;
   const fs::path data_real = fs::canonical(data_dir, ec);
@@ -155,8 +161,8 @@ absl::StatusOr<std::string> ResolveImportPath(const std::string& server_path,
   }
   struct stat info;
   if (::stat(real.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "server_path '", server_path, "' is not a regular file."));
+    return absl::InvalidArgumentError(
+        absl::StrCat("server_path '", server_path, "' is not a regular file."));
   }
   return real.string();
 }

@@ -119,8 +119,8 @@ absl::StatusOr<VersionState> ParseVersionState(absl::string_view text,
     } else if (kv.first == "degree_bounds") {
       state.degree_bounds = ParseDegreeBounds(kv.second);
       if (!state.degree_bounds.has_value()) {
-        return absl::DataLossError(absl::StrCat(
-            "'", path, "' has a malformed 'degree_bounds' line."));
+        return absl::DataLossError(
+            absl::StrCat("'", path, "' has a malformed 'degree_bounds' line."));
       }
     } else if (kv.first == "cross_bounds") {
       cross_bounds = kv.second;

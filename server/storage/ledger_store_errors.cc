@@ -56,11 +56,11 @@ absl::Status GrantOverflowError(absl::string_view buyer_id,
 absl::Status GrantBelowUsedError(absl::string_view buyer_id,
                                  absl::string_view dataset_id, double granted,
                                  int64_t spent_units, int64_t reserved_units) {
-  return absl::FailedPreconditionError(absl::StrCat(
-      "Cannot set the budget of buyer '", buyer_id, "' on dataset '",
-      dataset_id, "' to ", EpsilonText(granted), ": spent ",
-      UnitsText(spent_units), " and reserved ", UnitsText(reserved_units),
-      " already exceed it."));
+  return absl::FailedPreconditionError(
+      absl::StrCat("Cannot set the budget of buyer '", buyer_id,
+                   "' on dataset '", dataset_id, "' to ", EpsilonText(granted),
+                   ": spent ", UnitsText(spent_units), " and reserved ",
+                   UnitsText(reserved_units), " already exceed it."));
 }
 
 namespace {

@@ -100,9 +100,10 @@ absl::StatusOr<Account> PostgresAccountsStore::Create(
     if (!absl::IsNotFound(existing.status())) return existing.status();
     // Another principal has this token's hash: never for generated
     // tokens (256 random bits), so refuse rather than share a token.
-    return absl::InternalError(absl::StrCat(
-        "Cannot create '", id, "': another principal already has this "
-        "token; create it again (a new token is generated)."));
+    return absl::InternalError(
+        absl::StrCat("Cannot create '", id,
+                     "': another principal already has this "
+                     "token; create it again (a new token is generated)."));
   }
   ASSIGN_OR_RETURN(const int64_t created_us, r.GetInt64(0, 0));
   return Account{id, role, absl::FromUnixMicros(created_us), false};

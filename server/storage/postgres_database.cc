@@ -17,7 +17,6 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/cord.h"
-#include "absl/types/optional.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -27,6 +26,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "absl/types/optional.h"
 #include "core/util/status_macros.h"
 
 namespace dpq::server::storage {
@@ -50,8 +50,8 @@ constexpr int64_t SchemaLockKey() {
 // libpq's messages end with a newline and may span lines (a hint on a
 // second line): one line for a status message.
 std::string OneLine(absl::string_view text) {
-  std::string line = absl::StrReplaceAll(
-      absl::StripAsciiWhitespace(text), {{"\n", " "}, {"\t", " "}});
+  std::string line = absl::StrReplaceAll(absl::StripAsciiWhitespace(text),
+                                         {{"\n", " "}, {"\t", " "}});
   return line;
 }
 
@@ -112,8 +112,8 @@ constexpr std::pair<const char*, const char*> kTcpLivenessDefaults[] = {
 
 // The keyword `keyword` of a parsed connection string, if it is set there.
 bool DsnSets(const PQconninfoOption* options, absl::string_view keyword) {
-  for (const PQconninfoOption* o = options; o != nullptr && o->keyword != nullptr;
-       ++o) {
+  for (const PQconninfoOption* o = options;
+       o != nullptr && o->keyword != nullptr; ++o) {
     if (keyword == o->keyword) return o->val != nullptr && o->val[0] != '\0';
   }
   return false;
@@ -121,8 +121,8 @@ bool DsnSets(const PQconninfoOption* options, absl::string_view keyword) {
 
 std::string DsnValue(const PQconninfoOption* options,
                      absl::string_view keyword) {
-  for (const PQconninfoOption* o = options; o != nullptr && o->keyword != nullptr;
-       ++o) {
+  for (const PQconninfoOption* o = options;
+       o != nullptr && o->keyword != nullptr; ++o) {
     if (keyword == o->keyword && o->val != nullptr) return o->val;
   }
   return "";
@@ -260,9 +260,9 @@ absl::StatusOr<bool> PgResult::GetBool(int row, int column) const {
   const absl::string_view v = Get(row, column);
   if (!IsNull(row, column) && v == "t") return true;
   if (!IsNull(row, column) && v == "f") return false;
-  return absl::InternalError(absl::StrCat("PostgreSQL column '",
-                                          PQfname(result_, column), "' of row ",
-                                          row, " is not a boolean: '", v, "'."));
+  return absl::InternalError(
+      absl::StrCat("PostgreSQL column '", PQfname(result_, column), "' of row ",
+                   row, " is not a boolean: '", v, "'."));
 }
 
 // ---------------------------------------------------------------------------
@@ -296,8 +296,8 @@ absl::StatusOr<std::unique_ptr<PgConnection>> PgConnection::Connect(
                              std::getenv("PGAPPNAME") != nullptr;
   const bool sets_timeout = DsnSets(parsed, "connect_timeout") ||
                             std::getenv("PGCONNECT_TIMEOUT") != nullptr;
-  const bool sets_keepalives = DsnSets(parsed, "keepalives_idle") ||
-                               DsnSets(parsed, "tcp_user_timeout");
+  const bool sets_keepalives =
+      DsnSets(parsed, "keepalives_idle") || DsnSets(parsed, "tcp_user_timeout");
   const std::string password = DsnValue(parsed, "password");
   PQconninfoFree(parsed);
 
@@ -349,8 +349,9 @@ absl::StatusOr<std::unique_ptr<PgConnection>> PgConnection::Connect(
 }
 
 absl::Status PgConnection::Error(pg_result* result, absl::string_view sql) {
-  const char* state =
-      result != nullptr ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
+  const char* state = result != nullptr
+                          ? PQresultErrorField(result, PG_DIAG_SQLSTATE)
+                          : nullptr;
   const std::string sqlstate = state != nullptr ? state : "";
   if (PQstatus(conn_) == CONNECTION_BAD || sqlstate.empty() ||
       IsUnavailableState(sqlstate)) {
@@ -395,11 +396,10 @@ absl::StatusOr<PgResult> PgConnection::Exec(absl::string_view sql,
     formats[i] = params[i].binary() ? 1 : 0;
   }
   const std::string command(sql);
-  pg_result* result = PQexecParams(conn_, command.c_str(),
-                                   static_cast<int>(params.size()),
-                                   /*paramTypes=*/nullptr, values.data(),
-                                   lengths.data(), formats.data(),
-                                   binary_results ? 1 : 0);
+  pg_result* result =
+      PQexecParams(conn_, command.c_str(), static_cast<int>(params.size()),
+                   /*paramTypes=*/nullptr, values.data(), lengths.data(),
+                   formats.data(), binary_results ? 1 : 0);
   if (Succeeded(result)) return PgResult(result);
   absl::Status status = Error(result, sql);
   PQclear(result);
@@ -452,9 +452,9 @@ PgPool::~PgPool() = default;
 absl::StatusOr<std::unique_ptr<PgPool>> PgPool::Open(const std::string& dsn,
                                                      Options options) {
   if (options.size < 1 || options.size > 64) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "The PostgreSQL pool size must be in 1..64, but is ", options.size,
-        "."));
+    return absl::InvalidArgumentError(
+        absl::StrCat("The PostgreSQL pool size must be in 1..64, but is ",
+                     options.size, "."));
   }
   if (options.max_attempts < 1) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -488,11 +488,10 @@ absl::StatusOr<PgPool::Lease> PgPool::Acquire() {
     {
       absl::MutexLock lock(&mu_);
       while (idle_.empty() && open_ >= options_.size) {
-        if (returned_.WaitWithDeadline(&mu_, deadline) &&
-            idle_.empty() && open_ >= options_.size) {
+        if (returned_.WaitWithDeadline(&mu_, deadline) && idle_.empty() &&
+            open_ >= options_.size) {
           return absl::UnavailableError(absl::StrCat(
-              "All ", options_.size,
-              " PostgreSQL connections stayed busy for ",
+              "All ", options_.size, " PostgreSQL connections stayed busy for ",
               absl::FormatDuration(options_.acquire_timeout),
               "; retry, or raise the pool size."));
         }
@@ -570,8 +569,10 @@ absl::Status PgPool::Transaction(
     }
     // Exponential back-off capped at 50 ms, randomized so that the
     // conflicting transactions do not collide again in lockstep.
-    const int64_t cap_us = std::min<int64_t>(50'000, 500ll << std::min(attempt, 7));
-    absl::SleepFor(absl::Microseconds(absl::Uniform<int64_t>(jitter, 0, cap_us)));
+    const int64_t cap_us =
+        std::min<int64_t>(50'000, 500ll << std::min(attempt, 7));
+    absl::SleepFor(
+        absl::Microseconds(absl::Uniform<int64_t>(jitter, 0, cap_us)));
   }
 }
 
@@ -589,9 +590,9 @@ namespace {
 
 absl::StatusOr<int64_t> SchemaVersion(PgConnection& conn,
                                       absl::string_view component) {
-  RETURN_IF_ERROR(conn.ExecScript(
-      "CREATE TABLE IF NOT EXISTS dpq_schema ("
-      "component TEXT PRIMARY KEY, version INT NOT NULL)"));
+  RETURN_IF_ERROR(
+      conn.ExecScript("CREATE TABLE IF NOT EXISTS dpq_schema ("
+                      "component TEXT PRIMARY KEY, version INT NOT NULL)"));
   ASSIGN_OR_RETURN(
       PgResult r,
       conn.Exec("SELECT version FROM dpq_schema WHERE component = $1",
@@ -617,11 +618,12 @@ absl::Status MigrateLocked(PgConnection& conn, absl::string_view component,
         [&](PgConnection& c) -> absl::Status {
           RETURN_IF_ERROR(c.ExecScript(steps[step]));
           return c
-              .Exec("INSERT INTO dpq_schema (component, version) "
-                    "VALUES ($1, $2) ON CONFLICT (component) "
-                    "DO UPDATE SET version = EXCLUDED.version",
-                    {PgParam::Text(std::string(component)),
-                     PgParam::Int(step + 1)})
+              .Exec(
+                  "INSERT INTO dpq_schema (component, version) "
+                  "VALUES ($1, $2) ON CONFLICT (component) "
+                  "DO UPDATE SET version = EXCLUDED.version",
+                  {PgParam::Text(std::string(component)),
+                   PgParam::Int(step + 1)})
               .status();
         },
         &begin_failed);

@@ -120,7 +120,8 @@ class PgConnection {
   // (message without the DSN); kInvalidArgument if libpq rejects the DSN
   // itself (malformed URI, unknown option).
   static absl::StatusOr<std::unique_ptr<PgConnection>> Connect(
-      const std::string& dsn, absl::Duration connect_timeout = absl::Seconds(5));
+      const std::string& dsn,
+      absl::Duration connect_timeout = absl::Seconds(5));
   ~PgConnection();
   PgConnection(const PgConnection&) = delete;
   PgConnection& operator=(const PgConnection&) = delete;

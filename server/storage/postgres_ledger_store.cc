@@ -63,8 +63,7 @@ constexpr char kEntryColumns[] =
 int64_t Micros(absl::Duration d) { return absl::ToInt64Microseconds(d); }
 
 // A bytea column in text format: "\x" and hex digits.
-absl::StatusOr<std::string> Bytea(const PgResult& result, int row,
-                                  int column) {
+absl::StatusOr<std::string> Bytea(const PgResult& result, int row, int column) {
   if (result.IsNull(row, column)) return std::string();
   absl::string_view text = result.Get(row, column);
   if (!absl::ConsumePrefix(&text, "\\x") || text.size() % 2 != 0 ||
@@ -123,8 +122,9 @@ absl::StatusOr<BudgetState> ReadBudget(const PgResult& r, int row, int first,
 }
 
 // The name of an entry in messages, from (o_state, o_buyer, o_seq) at
-// `first` of `row`: by buyer and buyer_seq, never the global handle, since messages
-// can reach a buyer (charged_release.cc). state "" if there is no entry.
+// `first` of `row`: by buyer and buyer_seq, never the global handle, since
+// messages can reach a buyer (charged_release.cc). state "" if there is no
+// entry.
 struct EntryStatus {
   std::string state;
   std::string name;
@@ -163,7 +163,7 @@ bool IsRetryable(const absl::Status& status) {
 
 struct PostgresLedgerStore::ReserveOp {
   const ReserveRequest* request = nullptr;
-  int64_t units = 0;  // the charge
+  int64_t units = 0;                                   // the charge
   absl::StatusOr<Reservation> result = Reservation();  // set by WriteReserves
 };
 
@@ -196,10 +196,9 @@ absl::StatusOr<std::unique_ptr<PostgresLedgerStore>> PostgresLedgerStore::Open(
   }
   RETURN_IF_ERROR(RequireId(options.replica_id, "replica_id"));
   if (options.lease < kMinLease || options.lease == absl::InfiniteDuration()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("The ledger lease must be at least ",
-                     absl::FormatDuration(kMinLease), " and finite, but is ",
-                     absl::FormatDuration(options.lease), "."));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "The ledger lease must be at least ", absl::FormatDuration(kMinLease),
+        " and finite, but is ", absl::FormatDuration(options.lease), "."));
   }
   RETURN_IF_ERROR(ApplyMigrations(*pool, kLedgerComponent, LedgerMigrations()));
   ASSIGN_OR_RETURN(
@@ -211,9 +210,8 @@ absl::StatusOr<std::unique_ptr<PostgresLedgerStore>> PostgresLedgerStore::Open(
                   PgParam::Int(Micros(options.lease))}));
   RETURN_IF_ERROR(RequireOneRow(r, "registration"));
   ASSIGN_OR_RETURN(const int64_t incarnation, r.GetInt64(0, 0));
-  std::unique_ptr<PostgresLedgerStore> store(
-      new PostgresLedgerStore(std::move(pool), std::move(options),
-                              incarnation));
+  std::unique_ptr<PostgresLedgerStore> store(new PostgresLedgerStore(
+      std::move(pool), std::move(options), incarnation));
   store->lease_thread_ = std::thread([s = store.get()] { s->LeaseLoop(); });
   return store;
 }
@@ -263,9 +261,9 @@ absl::Status PostgresLedgerStore::Renew() {
     last_renewed_ = absl::Now();
   } else if (status.code() != absl::StatusCode::kUnavailable) {
     // The health service reports UNAVAILABLE for any failure to renew.
-    status = absl::UnavailableError(absl::StrCat(
-        "The ledger could not renew its lease in PostgreSQL: ",
-        status.message()));
+    status = absl::UnavailableError(
+        absl::StrCat("The ledger could not renew its lease in PostgreSQL: ",
+                     status.message()));
   }
   last_renewal_ = status;
   return status;
@@ -283,18 +281,18 @@ absl::StatusOr<int64_t> PostgresLedgerStore::RenewAndSweep() {
   // move between them is under in_flight_mu_): only entries whose call
   // gave them up (or lost their outcome) are charged. The age only spares
   // entries being written right now a useless look.
-  ASSIGN_OR_RETURN(const PgResult candidates,
-                   Run("SELECT o_entry, o_buyer, o_request "
-                       "FROM ledger_orphans($1, $2)",
-                       {PgParam::Int(incarnation_),
-                        PgParam::Int(Micros(kOrphanAge))}));
+  ASSIGN_OR_RETURN(
+      const PgResult candidates,
+      Run("SELECT o_entry, o_buyer, o_request "
+          "FROM ledger_orphans($1, $2)",
+          {PgParam::Int(incarnation_), PgParam::Int(Micros(kOrphanAge))}));
   std::vector<int64_t> orphans;
   {
     absl::MutexLock lock(&in_flight_mu_);
     for (int row = 0; row < candidates.rows(); ++row) {
       ASSIGN_OR_RETURN(const int64_t entry_id, candidates.GetInt64(row, 0));
-      const std::pair<std::string, std::string> request(
-          candidates.Get(row, 1), candidates.Get(row, 2));
+      const std::pair<std::string, std::string> request(candidates.Get(row, 1),
+                                                        candidates.Get(row, 2));
       if (!in_flight_.contains(entry_id) && !reserving_.contains(request)) {
         orphans.push_back(entry_id);
       }
@@ -327,12 +325,11 @@ absl::StatusOr<BudgetState> PostgresLedgerStore::Grant(
   RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
   RETURN_IF_ERROR(core::dp::ValidateEpsilon(epsilon, "epsilon"));
   ASSIGN_OR_RETURN(const int64_t units, AmountUnits(epsilon, "epsilon"));
-  ASSIGN_OR_RETURN(
-      const PgResult r,
-      Run("SELECT o_ok, o_granted, o_spent, o_reserved "
-          "FROM ledger_grant($1, $2, $3, $4)",
-          {PgParam::Text(buyer_id), PgParam::Text(dataset_id),
-           PgParam::Int(units), PgParam::Int(kMaxUnits)}));
+  ASSIGN_OR_RETURN(const PgResult r,
+                   Run("SELECT o_ok, o_granted, o_spent, o_reserved "
+                       "FROM ledger_grant($1, $2, $3, $4)",
+                       {PgParam::Text(buyer_id), PgParam::Text(dataset_id),
+                        PgParam::Int(units), PgParam::Int(kMaxUnits)}));
   RETURN_IF_ERROR(RequireOneRow(r, "ledger_grant"));
   ASSIGN_OR_RETURN(const bool ok, r.GetBool(0, 0));
   if (!ok) return GrantOverflowError(buyer_id, dataset_id);
@@ -345,12 +342,11 @@ absl::StatusOr<BudgetState> PostgresLedgerStore::SetGranted(
   RETURN_IF_ERROR(RequireId(buyer_id, "buyer_id"));
   RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
   ASSIGN_OR_RETURN(const int64_t units, AmountUnits(granted, "granted"));
-  ASSIGN_OR_RETURN(
-      const PgResult r,
-      Run("SELECT o_ok, o_spent, o_reserved "
-          "FROM ledger_set_granted($1, $2, $3)",
-          {PgParam::Text(buyer_id), PgParam::Text(dataset_id),
-           PgParam::Int(units)}));
+  ASSIGN_OR_RETURN(const PgResult r,
+                   Run("SELECT o_ok, o_spent, o_reserved "
+                       "FROM ledger_set_granted($1, $2, $3)",
+                       {PgParam::Text(buyer_id), PgParam::Text(dataset_id),
+                        PgParam::Int(units)}));
   RETURN_IF_ERROR(RequireOneRow(r, "ledger_set_granted"));
   ASSIGN_OR_RETURN(const bool ok, r.GetBool(0, 0));
   ASSIGN_OR_RETURN(const int64_t spent, r.GetInt64(0, 1));
@@ -438,8 +434,9 @@ absl::StatusOr<std::vector<BudgetState>> PostgresLedgerStore::ListBudgets(
   std::vector<PgParam> params;
   AppendFilter(filter, &sql, &params);
   // Byte order, as SQLite sorts TEXT.
-  absl::StrAppend(&sql, " ORDER BY buyer_id COLLATE \"C\", "
-                        "dataset_id COLLATE \"C\"");
+  absl::StrAppend(&sql,
+                  " ORDER BY buyer_id COLLATE \"C\", "
+                  "dataset_id COLLATE \"C\"");
   ASSIGN_OR_RETURN(const PgResult r, Run(sql, params));
   std::vector<BudgetState> budgets;
   budgets.reserve(r.rows());
@@ -469,9 +466,8 @@ absl::StatusOr<Reservation> PostgresLedgerStore::Reserve(
     absl::MutexLock lock(&in_flight_mu_);
     ++reserving_[key];
   }
-  reserves_.Run(op, [this](absl::Span<ReserveOp* const> batch) {
-    WriteReserves(batch);
-  });
+  reserves_.Run(
+      op, [this](absl::Span<ReserveOp* const> batch) { WriteReserves(batch); });
   {
     absl::MutexLock lock(&in_flight_mu_);
     auto it = reserving_.find(key);
@@ -480,8 +476,7 @@ absl::StatusOr<Reservation> PostgresLedgerStore::Reserve(
   return std::move(op.result);
 }
 
-void PostgresLedgerStore::WriteReserves(
-    absl::Span<ReserveOp* const> batch) {
+void PostgresLedgerStore::WriteReserves(absl::Span<ReserveOp* const> batch) {
   // ledger_reserve(ARRAY[ROW($1, ..., $7)::ledger_reserve_item, ...], $n)
   std::string sql =
       "SELECT o_outcome, o_entry, o_answer, o_remaining, o_cap, o_cap_left "
@@ -492,9 +487,9 @@ void PostgresLedgerStore::WriteReserves(
     const ReserveRequest& request = *batch[i]->request;
     const size_t p = params.size();
     absl::StrAppend(&sql, i == 0 ? "" : ", ", "ROW($", p + 1, "::TEXT, $",
-                    p + 2, "::TEXT, $", p + 3, "::TEXT, $", p + 4,
-                    "::BYTEA, $", p + 5, "::TEXT, $", p + 6, "::TEXT, $",
-                    p + 7, "::BIGINT)::ledger_reserve_item");
+                    p + 2, "::TEXT, $", p + 3, "::TEXT, $", p + 4, "::BYTEA, $",
+                    p + 5, "::TEXT, $", p + 6, "::TEXT, $", p + 7,
+                    "::BIGINT)::ledger_reserve_item");
     params.push_back(PgParam::Text(request.buyer_id));
     params.push_back(PgParam::Text(request.dataset_id));
     params.push_back(PgParam::Text(request.request_id));
@@ -513,9 +508,9 @@ void PostgresLedgerStore::WriteReserves(
     r = Run(sql, params);
   }
   if (r.ok() && r->rows() != static_cast<int>(batch.size())) {
-    r = absl::InternalError(absl::StrCat(
-        "The ledger function ledger_reserve returned ", r->rows(),
-        " rows for ", batch.size(), " reservations."));
+    r = absl::InternalError(
+        absl::StrCat("The ledger function ledger_reserve returned ", r->rows(),
+                     " rows for ", batch.size(), " reservations."));
   }
   for (size_t i = 0; i < batch.size(); ++i) {
     batch[i]->result =
@@ -526,8 +521,7 @@ void PostgresLedgerStore::WriteReserves(
 }
 
 absl::StatusOr<Reservation> PostgresLedgerStore::ReadReservation(
-    const PgResult& r, int row, const ReserveRequest& request,
-    int64_t units) {
+    const PgResult& r, int row, const ReserveRequest& request, int64_t units) {
   const absl::string_view outcome = r.Get(row, 0);
   ASSIGN_OR_RETURN(const int64_t remaining, OptionalInt64(r, row, 3));
   const int64_t shown = std::max<int64_t>(0, remaining);
@@ -573,9 +567,8 @@ absl::Status PostgresLedgerStore::Commit(int64_t entry_id,
   CommitOp op;
   op.entry_id = entry_id;
   op.answer = &answer;
-  commits_.Run(op, [this](absl::Span<CommitOp* const> batch) {
-    WriteCommits(batch);
-  });
+  commits_.Run(
+      op, [this](absl::Span<CommitOp* const> batch) { WriteCommits(batch); });
   // Whatever the outcome, no call holds the entry any more: if it is
   // still reserved (the outcome was lost), the sweep charges it.
   {
@@ -602,9 +595,9 @@ void PostgresLedgerStore::WriteCommits(absl::Span<CommitOp* const> batch) {
   absl::StrAppend(&sql, "])");
   absl::StatusOr<PgResult> r = Run(sql, params);
   if (r.ok() && r->rows() != static_cast<int>(batch.size())) {
-    r = absl::InternalError(absl::StrCat(
-        "The ledger function ledger_commit returned ", r->rows(),
-        " rows for ", batch.size(), " entries."));
+    r = absl::InternalError(
+        absl::StrCat("The ledger function ledger_commit returned ", r->rows(),
+                     " rows for ", batch.size(), " entries."));
   }
   for (CommitOp* op : batch) {
     op->result = r.ok() ? absl::InternalError(
@@ -662,10 +655,9 @@ absl::Status PostgresLedgerStore::Refund(int64_t entry_id) {
 }
 
 absl::StatusOr<int64_t> PostgresLedgerStore::RecoverPending() {
-  ASSIGN_OR_RETURN(const PgResult r,
-                   Run("SELECT ledger_recover($1, $2)",
-                       {PgParam::Text(options_.replica_id),
-                        PgParam::Int(incarnation_)}));
+  ASSIGN_OR_RETURN(const PgResult r, Run("SELECT ledger_recover($1, $2)",
+                                         {PgParam::Text(options_.replica_id),
+                                          PgParam::Int(incarnation_)}));
   RETURN_IF_ERROR(RequireOneRow(r, "ledger_recover"));
   return r.GetInt64(0, 0);
 }
@@ -793,9 +785,9 @@ absl::Status CheckImportedTotals(PgConnection& c,
     if (granted != b.granted || spent != b.spent || reserved != b.reserved) {
       return absl::DataLossError(absl::StrCat(
           "The budget of buyer '", buyer, "' on dataset '", dataset,
-          "' records ", UnitsText(b.spent), " spent and ", UnitsText(b.reserved),
-          " reserved, but its entries add up to ", UnitsText(spent), " spent and ",
-          UnitsText(reserved),
+          "' records ", UnitsText(b.spent), " spent and ",
+          UnitsText(b.reserved), " reserved, but its entries add up to ",
+          UnitsText(spent), " spent and ", UnitsText(reserved),
           " reserved: the ledger being imported is inconsistent; nothing "
           "was imported."));
     }

@@ -148,8 +148,8 @@ class PostgresLedgerStore final : public core::ledger::LedgerStore {
 
   // Runs one lease renewal and sweep now (the lease thread does this every
   // lease/3). Returns how many reservations the sweep charged.
-  absl::StatusOr<int64_t> RenewAndSweep() ABSL_LOCKS_EXCLUDED(health_mu_,
-                                                              in_flight_mu_);
+  absl::StatusOr<int64_t> RenewAndSweep()
+      ABSL_LOCKS_EXCLUDED(health_mu_, in_flight_mu_);
 
   // LedgerStore (contracts in ledger.h).
   absl::StatusOr<core::ledger::BudgetState> Grant(const std::string& buyer_id,

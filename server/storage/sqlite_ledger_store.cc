@@ -540,8 +540,8 @@ absl::Status SqliteLedgerStore::SetDatasetCap(const std::string& dataset_id,
   return tx->Commit();
 }
 
-absl::StatusOr<core::ledger::DatasetTotals>
-SqliteLedgerStore::GetDatasetTotals(const std::string& dataset_id) {
+absl::StatusOr<core::ledger::DatasetTotals> SqliteLedgerStore::GetDatasetTotals(
+    const std::string& dataset_id) {
   RETURN_IF_ERROR(RequireId(dataset_id, "dataset_id"));
   ASSIGN_OR_RETURN(const DatasetTotals totals,
                    OnReadConnection([&](SqliteDatabase& db) {

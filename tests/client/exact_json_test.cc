@@ -26,12 +26,12 @@ TEST(ExactJsonTest, NumbersWithAUnitsSiblingBecomeExactDecimals) {
       IsOkAndHolds(R"({"remaining":15.6,"remainingUnits":"15600000000000",)"
                    R"("n":3})"));
   // Nested objects and arrays, the sibling before the number, spaces kept.
-  EXPECT_THAT(
-      WithExactAmounts(R"({"budgets": [{"spentUnits": "1", "spent": 1e-12},)"
-                       R"( {"spent":2,"spentUnits":"-500000000000"}], "x":[]})"),
-      IsOkAndHolds(R"({"budgets": [{"spentUnits": "1", "spent": )"
-                   R"(0.000000000001}, {"spent":-0.5,"spentUnits":)"
-                   R"("-500000000000"}], "x":[]})"));
+  EXPECT_THAT(WithExactAmounts(
+                  R"({"budgets": [{"spentUnits": "1", "spent": 1e-12},)"
+                  R"( {"spent":2,"spentUnits":"-500000000000"}], "x":[]})"),
+              IsOkAndHolds(R"({"budgets": [{"spentUnits": "1", "spent": )"
+                           R"(0.000000000001}, {"spent":-0.5,"spentUnits":)"
+                           R"("-500000000000"}], "x":[]})"));
   // Far above what a double resolves per unit.
   EXPECT_THAT(WithExactAmounts(R"({"cap":1234.0000000000011,)"
                                R"("capUnits":"1234000000000001"})"),

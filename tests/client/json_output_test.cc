@@ -53,11 +53,12 @@ TEST(ProtoJsonLineTest, CanonicalProto3MappingWithZeroValues) {
           R"("upper95":"0","upperProved":false,"degreeUpper":"0","truncated":false},"epsilonCharged":1,)"
           R"("remainingBudget":2.5,"requestId":"r-1","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})"
           "\n"));
-  EXPECT_THAT(ProtoJsonLine(v1::QualityReportResponse()),
-              ::dpq::testing::IsOkAndHolds(
-                  R"({"results":[],"epsilonCharged":0,"remainingBudget":0,)"
-                  R"("requestId":"","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})"
-                  "\n"));
+  EXPECT_THAT(
+      ProtoJsonLine(v1::QualityReportResponse()),
+      ::dpq::testing::IsOkAndHolds(
+          R"({"results":[],"epsilonCharged":0,"remainingBudget":0,)"
+          R"("requestId":"","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})"
+          "\n"));
 }
 
 // What dpq prints, another gRPC tool (or a script) reads back unchanged.

@@ -22,7 +22,9 @@ TEST(TerminalSafeTest, EscapesC0ControlsEscAndDel) {
 
 TEST(TerminalSafeTest, EscapesC1ControlsAsCodePoints) {
   // U+009B is CSI on terminals that honour 8-bit controls.
-  EXPECT_EQ(TerminalSafe("a\xc2\x9b" "2Jb\xc2\x85"), "a\\u009b2Jb\\u0085");
+  EXPECT_EQ(TerminalSafe("a\xc2\x9b"
+                         "2Jb\xc2\x85"),
+            "a\\u009b2Jb\\u0085");
   // U+00A0 (no-break space) is printable: kept.
   EXPECT_EQ(TerminalSafe("\xc2\xa0"), "\xc2\xa0");
 }
@@ -30,7 +32,9 @@ TEST(TerminalSafeTest, EscapesC1ControlsAsCodePoints) {
 TEST(TerminalSafeTest, EscapesInvalidUtf8ByteByByte) {
   EXPECT_EQ(TerminalSafe("\xff\xfe,2"), "\\xff\\xfe,2");
   EXPECT_EQ(TerminalSafe("\xe2\x89"), "\\xe2\\x89");  // truncated
-  EXPECT_EQ(TerminalSafe("\x9b" "2J"), "\\x9b2J");     // raw 8-bit CSI
+  EXPECT_EQ(TerminalSafe("\x9b"
+                         "2J"),
+            "\\x9b2J");  // raw 8-bit CSI
 }
 
 TEST(TerminalSafeTest, IsIdempotent) {

@@ -56,10 +56,10 @@ TEST_F(TlsFilesTest, CorruptCertificateBlockIsRefused) {
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("holds no PEM certificate that can be "
                                  "parsed")));
-  const std::string tail = TempFile(
-      "tail.pem", id_->cert_pem +
-                      "-----BEGIN CERTIFICATE-----\nAAAA\n-----END "
-                      "CERTIFICATE-----\n");
+  const std::string tail =
+      TempFile("tail.pem", id_->cert_pem +
+                               "-----BEGIN CERTIFICATE-----\nAAAA\n-----END "
+                               "CERTIFICATE-----\n");
   EXPECT_THAT(ReadCaFile(tail),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("has a PEM block after certificate 1")));

@@ -40,7 +40,9 @@ TEST(CleanTokenTest, RefusesASecondNewlineWithoutShowingTheToken) {
 }
 
 TEST(CleanTokenTest, NamesThePositionAndKindOfABadByteOnly) {
-  EXPECT_THAT(CleanToken("dpq_ab\x01" "cd", "--token"),
+  EXPECT_THAT(CleanToken("dpq_ab\x01"
+                         "cd",
+                         "--token"),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        AllOf(HasSubstr("character 7 is a control character"),
                              Not(HasSubstr("dpq_ab")), Not(HasSubstr("0x01")),

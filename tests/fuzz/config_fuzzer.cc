@@ -57,8 +57,8 @@ void CheckCommandLine(absl::string_view text) {
   std::vector<const char*> argv;
   for (const std::string& arg : args) argv.push_back(arg.c_str());
   argv.push_back(nullptr);
-  absl::StatusOr<server::CommandLine> parsed = server::ParseCommandLine(
-      static_cast<int>(args.size()), argv.data());
+  absl::StatusOr<server::CommandLine> parsed =
+      server::ParseCommandLine(static_cast<int>(args.size()), argv.data());
   if (!parsed.ok()) {
     CheckError(parsed.status());
     FUZZ_CHECK(parsed.status().code() == absl::StatusCode::kInvalidArgument);

@@ -100,10 +100,10 @@ void CheckRoundTrip(const Table& table, const CsvOptions& options) {
   for (size_t c = 0; c < table.num_columns(); ++c) {
     for (size_t r = 0; r < table.num_rows(); ++r) {
       FUZZ_CHECK(reread->column(c).is_null(r) == table.column(c).is_null(r));
-      FUZZ_CHECK_MSG(reread->CellText(c, r) == table.CellText(c, r),
-                     absl::StrCat("row ", r, " column ", c, ": '",
-                                  table.CellText(c, r), "' became '",
-                                  reread->CellText(c, r), "'"));
+      FUZZ_CHECK_MSG(
+          reread->CellText(c, r) == table.CellText(c, r),
+          absl::StrCat("row ", r, " column ", c, ": '", table.CellText(c, r),
+                       "' became '", reread->CellText(c, r), "'"));
     }
   }
 }

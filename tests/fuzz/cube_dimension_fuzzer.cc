@@ -42,15 +42,17 @@ constexpr size_t kMaxLines = 64;
 // Sex (string), Age (int64), Score (double), City (string), with NULLs.
 const core::table::Table& FixedTable() {
   static const core::table::Table* const table = [] {
-    absl::StatusOr<core::table::Schema> schema = core::table::Schema::Create(
-        {{"Sex", ColumnType::kString},
-         {"Age", ColumnType::kInt64},
-         {"Score", ColumnType::kDouble},
-         {"City", ColumnType::kString}});
+    absl::StatusOr<core::table::Schema> schema =
+        core::table::Schema::Create({{"Sex", ColumnType::kString},
+                                     {"Age", ColumnType::kInt64},
+                                     {"Score", ColumnType::kDouble},
+                                     {"City", ColumnType::kString}});
     FUZZ_CHECK(schema.ok());
     std::vector<std::vector<std::optional<std::string>>> rows = {
-        {"F", "20", "0.5", "Paris"},   {"M", "35", "1.5", "other"},
-        {"F", "35", std::nullopt, ""}, {std::nullopt, "70", "-3", "Lyon"},
+        {"F", "20", "0.5", "Paris"},
+        {"M", "35", "1.5", "other"},
+        {"F", "35", std::nullopt, ""},
+        {std::nullopt, "70", "-3", "Lyon"},
         {"M", std::nullopt, "2", "(other)"}};
     absl::StatusOr<core::table::Table> t =
         core::table::Table::FromCells(*schema, rows);
@@ -64,7 +66,8 @@ const core::table::Table& FixedTable() {
 std::string DimensionText(const v1::CubeDimension& dim) {
   if (dim.bin_edges_size() > 0) {
     std::vector<std::string> edges;
-    for (double e : dim.bin_edges()) edges.push_back(absl::StrFormat("%.17g", e));
+    for (double e : dim.bin_edges())
+      edges.push_back(absl::StrFormat("%.17g", e));
     return absl::StrCat(dim.column(), ":", absl::StrJoin(edges, ","));
   }
   if (dim.infer_domain()) return absl::StrCat(dim.column(), "=*");

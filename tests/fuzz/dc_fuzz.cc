@@ -82,9 +82,9 @@ void CheckRendering(const DenialConstraint& dc, const Schema& schema) {
   const std::string rendered = dc.ToString(schema);
   absl::StatusOr<std::vector<DenialConstraint>> again =
       core::constraints::ParseDenialConstraintLine(rendered, schema);
-  FUZZ_CHECK_MSG(again.ok(), absl::StrCat(again.status().ToString(),
-                                          "\nrendered: ", rendered,
-                                          "\nsource: ", dc.text));
+  FUZZ_CHECK_MSG(again.ok(),
+                 absl::StrCat(again.status().ToString(),
+                              "\nrendered: ", rendered, "\nsource: ", dc.text));
   FUZZ_CHECK_MSG(again->size() == 1, rendered);
   const DenialConstraint& back = again->front();
   FUZZ_CHECK_MSG(back.ToString(schema) == rendered, rendered);
@@ -97,17 +97,14 @@ void CheckRendering(const DenialConstraint& dc, const Schema& schema) {
                        a.rhs.is_constant == b.rhs.is_constant,
                    rendered);
     if (a.rhs.is_constant) {
-      FUZZ_CHECK_MSG(a.rhs.constant.type == b.rhs.constant.type &&
-                         a.rhs.constant.string_value ==
-                             b.rhs.constant.string_value &&
-                         a.rhs.constant.int64_value ==
-                             b.rhs.constant.int64_value &&
-                         a.rhs.constant.double_value ==
-                             b.rhs.constant.double_value,
-                     rendered);
+      FUZZ_CHECK_MSG(
+          a.rhs.constant.type == b.rhs.constant.type &&
+              a.rhs.constant.string_value == b.rhs.constant.string_value &&
+              a.rhs.constant.int64_value == b.rhs.constant.int64_value &&
+              a.rhs.constant.double_value == b.rhs.constant.double_value,
+          rendered);
     } else {
-      FUZZ_CHECK_MSG(a.rhs.column == b.rhs.column &&
-                         a.rhs.tuple == b.rhs.tuple,
+      FUZZ_CHECK_MSG(a.rhs.column == b.rhs.column && a.rhs.tuple == b.rhs.tuple,
                      rendered);
     }
   }
@@ -122,8 +119,7 @@ int FuzzDcLines(const uint8_t* data, size_t size,
   const absl::string_view input(reinterpret_cast<const char*>(data), size);
   const size_t newline = input.find('\n');
   if (newline == absl::string_view::npos) return 0;
-  const std::optional<Schema> schema =
-      SchemaFromLine(input.substr(0, newline));
+  const std::optional<Schema> schema = SchemaFromLine(input.substr(0, newline));
   if (!schema.has_value() || schema->num_columns() == 0) return 0;
   std::vector<std::string> lines;
   size_t parsed = 0;
@@ -152,8 +148,7 @@ int FuzzDcLines(const uint8_t* data, size_t size,
   absl::StatusOr<std::vector<DenialConstraint>> file =
       core::constraints::ParseDenialConstraints(
           absl::StrCat("\n", absl::StrJoin(lines, "\n")), *schema);
-  FUZZ_CHECK_MSG(file.ok() == (all_ok && parsed > 0),
-                 file.status().ToString());
+  FUZZ_CHECK_MSG(file.ok() == (all_ok && parsed > 0), file.status().ToString());
   if (file.ok()) FUZZ_CHECK(file->size() == parsed);
   if (!file.ok()) CheckError(file.status());
   return 0;

@@ -17,28 +17,28 @@ namespace dpq::fuzz::internal {
 [[noreturn]] inline void CheckFailed(const char* file, int line,
                                      const char* condition,
                                      const std::string& detail) {
-  std::fprintf(stderr, "%s:%d: fuzz invariant violated: %s\n%s\n", file,
-               line, condition, detail.c_str());
+  std::fprintf(stderr, "%s:%d: fuzz invariant violated: %s\n%s\n", file, line,
+               condition, detail.c_str());
   std::abort();
 }
 
 }  // namespace dpq::fuzz::internal
 
 // Aborts (a crash libFuzzer reports with its input) unless `condition`.
-#define FUZZ_CHECK(condition)                                                \
-  do {                                                                       \
-    if (!(condition)) {                                                      \
+#define FUZZ_CHECK(condition)                                                 \
+  do {                                                                        \
+    if (!(condition)) {                                                       \
       ::dpq::fuzz::internal::CheckFailed(__FILE__, __LINE__, #condition, ""); \
-    }                                                                        \
+    }                                                                         \
   } while (0)
 
 // As FUZZ_CHECK, printing `detail` (a std::string) too.
-#define FUZZ_CHECK_MSG(condition, detail)                                    \
-  do {                                                                       \
-    if (!(condition)) {                                                      \
-      ::dpq::fuzz::internal::CheckFailed(__FILE__, __LINE__, #condition,     \
-                                         (detail));                          \
-    }                                                                        \
+#define FUZZ_CHECK_MSG(condition, detail)                                \
+  do {                                                                   \
+    if (!(condition)) {                                                  \
+      ::dpq::fuzz::internal::CheckFailed(__FILE__, __LINE__, #condition, \
+                                         (detail));                      \
+    }                                                                    \
   } while (0)
 
 namespace dpq::fuzz {
@@ -58,9 +58,9 @@ inline void CheckError(const absl::Status& status) {
 // fuzzer targets are compiled with DPQ_FUZZ_ENTRY_POINTS); elsewhere (the
 // regression test, which links every target) it defines nothing.
 #ifdef DPQ_FUZZ_ENTRY_POINTS
-#define DPQ_FUZZ_ENTRY(function)                                          \
+#define DPQ_FUZZ_ENTRY(function)                                            \
   extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) { \
-    return function(data, size);                                          \
+    return function(data, size);                                            \
   }
 #else
 #define DPQ_FUZZ_ENTRY(function)

@@ -85,11 +85,10 @@ TEST(FuzzTargetsTest, EmptyAndTinyInputsAreHandled) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Targets, FuzzInputsTest, ::testing::ValuesIn(kTargets),
-    [](const ::testing::TestParamInfo<Target>& info) {
-      return std::string(info.param.name);
-    });
+INSTANTIATE_TEST_SUITE_P(Targets, FuzzInputsTest, ::testing::ValuesIn(kTargets),
+                         [](const ::testing::TestParamInfo<Target>& info) {
+                           return std::string(info.param.name);
+                         });
 
 }  // namespace
 }  // namespace dpq::fuzz

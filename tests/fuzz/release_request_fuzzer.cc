@@ -192,10 +192,10 @@ void CheckReport(const v1::QualityReportRequest&,
                  const buyer::PreparedRelease<pm::MeasureRelease>& prepared) {
   const pm::MeasureRelease& release = prepared.spec;
   FUZZ_CHECK(release.measures.size() == 3);
-  FUZZ_CHECK(release.epsilon_each > 0 &&
-             release.epsilon_each + release.epsilon_each +
-                     release.epsilon_each <=
-                 prepared.budget.epsilon);
+  FUZZ_CHECK(release.epsilon_each > 0 && release.epsilon_each +
+                                                 release.epsilon_each +
+                                                 release.epsilon_each <=
+                                             prepared.budget.epsilon);
 }
 
 void CheckCuboids(

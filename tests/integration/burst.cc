@@ -20,8 +20,7 @@ std::vector<std::thread> StartBurst(const std::string& address,
       Client client(TlsChannel(address, ca, "", "", /*own_connection=*/true));
       for (int i = 0; !stop.load(); ++i) {
         const std::string id = absl::StrCat(prefix, "-", t, "-", i);
-        const v1::Measure measure =
-            t % 3 == 0 ? v1::MEASURE_R : v1::MEASURE_MI;
+        const v1::Measure measure = t % 3 == 0 ? v1::MEASURE_R : v1::MEASURE_MI;
         {
           std::lock_guard<std::mutex> lock(burst.mu);
           burst.measure[id] = measure;
@@ -92,9 +91,9 @@ void Reconcile(Client& client, const std::string& admin_token,
   // Every received answer replays identically after the restart.
   for (const auto& [id, value] : burst.answered) {
     v1::MeasureInconsistencyResponse r;
-    ASSERT_THAT(client.Measure(token, "hospital", burst.measure.at(id), 0.5,
-                               id, &r),
-                GrpcOk())
+    ASSERT_THAT(
+        client.Measure(token, "hospital", burst.measure.at(id), 0.5, id, &r),
+        GrpcOk())
         << id;
     EXPECT_TRUE(r.replayed()) << id;
     EXPECT_EQ(r.result().value(), value) << id;
@@ -106,9 +105,9 @@ void Reconcile(Client& client, const std::string& admin_token,
   // it) is resumed by its retry: answered now, charged nothing more.
   for (const std::string& id : charged_without_answer) {
     v1::MeasureInconsistencyResponse r;
-    ASSERT_THAT(client.Measure(token, "hospital", burst.measure.at(id), 0.5,
-                               id, &r),
-                GrpcOk())
+    ASSERT_THAT(
+        client.Measure(token, "hospital", burst.measure.at(id), 0.5, id, &r),
+        GrpcOk())
         << id;
     EXPECT_TRUE(r.replayed()) << id;
     EXPECT_EQ(r.epsilon_charged(), 0) << id;

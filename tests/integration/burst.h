@@ -19,7 +19,7 @@ namespace dpq::integration {
 // What the clients of a burst sent and received.
 struct Burst {
   std::mutex mu;
-  std::map<std::string, int64_t> answered;    // request_id -> value
+  std::map<std::string, int64_t> answered;     // request_id -> value
   std::map<std::string, v1::Measure> measure;  // every request_id sent
   std::atomic<int> sent{0};
 };

@@ -123,18 +123,33 @@ class CliReleaseTest : public ServerFixture {
     WriteFileOrDie(dc, "Sex,Age -> Income\n");
     WriteFileOrDie(edges, kEdgesCsv);
     WriteFileOrDie(nodes, "1\n2\n3\n4\n5\n6\n7\n8\n");
-    CommandResult r = Dpq(
-        {"admin", "register", "people", "--data", csv, "--constraints", dc,
-         "--public-max-rows", "100", "--infer-types", "--cube-dimension",
-         "Sex=F|M", "--cube-dimension", "Age:0,30,60,100", "--cube-dimension",
-         "Income=*", "--cube-dimension", "Edu=HS|BSc", "--public-cuboid",
-         "Sex"},
-        admin_token_);
+    CommandResult r = Dpq({"admin",
+                           "register",
+                           "people",
+                           "--data",
+                           csv,
+                           "--constraints",
+                           dc,
+                           "--public-max-rows",
+                           "100",
+                           "--infer-types",
+                           "--cube-dimension",
+                           "Sex=F|M",
+                           "--cube-dimension",
+                           "Age:0,30,60,100",
+                           "--cube-dimension",
+                           "Income=*",
+                           "--cube-dimension",
+                           "Edu=HS|BSc",
+                           "--public-cuboid",
+                           "Sex"},
+                          admin_token_);
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
     // The owner is told what was inferred and made public.
     EXPECT_THAT(r.out, HasSubstr("Note: Column types inferred from the data"))
         << r.out;
-    EXPECT_THAT(r.out, HasSubstr("Note: row_count_public is now true")) << r.out;
+    EXPECT_THAT(r.out, HasSubstr("Note: row_count_public is now true"))
+        << r.out;
     r = Dpq({"admin", "register", "net", "--kind", "graph", "--data", edges,
              "--nodes", nodes, "--description", "a small network"},
             admin_token_);
@@ -299,10 +314,9 @@ TEST_F(CliReleaseTest, TreeErrors) {
                          token_),
                      "INVALID_ARGUMENT");
   // The classes are the label's declared (public) values.
-  const CommandResult rich =
-      Dpq({"tree", "people", "--label", "Income", "--positive", "rich",
-           "--epsilon", "1"},
-          token_);
+  const CommandResult rich = Dpq({"tree", "people", "--label", "Income",
+                                  "--positive", "rich", "--epsilon", "1"},
+                                 token_);
   ExpectOneErrorLine(rich, "INVALID_ARGUMENT");
   EXPECT_THAT(rich.err, HasSubstr("its values are: "));
   const CommandResult usage =

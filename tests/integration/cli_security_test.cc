@@ -1,9 +1,9 @@
-// The `dpq` binary against the real server under hostile input (docs/security.md):
-// tokens with stray bytes (items 4), owner text with terminal controls
-// (item 7), a bad --ca file (item 9), and text or replies that are not
-// UTF-8 (items 1 and 9). Whatever the input or the server's answer, `dpq`
-// must exit 0, 1 or 2 with at most one error line: never abort (exit 134),
-// never print a token.
+// The `dpq` binary against the real server under hostile input
+// (docs/security.md): tokens with stray bytes (items 4), owner text with
+// terminal controls (item 7), a bad --ca file (item 9), and text or replies
+// that are not UTF-8 (items 1 and 9). Whatever the input or the server's
+// answer, `dpq` must exit 0, 1 or 2 with at most one error line: never abort
+// (exit 134), never print a token.
 #include <map>
 #include <string>
 #include <vector>
@@ -69,15 +69,13 @@ class CliSecurityTest : public ServerFixture {
 TEST_F(CliSecurityTest, TokenWithOneTrailingNewlineWorks) {
   // As `--token "$(cat f)"` of a CRLF file, DPQ_TOKEN=$'...\n', or the
   // admin.token file itself.
-  CommandResult r = DpqWithEnv({"--token", admin_token_ + "\n", "admin",
-                                "buyers"},
-                               {});
+  CommandResult r =
+      DpqWithEnv({"--token", admin_token_ + "\n", "admin", "buyers"}, {});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   r = DpqWithEnv({"admin", "buyers"}, {{"DPQ_TOKEN", admin_token_ + "\r\n"}});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  r = DpqWithEnv({"--token-file", data_dir() + "/admin.token", "admin",
-                  "buyers"},
-                 {});
+  r = DpqWithEnv(
+      {"--token-file", data_dir() + "/admin.token", "admin", "buyers"}, {});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   const std::string file = dir_.Sub("crlf.token");
   WriteFileOrDie(file, admin_token_ + "\r\n");
@@ -134,10 +132,9 @@ TEST_F(CliSecurityTest, GarbageCaFileIsNamedBeforeAnyCall) {
   const std::string garbage = dir_.Sub("garbage.pem");
   WriteFileOrDie(garbage, "this is not a certificate\n");
   // Before the fix: "dpq: UNAVAILABLE: empty address list".
-  CommandResult r = RunCommand(
-      {kClientBinary, "--server", server_->address(), "--ca", garbage,
-       "health"},
-      {{"-DPQ_TOKEN", ""}});
+  CommandResult r = RunCommand({kClientBinary, "--server", server_->address(),
+                                "--ca", garbage, "health"},
+                               {{"-DPQ_TOKEN", ""}});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(r.err, "dpq: INVALID_ARGUMENT: --ca file '" + garbage +
                        "' holds no PEM certificate (no '-----BEGIN "
@@ -204,8 +201,8 @@ TEST_F(CliSecurityTest, ConstraintsThatAreNotUtf8AreRefusedWithTheirPlace) {
                        "files must be UTF-8 text.\n");
   const CommandResult desc =
       DpqWithEnv({"admin", "register", "u", "--data", csv, "--constraints",
-                  dir_.Sub("ok.dc"), "--public-max-rows", "10",
-                  "--description", "caf\xe9"},
+                  dir_.Sub("ok.dc"), "--public-max-rows", "10", "--description",
+                  "caf\xe9"},
                  {{"DPQ_TOKEN", admin_token_}});
   EXPECT_EQ(desc.exit_code, 2) << desc.err;
   EXPECT_THAT(desc.err, StartsWith("dpq: --description is not valid UTF-8: "
@@ -219,11 +216,10 @@ TEST_F(CliSecurityTest, DescriptionCannotForgeRowsOnABuyersTerminal) {
   WriteFileOrDie(dc, "a -> b\n");
   const std::string evil =
       "\x1b[2J\nfake  1  table  10  -  MI,P,R  trusted data";
-  const CommandResult registered =
-      DpqWithEnv({"admin", "register", "t", "--data", csv, "--constraints", dc,
-                  "--public-max-rows", "10", "--infer-types", "--description",
-                  evil},
-                 {{"DPQ_TOKEN", admin_token_}});
+  const CommandResult registered = DpqWithEnv(
+      {"admin", "register", "t", "--data", csv, "--constraints", dc,
+       "--public-max-rows", "10", "--infer-types", "--description", evil},
+      {{"DPQ_TOKEN", admin_token_}});
   // The server may refuse control characters at registration; if it keeps
   // them, every listing shows them escaped.
   ExpectCleanOutcome(registered);

@@ -53,12 +53,11 @@ class CliTest : public ServerFixture {
  protected:
   void SetUp() override {
     ASSERT_NO_FATAL_FAILURE(ServerFixture::SetUp());
-    const CommandResult r =
-        Dpq({"admin", "register", "hospital", "--data", HospitalCsvPath(),
-             "--constraints", HospitalDcPath(), "--schema",
-             HospitalSchemaPath(), "--public-max-rows", "2000",
-             "--description", "demo hospital data"},
-            admin_token_);
+    const CommandResult r = Dpq(
+        {"admin", "register", "hospital", "--data", HospitalCsvPath(),
+         "--constraints", HospitalDcPath(), "--schema", HospitalSchemaPath(),
+         "--public-max-rows", "2000", "--description", "demo hospital data"},
+        admin_token_);
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   }
 

@@ -30,9 +30,12 @@ class DpqReflectTest : public ServerFixture {
   // dpq_reflect.py --address ADDRESS --ca-file CA args... (no DPQ_TOKEN).
   CommandResult Reflect(const std::vector<std::string>& args) {
     std::vector<std::string> argv = {
-        kPython, std::string(DPQ_SOURCE_DIR) +
-                     "/client/python/tools/dpq_reflect.py",
-        "--address", server_->address(), "--ca-file", certs_.ca()};
+        kPython,
+        std::string(DPQ_SOURCE_DIR) + "/client/python/tools/dpq_reflect.py",
+        "--address",
+        server_->address(),
+        "--ca-file",
+        certs_.ca()};
     argv.insert(argv.end(), args.begin(), args.end());
     return RunCommand(argv, {{"-DPQ_TOKEN", ""}, {"-DPQ_SERVER", ""}});
   }
@@ -82,29 +85,29 @@ TEST_F(DpqReflectTest, CallListDatasetsReturnsTheDemoDataset) {
   EXPECT_THAT(call.out, Not(HasSubstr(kHospitalCellValue)));
 
   // The same over v1alpha only, with the short service name.
-  CommandResult alpha = Reflect({"--reflection", "v1alpha", "--token-file",
-                                 token_file_, "call", "BuyerService/GetBudget",
-                                 R"({"dataset_id": "hospital"})"});
+  CommandResult alpha =
+      Reflect({"--reflection", "v1alpha", "--token-file", token_file_, "call",
+               "BuyerService/GetBudget", R"({"dataset_id": "hospital"})"});
   ASSERT_EQ(alpha.exit_code, 0) << alpha.err;
   EXPECT_THAT(alpha.out, HasSubstr("\"granted\": 7.0"));
 }
 
 TEST_F(DpqReflectTest, BadRequestJsonIsAClearErrorAndNothingIsSent) {
-  CommandResult field = Reflect({"--token-file", token_file_, "call",
-                                 "BuyerService/GetBudget",
-                                 R"({"dataset": "hospital"})"});
+  CommandResult field =
+      Reflect({"--token-file", token_file_, "call", "BuyerService/GetBudget",
+               R"({"dataset": "hospital"})"});
   EXPECT_EQ(field.exit_code, 2);
   EXPECT_THAT(field.err, HasSubstr("does not fit dpq.v1.GetBudgetRequest"));
   EXPECT_THAT(field.err, HasSubstr("no field named \"dataset\""));
 
-  CommandResult syntax = Reflect({"--token-file", token_file_, "call",
-                                  "BuyerService/MeasureInconsistency",
-                                  R"({"epsilon": )"});
+  CommandResult syntax =
+      Reflect({"--token-file", token_file_, "call",
+               "BuyerService/MeasureInconsistency", R"({"epsilon": )"});
   EXPECT_EQ(syntax.exit_code, 2);
   EXPECT_THAT(syntax.err, HasSubstr("Failed to load JSON"));
 
-  CommandResult method = Reflect({"--token-file", token_file_, "call",
-                                  "BuyerService/Steal", "{}"});
+  CommandResult method = Reflect(
+      {"--token-file", token_file_, "call", "BuyerService/Steal", "{}"});
   EXPECT_EQ(method.exit_code, 2);
   EXPECT_THAT(method.err, HasSubstr("has no method 'Steal'"));
 
@@ -123,8 +126,7 @@ TEST_F(DpqReflectTest, AFailedCallPrintsItsCodeAndMessage) {
 
   // A charged call gets a client-side request id, reported on stderr.
   CommandResult refused = Reflect(
-      {"--token-file", token_file_, "call",
-       "BuyerService/MeasureInconsistency",
+      {"--token-file", token_file_, "call", "BuyerService/MeasureInconsistency",
        R"({"dataset_id": "hospital", "measure": "MEASURE_MI", "epsilon": 100})"});
   EXPECT_EQ(refused.exit_code, 1);
   EXPECT_THAT(refused.err, HasSubstr("request_id: rfl-"));

@@ -58,12 +58,11 @@ TEST_F(ExactAmountsTest, TwentyMinusFiveChargesIsExactly15Point6) {
   {
     v1::AdminListDatasetsResponse datasets;
     auto context = Context(admin_token_);
-    ASSERT_THAT(client_->admin(admin_token_)
-                    .ListDatasets(context.get(), {}, &datasets),
-                GrpcOk());
+    ASSERT_THAT(
+        client_->admin(admin_token_).ListDatasets(context.get(), {}, &datasets),
+        GrpcOk());
     ASSERT_EQ(datasets.datasets_size(), 1);
-    EXPECT_EQ(datasets.datasets(0).spent_all_buyers_units(),
-              4'400'000'000'000);
+    EXPECT_EQ(datasets.datasets(0).spent_all_buyers_units(), 4'400'000'000'000);
     EXPECT_EQ(datasets.datasets(0).cap_units(), 0);
   }
 
@@ -72,8 +71,8 @@ TEST_F(ExactAmountsTest, TwentyMinusFiveChargesIsExactly15Point6) {
   EXPECT_THAT(text.out, HasSubstr("15.6"));
   EXPECT_THAT(text.out, HasSubstr("4.4"));
   EXPECT_THAT(text.out, Not(HasSubstr("15.600000")));
-  CommandResult json = Dpq({"--json", "budget", "hospital", "--history"},
-                           token);
+  CommandResult json =
+      Dpq({"--json", "budget", "hospital", "--history"}, token);
   ASSERT_EQ(json.exit_code, 0) << json.err;
   EXPECT_THAT(json.out, HasSubstr("\"remaining\":15.6,"));
   EXPECT_THAT(json.out, HasSubstr("\"remainingUnits\":\"15600000000000\""));
@@ -81,10 +80,9 @@ TEST_F(ExactAmountsTest, TwentyMinusFiveChargesIsExactly15Point6) {
   EXPECT_THAT(json.out, HasSubstr("\"epsilon\":0.9,"));
   EXPECT_THAT(json.out, Not(HasSubstr("15.600000")));
   // A release's charge sentence too.
-  CommandResult measure =
-      Dpq({"measure", "hospital", "--measure", "mi", "--epsilon", "0.1",
-           "--request-id", "x-cli"},
-          token);
+  CommandResult measure = Dpq({"measure", "hospital", "--measure", "mi",
+                               "--epsilon", "0.1", "--request-id", "x-cli"},
+                              token);
   ASSERT_EQ(measure.exit_code, 0) << measure.err;
   EXPECT_THAT(measure.out, HasSubstr("charged epsilon 0.1, remaining 15.5"));
 }
@@ -127,9 +125,9 @@ TEST_F(ExactAmountsTest, AThousandChargesOfAThousandthSumToOne) {
   EXPECT_EQ(budget.remaining_units(), 0);
   EXPECT_EQ(budget.remaining(), 0.0);
   v1::MeasureInconsistencyResponse r;
-  EXPECT_THAT(client_->Measure(token, "zips", v1::MEASURE_MI, 1e-6,
-                               "one-more", &r),
-              GrpcIs(StatusCode::RESOURCE_EXHAUSTED, ::testing::_));
+  EXPECT_THAT(
+      client_->Measure(token, "zips", v1::MEASURE_MI, 1e-6, "one-more", &r),
+      GrpcIs(StatusCode::RESOURCE_EXHAUSTED, ::testing::_));
 }
 
 }  // namespace

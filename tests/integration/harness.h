@@ -23,8 +23,8 @@
 #include "absl/status/statusor.h"
 #include "dpq/v1/admin_service.grpc.pb.h"
 #include "dpq/v1/buyer_service.grpc.pb.h"
-#include "grpc_health/v1/health.grpc.pb.h"
 #include "gmock/gmock.h"
+#include "grpc_health/v1/health.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 

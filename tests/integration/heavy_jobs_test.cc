@@ -1,5 +1,5 @@
-// Heavy-job slots against the real dpq-server over TLS (docs/security.md, item 2):
-// a buyer who lets its heavy calls expire does not keep their slots (the
+// Heavy-job slots against the real dpq-server over TLS (docs/security.md, item
+// 2): a buyer who lets its heavy calls expire does not keep their slots (the
 // training stops within a fraction of a second of the deadline, not after
 // the ~13 s the full run takes), and one buyer cannot hold every slot.
 //

@@ -189,8 +189,8 @@ TEST_F(LedgerTest, InterleavedBuyersEachSeeEntriesOneTwoThree) {
   }
   // A refused request (over budget) takes no number.
   v1::MeasureInconsistencyResponse refused;
-  ASSERT_THAT(client_->Measure(ann, "hospital", v1::MEASURE_R, 100,
-                               "too-much", &refused),
+  ASSERT_THAT(client_->Measure(ann, "hospital", v1::MEASURE_R, 100, "too-much",
+                               &refused),
               GrpcIs(StatusCode::RESOURCE_EXHAUSTED, _));
 
   auto history = [&](const std::string& token) {

@@ -89,7 +89,8 @@ inline absl::StatusOr<int> MetricsPort(const ServerProcess& server) {
   if (at == std::string::npos) {
     return absl::NotFoundError(absl::StrCat("no metrics line in: ", log));
   }
-  const std::string address = log.substr(at + 11, log.find(' ', at + 11) - at - 11);
+  const std::string address =
+      log.substr(at + 11, log.find(' ', at + 11) - at - 11);
   int port = 0;
   if (!absl::SimpleAtoi(address.substr(address.rfind(':') + 1), &port)) {
     return absl::InvalidArgumentError(absl::StrCat("bad address ", address));

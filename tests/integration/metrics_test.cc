@@ -88,25 +88,31 @@ TEST_F(MetricsTest, CountsCallsLatencyEpsilonAndQueues) {
       scrape.Family("dpq_rpc_requests_total"),
       ElementsAre(
           Pair("dpq_rpc_requests_total{method=\"AdminService.CreateBuyer\","
-               "code=\"OK\"}", "1"),
+               "code=\"OK\"}",
+               "1"),
           Pair("dpq_rpc_requests_total{method=\"AdminService.GrantBudget\","
-               "code=\"OK\"}", "1"),
+               "code=\"OK\"}",
+               "1"),
           Pair("dpq_rpc_requests_total{method=\"AdminService."
-               "RegisterDataset\",code=\"OK\"}", "1"),
+               "RegisterDataset\",code=\"OK\"}",
+               "1"),
           Pair("dpq_rpc_requests_total{method=\"BuyerService.GetBudget\","
-               "code=\"UNAUTHENTICATED\"}", "1"),
+               "code=\"UNAUTHENTICATED\"}",
+               "1"),
           Pair("dpq_rpc_requests_total{method=\"BuyerService."
-               "MeasureInconsistency\",code=\"OK\"}", "2"),
+               "MeasureInconsistency\",code=\"OK\"}",
+               "2"),
           Pair("dpq_rpc_requests_total{method=\"BuyerService."
-               "MeasureInconsistency\",code=\"RESOURCE_EXHAUSTED\"}", "1")))
+               "MeasureInconsistency\",code=\"RESOURCE_EXHAUSTED\"}",
+               "1")))
       << scrape.text;
   EXPECT_EQ(scrape.types.at("dpq_rpc_requests_total"), "counter");
   EXPECT_EQ(scrape.types.at("dpq_rpc_duration_seconds"), "histogram");
   const std::string measure = "method=\"BuyerService.MeasureInconsistency\"";
   EXPECT_EQ(scrape["dpq_rpc_duration_seconds_count{" + measure + "}"], "3");
-  EXPECT_EQ(scrape["dpq_rpc_duration_seconds_bucket{" + measure +
-                   ",le=\"+Inf\"}"],
-            "3");
+  EXPECT_EQ(
+      scrape["dpq_rpc_duration_seconds_bucket{" + measure + ",le=\"+Inf\"}"],
+      "3");
   EXPECT_EQ(scrape["dpq_rpc_duration_seconds_count{method=\"BuyerService."
                    "GetBudget\"}"],
             "1");
@@ -115,7 +121,8 @@ TEST_F(MetricsTest, CountsCallsLatencyEpsilonAndQueues) {
   EXPECT_DOUBLE_EQ(first.epsilon_charged(), 0.75);
   EXPECT_THAT(scrape.Family("dpq_epsilon_charged_total"),
               ElementsAre(Pair("dpq_epsilon_charged_total{dataset="
-                               "\"hospital\"}", "0.75")));
+                               "\"hospital\"}",
+                               "0.75")));
   EXPECT_THAT(scrape.Family("dpq_epsilon_refunded_total"), ElementsAre());
   EXPECT_EQ(scrape["dpq_ledger_commit_duration_seconds_count{operation="
                    "\"commit\",store=\"sqlite\"}"],

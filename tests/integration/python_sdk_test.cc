@@ -24,9 +24,9 @@ class PythonSdkTest : public ServerFixture {};
 TEST_F(PythonSdkTest, UnittestsPassAgainstTheRealServer) {
   v1::RegisterDatasetResponse people, net;
   ASSERT_THAT(client_->RegisterHospital(admin_token_, "hospital"), GrpcOk());
-  ASSERT_THAT(client_->Register(admin_token_, PeopleManifest(), PeopleCsv(),
-                                &people),
-              GrpcOk());
+  ASSERT_THAT(
+      client_->Register(admin_token_, PeopleManifest(), PeopleCsv(), &people),
+      GrpcOk());
   ASSERT_THAT(client_->Register(admin_token_, NetManifest(), kEdges, &net),
               GrpcOk());
   // alice: the exact-budget arithmetic only; dave: releases, replays,
@@ -106,13 +106,13 @@ TEST_F(PythonSdkTest, PlaintextAndMutualTls) {
     absl::StatusOr<std::unique_ptr<ServerProcess>> server =
         ServerProcess::Start(args, log_path());
     ASSERT_TRUE(server.ok()) << server.status();
-    const CommandResult r = Python(
-        kTransportsScript, {{"ADDR", (*server)->address()},
-                            {"TOKEN", admin_token_},
-                            {"CA", certs_.ca()},
-                            {"CERT", certs_.client_cert()},
-                            {"KEY", certs_.client_key()},
-                            {"MODE", mode}});
+    const CommandResult r =
+        Python(kTransportsScript, {{"ADDR", (*server)->address()},
+                                   {"TOKEN", admin_token_},
+                                   {"CA", certs_.ca()},
+                                   {"CERT", certs_.client_cert()},
+                                   {"KEY", certs_.client_key()},
+                                   {"MODE", mode}});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     if (mode == "plaintext") {
       EXPECT_EQ(r.out, "token: ok 1\nnone: UNAUTHENTICATED\n") << r.err;

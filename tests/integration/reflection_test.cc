@@ -111,11 +111,11 @@ TEST_F(ReflectionTest, V1ListsEveryRegisteredService) {
   for (const auto& service : response.list_services_response().service()) {
     names.push_back(service.name());
   }
-  EXPECT_THAT(names, IsSupersetOf({"dpq.v1.BuyerService",
-                                   "dpq.v1.AdminService",
-                                   "grpc.health.v1.Health",
-                                   "grpc.reflection.v1.ServerReflection",
-                                   "grpc.reflection.v1alpha.ServerReflection"}));
+  EXPECT_THAT(names,
+              IsSupersetOf({"dpq.v1.BuyerService", "dpq.v1.AdminService",
+                            "grpc.health.v1.Health",
+                            "grpc.reflection.v1.ServerReflection",
+                            "grpc.reflection.v1alpha.ServerReflection"}));
   EXPECT_EQ(response.original_request().list_services(), "");
   EXPECT_THAT(stream.Finish(), GrpcOk());
 }
@@ -129,8 +129,8 @@ TEST_F(ReflectionTest, V1ResolvesTheBuyerServiceAndSendsEachFileOnce) {
   const std::vector<FileDescriptorProto> files = Files(response);
   ASSERT_FALSE(files.empty());
   EXPECT_EQ(files[0].name(), "dpq/v1/buyer_service.proto");
-  EXPECT_THAT(Names(files), IsSupersetOf({"dpq/v1/dataset.proto",
-                                          "dpq/v1/ledger.proto"}));
+  EXPECT_THAT(Names(files),
+              IsSupersetOf({"dpq/v1/dataset.proto", "dpq/v1/ledger.proto"}));
 
   google::protobuf::DescriptorPool pool;
   ASSERT_NO_FATAL_FAILURE(BuildAll(files, &pool));
@@ -142,13 +142,13 @@ TEST_F(ReflectionTest, V1ResolvesTheBuyerServiceAndSendsEachFileOnce) {
 
   // A message of the same file, on the same stream: the file again (asked
   // for), but none of its dependencies (the stream has them).
-  ASSERT_TRUE(stream.Ask(Symbol("dpq.v1.MeasureInconsistencyRequest"),
-                         &response));
+  ASSERT_TRUE(
+      stream.Ask(Symbol("dpq.v1.MeasureInconsistencyRequest"), &response));
   EXPECT_THAT(Names(Files(response)),
               ::testing::ElementsAre("dpq/v1/buyer_service.proto"));
   // A nested symbol (a method) resolves to its file too.
-  ASSERT_TRUE(stream.Ask(Symbol("dpq.v1.BuyerService.ListDatasets"),
-                         &response));
+  ASSERT_TRUE(
+      stream.Ask(Symbol("dpq.v1.BuyerService.ListDatasets"), &response));
   EXPECT_THAT(Names(Files(response)),
               ::testing::ElementsAre("dpq/v1/buyer_service.proto"));
   EXPECT_THAT(stream.Finish(), GrpcOk());
@@ -173,8 +173,7 @@ TEST_F(ReflectionTest, V1FileByNameComesWithItsDependencies) {
   EXPECT_THAT(names, Contains("google/protobuf/timestamp.proto"));
   google::protobuf::DescriptorPool pool;
   ASSERT_NO_FATAL_FAILURE(BuildAll(files, &pool));
-  EXPECT_NE(pool.FindMessageTypeByName("dpq.v1.ListDatasetsResponse"),
-            nullptr);
+  EXPECT_NE(pool.FindMessageTypeByName("dpq.v1.ListDatasetsResponse"), nullptr);
   EXPECT_THAT(stream.Finish(), GrpcOk());
 }
 
@@ -259,9 +258,10 @@ TEST_F(ReflectionTest, V1alphaStillListsTheServicesIncludingV1) {
   for (const auto& s : response.list_services_response().service()) {
     names.push_back(s.name());
   }
-  EXPECT_THAT(names, IsSupersetOf({"dpq.v1.BuyerService",
-                                   "grpc.reflection.v1.ServerReflection",
-                                   "grpc.reflection.v1alpha.ServerReflection"}));
+  EXPECT_THAT(names,
+              IsSupersetOf({"dpq.v1.BuyerService",
+                            "grpc.reflection.v1.ServerReflection",
+                            "grpc.reflection.v1alpha.ServerReflection"}));
   EXPECT_THAT(stream->Finish(), GrpcOk());
 }
 

@@ -25,9 +25,9 @@ class ReleaseRpcsTest : public ServerFixture {
   void SetUp() override {
     ASSERT_NO_FATAL_FAILURE(ServerFixture::SetUp());
     v1::RegisterDatasetResponse people, net;
-    ASSERT_THAT(client_->Register(admin_token_, PeopleManifest(), PeopleCsv(),
-                                  &people),
-                GrpcOk());
+    ASSERT_THAT(
+        client_->Register(admin_token_, PeopleManifest(), PeopleCsv(), &people),
+        GrpcOk());
     ASSERT_THAT(client_->Register(admin_token_, NetManifest(), kEdges, &net),
                 GrpcOk());
     EXPECT_EQ(net.dataset().kind(), v1::DATASET_KIND_GRAPH);
@@ -56,8 +56,8 @@ class ReleaseRpcsTest : public ServerFixture {
   grpc::Status Nodes(const v1::SelectInfluentialNodesRequest& request,
                      v1::SelectInfluentialNodesResponse* response) {
     auto context = Context(token_);
-    return client_->buyer(token_).SelectInfluentialNodes(context.get(),
-                                                         request, response);
+    return client_->buyer(token_).SelectInfluentialNodes(context.get(), request,
+                                                         response);
   }
   v1::DatasetInfo Describe(const std::string& id) {
     v1::DescribeDatasetRequest request;
@@ -169,9 +169,8 @@ TEST_F(ReleaseRpcsTest, TrainDecisionTreeNeedsDeclaredDimensions) {
   plain.clear_cube_dimensions();
   plain.clear_public_cuboids();
   v1::RegisterDatasetResponse registered;
-  ASSERT_THAT(
-      client_->Register(admin_token_, plain, PeopleCsv(), &registered),
-      GrpcOk());
+  ASSERT_THAT(client_->Register(admin_token_, plain, PeopleCsv(), &registered),
+              GrpcOk());
   ASSERT_THAT(client_->Grant(admin_token_, "dana", "plain", 5), GrpcOk());
   v1::TrainDecisionTreeRequest request;
   request.set_dataset_id("plain");
@@ -235,10 +234,9 @@ TEST_F(ReleaseRpcsTest, GraphFromAnEdgeListAnswersInfluentialNodesOnly) {
               GrpcIs(StatusCode::FAILED_PRECONDITION,
                      HasSubstr("'people' is a table")));
   v1::MeasureInconsistencyResponse measure;
-  EXPECT_THAT(client_->Measure(token_, "net", v1::MEASURE_MI, 1, "m-net",
-                               &measure),
-              GrpcIs(StatusCode::FAILED_PRECONDITION,
-                     HasSubstr("'net' is a graph")));
+  EXPECT_THAT(
+      client_->Measure(token_, "net", v1::MEASURE_MI, 1, "m-net", &measure),
+      GrpcIs(StatusCode::FAILED_PRECONDITION, HasSubstr("'net' is a graph")));
 }
 
 // Register returns before the conflict graph exists (no wait_for_graph);
@@ -256,8 +254,8 @@ TEST_F(ReleaseRpcsTest, FirstReleaseWaitsForTheBackgroundGraphBuild) {
   v1::RegisterDatasetResponse registered;
   {
     auto context = Context(admin_token_);
-    auto writer =
-        client_->admin(admin_token_).RegisterDataset(context.get(), &registered);
+    auto writer = client_->admin(admin_token_)
+                      .RegisterDataset(context.get(), &registered);
     ASSERT_TRUE(writer->Write(header));
     writer->WritesDone();
     ASSERT_THAT(writer->Finish(), GrpcOk());

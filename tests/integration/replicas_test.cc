@@ -105,7 +105,8 @@ class ReplicasTest : public ::testing::Test {
 
   // A buyer created through replica 0 with `epsilon` on hospital.
   std::string Buyer(const std::string& name, double epsilon) {
-    absl::StatusOr<std::string> token = client(0).CreateBuyer(admin_token_, name);
+    absl::StatusOr<std::string> token =
+        client(0).CreateBuyer(admin_token_, name);
     EXPECT_TRUE(token.ok()) << token.status();
     if (!token.ok()) return "";
     EXPECT_THAT(client(0).Grant(admin_token_, name, "hospital", epsilon),
@@ -123,15 +124,16 @@ class ReplicasTest : public ::testing::Test {
   // Polls replica i's ListDatasets (as the admin) until `dataset` is
   // (listed = true) or is not listed; how long it took, or false.
   bool WaitUntilListed(int i, const std::string& dataset, bool listed,
-                       absl::Duration timeout,
-                       absl::Duration* took = nullptr) {
+                       absl::Duration timeout, absl::Duration* took = nullptr) {
     const absl::Time start = absl::Now();
     while (absl::Now() - start < timeout) {
       v1::AdminListDatasetsRequest request;
       v1::AdminListDatasetsResponse response;
       auto context = Context(admin_token_);
-      if (client(i).admin(admin_token_).ListDatasets(context.get(), request,
-                                                     &response).ok()) {
+      if (client(i)
+              .admin(admin_token_)
+              .ListDatasets(context.get(), request, &response)
+              .ok()) {
         bool found = false;
         for (const auto& d : response.datasets()) {
           found = found || d.dataset().dataset_id() == dataset;
@@ -235,22 +237,22 @@ TEST_F(ReplicasTest, RetryOnTheOtherReplicaReplaysTheRecordedAnswer) {
   ASSERT_NO_FATAL_FAILURE(RegisterHospitalEverywhere());
   const std::string token = Buyer("ret", 3);
   v1::MeasureInconsistencyResponse first;
-  ASSERT_THAT(client(0).Measure(token, "hospital", v1::MEASURE_MI, 1, "once",
-                                &first),
-              GrpcOk());
+  ASSERT_THAT(
+      client(0).Measure(token, "hospital", v1::MEASURE_MI, 1, "once", &first),
+      GrpcOk());
   EXPECT_FALSE(first.replayed());
   v1::MeasureInconsistencyResponse again;
-  ASSERT_THAT(client(1).Measure(token, "hospital", v1::MEASURE_MI, 1, "once",
-                                &again),
-              GrpcOk());
+  ASSERT_THAT(
+      client(1).Measure(token, "hospital", v1::MEASURE_MI, 1, "once", &again),
+      GrpcOk());
   EXPECT_TRUE(again.replayed());
   EXPECT_EQ(again.result().value(), first.result().value());
   EXPECT_EQ(again.remaining_budget(), 2);
   // The same request id with other parameters is refused on either.
   v1::MeasureInconsistencyResponse other;
-  EXPECT_THAT(client(1).Measure(token, "hospital", v1::MEASURE_P, 1, "once",
-                                &other),
-              GrpcIs(StatusCode::ALREADY_EXISTS, HasSubstr("once")));
+  EXPECT_THAT(
+      client(1).Measure(token, "hospital", v1::MEASURE_P, 1, "once", &other),
+      GrpcIs(StatusCode::ALREADY_EXISTS, HasSubstr("once")));
   absl::StatusOr<v1::Budget> budget = client(1).Budget(token, "hospital");
   ASSERT_TRUE(budget.ok()) << budget.status();
   EXPECT_EQ(budget->spent(), 1) << "the replay was free";
@@ -324,9 +326,9 @@ TEST_F(ReplicasTest, DatasetChangesThroughOneReachTheOtherWithinASecond) {
   EXPECT_LE(took, absl::Seconds(1)) << "registration reached replica 1 late";
   const std::string token = Buyer("mia", 10);
   v1::MeasureInconsistencyResponse measured;
-  ASSERT_THAT(client(1).Measure(token, "hospital", v1::MEASURE_MI, 1, "m-1",
-                                &measured),
-              GrpcOk());
+  ASSERT_THAT(
+      client(1).Measure(token, "hospital", v1::MEASURE_MI, 1, "m-1", &measured),
+      GrpcOk());
 
   // Replacing through replica 1 reaches replica 0 as version 2.
   v1::ReplaceDatasetResponse replaced;
@@ -353,14 +355,15 @@ TEST_F(ReplicasTest, DatasetChangesThroughOneReachTheOtherWithinASecond) {
   remove.set_dataset_id("hospital");
   v1::DeleteDatasetResponse removed;
   auto context = Context(admin_token_);
-  ASSERT_THAT(client(0).admin(admin_token_).DeleteDataset(context.get(), remove,
-                                                          &removed),
+  ASSERT_THAT(client(0)
+                  .admin(admin_token_)
+                  .DeleteDataset(context.get(), remove, &removed),
               GrpcOk());
   ASSERT_TRUE(WaitUntilListed(1, "hospital", false, absl::Seconds(5), &took));
   EXPECT_LE(took, absl::Seconds(1)) << "deletion reached replica 1 late";
-  EXPECT_THAT(client(1).Measure(token, "hospital", v1::MEASURE_MI, 1, "m-2",
-                                &measured),
-              GrpcIs(StatusCode::NOT_FOUND, HasSubstr("hospital")));
+  EXPECT_THAT(
+      client(1).Measure(token, "hospital", v1::MEASURE_MI, 1, "m-2", &measured),
+      GrpcIs(StatusCode::NOT_FOUND, HasSubstr("hospital")));
 }
 
 TEST_F(ReplicasTest, BuyerRevokedThroughOneIsRefusedByTheOtherOnItsNextCall) {
@@ -371,9 +374,10 @@ TEST_F(ReplicasTest, BuyerRevokedThroughOneIsRefusedByTheOtherOnItsNextCall) {
   revoke.set_buyer_id("rex");
   v1::RevokeBuyerResponse revoked;
   auto context = Context(admin_token_);
-  ASSERT_THAT(
-      client(0).admin(admin_token_).RevokeBuyer(context.get(), revoke, &revoked),
-      GrpcOk());
+  ASSERT_THAT(client(0)
+                  .admin(admin_token_)
+                  .RevokeBuyer(context.get(), revoke, &revoked),
+              GrpcOk());
   // No wait: the very next call through replica 1 is refused.
   v1::MeasureInconsistencyResponse response;
   EXPECT_THAT(client(1).Measure(token, "hospital", v1::MEASURE_MI, 1, "after",
@@ -410,7 +414,8 @@ TEST_F(ReplicasTest, KillNineOneReplicaMidBurstTheOtherServesAndSettles) {
     std::lock_guard<std::mutex> lock(burst.mu);
     answered_at_kill = burst.answered.size();
   }
-  const auto later = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  const auto later =
+      std::chrono::steady_clock::now() + std::chrono::seconds(20);
   size_t answered_now = answered_at_kill;
   while (std::chrono::steady_clock::now() < later &&
          answered_now < answered_at_kill + 30) {
@@ -435,9 +440,9 @@ TEST_F(ReplicasTest, PostgresOutageIsUnavailableAndRecoversByItself) {
   ASSERT_NO_FATAL_FAILURE(RegisterHospitalEverywhere());
   const std::string token = Buyer("olga", 100);
   v1::MeasureInconsistencyResponse response;
-  ASSERT_THAT(client(0).Measure(token, "hospital", v1::MEASURE_MI, 1, "pre",
-                                &response),
-              GrpcOk());
+  ASSERT_THAT(
+      client(0).Measure(token, "hospital", v1::MEASURE_MI, 1, "pre", &response),
+      GrpcOk());
 
   ASSERT_TRUE(cluster_->Stop().ok());
   for (int i = 0; i < kReplicas; ++i) {
@@ -445,16 +450,15 @@ TEST_F(ReplicasTest, PostgresOutageIsUnavailableAndRecoversByItself) {
                                   absl::StrCat("down-", i), &response),
                 GrpcIs(StatusCode::UNAVAILABLE, HasSubstr("PostgreSQL")))
         << "replica " << i;
-    EXPECT_TRUE(WaitForHealth(
-        i, grpc::health::v1::HealthCheckResponse::NOT_SERVING,
-        absl::Seconds(kLeaseSeconds * 3)))
+    EXPECT_TRUE(
+        WaitForHealth(i, grpc::health::v1::HealthCheckResponse::NOT_SERVING,
+                      absl::Seconds(kLeaseSeconds * 3)))
         << "replica " << i << " did not report NOT_SERVING";
   }
 
   ASSERT_TRUE(cluster_->Restart().ok());
   for (int i = 0; i < kReplicas; ++i) {
-    EXPECT_TRUE(WaitForHealth(i,
-                              grpc::health::v1::HealthCheckResponse::SERVING,
+    EXPECT_TRUE(WaitForHealth(i, grpc::health::v1::HealthCheckResponse::SERVING,
                               absl::Seconds(20)))
         << "replica " << i << " did not recover";
   }
@@ -467,9 +471,9 @@ TEST_F(ReplicasTest, PostgresOutageIsUnavailableAndRecoversByItself) {
         << "replica " << i;
   }
   v1::MeasureInconsistencyResponse replay;
-  ASSERT_THAT(client(1).Measure(token, "hospital", v1::MEASURE_MI, 1, "pre",
-                                &replay),
-              GrpcOk());
+  ASSERT_THAT(
+      client(1).Measure(token, "hospital", v1::MEASURE_MI, 1, "pre", &replay),
+      GrpcOk());
   EXPECT_TRUE(replay.replayed());
   absl::StatusOr<v1::Budget> budget = client(1).Budget(token, "hospital");
   ASSERT_TRUE(budget.ok()) << budget.status();
@@ -539,8 +543,8 @@ TEST_F(ReplicasTest, ThroughNginxTwoBuyersAndTheAdminShareOneConnection) {
   int per_replica[kReplicas] = {0, 0};
   for (const std::string& line : (*nginx)->AccessLines("/dpq.v1.")) {
     for (int i = 0; i < kReplicas; ++i) {
-      per_replica[i] += line.find("upstream=" + replicas_[i]->address()) !=
-                        std::string::npos;
+      per_replica[i] +=
+          line.find("upstream=" + replicas_[i]->address()) != std::string::npos;
     }
   }
   EXPECT_GT(per_replica[0], 0) << (*nginx)->Log();
@@ -640,10 +644,10 @@ TEST_F(ReplicasTest, RollingRestartBehindNginxLosesNoCall) {
 TEST_F(ReplicasTest, UnreachableDatabaseAtStartIsAnErrorWithoutTheDsn) {
   const std::string dsn =
       "host=" + dir_.Sub("nowhere") + " dbname=dpq password=s3cr3t-pw";
-  const CommandResult r = RunCommand(
-      {kServerBinary, "--data-dir", dir_.Sub("data-x"), "--listen",
-       "127.0.0.1:0", "--insecure", "--database", dsn},
-      {}, std::chrono::seconds(30));
+  const CommandResult r =
+      RunCommand({kServerBinary, "--data-dir", dir_.Sub("data-x"), "--listen",
+                  "127.0.0.1:0", "--insecure", "--database", dsn},
+                 {}, std::chrono::seconds(30));
   EXPECT_NE(r.exit_code, 0);
   EXPECT_THAT(r.err, HasSubstr("PostgreSQL is unreachable"));
   EXPECT_THAT(r.err, Not(HasSubstr("s3cr3t-pw")));

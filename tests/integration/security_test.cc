@@ -41,14 +41,14 @@ class SecurityTest : public ServerFixture {
   void ExpectListingsWorkWithout(const std::string& id) {
     v1::ListDatasetsResponse buyer_list;
     auto c1 = Context(buyer_token_);
-    ASSERT_THAT(client_->buyer(buyer_token_)
-                    .ListDatasets(c1.get(), {}, &buyer_list),
-                GrpcOk());
+    ASSERT_THAT(
+        client_->buyer(buyer_token_).ListDatasets(c1.get(), {}, &buyer_list),
+        GrpcOk());
     v1::AdminListDatasetsResponse admin_list;
     auto c2 = Context(admin_token_);
-    ASSERT_THAT(client_->admin(admin_token_)
-                    .ListDatasets(c2.get(), {}, &admin_list),
-                GrpcOk());
+    ASSERT_THAT(
+        client_->admin(admin_token_).ListDatasets(c2.get(), {}, &admin_list),
+        GrpcOk());
     for (const auto& d : buyer_list.datasets()) EXPECT_NE(d.dataset_id(), id);
     for (const auto& d : admin_list.datasets()) {
       EXPECT_NE(d.dataset().dataset_id(), id);
@@ -63,17 +63,16 @@ class SecurityTest : public ServerFixture {
 // registration with line and column, and nothing of the file is echoed.
 TEST_F(SecurityTest, Latin1CsvIsRefusedWithLineAndColumnAndListingStillWorks) {
   v1::RegisterDatasetResponse r;
+  EXPECT_THAT(client_->Register(admin_token_, SmallManifest("bad"),
+                                "a,b\n\xff\xfe,2\n1,3\n", &r),
+              GrpcIs(StatusCode::INVALID_ARGUMENT,
+                     AllOf(HasSubstr("csv: line 2, column 1"),
+                           HasSubstr("UTF-8"), Not(HasSubstr("\xff")))));
+  // A header cell with \xff (the finding's second form).
   EXPECT_THAT(
       client_->Register(admin_token_, SmallManifest("bad"),
-                        "a,b\n\xff\xfe,2\n1,3\n", &r),
-      GrpcIs(StatusCode::INVALID_ARGUMENT,
-             AllOf(HasSubstr("csv: line 2, column 1"), HasSubstr("UTF-8"),
-                   Not(HasSubstr("\xff")))));
-  // A header cell with \xff (the finding's second form).
-  EXPECT_THAT(client_->Register(admin_token_, SmallManifest("bad"),
-                                "a,\xff\n1,2\n1,3\n", &r),
-              GrpcIs(StatusCode::INVALID_ARGUMENT,
-                     HasSubstr("csv: line 1, column 2")));
+                        "a,\xff\n1,2\n1,3\n", &r),
+      GrpcIs(StatusCode::INVALID_ARGUMENT, HasSubstr("csv: line 1, column 2")));
   ExpectListingsWorkWithout("bad");
   // The same data in UTF-8 registers.
   EXPECT_THAT(client_->Register(admin_token_, SmallManifest("good"),
@@ -93,7 +92,9 @@ TEST_F(SecurityTest, ControlCharactersInPublishedTextAreRefused) {
                            HasSubstr("control character U+001B"))));
   // A C1 control (U+009B, CSI) in a cell that becomes a public cube label.
   EXPECT_THAT(client_->Register(admin_token_, SmallManifest("csi"),
-                                "a,b\nx\xC2\x9B" "2J,2\n", &r),
+                                "a,b\nx\xC2\x9B"
+                                "2J,2\n",
+                                &r),
               GrpcIs(StatusCode::INVALID_ARGUMENT,
                      AllOf(HasSubstr("cube_dimensions[0].labels"),
                            HasSubstr("U+009B"))));
@@ -110,8 +111,7 @@ TEST_F(SecurityTest, ControlCharactersInPublishedTextAreRefused) {
   g.add_node_labels("bob\x1b[31m");
   EXPECT_THAT(client_->Register(admin_token_, g,
                                 "source,target\nalice,bob\x1b[31m\n", &r),
-              GrpcIs(StatusCode::INVALID_ARGUMENT,
-                     HasSubstr("Node label 2")));
+              GrpcIs(StatusCode::INVALID_ARGUMENT, HasSubstr("Node label 2")));
   ExpectListingsWorkWithout("esc");
 }
 

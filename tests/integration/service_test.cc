@@ -301,9 +301,9 @@ TEST_F(ServiceTest, ServerPathReadsOnlyTheImportDirectoryAndNeverEchoesIt) {
   // never its header names.
   r = attack("secret.csv");
   expect_nothing_echoed(r);
-  EXPECT_THAT(r.err, AllOf(HasSubstr("INVALID_ARGUMENT"),
-                           HasSubstr("constraints"),
-                           HasSubstr("details are withheld")));
+  EXPECT_THAT(r.err,
+              AllOf(HasSubstr("INVALID_ARGUMENT"), HasSubstr("constraints"),
+                    HasSubstr("details are withheld")));
   // The same file uploaded shows the full message (the admin has it).
   r = Dpq({"admin", "register", "pe", "--data", import_dir + "/secret.csv",
            "--constraints", HospitalDcPath(), "--public-max-rows", "100000",

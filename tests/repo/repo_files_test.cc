@@ -412,9 +412,15 @@ TEST(DeployFilesTest, ComposeAndKubernetesUseTheHealthProbeAndMountedCerts) {
 // list, the papers' folder next to it). A reader of the code must find every
 // rule it cites in docs/*.md, which the comments cite instead. The needles
 // are split so that this file does not match itself.
-const char* const kOutsideDocuments[] = {"design" ".md", "style" ".md",
-                                         "privacy" "-holes",
-                                         "shared/" "papers"};
+const char* const kOutsideDocuments[] = {
+    "design"
+    ".md",
+    "style"
+    ".md",
+    "privacy"
+    "-holes",
+    "shared/"
+    "papers"};
 
 // "issue N" or "Issues N and M" with digits: an issue of a tracker the
 // repository does not hold. (A word ending in "issue", such as "tissue",

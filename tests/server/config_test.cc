@@ -192,9 +192,9 @@ TEST(ConfigTest, BadValueNamesTheLineAndValue) {
   EXPECT_THAT(ApplyConfigText("# x\nmax_rows = many\n", "c", &options),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("c line 2: max_rows must be an integer")));
-  EXPECT_THAT(ApplyConfigText("max_rows = -1\n", "c", &options),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("max_rows")));
+  EXPECT_THAT(
+      ApplyConfigText("max_rows = -1\n", "c", &options),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("max_rows")));
 }
 
 TEST(ConfigTest, LineWithoutEqualsIsAnError) {
@@ -241,8 +241,8 @@ TEST(ConfigTest, CommandLineErrorsNameTheFlag) {
 TEST(ConfigTest, ImportDirIsOffByDefaultAndSetByKeyOrFlag) {
   EXPECT_EQ(Options().import_dir, "");
   Options options;
-  ASSERT_OK(ApplyConfigText("import_dir = /srv/import\n", "dpq.conf",
-                            &options));
+  ASSERT_OK(
+      ApplyConfigText("import_dir = /srv/import\n", "dpq.conf", &options));
   EXPECT_EQ(options.import_dir, "/srv/import");
   ASSERT_OK_AND_ASSIGN(CommandLine line,
                        Parse({"--import-dir", "/srv/in", "--insecure"}));
@@ -256,31 +256,29 @@ TEST(ConfigTest, MetricsAreOffByDefaultAndSetByKeyOrFlag) {
   ASSERT_OK(ApplyConfigText("metrics_listen = 127.0.0.1:9464\n", "dpq.conf",
                             &options));
   EXPECT_EQ(options.metrics_listen, "127.0.0.1:9464");
-  ASSERT_OK_AND_ASSIGN(
-      CommandLine line,
-      Parse({"--metrics-listen", "10.0.0.5:0", "--insecure"}));
+  ASSERT_OK_AND_ASSIGN(CommandLine line,
+                       Parse({"--metrics-listen", "10.0.0.5:0", "--insecure"}));
   EXPECT_EQ(line.options.metrics_listen, "10.0.0.5:0");
   EXPECT_THAT(Usage(), HasSubstr("--metrics-listen HOST:PORT"));
 }
 
 TEST(ConfigTest, SharedStateKeysAndFlags) {
   Options options;
-  ASSERT_OK(ApplyConfigText(
-      "database = postgresql://dpq@db/dpq\n"
-      "replica_id = dpq-1\n"
-      "replica_lease_seconds = 30\n"
-      "database_connections = 8\n"
-      "admin_token_file = /run/secrets/admin.token\n",
-      "dpq.conf", &options));
+  ASSERT_OK(
+      ApplyConfigText("database = postgresql://dpq@db/dpq\n"
+                      "replica_id = dpq-1\n"
+                      "replica_lease_seconds = 30\n"
+                      "database_connections = 8\n"
+                      "admin_token_file = /run/secrets/admin.token\n",
+                      "dpq.conf", &options));
   EXPECT_EQ(options.database, "postgresql://dpq@db/dpq");
   EXPECT_EQ(options.replica_id, "dpq-1");
   EXPECT_EQ(options.replica_lease_seconds, 30);
   EXPECT_EQ(options.database_connections, 8);
   EXPECT_EQ(options.admin_token_file, "/run/secrets/admin.token");
-  ASSERT_OK_AND_ASSIGN(
-      CommandLine line,
-      Parse({"--database-file", "/run/secrets/dsn", "--import-sqlite",
-             "/srv/old", "--insecure"}));
+  ASSERT_OK_AND_ASSIGN(CommandLine line,
+                       Parse({"--database-file", "/run/secrets/dsn",
+                              "--import-sqlite", "/srv/old", "--insecure"}));
   EXPECT_EQ(line.options.database_file, "/run/secrets/dsn");
   EXPECT_EQ(line.import_sqlite_dir, "/srv/old");
   EXPECT_THAT(Usage(), HasSubstr("--database DSN"));
@@ -299,9 +297,10 @@ TEST(ValidateOptionsTest, SharedStateOptionsAreChecked) {
                        HasSubstr("give the DSN once")));
   options.database_file.clear();
   options.replica_lease_seconds = 1;
-  EXPECT_THAT(ValidateOptions(options),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("replica_lease_seconds must be in [2, 3600]")));
+  EXPECT_THAT(
+      ValidateOptions(options),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("replica_lease_seconds must be in [2, 3600]")));
   options.replica_lease_seconds = 15;
   options.database_connections = 65;
   EXPECT_THAT(ValidateOptions(options),
@@ -353,9 +352,9 @@ TEST(ValidateOptionsTest, InsecureExcludesTlsFiles) {
                        HasSubstr("client_ca is set to '/ca.pem'")));
   options = InsecureOptions();
   options.tls_cert = "/c.pem";
-  EXPECT_THAT(ValidateOptions(options),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("tls_cert")));
+  EXPECT_THAT(
+      ValidateOptions(options),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("tls_cert")));
 }
 
 TEST(ValidateOptionsTest, DataDirIsRequired) {
@@ -373,9 +372,9 @@ TEST(ValidateOptionsTest, RejectsBadListenAndLimits) {
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("listen must be HOST:PORT")));
   options.listen = "localhost:70000";
-  EXPECT_THAT(ValidateOptions(options),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("port 0..65535")));
+  EXPECT_THAT(
+      ValidateOptions(options),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("port 0..65535")));
   options = InsecureOptions();
   options.max_message_bytes = 10;
   EXPECT_THAT(ValidateOptions(options),
@@ -388,15 +387,16 @@ TEST(ValidateOptionsTest, RejectsBadListenAndLimits) {
                        HasSubstr("max_upload_bytes")));
   options = InsecureOptions();
   options.drain_seconds = -1;
-  EXPECT_THAT(ValidateOptions(options),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("drain_seconds")));
+  EXPECT_THAT(
+      ValidateOptions(options),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("drain_seconds")));
 }
 
 TEST(ReadPemFileTest, NamesTheOptionAndFile) {
-  EXPECT_THAT(ReadPemFile("/no/such/cert.pem", "tls_cert"),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("tls_cert '/no/such/cert.pem' cannot be read")));
+  EXPECT_THAT(
+      ReadPemFile("/no/such/cert.pem", "tls_cert"),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("tls_cert '/no/such/cert.pem' cannot be read")));
   const std::string path = ::testing::TempDir() + "/dpq-not-a-pem.txt";
   std::ofstream(path) << "hello\n";
   EXPECT_THAT(ReadPemFile(path, "tls_key"),

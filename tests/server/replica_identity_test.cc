@@ -37,7 +37,8 @@ TEST(ReplicaIdentityTest, ValidIds) {
 
 TEST(ReplicaIdentityTest, ConfiguredIdWinsAndWritesNothing) {
   TempDir dir;
-  ASSERT_OK_AND_ASSIGN(std::string id, LoadOrCreateReplicaId(dir.path(), "dpq-2"));
+  ASSERT_OK_AND_ASSIGN(std::string id,
+                       LoadOrCreateReplicaId(dir.path(), "dpq-2"));
   EXPECT_EQ(id, "dpq-2");
   struct stat info;
   EXPECT_NE(::stat(dir.File("replica.id").c_str(), &info), 0);
@@ -45,12 +46,14 @@ TEST(ReplicaIdentityTest, ConfiguredIdWinsAndWritesNothing) {
 
 TEST(ReplicaIdentityTest, GeneratedIdIsKeptAcrossRestarts) {
   TempDir dir;
-  ASSERT_OK_AND_ASSIGN(std::string first, LoadOrCreateReplicaId(dir.path(), ""));
+  ASSERT_OK_AND_ASSIGN(std::string first,
+                       LoadOrCreateReplicaId(dir.path(), ""));
   EXPECT_THAT(first, MatchesRegex("replica-[0-9a-f]{16}"));
   struct stat info;
   ASSERT_EQ(::stat(dir.File("replica.id").c_str(), &info), 0);
   EXPECT_EQ(info.st_mode & 0777, 0600u);
-  ASSERT_OK_AND_ASSIGN(std::string again, LoadOrCreateReplicaId(dir.path(), ""));
+  ASSERT_OK_AND_ASSIGN(std::string again,
+                       LoadOrCreateReplicaId(dir.path(), ""));
   EXPECT_EQ(again, first);
   TempDir other;
   ASSERT_OK_AND_ASSIGN(std::string another,
@@ -61,9 +64,9 @@ TEST(ReplicaIdentityTest, GeneratedIdIsKeptAcrossRestarts) {
 TEST(ReplicaIdentityTest, CorruptIdFileIsAnErrorNamingIt) {
   TempDir dir;
   Write(dir.File("replica.id"), "not valid!\n");
-  EXPECT_THAT(LoadOrCreateReplicaId(dir.path(), ""),
-              StatusIs(absl::StatusCode::kFailedPrecondition,
-                       HasSubstr("replica.id")));
+  EXPECT_THAT(
+      LoadOrCreateReplicaId(dir.path(), ""),
+      StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("replica.id")));
 }
 
 TEST(DatabaseDsnTest, FlagWinsFileIsReadAndNeverEchoed) {
@@ -84,8 +87,8 @@ TEST(DatabaseDsnTest, FlagWinsFileIsReadAndNeverEchoed) {
                                 HasSubstr("cannot be read")));
   Write(dir.File("secret"), std::string(5000, 'p'));
   absl::StatusOr<std::string> big = ResolveDatabaseDsn("", dir.File("secret"));
-  EXPECT_THAT(big, StatusIs(absl::StatusCode::kInvalidArgument,
-                            Not(HasSubstr("ppp"))));
+  EXPECT_THAT(
+      big, StatusIs(absl::StatusCode::kInvalidArgument, Not(HasSubstr("ppp"))));
 }
 
 }  // namespace

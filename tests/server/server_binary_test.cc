@@ -112,8 +112,8 @@ class Process {
       }
       absl::SleepFor(absl::Milliseconds(10));
     }
-    exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status)
-                                   : 128 + WTERMSIG(status);
+    exit_code_ =
+        WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     return *exit_code_;
   }
 
@@ -175,9 +175,9 @@ class ServerBinaryTest : public ::testing::Test {
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
   std::unique_ptr<Process> StartInsecure() {
-    return std::make_unique<Process>(std::vector<std::string>{
-        "--data-dir", data_, "--listen", "127.0.0.1:0", "--insecure",
-        "--drain-seconds", "20"});
+    return std::make_unique<Process>(
+        std::vector<std::string>{"--data-dir", data_, "--listen", "127.0.0.1:0",
+                                 "--insecure", "--drain-seconds", "20"});
   }
 
   std::string dir_;
@@ -284,9 +284,8 @@ TEST_F(ServerBinaryTest, UsageErrorsExitTwo) {
 }
 
 TEST_F(ServerBinaryTest, UnreadableCertificateExitsOneNamingTheFile) {
-  Process server({"--data-dir", data_, "--listen", "127.0.0.1:0",
-                  "--tls-cert", "/no/such/server.pem", "--tls-key",
-                  "/no/such/server.key"});
+  Process server({"--data-dir", data_, "--listen", "127.0.0.1:0", "--tls-cert",
+                  "/no/such/server.pem", "--tls-key", "/no/such/server.key"});
   EXPECT_EQ(server.Wait(), 1);
   EXPECT_TRUE(server.WaitForStderr("tls_cert '/no/such/server.pem'"));
 }

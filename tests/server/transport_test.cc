@@ -96,10 +96,10 @@ TEST_P(TransportTest, MissingTokenIsUnauthenticated) {
                        HasSubstr("Missing bearer token")));
   grpc::ClientContext context;
   v1::ListDatasetsResponse response;
-  EXPECT_THAT(ToAbsl(server_->BuyerStub()->ListDatasets(&context, {},
-                                                         &response)),
-              StatusIs(absl::StatusCode::kUnauthenticated,
-                       HasSubstr("Missing bearer token")));
+  EXPECT_THAT(
+      ToAbsl(server_->BuyerStub()->ListDatasets(&context, {}, &response)),
+      StatusIs(absl::StatusCode::kUnauthenticated,
+               HasSubstr("Missing bearer token")));
 }
 
 TEST_P(TransportTest, WrongTokenIsUnauthenticated) {
@@ -131,10 +131,10 @@ TEST_P(TransportTest, RevokedTokenIsUnauthenticated) {
   ASSERT_OK(server_->server().accounts().Revoke("alice"));
   grpc::ClientContext again;
   TestServer::Authorize(again, token);
-  EXPECT_THAT(ToAbsl(v1::BuyerService::NewStub(channel)->GetBudget(
-                  &again, {}, &budget)),
-              StatusIs(absl::StatusCode::kUnauthenticated,
-                       HasSubstr("revoked")));
+  EXPECT_THAT(
+      ToAbsl(
+          v1::BuyerService::NewStub(channel)->GetBudget(&again, {}, &budget)),
+      StatusIs(absl::StatusCode::kUnauthenticated, HasSubstr("revoked")));
 }
 
 TEST_P(TransportTest, OneConnectionServesEveryPrincipal) {
@@ -172,7 +172,8 @@ TEST_P(TransportTest, TwoAuthorizationValuesAreUnauthenticated) {
 
 TEST_P(TransportTest, HealthNeedsNoToken) {
   auto channel = server_->Channel();
-  for (const char* service : {"", "dpq.v1.BuyerService", "dpq.v1.AdminService"}) {
+  for (const char* service :
+       {"", "dpq.v1.BuyerService", "dpq.v1.AdminService"}) {
     EXPECT_THAT(CheckHealth(channel, service),
                 dpq::testing::IsOkAndHolds(HealthCheckResponse::SERVING))
         << service;
@@ -191,8 +192,8 @@ absl::StatusOr<std::string> ReflectionListServices(
   context.set_deadline(std::chrono::system_clock::now() +
                        std::chrono::seconds(10));
   auto call = stub.PrepareCall(
-      &context, "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
-      &cq);
+      &context,
+      "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo", &cq);
   void* tag = nullptr;
   bool ok = false;
   auto step = [&](intptr_t expected) {
@@ -251,9 +252,9 @@ TEST(TlsTest, ClientRejectsAServerItsCaDidNotSign) {
   grpc::SslCredentialsOptions ssl;
   ssl.pem_root_certs =
       dpq::testing::ReadFileOrEmpty(GetTestCerts().dir + "/rogue-ca.pem");
-  EXPECT_THAT(ListBuyers(ChannelWith(*server, grpc::SslCredentials(ssl)),
-                         &token),
-              StatusIs(absl::StatusCode::kUnavailable, ::testing::_));
+  EXPECT_THAT(
+      ListBuyers(ChannelWith(*server, grpc::SslCredentials(ssl)), &token),
+      StatusIs(absl::StatusCode::kUnavailable, ::testing::_));
 }
 
 TEST(TlsTest, MtlsRejectsClientsWithoutAGoodCertificate) {
@@ -261,15 +262,15 @@ TEST(TlsTest, MtlsRejectsClientsWithoutAGoodCertificate) {
   const std::string token = server->admin_token();
   grpc::SslCredentialsOptions no_cert;
   no_cert.pem_root_certs = GetTestCerts().ca_pem;
-  EXPECT_THAT(ListBuyers(ChannelWith(*server, grpc::SslCredentials(no_cert)),
-                         &token),
-              StatusIs(absl::StatusCode::kUnavailable, ::testing::_));
+  EXPECT_THAT(
+      ListBuyers(ChannelWith(*server, grpc::SslCredentials(no_cert)), &token),
+      StatusIs(absl::StatusCode::kUnavailable, ::testing::_));
   grpc::SslCredentialsOptions rogue = no_cert;
   rogue.pem_cert_chain = GetTestCerts().rogue_client_pem;
   rogue.pem_private_key = GetTestCerts().rogue_client_key;
-  EXPECT_THAT(ListBuyers(ChannelWith(*server, grpc::SslCredentials(rogue)),
-                         &token),
-              StatusIs(absl::StatusCode::kUnavailable, ::testing::_));
+  EXPECT_THAT(
+      ListBuyers(ChannelWith(*server, grpc::SslCredentials(rogue)), &token),
+      StatusIs(absl::StatusCode::kUnavailable, ::testing::_));
   // The fixture's good certificate works.
   EXPECT_OK(ListBuyers(server->Channel(), &token));
 }
@@ -330,9 +331,8 @@ TEST(ShutdownTest, HealthWatchSeesNotServing) {
   HealthCheckResponse update;
   ASSERT_TRUE(reader->Read(&update));
   EXPECT_EQ(update.status(), HealthCheckResponse::SERVING);
-  std::thread shutdown([&server] {
-    server->server().Shutdown(absl::Now() + absl::Seconds(1));
-  });
+  std::thread shutdown(
+      [&server] { server->server().Shutdown(absl::Now() + absl::Seconds(1)); });
   ASSERT_TRUE(reader->Read(&update));
   EXPECT_EQ(update.status(), HealthCheckResponse::NOT_SERVING);
   shutdown.join();

@@ -36,7 +36,8 @@ class Socket {
 absl::StatusOr<HttpResponse> Parse(const std::string& raw) {
   const size_t end = raw.find("\r\n\r\n");
   if (end == std::string::npos) {
-    return absl::DataLossError(absl::StrCat("no end of headers in '", raw, "'"));
+    return absl::DataLossError(
+        absl::StrCat("no end of headers in '", raw, "'"));
   }
   HttpResponse response;
   response.body = raw.substr(end + 4);
@@ -46,7 +47,8 @@ absl::StatusOr<HttpResponse> Parse(const std::string& raw) {
       absl::StrSplit(lines[0], absl::MaxSplits(' ', 2));
   if (status_line.size() < 2 ||
       !absl::SimpleAtoi(status_line[1], &response.status)) {
-    return absl::DataLossError(absl::StrCat("bad status line '", lines[0], "'"));
+    return absl::DataLossError(
+        absl::StrCat("bad status line '", lines[0], "'"));
   }
   for (size_t i = 1; i < lines.size(); ++i) {
     const size_t colon = lines[i].find(':');
@@ -71,12 +73,13 @@ absl::StatusOr<HttpResponse> HttpRequest(const std::string& host, int port,
   address.sin_family = AF_INET;
   address.sin_port = htons(static_cast<uint16_t>(port));
   if (::inet_pton(AF_INET, host.c_str(), &address.sin_addr) != 1) {
-    return absl::InvalidArgumentError(absl::StrCat("not an IPv4 address: ", host));
+    return absl::InvalidArgumentError(
+        absl::StrCat("not an IPv4 address: ", host));
   }
   if (::connect(socket.fd(), reinterpret_cast<sockaddr*>(&address),
                 sizeof(address)) != 0) {
-    return absl::UnavailableError(absl::StrCat(
-        "connect ", host, ":", port, ": ", std::strerror(errno)));
+    return absl::UnavailableError(
+        absl::StrCat("connect ", host, ":", port, ": ", std::strerror(errno)));
   }
   const std::string request =
       absl::StrCat(method, " ", path, " HTTP/1.0\r\nHost: ", host, "\r\n\r\n");
@@ -91,7 +94,8 @@ absl::StatusOr<HttpResponse> HttpRequest(const std::string& host, int port,
     if (n == 0) break;
     if (n < 0) {
       if (errno == EINTR) continue;
-      return absl::UnavailableError(absl::StrCat("recv: ", std::strerror(errno)));
+      return absl::UnavailableError(
+          absl::StrCat("recv: ", std::strerror(errno)));
     }
     raw.append(buffer, static_cast<size_t>(n));
   }

@@ -92,7 +92,8 @@ int Run(const std::vector<std::string>& argv, const std::string& log,
   // Everything the child needs is prepared before fork: between fork and
   // exec only async-signal-safe calls.
   std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  for (const std::string& a : argv)
+    args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   const pid_t pid = ::fork();
   if (pid < 0) return -1;
@@ -170,9 +171,8 @@ absl::StatusOr<std::string> InitdbTemplate(const std::string& bin_dir,
     }
   }
   const std::string log = work + "/initdb.log";
-  const int rc = Run({bin_dir + "/initdb", "-D", work + "/data", "-A",
-                      "trust", "-U", "dpq", "--no-sync", "-E", "UTF8",
-                      "--locale=C"},
+  const int rc = Run({bin_dir + "/initdb", "-D", work + "/data", "-A", "trust",
+                      "-U", "dpq", "--no-sync", "-E", "UTF8", "--locale=C"},
                      log, work, as_postgres);
   std::error_code ec;
   if (rc != 0) {
@@ -185,9 +185,9 @@ absl::StatusOr<std::string> InitdbTemplate(const std::string& bin_dir,
     fs::remove_all(work, ec);  // another process made it first
   }
   if (!fs::exists(final_dir + "/data/PG_VERSION")) {
-    return absl::InternalError(
-        absl::StrCat("the initdb template ", final_dir, " is incomplete: "
-                     "remove it"));
+    return absl::InternalError(absl::StrCat("the initdb template ", final_dir,
+                                            " is incomplete: "
+                                            "remove it"));
   }
   return final_dir;
 }
@@ -225,14 +225,15 @@ absl::StatusOr<std::unique_ptr<PostgresCluster>> PostgresCluster::Start(
           "chown ", cluster->dir_, " failed: ", std::strerror(errno)));
     }
   }
-  ASSIGN_OR_RETURN(const std::string templ_dir,
-                   InitdbTemplate(cluster->bin_dir_, cluster->as_postgres_user_));
+  ASSIGN_OR_RETURN(
+      const std::string templ_dir,
+      InitdbTemplate(cluster->bin_dir_, cluster->as_postgres_user_));
   // A copy of the initdb'd template: what initdb would write, without
   // running it again for every test (about a third of a test's start).
   const std::string log = cluster->dir_ + "/initdb.log";
-  const int rc = Run({"/bin/cp", "-a", templ_dir + "/data",
-                      cluster->dir_ + "/data"},
-                     log, cluster->dir_, cluster->as_postgres_user_);
+  const int rc =
+      Run({"/bin/cp", "-a", templ_dir + "/data", cluster->dir_ + "/data"}, log,
+          cluster->dir_, cluster->as_postgres_user_);
   if (rc != 0) {
     return absl::InternalError(absl::StrCat("copying the initdb template ",
                                             templ_dir, " failed (exit ", rc,
@@ -254,16 +255,18 @@ PostgresCluster::~PostgresCluster() {
 }
 
 absl::Status PostgresCluster::RunPgCtl(const std::string& action) {
-  std::vector<std::string> argv = {bin_dir_ + "/pg_ctl", "-D", dir_ + "/data",
-                                   "-w", "-t", "60"};
+  std::vector<std::string> argv = {
+      bin_dir_ + "/pg_ctl", "-D", dir_ + "/data", "-w", "-t", "60"};
   if (action == "start") {
     std::vector<std::string> server = {
-        "-k", dir_, "-p", std::to_string(kPort), "-c", "listen_addresses=''",
+        "-k", dir_,
+        "-p", std::to_string(kPort),
+        "-c", "listen_addresses=''",
         "-c", absl::StrCat("max_connections=", options_.max_connections)};
     if (!options_.durable) {
-      server.insert(server.end(), {"-c", "fsync=off", "-c",
-                                   "synchronous_commit=off", "-c",
-                                   "full_page_writes=off"});
+      server.insert(server.end(),
+                    {"-c", "fsync=off", "-c", "synchronous_commit=off", "-c",
+                     "full_page_writes=off"});
     }
     argv.insert(argv.end(),
                 {"-l", dir_ + "/server.log", "-o", absl::StrJoin(server, " ")});
@@ -274,9 +277,9 @@ absl::Status PostgresCluster::RunPgCtl(const std::string& action) {
   const std::string log = dir_ + "/pg_ctl.log";
   const int rc = Run(argv, log, dir_, as_postgres_user_);
   if (rc != 0) {
-    return absl::InternalError(absl::StrCat(
-        "pg_ctl ", action, " failed (exit ", rc, "): ", Tail(ReadFile(log)),
-        "\nServer log: ", Tail(Log())));
+    return absl::InternalError(absl::StrCat("pg_ctl ", action, " failed (exit ",
+                                            rc, "): ", Tail(ReadFile(log)),
+                                            "\nServer log: ", Tail(Log())));
   }
   running_ = action == "start";
   return absl::OkStatus();

@@ -66,8 +66,8 @@ class PostgresCluster {
   PostgresCluster() = default;
   absl::Status RunPgCtl(const std::string& action);
 
-  std::string dir_;       // temp dir: data/, the socket, server.log
-  std::string bin_dir_;   // /usr/lib/postgresql/<major>/bin
+  std::string dir_;      // temp dir: data/, the socket, server.log
+  std::string bin_dir_;  // /usr/lib/postgresql/<major>/bin
   bool as_postgres_user_ = false;
   bool running_ = false;
   int next_db_ = 1;

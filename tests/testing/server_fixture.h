@@ -57,8 +57,8 @@ inline const char* TransportName(Transport transport) {
 // A new empty directory under $TEST_TMPDIR (or /tmp); the caller removes it.
 inline std::string MakeTempDir(const std::string& prefix = "dpq-test") {
   const char* base = std::getenv("TEST_TMPDIR");
-  std::string pattern = absl::StrCat(base != nullptr ? base : "/tmp", "/",
-                                     prefix, "-XXXXXX");
+  std::string pattern =
+      absl::StrCat(base != nullptr ? base : "/tmp", "/", prefix, "-XXXXXX");
   if (mkdtemp(pattern.data()) == nullptr) return std::string();
   return pattern;
 }
@@ -113,8 +113,8 @@ inline const TestCerts& GetTestCerts() {
         "(", ca("ca"), " && ", ca("rogue-ca"), " && ",
         leaf("server", "ca", "server.ext", "localhost"), " && ",
         leaf("client", "ca", "client.ext", "dpq-test-client"), " && ",
-        leaf("rogue-client", "rogue-ca", "client.ext", "rogue"),
-        ") > ", d, "/openssl.log 2>&1");
+        leaf("rogue-client", "rogue-ca", "client.ext", "rogue"), ") > ", d,
+        "/openssl.log 2>&1");
     c->ok = !d.empty() && std::system(script.c_str()) == 0;
     c->ca_pem_path = d + "/ca.pem";
     c->server_pem_path = d + "/server.pem";
@@ -154,9 +154,9 @@ class TestServer {
     } else {
       const TestCerts& certs = GetTestCerts();
       if (!certs.ok) {
-        return absl::InternalError(absl::StrCat(
-            "openssl could not make test certificates; see ", certs.dir,
-            "/openssl.log"));
+        return absl::InternalError(
+            absl::StrCat("openssl could not make test certificates; see ",
+                         certs.dir, "/openssl.log"));
       }
       test->options_.tls_cert = certs.server_pem_path;
       test->options_.tls_key = certs.server_key_path;
@@ -249,7 +249,8 @@ class TestServer {
     v1::CreateBuyerRequest request;
     request.set_name(name);
     v1::CreateBuyerResponse response;
-    grpc::Status status = AdminStub()->CreateBuyer(&context, request, &response);
+    grpc::Status status =
+        AdminStub()->CreateBuyer(&context, request, &response);
     if (!status.ok()) return ToAbsl(status);
     return response.token();
   }
@@ -301,7 +302,8 @@ class TestServer {
     request.set_dataset_id(dataset_id);
     request.set_epsilon(epsilon);
     v1::GrantBudgetResponse response;
-    grpc::Status status = AdminStub()->GrantBudget(&context, request, &response);
+    grpc::Status status =
+        AdminStub()->GrantBudget(&context, request, &response);
     if (!status.ok()) return ToAbsl(status);
     return response.budget();
   }

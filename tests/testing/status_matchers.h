@@ -30,9 +30,8 @@ MATCHER_P2(StatusIs, code, message_matcher,
   const absl::Status& s = internal::GetStatus(arg);
   *result_listener << "whose status is " << s;
   return s.code() == code &&
-         ::testing::ExplainMatchResult(message_matcher,
-                                       std::string(s.message()),
-                                       result_listener);
+         ::testing::ExplainMatchResult(
+             message_matcher, std::string(s.message()), result_listener);
 }
 
 MATCHER_P(IsOkAndHolds, value_matcher, "is OK and holds a matching value") {
@@ -56,10 +55,10 @@ MATCHER(IsOk, "is OK") {
 
 #define DPQ_TESTING_CONCAT_INNER_(x, y) x##y
 #define DPQ_TESTING_CONCAT_(x, y) DPQ_TESTING_CONCAT_INNER_(x, y)
-#define ASSERT_OK_AND_ASSIGN(lhs, rexpr)                                    \
-  auto DPQ_TESTING_CONCAT_(dpq_statusor_, __LINE__) = (rexpr);              \
-  ASSERT_TRUE(DPQ_TESTING_CONCAT_(dpq_statusor_, __LINE__).ok())            \
-      << DPQ_TESTING_CONCAT_(dpq_statusor_, __LINE__).status();             \
+#define ASSERT_OK_AND_ASSIGN(lhs, rexpr)                         \
+  auto DPQ_TESTING_CONCAT_(dpq_statusor_, __LINE__) = (rexpr);   \
+  ASSERT_TRUE(DPQ_TESTING_CONCAT_(dpq_statusor_, __LINE__).ok()) \
+      << DPQ_TESTING_CONCAT_(dpq_statusor_, __LINE__).status();  \
   lhs = *std::move(DPQ_TESTING_CONCAT_(dpq_statusor_, __LINE__))
 
 #endif  // DPQ_TESTS_TESTING_STATUS_MATCHERS_H_

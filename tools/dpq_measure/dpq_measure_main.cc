@@ -25,7 +25,8 @@ int main(int argc, char** argv) {
   }
   std::vector<std::string> warnings;
   auto json = dpq::server::tools::RunMeasureTool(*options, &warnings);
-  for (const std::string& w : warnings) std::cerr << "dpq-measure: warning: " << w << "\n";
+  for (const std::string& w : warnings)
+    std::cerr << "dpq-measure: warning: " << w << "\n";
   if (!json.ok()) {
     std::cerr << "dpq-measure: " << json.status().message() << "\n";
     return 1;

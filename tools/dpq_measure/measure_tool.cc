@@ -21,9 +21,9 @@
 #include "core/measures/exact_measures.h"
 #include "core/measures/measure.h"
 #include "core/private/cover_bound.h"
-#include "core/private/release_inputs.h"
 #include "core/private/degree_bound.h"
 #include "core/private/private_measures.h"
+#include "core/private/release_inputs.h"
 #include "core/table/csv_reader.h"
 #include "core/util/json_writer.h"
 #include "core/util/status_macros.h"
@@ -37,7 +37,8 @@ namespace pm = core::private_measures;
 
 absl::StatusOr<std::string> ReadTextFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("Cannot open '", path, "'."));
+  if (!in)
+    return absl::NotFoundError(absl::StrCat("Cannot open '", path, "'."));
   std::stringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
@@ -84,9 +85,9 @@ absl::StatusOr<LoadedDataset> LoadDataset(const MeasureToolOptions& o,
                               o.constraints_path, d.table.schema()));
   core::graph::ConflictGraphOptions graph_options;
   graph_options.num_threads = o.threads;
-  ASSIGN_OR_RETURN(pm::ReleaseInputs inputs,
-                   pm::ComputeReleaseInputs(d.table, d.dcs, graph_options,
-                                            wanted));
+  ASSIGN_OR_RETURN(
+      pm::ReleaseInputs inputs,
+      pm::ComputeReleaseInputs(d.table, d.dcs, graph_options, wanted));
   d.graph = std::move(inputs.graph);
   d.degree_bounds = std::move(inputs.degree_bounds);
   d.cover_bound = inputs.cover_bound;
@@ -269,8 +270,9 @@ absl::StatusOr<std::string> RunMeasureTool(const MeasureToolOptions& o,
   j.Add("exact", o.exact);
   std::optional<PrivateRun> run;
   if (o.exact) {
-    ASSIGN_OR_RETURN(core::measures::ExactResult r,
-                     core::measures::ComputeExactMeasure(d.graph.graph, measure));
+    ASSIGN_OR_RETURN(
+        core::measures::ExactResult r,
+        core::measures::ComputeExactMeasure(d.graph.graph, measure));
     AddExactResult(r, j);
   } else {
     ASSIGN_OR_RETURN(run, RunPrivate(o, measure, d, warnings));

@@ -23,17 +23,17 @@ struct MeasureToolOptions {
   // --print-schema: print the types inference suggests for data_path (in
   // the --schema format) and exit; the owner reviews and freezes them.
   bool print_schema = false;
-  std::string measure;              // mi | p | r | d | mc
-  bool exact = false;               // exactly one of exact / epsilon
+  std::string measure;  // mi | p | r | d | mc
+  bool exact = false;   // exactly one of exact / epsilon
   std::optional<double> epsilon;
   // DP only. Empty: the measure's default (gem for mi and p, cover_bound
   // for r). "exact" for r computes the exact minimum cover first (as the
   // service does at registration) and fails if it cannot be proven.
   std::string method;
   std::optional<uint64_t> public_max_rows;
-  std::optional<uint64_t> seed;     // reproducible noise (owners only)
+  std::optional<uint64_t> seed;  // reproducible noise (owners only)
   bool stats = false;
-  int threads = 0;                  // 0 = all cores
+  int threads = 0;  // 0 = all cores
 };
 
 // Parses the command line (argv[0] is skipped). Accepts `--flag value` and

@@ -77,10 +77,10 @@ class NodeIds {
     if (fixed_) {
       const auto it = ids_.find(label);
       if (it == ids_.end()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "Edge list line ", line_number, ": node '",
-            absl::CHexEscape(label.substr(0, 100)),
-            "' is not in the declared node universe."));
+        return absl::InvalidArgumentError(
+            absl::StrCat("Edge list line ", line_number, ": node '",
+                         absl::CHexEscape(label.substr(0, 100)),
+                         "' is not in the declared node universe."));
       }
       return it->second;
     }
@@ -117,10 +117,10 @@ absl::StatusOr<LabeledGraph> Parse(absl::string_view text, NodeIds ids) {
       if (IsHeader(fields)) continue;
     }
     if (fields.size() != 2 || fields[0].empty() || fields[1].empty()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Edge list line ", line_number,
-          ": expected two node ids `source,target`, got '",
-          line.substr(0, 200), "'."));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Edge list line ", line_number,
+                       ": expected two node ids `source,target`, got '",
+                       line.substr(0, 200), "'."));
     }
     ASSIGN_OR_RETURN(const graph::NodeId u, ids.Get(fields[0], line_number));
     ASSIGN_OR_RETURN(const graph::NodeId v, ids.Get(fields[1], line_number));
@@ -129,10 +129,9 @@ absl::StatusOr<LabeledGraph> Parse(absl::string_view text, NodeIds ids) {
   }
   LabeledGraph out;
   out.labels = ids.TakeLabels();
-  ASSIGN_OR_RETURN(out.graph,
-                   graph::Graph::FromEdges(
-                       static_cast<uint32_t>(out.labels.size()),
-                       std::move(edges)));
+  ASSIGN_OR_RETURN(out.graph, graph::Graph::FromEdges(
+                                  static_cast<uint32_t>(out.labels.size()),
+                                  std::move(edges)));
   return out;
 }
 

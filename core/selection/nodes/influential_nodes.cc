@@ -21,14 +21,13 @@ absl::StatusOr<NodeObjective> ParseNodeObjective(absl::string_view text) {
   if (lower == "egocentric_density" || lower == "egodensity") {
     return NodeObjective::kEgocentricDensity;
   }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "Unknown node objective '", text,
-      "'; expected degree or egocentric_density."));
+  return absl::InvalidArgumentError(
+      absl::StrCat("Unknown node objective '", text,
+                   "'; expected degree or egocentric_density."));
 }
 
 absl::string_view NodeObjectiveName(NodeObjective objective) {
-  return objective == NodeObjective::kDegree ? "degree"
-                                             : "egocentric_density";
+  return objective == NodeObjective::kDegree ? "degree" : "egocentric_density";
 }
 
 absl::StatusOr<std::shared_ptr<const NodeSelectionScores>>
@@ -36,8 +35,7 @@ PrepareInfluentialNodeScores(const LabeledGraph& graph,
                              const InfluentialNodesRequest& request) {
   const uint32_t n = graph.graph.num_nodes();
   if (n == 0) {
-    return absl::InvalidArgumentError(
-        "The graph has no node to select from.");
+    return absl::InvalidArgumentError("The graph has no node to select from.");
   }
   std::vector<NodeObjective> objectives = request.objectives;
   if (objectives.empty()) {
@@ -87,9 +85,9 @@ absl::StatusOr<InfluentialNodesResult> DrawInfluentialNodes(
         ": they were prepared for another graph."));
   }
   if (k == 0 || k > n) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "k must be in [1, ", n, "] (the node count of the graph), but is ",
-        k, "."));
+    return absl::InvalidArgumentError(
+        absl::StrCat("k must be in [1, ", n,
+                     "] (the node count of the graph), but is ", k, "."));
   }
   RETURN_IF_ERROR(dp::ValidateEpsilon(epsilon, "Epsilon"));
   InfluentialNodesResult result;

@@ -66,8 +66,8 @@ absl::StatusOr<std::vector<double>> EgocentricDensities(
   std::vector<double> density(graph.num_nodes(), 0.0);
   for (graph::NodeId v = 0; v < graph.num_nodes(); ++v) {
     const double d = graph.degree(v);
-    if (d >= 2) density[v] = 2.0 * static_cast<double>(triangles[v]) /
-                             (d * (d - 1.0));
+    if (d >= 2)
+      density[v] = 2.0 * static_cast<double>(triangles[v]) / (d * (d - 1.0));
   }
   return density;
 }

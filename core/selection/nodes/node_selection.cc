@@ -81,11 +81,10 @@ absl::StatusOr<std::vector<size_t>> NonPrivateTopNodes(
   }
   std::vector<size_t> order(scores.num_candidates);
   std::iota(order.begin(), order.end(), size_t{0});
-  std::partial_sort(order.begin(), order.begin() + k, order.end(),
-                    [&](size_t a, size_t b) {
-                      return value[a] > value[b] ||
-                             (value[a] == value[b] && a < b);
-                    });
+  std::partial_sort(
+      order.begin(), order.begin() + k, order.end(), [&](size_t a, size_t b) {
+        return value[a] > value[b] || (value[a] == value[b] && a < b);
+      });
   order.resize(k);
   return order;
 }

@@ -28,11 +28,10 @@ void AppendText(const DecisionTree& tree, int32_t v, std::string& out) {
     out.push_back(node.positive ? '+' : '-');
     return;
   }
-  absl::StrAppend(&out, "(", node.feature,
-                  node.numeric_test ? "<=" : "==",
-                  node.numeric_test ? ShortestDouble(node.threshold)
-                                    : Quote(node.category),
-                  " ? ");
+  absl::StrAppend(
+      &out, "(", node.feature, node.numeric_test ? "<=" : "==",
+      node.numeric_test ? ShortestDouble(node.threshold) : Quote(node.category),
+      " ? ");
   AppendText(tree, node.left, out);
   out.append(" : ");
   AppendText(tree, node.right, out);

@@ -47,8 +47,7 @@ absl::Status ValidateWeights(const SelectionOptions& options) {
 
 // A feature's public domain against the (public) schema: an existing
 // column, of the column's kind, finite min <= max or some category.
-absl::Status CheckDomain(const table::Schema& schema,
-                         const FeatureDomain& d) {
+absl::Status CheckDomain(const table::Schema& schema, const FeatureDomain& d) {
   const std::optional<size_t> c = schema.FindColumn(d.name);
   if (!c.has_value()) {
     return absl::InvalidArgumentError(
@@ -79,8 +78,8 @@ absl::Status CheckDomain(const table::Schema& schema,
     }
   }
   if (!d.numeric && d.categories.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "The public domain of '", d.name, "' lists no category."));
+    return absl::InvalidArgumentError(
+        absl::StrCat("The public domain of '", d.name, "' lists no category."));
   }
   return absl::OkStatus();
 }
@@ -99,22 +98,21 @@ absl::StatusOr<std::vector<FeatureDomain>> PublicFeatureDomains(
         "A decision tree needs at least one feature with a public domain.");
   }
   for (const FeatureDomain& d : given) {
-    if (std::find(features.begin(), features.end(), d.name) ==
-        features.end()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "A public domain is given for '", d.name,
-          "', which is not a feature of the tree."));
+    if (std::find(features.begin(), features.end(), d.name) == features.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("A public domain is given for '", d.name,
+                       "', which is not a feature of the tree."));
     }
   }
   std::vector<FeatureDomain> domains;
   for (const std::string& name : features) {
-    const auto d = std::find_if(
-        given.begin(), given.end(),
-        [&](const FeatureDomain& x) { return x.name == name; });
+    const auto d =
+        std::find_if(given.begin(), given.end(),
+                     [&](const FeatureDomain& x) { return x.name == name; });
     if (d == given.end()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "No public domain is given for the feature '", name,
-          "': domains read from the data would not be private."));
+      return absl::InvalidArgumentError(
+          absl::StrCat("No public domain is given for the feature '", name,
+                       "': domains read from the data would not be private."));
     }
     RETURN_IF_ERROR(CheckDomain(schema, *d));
     domains.push_back(*d);
@@ -164,8 +162,8 @@ absl::StatusOr<DecisionTreeResult> TrainDpDecisionTree(
   // Everything below up to the DP selections depends on public inputs
   // only (schema, domains, classes): no error reveals the rows.
   if (!table.schema().FindColumn(request.label_column).has_value()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Unknown label column '", request.label_column, "'."));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Unknown label column '", request.label_column, "'."));
   }
   ASSIGN_OR_RETURN(const std::vector<FeatureDomain> domains,
                    PublicFeatureDomains(table.schema(), request));
@@ -184,8 +182,8 @@ absl::StatusOr<DecisionTreeResult> TrainDpDecisionTree(
   ASSIGN_OR_RETURN(
       std::vector<DecisionTree> trees,
       RunMoet(data, domains, request.genetic, /*output=*/1,
-              request.selection.epsilon,
-              DpTreeSelector(data, selection, urbg), urbg, request.stop));
+              request.selection.epsilon, DpTreeSelector(data, selection, urbg),
+              urbg, request.stop));
   DecisionTreeResult result;
   // Post-processing of the released tree (no privacy cost): drop tests
   // the path decides and merge equal leaves. Done before the accuracy

@@ -26,12 +26,12 @@ namespace dpq::core::selection {
 // `positive` (true = the positive class).
 struct TreeNode {
   bool is_leaf = true;
-  bool positive = false;         // leaves only
-  std::string feature;           // inner nodes only
-  bool numeric_test = true;      // threshold test, else category test
-  double threshold = 0;          // numeric_test
-  std::string category;          // !numeric_test
-  int32_t left = -1;             // child indices into DecisionTree::nodes
+  bool positive = false;     // leaves only
+  std::string feature;       // inner nodes only
+  bool numeric_test = true;  // threshold test, else category test
+  double threshold = 0;      // numeric_test
+  std::string category;      // !numeric_test
+  int32_t left = -1;         // child indices into DecisionTree::nodes
   int32_t right = -1;
 };
 
@@ -55,11 +55,11 @@ struct DecisionTree {
 // docs/selection-experiments.md, "GA iterations"); the budget is split evenly
 // over those generations + 1 selections.
 struct GeneticParameters {
-  uint32_t population = 30;     // p, 2..1000
-  uint32_t generations = 10;    // 1..200
-  uint32_t selected = 3;        // s: survivors per generation, 1..p
-  uint32_t initial_depth = 4;   // d
-  uint32_t max_depth = 10;      // d_max, 1..20
+  uint32_t population = 30;    // p, 2..1000
+  uint32_t generations = 10;   // 1..200
+  uint32_t selected = 3;       // s: survivors per generation, 1..p
+  uint32_t initial_depth = 4;  // d
+  uint32_t max_depth = 10;     // d_max, 1..20
 };
 
 // A feature a random inner node may test: a numeric threshold drawn
@@ -83,7 +83,7 @@ struct FeatureDomain {
 
 struct DecisionTreeRequest {
   std::string label_column;
-  std::string positive_class;          // label value (text) of the positive class
+  std::string positive_class;  // label value (text) of the positive class
   // The features, in this order; empty: those of `public_domains`, in
   // their order.
   std::vector<std::string> features;
@@ -118,9 +118,9 @@ struct DecisionTreeResult {
   // The selected tree after SimplifyTree (tree_simplification.h):
   // post-processing with the same prediction on every row, no more nodes.
   DecisionTree tree;
-  std::optional<double> tpr;   // DP estimates, only if accuracy_epsilon > 0
+  std::optional<double> tpr;  // DP estimates, only if accuracy_epsilon > 0
   std::optional<double> tnr;
-  double epsilon_spent = 0;    // selection.epsilon + accuracy_epsilon
+  double epsilon_spent = 0;  // selection.epsilon + accuracy_epsilon
   // Statements for the buyer, in this order: the budget caveat of
   // AssessTreeBudget (tree_budget.h; public inputs only) when the request's
   // epsilon is below its useful_epsilon, and SingleLeafCaveat when the

@@ -20,9 +20,9 @@ namespace {
 absl::Status CheckRange(const char* name, uint64_t value, uint64_t lo,
                         uint64_t hi) {
   if (value < lo || value > hi) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Genetic parameter ", name, " must be in [", lo, ", ", hi,
-        "], but is ", value, "."));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Genetic parameter ", name, " must be in [", lo, ", ", hi,
+                     "], but is ", value, "."));
   }
   return absl::OkStatus();
 }
@@ -41,9 +41,8 @@ absl::StatusOr<std::vector<size_t>> Select(const TreeSelector& selector,
   ASSIGN_OR_RETURN(std::vector<size_t> chosen,
                    selector(scores, count, epsilon));
   if (chosen.size() != count) {
-    return absl::InternalError(absl::StrCat("Tree selection returned ",
-                                            chosen.size(), " trees, not ",
-                                            count, "."));
+    return absl::InternalError(absl::StrCat(
+        "Tree selection returned ", chosen.size(), " trees, not ", count, "."));
   }
   return chosen;
 }
@@ -101,9 +100,9 @@ absl::Status ValidateGeneticParameters(const GeneticParameters& params,
   if (trees * nodes_per_tree > kMaxPopulationNodes) {
     return absl::InvalidArgumentError(absl::StrCat(
         "Genetic parameters too large: (population + selected) * "
-        "(2^max_depth - 1) = ", trees * nodes_per_tree, " tree nodes, above ",
-        "the limit ", kMaxPopulationNodes,
-        "; lower population or max_depth."));
+        "(2^max_depth - 1) = ",
+        trees * nodes_per_tree, " tree nodes, above ", "the limit ",
+        kMaxPopulationNodes, "; lower population or max_depth."));
   }
   return absl::OkStatus();
 }
@@ -163,15 +162,15 @@ absl::StatusOr<std::vector<DecisionTree>> RunMoet(
   population.reserve(params.population + params.selected);
   for (uint32_t i = 0; i < params.population; ++i) {
     if (util::StopRequested(stop)) return util::StoppedError();
-    population.push_back(RandomTree(
-        features, static_cast<int>(params.initial_depth), urbg));
+    population.push_back(
+        RandomTree(features, static_cast<int>(params.initial_depth), urbg));
   }
   for (uint32_t g = 0; g < params.generations; ++g) {
     ASSIGN_OR_RETURN(const ScoreTable scores,
                      ScoreUnlessStopped(data, population, stop));
-    ASSIGN_OR_RETURN(std::vector<size_t> survivors,
-                     Select(selector, scores, params.selected,
-                            epsilon_per_call));
+    ASSIGN_OR_RETURN(
+        std::vector<size_t> survivors,
+        Select(selector, scores, params.selected, epsilon_per_call));
     if (util::StopRequested(stop)) return util::StoppedError();
     population = Pick(population, survivors);
     RETURN_IF_ERROR(Breed(features, params, urbg, population, stop));
@@ -189,22 +188,21 @@ TreeSelector DpTreeSelector(const EncodedTable& data,
   // delta^TPR and delta^TNR depend only on P and N (rate_sensitivity.h).
   auto tpr = std::make_shared<RateSensitivity>(data.positives());
   auto tnr = std::make_shared<RateSensitivity>(data.negatives());
-  return [tpr, tnr, options, &urbg](const ScoreTable& scores, size_t count,
-                                    double epsilon)
-             -> absl::StatusOr<std::vector<size_t>> {
+  return [tpr, tnr, options, &urbg](
+             const ScoreTable& scores, size_t count,
+             double epsilon) -> absl::StatusOr<std::vector<size_t>> {
     SelectionOptions call = options;
     call.k = count;
     call.epsilon = epsilon;
-    const SensitivityFunction* const sensitivities[] = {tpr.get(),
-                                                        tnr.get()};
+    const SensitivityFunction* const sensitivities[] = {tpr.get(), tnr.get()};
     return SelectMultiObjective(scores, sensitivities, call, urbg);
   };
 }
 
 TreeSelector NonPrivateTreeSelector(Approach approach,
                                     std::vector<double> weights) {
-  return [approach, weights](const ScoreTable& scores, size_t count, double)
-             -> absl::StatusOr<std::vector<size_t>> {
+  return [approach, weights](const ScoreTable& scores, size_t count,
+                             double) -> absl::StatusOr<std::vector<size_t>> {
     std::vector<double> value;
     if (approach == Approach::kPareto) {
       for (int64_t ps : ParetoScores(scores)) {
@@ -212,9 +210,9 @@ TreeSelector NonPrivateTreeSelector(Approach approach,
       }
     } else {
       if (weights.size() != scores.num_objectives) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "Expected ", scores.num_objectives, " weights, got ",
-            weights.size(), "."));
+        return absl::InvalidArgumentError(
+            absl::StrCat("Expected ", scores.num_objectives, " weights, got ",
+                         weights.size(), "."));
       }
       value.assign(scores.num_candidates, 0.0);
       for (size_t r = 0; r < scores.num_candidates; ++r) {

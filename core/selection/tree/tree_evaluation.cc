@@ -27,9 +27,8 @@ double ConfusionCounts::Tnr() const {
 
 absl::StatusOr<EncodedTable> EncodedTable::Create(
     const table::Table& table, const std::string& label_column,
-    const std::string& positive_class,
-    const std::vector<std::string>& features, absl::Span<const size_t> rows,
-    const util::StopFn& stop) {
+    const std::string& positive_class, const std::vector<std::string>& features,
+    absl::Span<const size_t> rows, const util::StopFn& stop) {
   const table::Schema& schema = table.schema();
   const std::optional<size_t> label = schema.FindColumn(label_column);
   if (!label.has_value()) {
@@ -167,8 +166,8 @@ std::vector<EncodedTable::CompiledNode> EncodedTable::Compile(
       compiled[v].feature = static_cast<int32_t>(f);
       if (!node.numeric_test && !features_[f].numeric) {
         const std::vector<std::string>& cats = features_[f].categories;
-        const auto it = std::lower_bound(cats.begin(), cats.end(),
-                                         node.category);
+        const auto it =
+            std::lower_bound(cats.begin(), cats.end(), node.category);
         if (it != cats.end() && *it == node.category) {
           compiled[v].code = static_cast<int32_t>(it - cats.begin());
         }

@@ -63,10 +63,10 @@ int32_t AppendCopy(const DecisionTree& src, int32_t root, int32_t target,
   const int32_t index = static_cast<int32_t>(out.size());
   out.push_back(src.nodes[root]);
   if (!src.nodes[root].is_leaf) {
-    const int32_t left = AppendCopy(src, src.nodes[root].left, target, donor,
-                                    donor_root, out);
-    const int32_t right = AppendCopy(src, src.nodes[root].right, target,
-                                     donor, donor_root, out);
+    const int32_t left =
+        AppendCopy(src, src.nodes[root].left, target, donor, donor_root, out);
+    const int32_t right =
+        AppendCopy(src, src.nodes[root].right, target, donor, donor_root, out);
     out[index].left = left;
     out[index].right = right;
   }
@@ -99,8 +99,8 @@ int TreeLevels(const DecisionTree& tree) {
   return levels.empty() ? 0 : *std::max_element(levels.begin(), levels.end());
 }
 
-DecisionTree RandomTree(const std::vector<FeatureDomain>& features,
-                        int levels, dp::SecureUrbg& urbg) {
+DecisionTree RandomTree(const std::vector<FeatureDomain>& features, int levels,
+                        dp::SecureUrbg& urbg) {
   DecisionTree tree;
   AppendRandom(features, levels, urbg, tree.nodes);
   return tree;

@@ -24,8 +24,8 @@ int TreeLevels(const DecisionTree& tree);
 
 // A full random tree with all leaves at level `levels` (>= 1): random
 // features and tests from `features` (non-empty), random leaf labels.
-DecisionTree RandomTree(const std::vector<FeatureDomain>& features,
-                        int levels, dp::SecureUrbg& urbg);
+DecisionTree RandomTree(const std::vector<FeatureDomain>& features, int levels,
+                        dp::SecureUrbg& urbg);
 
 // `tree` with the subtree rooted at node `target` replaced by the subtree
 // of `donor` rooted at `donor_root`. Result in pre-order layout.

@@ -26,10 +26,11 @@ const cube::CubeDimension* FindDimension(const cube::CubeSchema& cube,
 }
 
 absl::Status NoPublicDomain(const std::string& column) {
-  return absl::FailedPreconditionError(absl::StrCat(
-      "column '", column, "' has no public domain: the dataset owner must "
-      "declare it as a cube dimension (dpq admin register "
-      "--cube-dimension ...)."));
+  return absl::FailedPreconditionError(
+      absl::StrCat("column '", column,
+                   "' has no public domain: the dataset owner must "
+                   "declare it as a cube dimension (dpq admin register "
+                   "--cube-dimension ...)."));
 }
 
 // A nominal dimension's values: its labels without the "other" catch-all
@@ -50,7 +51,8 @@ absl::StatusOr<std::vector<std::string>> LabelClasses(
   if (label == nullptr) return NoPublicDomain(label_column);
   if (!label->bin_edges.empty()) {
     return absl::FailedPreconditionError(absl::StrCat(
-        "label column '", label_column, "' is declared as a "
+        "label column '", label_column,
+        "' is declared as a "
         "binned cube dimension; a label needs a nominal one (its values "
         "are the classes)."));
   }
@@ -96,9 +98,10 @@ absl::StatusOr<FeatureDomain> FeatureDomainOf(const cube::CubeDimension& dim,
   }
   std::vector<std::string> values = NominalValues(dim);
   if (values.empty()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "the cube dimension of column '", dim.column, "' declares no value, "
-        "so it gives the tree no domain to test."));
+    return absl::FailedPreconditionError(
+        absl::StrCat("the cube dimension of column '", dim.column,
+                     "' declares no value, "
+                     "so it gives the tree no domain to test."));
   }
   if (type == table::ColumnType::kString) {
     domain.numeric = false;
@@ -108,9 +111,9 @@ absl::StatusOr<FeatureDomain> FeatureDomainOf(const cube::CubeDimension& dim,
   for (size_t i = 0; i < values.size(); ++i) {
     double v = 0;
     if (!absl::SimpleAtod(values[i], &v) || !std::isfinite(v)) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "the cube dimension of numeric column '", dim.column,
-          "' declares the non-numeric value '", values[i], "'."));
+      return absl::FailedPreconditionError(
+          absl::StrCat("the cube dimension of numeric column '", dim.column,
+                       "' declares the non-numeric value '", values[i], "'."));
     }
     domain.min = i == 0 ? v : std::min(domain.min, v);
     domain.max = i == 0 ? v : std::max(domain.max, v);
@@ -138,7 +141,8 @@ absl::StatusOr<TreePublicInputs> TreePublicInputsFromCube(
     if (out.features.empty()) {
       return absl::FailedPreconditionError(absl::StrCat(
           "the dataset declares no cube dimension besides the label '",
-          label_column, "', so the tree has no feature with a "
+          label_column,
+          "', so the tree has no feature with a "
           "public domain (dpq admin register --cube-dimension ...)."));
     }
   }

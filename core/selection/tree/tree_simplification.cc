@@ -22,8 +22,8 @@ namespace {
 struct FeatureFacts {
   std::optional<std::string> equals;           // value == *equals
   absl::flat_hash_set<std::string> not_equal;  // value != c (or NULL)
-  std::optional<double> upper;  // value non-NULL and <= *upper
-  std::optional<double> lower;  // value > *lower or NULL
+  std::optional<double> upper;                 // value non-NULL and <= *upper
+  std::optional<double> lower;                 // value > *lower or NULL
 };
 
 using PathFacts = absl::flat_hash_map<std::string, FeatureFacts>;

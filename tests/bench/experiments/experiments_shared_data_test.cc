@@ -15,12 +15,12 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
-#include "gmock/gmock.h"
-#include "gtest/gtest.h"
 #include "bench/experiments/experiment_runner.h"
 #include "bench/experiments/figure_plots.h"
 #include "bench/experiments/gem_tuning.h"
 #include "bench/experiments/measure_evaluation.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
 #include "tests/testing/seeded_urbg.h"
 #include "tests/testing/shared_data.h"
 
@@ -115,20 +115,19 @@ TEST_F(SmallExperimentTest, FiguresRunTheDefaultsNextToThePapersMethods) {
     for (Method m : FigureMethods(figure)) expected.insert(MethodName(m));
     EXPECT_EQ(methods[figure], expected) << figure;
   }
-  EXPECT_THAT(methods["fig3"], ::testing::IsSupersetOf(
-                                   {"optimized", "vertex_cover", "gem",
-                                    "cover_bound", "exact"}));
+  EXPECT_THAT(methods["fig3"],
+              ::testing::IsSupersetOf({"optimized", "vertex_cover", "gem",
+                                       "cover_bound", "exact"}));
   EXPECT_TRUE(methods["fig5"].count("gem"));
   EXPECT_FALSE(methods["fig5"].count("cover_bound"));  // theta strategies
-  EXPECT_THAT(methods["grid"],
-              ::testing::IsSupersetOf({"baseline1", "baseline2", "basic",
-                                       "hierarchical", "optimized",
-                                       "vertex_cover", "gem", "cover_bound",
-                                       "exact"}));
+  EXPECT_THAT(methods["grid"], ::testing::IsSupersetOf(
+                                   {"baseline1", "baseline2", "basic",
+                                    "hierarchical", "optimized", "vertex_cover",
+                                    "gem", "cover_bound", "exact"}));
   std::set<std::string> fig7;
   for (Method m : FigureMethods("fig7")) fig7.insert(MethodName(m));
-  EXPECT_THAT(fig7, ::testing::IsSupersetOf({"optimized", "vertex_cover",
-                                             "gem", "cover_bound"}));
+  EXPECT_THAT(fig7, ::testing::IsSupersetOf(
+                        {"optimized", "vertex_cover", "gem", "cover_bound"}));
   EXPECT_TRUE(FigureMethods("accuracy").empty());
 }
 
@@ -209,8 +208,7 @@ TEST_F(SmallExperimentTest, EveryFigurePlotsTheDefaultsNextToThePapers) {
     }
     relabelled.push_back(r);
   }
-  ASSERT_TRUE(
-      WritePlots(relabelled, {"hospital"}, dir, /*render=*/false).ok());
+  ASSERT_TRUE(WritePlots(relabelled, {"hospital"}, dir, /*render=*/false).ok());
   const std::string fig6 = ReadFile(dir + "/fig6.gp");
   for (const std::string legend :
        {"'optimized (paper)'", "'gem (dpq default)'", "'vertex_cover (paper)'",

@@ -6,14 +6,14 @@
 #include <utility>
 
 #include "absl/status/status.h"
-#include "core/graph/conflict_graph_builder.h"
-#include "gmock/gmock.h"
-#include "gtest/gtest.h"
 #include "bench/experiments/experiment_runner.h"
 #include "bench/experiments/gem_tuning.h"
 #include "bench/experiments/general_dc_tables.h"
 #include "bench/experiments/measure_evaluation.h"
 #include "bench/experiments/small_tables.h"
+#include "core/graph/conflict_graph_builder.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
 #include "tests/testing/seeded_urbg.h"
 
 namespace dpq::bench::experiments {

@@ -5,13 +5,13 @@
 #include <optional>
 #include <string>
 
+#include "bench/generators/cell_values.h"
+#include "bench/generators/rnoise.h"
+#include "bench/generators/stock_generator.h"
 #include "core/constraints/dc_evaluation.h"
 #include "core/constraints/dc_parser.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "bench/generators/cell_values.h"
-#include "bench/generators/rnoise.h"
-#include "bench/generators/stock_generator.h"
 
 namespace dpq::bench::generators {
 namespace {

@@ -5,13 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "bench/generators/cell_values.h"
+#include "bench/generators/conoise.h"
+#include "bench/generators/rnoise.h"
 #include "core/constraints/dc_evaluation.h"
 #include "core/constraints/dc_parser.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "bench/generators/cell_values.h"
-#include "bench/generators/conoise.h"
-#include "bench/generators/rnoise.h"
 #include "tests/testing/shared_data.h"
 
 namespace dpq::bench::generators {

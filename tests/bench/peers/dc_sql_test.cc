@@ -110,15 +110,17 @@ TEST(IsSymmetricTest, SwappingTheTuplesMustGiveTheSamePredicates) {
 }
 
 TEST(CountConflictsSqlTest, UnionOfOneSelfJoinPerDc) {
-  const auto dcs = Parse("zip -> city\nnot(t1.salary<t2.salary&t1.rate>t2.rate)");
+  const auto dcs =
+      Parse("zip -> city\nnot(t1.salary<t2.salary&t1.rate>t2.rate)");
   ASSERT_EQ(dcs.size(), 2u);
   const std::string sql = CountConflictsSql(dcs, TaxLike());
   EXPECT_EQ(sql,
             "SELECT count(*) AS conflicting_pairs FROM (\n"
-            "  -- " + dcs[0].text + "\n  " + DcPairsSql(dcs[0], TaxLike()) +
+            "  -- " +
+                dcs[0].text + "\n  " + DcPairsSql(dcs[0], TaxLike()) +
                 "\n  UNION\n"
-                "  -- " + dcs[1].text + "\n  " +
-                DcPairsSql(dcs[1], TaxLike()) + "\n);");
+                "  -- " +
+                dcs[1].text + "\n  " + DcPairsSql(dcs[1], TaxLike()) + "\n);");
 }
 
 TEST(CountConflictsSqlTest, MirrorImagesAndRepeatsAreJoinedOnce) {

@@ -34,8 +34,8 @@ TEST(ParseRunLineTest, ReadsTheTwelveFields) {
 
 TEST(ParseRunLineTest, RefusesMalformedLines) {
   EXPECT_FALSE(ParseRunLine("tax\t8 FDs\t1").ok());
-  const auto bad = ParseRunLine(
-      "tax 1M\t8 FDs\t1\tfast\t1\t1\t1\t1\t1\t1\t1\t0.5 0.5 0.5");
+  const auto bad =
+      ParseRunLine("tax 1M\t8 FDs\t1\tfast\t1\t1\t1\t1\t1\t1\t1\t0.5 0.5 0.5");
   ASSERT_FALSE(bad.ok());
   EXPECT_THAT(bad.status().message(), HasSubstr("dpq seconds 'fast'"));
 }

@@ -5,10 +5,10 @@
 #include <random>
 #include <vector>
 
-#include "gmock/gmock.h"
-#include "gtest/gtest.h"
 #include "bench/r2t/laplace_noise.h"
 #include "bench/r2t/truncated_count.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
 #include "tests/testing/seeded_urbg.h"
 #include "tests/testing/status_matchers.h"
 
@@ -69,8 +69,8 @@ TEST_P(TruncatedCountTest, TriangleWithTauOneIsFractional) {
 
 TEST_P(TruncatedCountTest, TwoStarsSharingLeavesAreSolvedAsOneComponent) {
   // Centres 0 and 1 both adjacent to leaves 2..5: tau = 2 caps each centre.
-  const Graph g = MakeGraph(6, {{0, 2}, {0, 3}, {0, 4}, {0, 5}, {1, 2},
-                                {1, 3}, {1, 4}, {1, 5}});
+  const Graph g = MakeGraph(
+      6, {{0, 2}, {0, 3}, {0, 4}, {0, 5}, {1, 2}, {1, 3}, {1, 4}, {1, 5}});
   EXPECT_THAT(Q(g, 2, GetParam()), DoubleNear(4, kTol));
 }
 

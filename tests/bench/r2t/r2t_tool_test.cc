@@ -25,8 +25,8 @@ void WriteFile(const std::string& path, const std::string& text) {
 
 TEST(R2tToolTest, ParsesFlagsAndRejectsUnknownOnes) {
   auto o = ParseR2tToolArgs({"dpq-r2t", "--data", "x.csv", "--dcs=y.dc",
-                             "--epsilon", "0.5", "--runs", "3", "--seed",
-                             "7", "--base", "5.5", "--thresholds", "authors"});
+                             "--epsilon", "0.5", "--runs", "3", "--seed", "7",
+                             "--base", "5.5", "--thresholds", "authors"});
   ASSERT_TRUE(o.ok()) << o.status();
   EXPECT_EQ(o->data_path, "x.csv");
   EXPECT_EQ(o->dcs_path, "y.dc");
@@ -47,9 +47,9 @@ TEST(R2tToolTest, ParsesFlagsAndRejectsUnknownOnes) {
                                  "--frobnicate", "1"})
                    .ok());
   EXPECT_FALSE(ParseR2tToolArgs({"dpq-r2t", "--data", "x"}).ok());
-  EXPECT_FALSE(ParseR2tToolArgs({"dpq-r2t", "--data", "x", "--dcs", "y",
-                                 "--runs", "0"})
-                   .ok());
+  EXPECT_FALSE(
+      ParseR2tToolArgs({"dpq-r2t", "--data", "x", "--dcs", "y", "--runs", "0"})
+          .ok());
 }
 
 // A 3-row FD violation block (A = 1 with B in {1, 2, 3}: 3 pairs) plus
@@ -60,9 +60,9 @@ TEST(R2tToolTest, RunsEndToEndOnATinyTable) {
   const std::string csv = TempPath("out.csv");
   WriteFile(data, "A,B\n1,1\n1,2\n1,3\n2,1\n3,1\n4,1\n");
   WriteFile(dcs, "A -> B\n");
-  auto o = ParseR2tToolArgs({"dpq-r2t", "--data", data, "--dcs", dcs,
-                             "--runs", "2", "--seed", "1", "--csv", csv,
-                             "--label", "tiny", "--threads", "1"});
+  auto o = ParseR2tToolArgs({"dpq-r2t", "--data", data, "--dcs", dcs, "--runs",
+                             "2", "--seed", "1", "--csv", csv, "--label",
+                             "tiny", "--threads", "1"});
   ASSERT_TRUE(o.ok()) << o.status();
   std::ostringstream out;
   ASSERT_TRUE(RunR2tTool(*o, out).ok());

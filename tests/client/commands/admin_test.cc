@@ -130,10 +130,11 @@ TEST(AdminTextTest, BudgetChange) {
             "3.\n");
   v1::GrantBudgetResponse resp;
   *resp.mutable_budget() = b;
-  EXPECT_EQ(*ProtoJsonLine(resp),
-            R"({"budget":{"buyerId":"alice","datasetId":"h","granted":3,)"
-            R"("spent":0,"reserved":0,"remaining":3,"grantedUnits":"0","spentUnits":"0","reservedUnits":"0","remainingUnits":"0"}})"
-            "\n");
+  EXPECT_EQ(
+      *ProtoJsonLine(resp),
+      R"({"budget":{"buyerId":"alice","datasetId":"h","granted":3,)"
+      R"("spent":0,"reserved":0,"remaining":3,"grantedUnits":"0","spentUnits":"0","reservedUnits":"0","remainingUnits":"0"}})"
+      "\n");
 }
 
 TEST(AdminTextTest, AdminDatasetsShowTrueSizes) {

@@ -121,17 +121,18 @@ TEST(CuboidsTextTest, HumanTablesPerCuboidThenNoiseAndCharge) {
 // and noiseStddev[i] belongs to cuboids[i].
 TEST(CuboidsTextTest, JsonCellsCarryTheirDimensionValues) {
   const auto resp = FromText<v1::ReleaseCuboidsResponse>(kCuboids);
-  EXPECT_EQ(*ProtoJsonLine(resp),
-            R"j({"cuboids":[{"dimensions":["Sex","Age"],"cells":[)j"
-            R"j({"values":["F","[0,30)"],"count":101.25},)j"
-            R"j({"values":["F","other"],"count":-2},)j"
-            R"j({"values":["M","[0,30)"],"count":99},)j"
-            R"j({"values":["M","other"],"count":0.5}]},)j"
-            R"j({"dimensions":[],"cells":[{"values":[],"count":1000}]}],)j"
-            R"j("noiseStddev":[2.82843,1.41421],"strategy":"per_cuboid",)j"
-            R"j("sensitivity":2,"epsilonCharged":1,"remainingBudget":2,)j"
-            R"j("requestId":"c-1","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})j"
-            "\n");
+  EXPECT_EQ(
+      *ProtoJsonLine(resp),
+      R"j({"cuboids":[{"dimensions":["Sex","Age"],"cells":[)j"
+      R"j({"values":["F","[0,30)"],"count":101.25},)j"
+      R"j({"values":["F","other"],"count":-2},)j"
+      R"j({"values":["M","[0,30)"],"count":99},)j"
+      R"j({"values":["M","other"],"count":0.5}]},)j"
+      R"j({"dimensions":[],"cells":[{"values":[],"count":1000}]}],)j"
+      R"j("noiseStddev":[2.82843,1.41421],"strategy":"per_cuboid",)j"
+      R"j("sensitivity":2,"epsilonCharged":1,"remainingBudget":2,)j"
+      R"j("requestId":"c-1","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})j"
+      "\n");
 }
 
 TEST(CuboidsTextTest, MissingStddevIsDashAndReplayIsExplained) {
@@ -152,7 +153,10 @@ TEST(CuboidsTextTest, MissingStddevIsDashAndReplayIsExplained) {
                               "epsilon 0 (recorded answer of an earlier "
                               "call), remaining 2\n"));
   EXPECT_THAT(*ProtoJsonLine(resp), HasSubstr(R"j("noiseStddev":[],)j"));
-  EXPECT_THAT(*ProtoJsonLine(resp), HasSubstr(R"j("replayed":true,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})j"));
+  EXPECT_THAT(
+      *ProtoJsonLine(resp),
+      HasSubstr(
+          R"j("replayed":true,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})j"));
 }
 
 TEST_F(CliTest, CuboidsSendsEveryCuboidAndPrintsJson) {

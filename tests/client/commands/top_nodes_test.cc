@@ -96,14 +96,16 @@ TEST(TopNodesTextTest, HumanRankedTable) {
 
 TEST(TopNodesTextTest, JsonNodesAreStrings) {
   const auto resp = FromText<v1::SelectInfluentialNodesResponse>(kTopNodes);
-  EXPECT_EQ(*ProtoJsonLine(resp),
-            R"j({"nodes":["34","1","33"],"epsilonCharged":1,)j"
-            R"j("remainingBudget":4,"requestId":"n-1","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})j"
-            "\n");
-  EXPECT_EQ(*ProtoJsonLine(v1::SelectInfluentialNodesResponse()),
-            R"j({"nodes":[],"epsilonCharged":0,"remainingBudget":0,)j"
-            R"j("requestId":"","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})j"
-            "\n");
+  EXPECT_EQ(
+      *ProtoJsonLine(resp),
+      R"j({"nodes":["34","1","33"],"epsilonCharged":1,)j"
+      R"j("remainingBudget":4,"requestId":"n-1","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})j"
+      "\n");
+  EXPECT_EQ(
+      *ProtoJsonLine(v1::SelectInfluentialNodesResponse()),
+      R"j({"nodes":[],"epsilonCharged":0,"remainingBudget":0,)j"
+      R"j("requestId":"","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})j"
+      "\n");
 }
 
 TEST_F(CliTest, TopNodesSendsEveryFlagAndPrintsJson) {
@@ -129,9 +131,11 @@ TEST_F(CliTest, TopNodesSendsEveryFlagAndPrintsJson) {
   EXPECT_EQ(sent.sensitivity(), v1::SENSITIVITY_MODE_GLOBAL);
   EXPECT_THAT(sent.weights(), ::testing::ElementsAre(1));
   EXPECT_DOUBLE_EQ(sent.epsilon(), 2);
-  EXPECT_EQ(out(), R"({"nodes":["34","1"],"epsilonCharged":2,)"
-                   R"("remainingBudget":0,"requestId":"n-1","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})"
-                   "\n");
+  EXPECT_EQ(
+      out(),
+      R"({"nodes":["34","1"],"epsilonCharged":2,)"
+      R"("remainingBudget":0,"requestId":"n-1","replayed":false,"epsilonChargedUnits":"0","remainingBudgetUnits":"0"})"
+      "\n");
 }
 
 }  // namespace

@@ -36,8 +36,8 @@ bool SamePairs(const std::string& x, const std::string& y) {
 }
 
 TEST(DcPairKeyTest, OrderAndSpellingOfPredicatesDoNotMatter) {
-  EXPECT_TRUE(SamePairs("not(t1.A=t2.A&t1.B!=t2.B)",
-                        "not(t2.B!=t1.B&t2.A=t1.A)"));
+  EXPECT_TRUE(
+      SamePairs("not(t1.A=t2.A&t1.B!=t2.B)", "not(t2.B!=t1.B&t2.A=t1.A)"));
   EXPECT_TRUE(SamePairs("A -> B", "not(t1.A=t2.A&t1.B!=t2.B)"));
   // A repeated predicate changes nothing in a conjunction.
   EXPECT_TRUE(SamePairs("not(t1.A=t2.A&t1.A=t2.A&t1.B!=t2.B)", "A -> B"));
@@ -60,12 +60,11 @@ TEST(DcPairKeyTest, DifferentConstraintsDiffer) {
   EXPECT_FALSE(SamePairs("not(t1.N>3&t1.A=t2.A)", "not(t1.N>4&t1.A=t2.A)"));
   EXPECT_FALSE(SamePairs("not(t1.N>3&t1.A=t2.A)", "not(t1.N>=3&t1.A=t2.A)"));
   // Only t1 is restricted: not the mirror of a DC restricting both.
-  EXPECT_FALSE(SamePairs("not(t1.N>t2.N&t1.X>t2.X)",
-                         "not(t1.N>t2.N&t1.X<t2.X)"));
-  EXPECT_FALSE(SamePairs("not(t1.X<0.5&t1.A=t2.A)",
-                         "not(t1.X<0.25&t1.A=t2.A)"));
-  EXPECT_FALSE(SamePairs("not(t1.A='a'&t1.B=t2.B)",
-                         "not(t1.A='b'&t1.B=t2.B)"));
+  EXPECT_FALSE(
+      SamePairs("not(t1.N>t2.N&t1.X>t2.X)", "not(t1.N>t2.N&t1.X<t2.X)"));
+  EXPECT_FALSE(
+      SamePairs("not(t1.X<0.5&t1.A=t2.A)", "not(t1.X<0.25&t1.A=t2.A)"));
+  EXPECT_FALSE(SamePairs("not(t1.A='a'&t1.B=t2.B)", "not(t1.A='b'&t1.B=t2.B)"));
 }
 
 TEST(DcPairKeyTest, NegativeZeroIsZero) {

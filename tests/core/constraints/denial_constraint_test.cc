@@ -74,9 +74,8 @@ Operand IntConstant(int64_t value) {
 
 TEST(NormalizePredicateTest, PutsTheColumnFirstAndT1First) {
   // 5 < t1.N  ->  t1.N > 5
-  const Predicate constant_first =
-      NormalizePredicate(Predicate{IntConstant(5), CompareOp::kLt,
-                                   Column(TupleVar::kT1, 3)});
+  const Predicate constant_first = NormalizePredicate(
+      Predicate{IntConstant(5), CompareOp::kLt, Column(TupleVar::kT1, 3)});
   EXPECT_FALSE(constant_first.lhs.is_constant);
   EXPECT_EQ(constant_first.lhs.column, 3u);
   EXPECT_EQ(constant_first.op, CompareOp::kGt);

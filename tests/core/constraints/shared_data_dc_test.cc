@@ -1,6 +1,6 @@
 // Loads every DC file shipped in ../shared/data against its CSV's header
-// (label shared-data). Only the header line is read (not the CSV reader): string columns by
-// default, numeric types where a DC orders values.
+// (label shared-data). Only the header line is read (not the CSV reader):
+// string columns by default, numeric types where a DC orders values.
 #include <cstddef>
 #include <fstream>
 #include <string>

@@ -40,7 +40,8 @@ inline CubeSchema TinySchema(const std::vector<size_t>& sizes) {
     // StrCat, not "D" + std::to_string(d): GCC 12 at -O3 reports a false
     // -Wrestrict in the inlined operator+ (GCC bug 105329).
     dim.column = absl::StrCat("D", d);
-    for (size_t v = 0; v < sizes[d]; ++v) dim.labels.push_back(std::to_string(v));
+    for (size_t v = 0; v < sizes[d]; ++v)
+      dim.labels.push_back(std::to_string(v));
     s.dimensions.push_back(dim);
   }
   return s;

@@ -16,7 +16,8 @@ using ::testing::HasSubstr;
 
 // A cuboid over dims 0..n-1 of the given sizes with random integer
 // "true" counts in [0, 5].
-DenseCuboid RandomCuboid(const std::vector<size_t>& sizes, std::mt19937_64& rng) {
+DenseCuboid RandomCuboid(const std::vector<size_t>& sizes,
+                         std::mt19937_64& rng) {
   DenseCuboid c;
   size_t n = 1;
   for (size_t d = 0; d < sizes.size(); ++d) {
@@ -24,7 +25,8 @@ DenseCuboid RandomCuboid(const std::vector<size_t>& sizes, std::mt19937_64& rng)
     c.sizes.push_back(sizes[d]);
     n *= sizes[d];
   }
-  for (size_t i = 0; i < n; ++i) c.counts.push_back(static_cast<double>(rng() % 6));
+  for (size_t i = 0; i < n; ++i)
+    c.counts.push_back(static_cast<double>(rng() % 6));
   return c;
 }
 
@@ -85,10 +87,10 @@ TEST(ConsistencyTest, TwoCuboidsLinearTimeSolutionIsTheLeastSquaresOne) {
     std::vector<size_t> g1, g2;
   };
   const std::vector<Case> cases = {
-      {{2, 3, 4}, {0, 1}, {1, 2}},     // Example 4.1 shape
-      {{3, 2, 2, 2}, {0, 1}, {2, 3}},  // empty meet
-      {{3, 4, 2}, {2}, {1}},           // one-dim cuboids, extra dim
-      {{3, 4, 2}, {1}, {0, 1}},        // nested
+      {{2, 3, 4}, {0, 1}, {1, 2}},           // Example 4.1 shape
+      {{3, 2, 2, 2}, {0, 1}, {2, 3}},        // empty meet
+      {{3, 4, 2}, {2}, {1}},                 // one-dim cuboids, extra dim
+      {{3, 4, 2}, {1}, {0, 1}},              // nested
       {{2, 3, 2, 3}, {3, 1, 0}, {2, 1, 3}},  // unsorted, 2-dim meet
   };
   std::mt19937_64 rng(2);
@@ -115,16 +117,16 @@ TEST(ConsistencyTest, RejectsInconsistentOrForeignExactCuboids) {
   const DenseCuboid e2 = AggregateCuboid(truth, {1});
   e1.counts[0] += 1;  // totals now disagree
   DenseCuboid x = truth;
-  EXPECT_THAT(ProjectOntoTwoExactCuboids(x, e1, e2),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("disagree")));
+  EXPECT_THAT(
+      ProjectOntoTwoExactCuboids(x, e1, e2),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("disagree")));
   DenseCuboid small = AggregateCuboid(truth, {0, 1});
   EXPECT_THAT(ProjectOntoExactCuboid(small, AggregateCuboid(truth, {2})),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("not all dimensions")));
-  EXPECT_THAT(ProjectOntoExactCuboids(x, {e2, e2, e2}),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("at most two")));
+  EXPECT_THAT(
+      ProjectOntoExactCuboids(x, {e2, e2, e2}),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("at most two")));
 }
 
 }  // namespace

@@ -18,8 +18,9 @@
 namespace dpq::core::cube::testing {
 
 // A table of string columns from rows of texts ("" = NULL).
-inline table::Table StringTable(const std::vector<std::string>& columns,
-                                const std::vector<std::vector<std::string>>& rows) {
+inline table::Table StringTable(
+    const std::vector<std::string>& columns,
+    const std::vector<std::vector<std::string>>& rows) {
   std::vector<table::ColumnSpec> specs;
   for (const std::string& c : columns) {
     specs.push_back({c, table::ColumnType::kString});
@@ -54,26 +55,25 @@ inline DimensionSpec InferredSpec(std::string column) {
 
 // Figure 1(a): the fact table T (Sex, Age, Salary).
 inline table::Table Figure1Table() {
-  return StringTable({"Sex", "Age", "Salary"},
-                     {{"F", "21-30", "10-50k"},
-                      {"F", "21-30", "10-50k"},
-                      {"F", "31-40", "50-200k"},
-                      {"F", "41-50", "500k+"},
-                      {"M", "21-30", "10-50k"},
-                      {"M", "21-30", "50-200k"},
-                      {"M", "31-40", "50-200k"},
-                      {"M", "60+", "500k+"}});
+  return StringTable({"Sex", "Age", "Salary"}, {{"F", "21-30", "10-50k"},
+                                                {"F", "21-30", "10-50k"},
+                                                {"F", "31-40", "50-200k"},
+                                                {"F", "41-50", "500k+"},
+                                                {"M", "21-30", "10-50k"},
+                                                {"M", "21-30", "50-200k"},
+                                                {"M", "31-40", "50-200k"},
+                                                {"M", "60+", "500k+"}});
 }
 
 // Example 2.1's domains, declared complete (no "other" cell), so that the
 // sizes are the paper's: |Sex| = 2, |Age| = 7, |Salary| = 5.
 inline std::vector<DimensionSpec> Example21Specs() {
-  return {Spec("Sex", {}, {"M", "F"}, true),
-          Spec("Age", {},
-               {"0-10", "11-20", "21-30", "31-40", "41-50", "51-60", "60+"},
-               true),
-          Spec("Salary", {},
-               {"0-10k", "10-50k", "50-200k", "200-500k", "500k+"}, true)};
+  return {
+      Spec("Sex", {}, {"M", "F"}, true),
+      Spec("Age", {},
+           {"0-10", "11-20", "21-30", "31-40", "41-50", "51-60", "60+"}, true),
+      Spec("Salary", {}, {"0-10k", "10-50k", "50-200k", "200-500k", "500k+"},
+           true)};
 }
 
 // Three dimensions D0, D1 (10 values each) and D2 (2 values).

@@ -28,10 +28,10 @@ TEST(CuboidReleaseAdultTest, ReleasesConsistentCuboidsOnAdult) {
       table::ReadCsvFile(::dpq::testing::SharedDataPath("adult/adult.csv")));
   ASSERT_OK_AND_ASSIGN(
       CubeSchema schema,
-      BuildCubeSchema(t, {testing::InferredSpec("Sex"),
-                          testing::InferredSpec("Race"),
-                          testing::InferredSpec("Education"),
-                          testing::Spec("Age", {0, 20, 30, 40, 50, 60, 100})}));
+      BuildCubeSchema(
+          t, {testing::InferredSpec("Sex"), testing::InferredSpec("Race"),
+              testing::InferredSpec("Education"),
+              testing::Spec("Age", {0, 20, 30, 40, 50, 60, 100})}));
   CuboidReleaseOptions options;
   options.epsilon = 1;
   options.public_exact_cuboids = {{"Sex", "Race"}, {"Race", "Education"}};
@@ -39,12 +39,13 @@ TEST(CuboidReleaseAdultTest, ReleasesConsistentCuboidsOnAdult) {
   const absl::Time start = absl::Now();
   ASSERT_OK_AND_ASSIGN(
       CuboidRelease r,
-      ReleaseCuboids(t, schema,
-                     {{"Sex", "Education", "Age"}, {"Education", "Sex"},
-                      {"Age", "Race"}},
-                     options, urbg));
-  RecordProperty("release_ms",
-                 std::to_string(absl::ToDoubleMilliseconds(absl::Now() - start)));
+      ReleaseCuboids(
+          t, schema,
+          {{"Sex", "Education", "Age"}, {"Education", "Sex"}, {"Age", "Race"}},
+          options, urbg));
+  RecordProperty(
+      "release_ms",
+      std::to_string(absl::ToDoubleMilliseconds(absl::Now() - start)));
   // size({Sex}) = 3 (F, M and the "other" cell every inferred domain has),
   // size({Education}) = 17: 2 min(3, 17) = 6.
   EXPECT_EQ(r.sensitivity, 6);

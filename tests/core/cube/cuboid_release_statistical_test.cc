@@ -59,9 +59,9 @@ TEST(CuboidReleaseStatisticalTest, ConsistentCellsAreUnbiasedWithLessVariance) {
   SeededUrbg urbg(61);
   double raw_variance = 0;
   for (int run = 0; run < kRuns; ++run) {
-    ASSERT_OK_AND_ASSIGN(CuboidRelease r,
-                         ReleaseCuboids(t, schema, {{"A", "B", "C"}}, options,
-                                        urbg));
+    ASSERT_OK_AND_ASSIGN(
+        CuboidRelease r,
+        ReleaseCuboids(t, schema, {{"A", "B", "C"}}, options, urbg));
     raw_variance = r.noise_stddev[0] * r.noise_stddev[0];
     for (size_t i = 0; i < n; ++i) {
       const double err = r.cuboids[0].cells[i].count - truth.cells[i].count;
@@ -90,7 +90,8 @@ TEST(CuboidReleaseStatisticalTest, ConsistentCellsAreUnbiasedWithLessVariance) {
   // sqrt((kurtosis - 1) / 4000) ~ 0.035 even if the cells were perfectly
   // correlated; 20% is > 5 sd, P(false failure) < 1e-6.
   EXPECT_NEAR(pooled / expected_variance, 1.0, 0.2);
-  RecordProperty("variance_ratio_to_raw", std::to_string(pooled / raw_variance));
+  RecordProperty("variance_ratio_to_raw",
+                 std::to_string(pooled / raw_variance));
 }
 
 TEST(CuboidReleaseStatisticalTest, DerivedCuboidErrorMatchesTheStrategyModel) {
@@ -104,10 +105,11 @@ TEST(CuboidReleaseStatisticalTest, DerivedCuboidErrorMatchesTheStrategyModel) {
   const std::vector<DenseCuboid> exact = {AggregateCuboid(truth, {0, 1}),
                                           AggregateCuboid(truth, {1, 2})};
   const DenseCuboid truth_r = AggregateCuboid(truth, {0, 2});
-  const double units = ProjectedErrorUnits(schema, {{0, 1}, {1, 2}}, {0, 2},
-                                           {0, 1, 2});
+  const double units =
+      ProjectedErrorUnits(schema, {{0, 1}, {1, 2}}, {0, 2}, {0, 1, 2});
   EXPECT_DOUBLE_EQ(units, 3);
-  ASSERT_OK_AND_ASSIGN(dp::DiscreteLaplace noise, dp::DiscreteLaplace::Create(4));
+  ASSERT_OK_AND_ASSIGN(dp::DiscreteLaplace noise,
+                       dp::DiscreteLaplace::Create(4));
   SeededUrbg urbg(62);
   double total = 0;
   for (int run = 0; run < kRuns; ++run) {
@@ -116,7 +118,8 @@ TEST(CuboidReleaseStatisticalTest, DerivedCuboidErrorMatchesTheStrategyModel) {
     ASSERT_OK(ProjectOntoExactCuboids(x, exact));
     const DenseCuboid r = AggregateCuboid(x, {0, 2});
     for (size_t i = 0; i < r.counts.size(); ++i) {
-      total += (r.counts[i] - truth_r.counts[i]) * (r.counts[i] - truth_r.counts[i]);
+      total +=
+          (r.counts[i] - truth_r.counts[i]) * (r.counts[i] - truth_r.counts[i]);
     }
   }
   // Relative sd of the mean ~ sqrt(2.5 / 4000) = 0.025: 15% is 6 sd,

@@ -18,10 +18,10 @@ namespace {
 
 using ::dpq::testing::SeededUrbg;
 using ::dpq::testing::StatusIs;
-using ::testing::HasSubstr;
 using testing::Example21Specs;
 using testing::ExpectConsistent;
 using testing::Figure1Table;
+using ::testing::HasSubstr;
 using testing::TinySchemaForStrategy;
 
 class CuboidReleaseTest : public ::testing::Test {
@@ -41,8 +41,9 @@ TEST_F(CuboidReleaseTest, ReleasedCuboidsSatisfyTheExactCuboids) {
   SeededUrbg urbg(7);
   ASSERT_OK_AND_ASSIGN(
       CuboidRelease r,
-      ReleaseCuboids(table_, schema_, {{"Sex", "Age", "Salary"}, {"Salary", "Sex"}},
-                     options_, urbg));
+      ReleaseCuboids(table_, schema_,
+                     {{"Sex", "Age", "Salary"}, {"Salary", "Sex"}}, options_,
+                     urbg));
   ASSERT_EQ(r.cuboids.size(), 2u);
   EXPECT_EQ(r.sensitivity, 4);  // Example 4.1
   EXPECT_EQ(r.epsilon_spent, 1.0);
@@ -73,9 +74,9 @@ TEST_F(CuboidReleaseTest, BothStrategiesAreConsistent) {
            {{{"Sex", "Salary"}, {"Salary"}, {"Sex"}, {"Salary", "Sex"}},
             ReleaseStrategy::kPerCuboid}}) {
     SeededUrbg urbg(8);
-    ASSERT_OK_AND_ASSIGN(CuboidRelease r, ReleaseCuboids(table_, schema_,
-                                                         c.request, options_,
-                                                         urbg));
+    ASSERT_OK_AND_ASSIGN(
+        CuboidRelease r,
+        ReleaseCuboids(table_, schema_, c.request, options_, urbg));
     EXPECT_EQ(r.strategy, c.expected);
     for (const Cuboid& cuboid : r.cuboids) {
       for (const std::string& d : cuboid.dimensions) {
@@ -105,8 +106,9 @@ TEST_F(CuboidReleaseTest, ReportsTheNoiseStddevOfTheDiscreteLaplace) {
   SeededUrbg urbg(10);
   options_.public_exact_cuboids.clear();  // sensitivity 1
   options_.epsilon = 0.5;
-  ASSERT_OK_AND_ASSIGN(CuboidRelease r,
-                       ReleaseCuboids(table_, schema_, {{"Sex"}}, options_, urbg));
+  ASSERT_OK_AND_ASSIGN(
+      CuboidRelease r,
+      ReleaseCuboids(table_, schema_, {{"Sex"}}, options_, urbg));
   EXPECT_EQ(r.sensitivity, 1);
   // Scale 2: variance 2p / (1 - p)^2 with p = exp(-1/2).
   const double p = std::exp(-0.5);
@@ -134,7 +136,8 @@ TEST_F(CuboidReleaseTest, RoundingGivesNonNegativeIntegers) {
   options_.epsilon = 0.1;
   ASSERT_OK_AND_ASSIGN(
       CuboidRelease r,
-      ReleaseCuboids(table_, schema_, {{"Sex", "Age", "Salary"}}, options_, urbg));
+      ReleaseCuboids(table_, schema_, {{"Sex", "Age", "Salary"}}, options_,
+                     urbg));
   for (const CuboidCell& cell : r.cuboids[0].cells) {
     EXPECT_GE(cell.count, 0);
     EXPECT_EQ(cell.count, std::round(cell.count));
@@ -143,20 +146,22 @@ TEST_F(CuboidReleaseTest, RoundingGivesNonNegativeIntegers) {
 
 TEST_F(CuboidReleaseTest, BadInputIsRejected) {
   SeededUrbg urbg(12);
-  EXPECT_THAT(ReleaseCuboids(table_, schema_, {{"Sex", "Height"}}, options_, urbg),
-              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("'Height'")));
+  EXPECT_THAT(
+      ReleaseCuboids(table_, schema_, {{"Sex", "Height"}}, options_, urbg),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("'Height'")));
   for (double eps : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN(),
                      std::numeric_limits<double>::infinity()}) {
     CuboidReleaseOptions o = options_;
     o.epsilon = eps;
-    EXPECT_THAT(ReleaseCuboids(table_, schema_, {{"Sex"}}, o, urbg),
-                StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Epsilon")));
+    EXPECT_THAT(
+        ReleaseCuboids(table_, schema_, {{"Sex"}}, o, urbg),
+        StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Epsilon")));
   }
   CuboidReleaseOptions small = options_;
   small.max_cells = 69;  // the base cuboid has 70 cells
-  EXPECT_THAT(ReleaseCuboids(table_, schema_, {{"Sex", "Age", "Salary"}}, small,
-                             urbg),
-              StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("69")));
+  EXPECT_THAT(
+      ReleaseCuboids(table_, schema_, {{"Sex", "Age", "Salary"}}, small, urbg),
+      StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("69")));
   CuboidReleaseOptions three = options_;
   three.public_exact_cuboids = {{"Sex"}, {"Age"}, {"Salary"}};
   EXPECT_THAT(ReleaseCuboids(table_, schema_, {{"Sex", "Age"}}, three, urbg),
@@ -164,8 +169,9 @@ TEST_F(CuboidReleaseTest, BadInputIsRejected) {
                        HasSubstr("three or more")));
   CuboidReleaseOptions unknown = options_;
   unknown.public_exact_cuboids = {{"Weight"}};
-  EXPECT_THAT(ReleaseCuboids(table_, schema_, {{"Sex"}}, unknown, urbg),
-              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("'Weight'")));
+  EXPECT_THAT(
+      ReleaseCuboids(table_, schema_, {{"Sex"}}, unknown, urbg),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("'Weight'")));
 }
 
 TEST(ReleaseStrategyTest, PicksTheSmallerExpectedError) {
@@ -179,9 +185,9 @@ TEST(ReleaseStrategyTest, PicksTheSmallerExpectedError) {
   EXPECT_NEAR(a.per_cuboid_error, 20 * DiscreteLaplaceVariance(2), 1e-9);
   EXPECT_NEAR(a.base_cuboid_error, 200 * DiscreteLaplaceVariance(1), 1e-9);
   // {D0, D2}, {D0}, {D2}, {D0, D2}: the union is {D0, D2}: base wins.
-  ASSERT_OK_AND_ASSIGN(StrategyPlan b,
-                       ChooseStrategy(s, {}, {{0, 2}, {0}, {2}, {0, 2}}, 1, 1,
-                                      1000));
+  ASSERT_OK_AND_ASSIGN(
+      StrategyPlan b,
+      ChooseStrategy(s, {}, {{0, 2}, {0}, {2}, {0, 2}}, 1, 1, 1000));
   EXPECT_EQ(b.strategy, ReleaseStrategy::kBaseCuboid);
   EXPECT_EQ(b.base_cuboid_cells, 20u);
   EXPECT_EQ(b.per_cuboid_cells, 32u);
@@ -191,9 +197,9 @@ TEST(ReleaseStrategyTest, PicksTheSmallerExpectedError) {
                        ChooseStrategy(s, {}, {{0, 2}, {0}, {2}}, 1, 1000, 31));
   EXPECT_EQ(c.strategy, ReleaseStrategy::kBaseCuboid);
   // Both over the limit.
-  EXPECT_THAT(ChooseStrategy(s, {}, {{0, 1}, {1}}, 1, 1, 19),
-              StatusIs(absl::StatusCode::kResourceExhausted,
-                       HasSubstr("limit of 19")));
+  EXPECT_THAT(
+      ChooseStrategy(s, {}, {{0, 1}, {1}}, 1, 1, 19),
+      StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("limit of 19")));
 }
 
 TEST(ReleaseStrategyTest, ProjectedErrorUnitsCountsTheFreeDirections) {

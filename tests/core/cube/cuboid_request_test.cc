@@ -62,9 +62,9 @@ TEST(CuboidRequestTest, RefusesTooFewOrTooManyCuboids) {
                                  "holds 0.")));
   std::vector<std::vector<std::string>> many(kMaxCuboidsPerRequest + 1,
                                              {"Sex"});
-  EXPECT_THAT(BuildCuboidRequest(Schema(), {}, Spec(many)),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("but holds 17.")));
+  EXPECT_THAT(
+      BuildCuboidRequest(Schema(), {}, Spec(many)),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("but holds 17.")));
 }
 
 TEST(CuboidRequestTest, RefusesUnknownAndRepeatedDimensions) {
@@ -90,8 +90,7 @@ TEST(CuboidRequestTest, RefusesMoreCellsThanTheLimit) {
   // 2 * 100,000 cells fit exactly; one more cuboid does not.
   CubeSchema schema = Schema();
   schema.dimensions.push_back(Dimension("Id", 100'000));
-  EXPECT_THAT(BuildCuboidRequest(schema, {}, Spec({{"Id"}, {"Id"}})),
-              IsOk());
+  EXPECT_THAT(BuildCuboidRequest(schema, {}, Spec({{"Id"}, {"Id"}})), IsOk());
   EXPECT_THAT(BuildCuboidRequest(schema, {}, Spec({{"Id"}, {"Id"}, {"Sex"}})),
               StatusIs(absl::StatusCode::kResourceExhausted,
                        HasSubstr("more than 200000 cells together")));
@@ -100,9 +99,9 @@ TEST(CuboidRequestTest, RefusesMoreCellsThanTheLimit) {
 TEST(CuboidRequestTest, RefusesWhatTheReleaseWouldRefuse) {
   // A public cuboid over an undeclared dimension: the release's own check
   // (CheckCuboidRelease), before any budget.
-  EXPECT_THAT(BuildCuboidRequest(Schema(), {{"Income"}}, Spec({{"Sex"}})),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("Income")));
+  EXPECT_THAT(
+      BuildCuboidRequest(Schema(), {{"Income"}}, Spec({{"Sex"}})),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Income")));
 }
 
 }  // namespace

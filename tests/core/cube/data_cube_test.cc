@@ -14,9 +14,9 @@ namespace {
 
 using ::dpq::testing::StatusIs;
 using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 using testing::Example21Specs;
 using testing::Figure1Table;
+using ::testing::HasSubstr;
 using testing::InferredSpec;
 using testing::Spec;
 using testing::StringTable;
@@ -41,7 +41,8 @@ TEST(DataCubeTest, Figure1CuboidsAndExample21) {
   ASSERT_EQ(schema.dimensions.size(), 3u);
   EXPECT_EQ(schema.dimensions[1].labels.size(), 7u);
   // Figure 1(b): cuboid {Salary}.
-  ASSERT_OK_AND_ASSIGN(Cuboid salary, ComputeExactCuboid(t, schema, {"Salary"}));
+  ASSERT_OK_AND_ASSIGN(Cuboid salary,
+                       ComputeExactCuboid(t, schema, {"Salary"}));
   EXPECT_THAT(Counts(salary), ElementsAre(0, 3, 3, 0, 2));
   // Figure 1(c): cuboid {Age}.
   ASSERT_OK_AND_ASSIGN(Cuboid age, ComputeExactCuboid(t, schema, {"Age"}));
@@ -58,8 +59,8 @@ TEST(DataCubeTest, Figure1CuboidsAndExample21) {
                        ResolveDimensions(schema, {"Age", "Salary"}));
   ASSERT_OK_AND_ASSIGN(DenseCuboid dense,
                        ComputeDenseCuboid(t, schema, idx, 1000));
-  EXPECT_EQ(AggregateCuboid(dense, {2}).counts, std::vector<double>(
-                                                   {0, 3, 3, 0, 2}));
+  EXPECT_EQ(AggregateCuboid(dense, {2}).counts,
+            std::vector<double>({0, 3, 3, 0, 2}));
 }
 
 TEST(DataCubeTest, EveryCuboidOfTheLatticeFollowsFromTheBaseCuboid) {
@@ -122,10 +123,11 @@ TEST(DataCubeTest, NumericColumnsAreBucketedByBinEdges) {
 TEST(DataCubeTest, DeclaredDomainsHaveAnOtherCellUnlessClosed) {
   const table::Table t = StringTable(
       {"a", "b"}, {{"x", "p"}, {"y", "p"}, {"other", "q"}, {"", "q"}});
-  ASSERT_OK_AND_ASSIGN(CubeSchema schema,
-                       BuildCubeSchema(t, {Spec("a", {}, {"x", "other"}),
-                                           InferredSpec("b")}));
-  EXPECT_THAT(schema.dimensions[0].labels, ElementsAre("x", "other", "(other)"));
+  ASSERT_OK_AND_ASSIGN(
+      CubeSchema schema,
+      BuildCubeSchema(t, {Spec("a", {}, {"x", "other"}), InferredSpec("b")}));
+  EXPECT_THAT(schema.dimensions[0].labels,
+              ElementsAre("x", "other", "(other)"));
   ASSERT_OK_AND_ASSIGN(Cuboid a, ComputeExactCuboid(t, schema, {"a"}));
   EXPECT_THAT(Counts(a), ElementsAre(1, 1, 2));
   // Closed domain {x, y}: rows 3 and 4 leave EVERY cuboid, also {b}, so
@@ -154,7 +156,8 @@ TEST(DataCubeTest, TheOtherCellsLabelDiffersFromEveryDeclaredValue) {
 
 TEST(DataCubeTest, InferenceTakesLowCardinalityStringAndIntColumns) {
   std::vector<std::vector<std::optional<std::string>>> rows = {
-      {"a", "3", "1.5", "u1"}, {"b", "10", "2.5", "u2"},
+      {"a", "3", "1.5", "u1"},
+      {"b", "10", "2.5", "u2"},
       {"a", std::nullopt, "3.5", "u3"}};
   const table::Table t = *table::Table::FromCells(
       *table::Schema::Create({{"s", table::ColumnType::kString},
@@ -196,17 +199,18 @@ TEST(DataCubeTest, BadSpecsAreRejectedNamingTheColumn) {
       *table::Schema::Create({{"d", table::ColumnType::kDouble},
                               {"s", table::ColumnType::kString}}),
       rows);
-  EXPECT_THAT(BuildCubeSchema(t, {Spec("nope")}),
-              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("'nope'")));
+  EXPECT_THAT(
+      BuildCubeSchema(t, {Spec("nope")}),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("'nope'")));
   EXPECT_THAT(BuildCubeSchema(t, {Spec("d")}),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("needs bin edges")));
   EXPECT_THAT(BuildCubeSchema(t, {Spec("d", {2, 1})}),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("strictly ascending")));
-  EXPECT_THAT(BuildCubeSchema(t, {Spec("s", {1, 2})}),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("string column")));
+  EXPECT_THAT(
+      BuildCubeSchema(t, {Spec("s", {1, 2})}),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("string column")));
   EXPECT_THAT(BuildCubeSchema(t, {Spec("s", {}, {"a", "a"})}),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("twice")));
   EXPECT_THAT(BuildCubeSchema(t, {InferredSpec("s"), InferredSpec("s")}),
@@ -217,12 +221,12 @@ TEST(DataCubeTest, BadSpecsAreRejectedNamingTheColumn) {
 TEST(DataCubeTest, ExactCuboidRejectsUnknownDimensionsAndTooManyCells) {
   const table::Table t = Figure1Table();
   ASSERT_OK_AND_ASSIGN(CubeSchema schema, BuildCubeSchema(t, Example21Specs()));
-  EXPECT_THAT(ComputeExactCuboid(t, schema, {"Age", "Height"}),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("'Height'")));
-  EXPECT_THAT(ComputeExactCuboid(t, schema, {"Age", "Age"}),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("repeated")));
+  EXPECT_THAT(
+      ComputeExactCuboid(t, schema, {"Age", "Height"}),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("'Height'")));
+  EXPECT_THAT(
+      ComputeExactCuboid(t, schema, {"Age", "Age"}),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("repeated")));
   EXPECT_THAT(ComputeExactCuboid(t, schema, {"Age", "Salary"}, 34),
               StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("35")));
 }

@@ -15,9 +15,9 @@ namespace {
 
 using ::dpq::testing::IsOkAndHolds;
 using ::dpq::testing::StatusIs;
-using ::testing::HasSubstr;
 using testing::BruteForce;
 using testing::ExactCells;
+using ::testing::HasSubstr;
 using testing::TinySchema;
 
 TEST(GenericSensitivityTest, Example41) {
@@ -25,8 +25,7 @@ TEST(GenericSensitivityTest, Example41) {
   const table::Table t = testing::Figure1Table();
   ASSERT_OK_AND_ASSIGN(CubeSchema schema,
                        BuildCubeSchema(t, testing::Example21Specs()));
-  EXPECT_THAT(BaseCuboidSensitivity(schema, {{0, 1}, {1, 2}}),
-              IsOkAndHolds(4));
+  EXPECT_THAT(BaseCuboidSensitivity(schema, {{0, 1}, {1, 2}}), IsOkAndHolds(4));
   // Lemma 4.4: {Sex, Salary} is not computable from Q: the same bound;
   // {Age} is: it is public, sensitivity 0.
   EXPECT_THAT(CuboidSensitivity(schema, {{0, 1}, {1, 2}}, {0, 2}),
@@ -41,8 +40,7 @@ TEST(GenericSensitivityTest, ClosedFormsForZeroOneTwoAndNestedCuboids) {
   EXPECT_THAT(BaseCuboidSensitivity(s, {{1, 2}}), IsOkAndHolds(2));
   EXPECT_THAT(BaseCuboidSensitivity(s, {{0}, {1}}), IsOkAndHolds(4));
   // size({D2}) = 4, size({D0, D1}) = 6: 2 * 4.
-  EXPECT_THAT(BaseCuboidSensitivity(s, {{2, 3}, {0, 1, 3}}),
-              IsOkAndHolds(8));
+  EXPECT_THAT(BaseCuboidSensitivity(s, {{2, 3}, {0, 1, 3}}), IsOkAndHolds(8));
 }
 
 TEST(GenericSensitivityTest, NestedAndDuplicateCuboidsReduceToOne) {
@@ -72,14 +70,14 @@ struct FullCase {
 
 TEST(GenericSensitivityTest, FormulasMatchBruteForceOnTinyDomains) {
   const std::vector<FullCase> cases = {
-      {{2, 2}, {}, 2},                    // unbounded: 1
-      {{2, 3}, {{0}}, 2},                 // one cuboid: 2
-      {{2, 3}, {{0}, {1}}, 1},            // Lemma 4.1(ii): 4
-      {{2, 2, 2}, {{0, 1}, {1, 2}}, 2},   // Example 4.1 shape: 4
-      {{2, 2, 3}, {{0, 1}, {1, 2}}, 1},   // 2 min(2, 3) = 4
-      {{2, 2, 2}, {{0, 1}, {2}}, 2},      // meet empty: 2 min(4, 2) = 4
-      {{2, 2, 2}, {{0}, {0, 1}}, 2},      // nested: 2
-      {{3, 3}, {{0}, {1}}, 1},            // 6
+      {{2, 2}, {}, 2},                   // unbounded: 1
+      {{2, 3}, {{0}}, 2},                // one cuboid: 2
+      {{2, 3}, {{0}, {1}}, 1},           // Lemma 4.1(ii): 4
+      {{2, 2, 2}, {{0, 1}, {1, 2}}, 2},  // Example 4.1 shape: 4
+      {{2, 2, 3}, {{0, 1}, {1, 2}}, 1},  // 2 min(2, 3) = 4
+      {{2, 2, 2}, {{0, 1}, {2}}, 2},     // meet empty: 2 min(4, 2) = 4
+      {{2, 2, 2}, {{0}, {0, 1}}, 2},     // nested: 2
+      {{3, 3}, {{0}, {1}}, 1},           // 6
   };
   for (const FullCase& c : cases) {
     std::vector<ExactCells> q;
@@ -124,9 +122,9 @@ TEST(GenericSensitivityTest, ChargeMultiplierIsTheRowDistanceOfNeighbours) {
     BruteForce brute(sizes, q);
     DimSet all;
     for (size_t d = 0; d < sizes.size(); ++d) all.push_back(d);
-    ASSERT_OK_AND_ASSIGN(
-        const int64_t k_q,
-        BaseCuboidSensitivity(TinySchema(c.cube_sizes), ReduceExactCuboids(c.q)));
+    ASSERT_OK_AND_ASSIGN(const int64_t k_q,
+                         BaseCuboidSensitivity(TinySchema(c.cube_sizes),
+                                               ReduceExactCuboids(c.q)));
     EXPECT_EQ(brute.Sensitivity(all, c.k), k_q)
         << c.q.size() << " exact cuboids over " << c.cube_sizes.size()
         << " cube dimensions";
@@ -173,9 +171,8 @@ TEST(GenericSensitivityTest, ExactCellsFormulaMatchesBruteForce) {
     std::vector<size_t> sizes;
     DimSet c1, c2;
   };
-  const std::vector<Shape> shapes = {{{3, 3}, {0}, {1}},
-                                     {{2, 3, 2}, {0}, {1}},
-                                     {{2, 2, 2}, {0, 1}, {1, 2}}};
+  const std::vector<Shape> shapes = {
+      {{3, 3}, {0}, {1}}, {{2, 3, 2}, {0}, {1}}, {{2, 2, 2}, {0, 1}, {1, 2}}};
   std::mt19937_64 rng(20261122);
   for (const Shape& sh : shapes) {
     const CubeSchema s = TinySchema(sh.sizes);

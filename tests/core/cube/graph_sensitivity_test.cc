@@ -1,7 +1,7 @@
 #include "core/cube/graph_sensitivity.h"
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <utility>
 #include <vector>
@@ -139,9 +139,8 @@ TEST(GraphSensitivityTest, DirectedKnownDegreesMatchBruteForce) {
       std::vector<bool> known_out(num_nodes, false), known_in(num_nodes, false);
       for (int v = 0; v < n_out; ++v) known_out[v] = true;
       for (int v = 0; v < n_in; ++v) known_in[num_nodes - 1 - v] = true;
-      ASSERT_OK_AND_ASSIGN(
-          int64_t formula,
-          DirectedKnownDegreeSensitivity(n_out, n_in, num_nodes));
+      ASSERT_OK_AND_ASSIGN(int64_t formula, DirectedKnownDegreeSensitivity(
+                                                n_out, n_in, num_nodes));
       EXPECT_EQ(BruteForce(arcs, known_out, known_in), formula)
           << n_out << " out-degrees, " << n_in << " in-degrees known";
     }

@@ -25,8 +25,8 @@ TEST(BudgetSplitTest, EqualPartNeverSumsAboveTheWhole) {
       const double e = EqualPart(eps, k);
       ASSERT_TRUE(ProductAtMostLongDouble(k, e, eps)) << eps << " / " << k;
       // The largest such double: one ulp more is too much.
-      ASSERT_FALSE(ProductAtMostLongDouble(
-          k, std::nextafter(e, INFINITY), eps)) << eps << " / " << k;
+      ASSERT_FALSE(ProductAtMostLongDouble(k, std::nextafter(e, INFINITY), eps))
+          << eps << " / " << k;
       if (e != eps / static_cast<double>(k)) ++rounded_down;
     }
   }

@@ -29,7 +29,6 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kE = std::numbers::e;
 
-
 TEST(ExponentialMechanismTest, MatchesPaperTable4) {
   // Inconsistency measures under DP, Table 4: theta candidates with
   // qualities -3.41, -3.82, -4.24, epsilon 1 and Delta 3. The paper prints
@@ -167,8 +166,8 @@ TEST(SelectionGapTest, GapsAreExactDyadicRationalsAtTheMarginEpsilon) {
   EXPECT_EQ(gaps[1].whole, 0u);  // the best candidate: gap 0
   EXPECT_EQ(gaps[1].fraction, 0u);
   EXPECT_EQ(gaps[0].whole, 0u);
-  EXPECT_EQ(gaps[0].fraction, (uint64_t{1} << 62) - (uint64_t{1} << 42) -
-                                  (uint64_t{1} << 19));
+  EXPECT_EQ(gaps[0].fraction,
+            (uint64_t{1} << 62) - (uint64_t{1} << 42) - (uint64_t{1} << 19));
 }
 
 TEST(SelectionGapTest, TinyProbabilitiesStayPositiveAndLargeGapsAreClamped) {
@@ -188,8 +187,7 @@ TEST(SelectionGapTest, TinyProbabilitiesStayPositiveAndLargeGapsAreClamped) {
 
 TEST(SelectionGapTest, RefusesEpsilonBelowTheSelectionFloor) {
   EXPECT_THAT(SelectionGaps({0.0, 1.0}, 1e-13, 1.0),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("2^-40")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("2^-40")));
   SeededUrbg urbg(6);
   EXPECT_THAT(SampleExponentialMechanism(urbg, {0.0, 1.0}, 1e-13, 1.0),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("2^-40")));

@@ -20,9 +20,12 @@ using ::testing::_;
 TEST(GemThresholdTest, IsTwoLogKOverBetaOverEpsilon) {
   ASSERT_OK_AND_ASSIGN(const double t, GemThreshold(10, 0.1, 0.5));
   EXPECT_DOUBLE_EQ(t, 2.0 * std::log(100.0) / 0.5);
-  EXPECT_THAT(GemThreshold(0, 0.1, 1), StatusIs(absl::StatusCode::kInvalidArgument, _));
-  EXPECT_THAT(GemThreshold(3, 1.0, 1), StatusIs(absl::StatusCode::kInvalidArgument, _));
-  EXPECT_THAT(GemThreshold(3, 0.1, -1), StatusIs(absl::StatusCode::kInvalidArgument, _));
+  EXPECT_THAT(GemThreshold(0, 0.1, 1),
+              StatusIs(absl::StatusCode::kInvalidArgument, _));
+  EXPECT_THAT(GemThreshold(3, 1.0, 1),
+              StatusIs(absl::StatusCode::kInvalidArgument, _));
+  EXPECT_THAT(GemThreshold(3, 0.1, -1),
+              StatusIs(absl::StatusCode::kInvalidArgument, _));
 }
 
 TEST(GemScoresTest, HandComputedScores) {
@@ -44,12 +47,17 @@ TEST(GemScoresTest, RefusesBadInput) {
   const std::vector<double> cost = {0};
   const std::vector<double> nan = {std::nan("")};
   const std::vector<int64_t> huge = {int64_t{1} << 62};
-  EXPECT_THAT(GemScores({one, zero, cost}, 1), StatusIs(absl::StatusCode::kInvalidArgument, _));
-  EXPECT_THAT(GemScores({one, one, nan}, 1), StatusIs(absl::StatusCode::kInvalidArgument, _));
-  EXPECT_THAT(GemScores({huge, one, cost}, 1), StatusIs(absl::StatusCode::kInvalidArgument, _));
-  EXPECT_THAT(GemScores({{}, {}, {}}, 1), StatusIs(absl::StatusCode::kInvalidArgument, _));
+  EXPECT_THAT(GemScores({one, zero, cost}, 1),
+              StatusIs(absl::StatusCode::kInvalidArgument, _));
+  EXPECT_THAT(GemScores({one, one, nan}, 1),
+              StatusIs(absl::StatusCode::kInvalidArgument, _));
+  EXPECT_THAT(GemScores({huge, one, cost}, 1),
+              StatusIs(absl::StatusCode::kInvalidArgument, _));
+  EXPECT_THAT(GemScores({{}, {}, {}}, 1),
+              StatusIs(absl::StatusCode::kInvalidArgument, _));
   const std::vector<int64_t> two = {1, 2};
-  EXPECT_THAT(GemScores({two, one, cost}, 1), StatusIs(absl::StatusCode::kInvalidArgument, _));
+  EXPECT_THAT(GemScores({two, one, cost}, 1),
+              StatusIs(absl::StatusCode::kInvalidArgument, _));
 }
 
 // The utility guarantee: with probability >= 1 - beta the chosen i has
@@ -71,10 +79,10 @@ TEST(GemSampleTest, ChoosesWithinTheGuaranteeWithProbabilityOneMinusBeta) {
   int violations = 0;
   std::vector<int> chosen(values.size(), 0);
   for (int draw = 0; draw < 2000; ++draw) {
-    ASSERT_OK_AND_ASSIGN(const size_t i,
-                         SampleGeneralizedExponentialMechanism(
-                             urbg, {values, sensitivities, costs}, kEpsilon,
-                             kBeta));
+    ASSERT_OK_AND_ASSIGN(
+        const size_t i,
+        SampleGeneralizedExponentialMechanism(
+            urbg, {values, sensitivities, costs}, kEpsilon, kBeta));
     ++chosen[i];
     const double qi = costs[i] - static_cast<double>(values[i]);
     for (size_t j = 0; j < values.size(); ++j) {

@@ -24,8 +24,8 @@ using constraints::DenialConstraint;
 using measures::Measure;
 
 // True if rows a and b (a != b) conflict under some DC, either orientation.
-bool Conflict(const std::vector<DenialConstraint>& dcs,
-              const table::Table& t, size_t a, size_t b) {
+bool Conflict(const std::vector<DenialConstraint>& dcs, const table::Table& t,
+              size_t a, size_t b) {
   for (const DenialConstraint& dc : dcs) {
     if (constraints::Violates(dc, t, a, b) ||
         constraints::Violates(dc, t, b, a)) {
@@ -35,8 +35,8 @@ bool Conflict(const std::vector<DenialConstraint>& dcs,
   return false;
 }
 
-bool Consistent(const std::vector<DenialConstraint>& dcs,
-                const table::Table& t, uint32_t subset) {
+bool Consistent(const std::vector<DenialConstraint>& dcs, const table::Table& t,
+                uint32_t subset) {
   for (size_t a = 0; a < t.num_rows(); ++a) {
     if (!(subset >> a & 1)) continue;
     for (size_t b = a + 1; b < t.num_rows(); ++b) {
@@ -89,11 +89,11 @@ BruteForce Reference(const std::vector<DenialConstraint>& dcs,
 // A random table over small domains, so that conflicts are frequent, with
 // some NULLs. Columns: A string, B int64, C double, D string.
 table::Table RandomTable(std::mt19937_64& rng, size_t rows) {
-  const table::Schema schema = *table::Schema::Create(
-      {{"A", table::ColumnType::kString},
-       {"B", table::ColumnType::kInt64},
-       {"C", table::ColumnType::kDouble},
-       {"D", table::ColumnType::kString}});
+  const table::Schema schema =
+      *table::Schema::Create({{"A", table::ColumnType::kString},
+                              {"B", table::ColumnType::kInt64},
+                              {"C", table::ColumnType::kDouble},
+                              {"D", table::ColumnType::kString}});
   std::vector<std::vector<std::optional<std::string>>> cells(rows);
   const char* words[] = {"x", "y", "z"};
   for (auto& row : cells) {

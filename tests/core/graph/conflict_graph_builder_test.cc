@@ -30,15 +30,15 @@ namespace dpq::core::graph {
 namespace {
 
 using constraints::DenialConstraint;
+using ::dpq::testing::StatusIs;
 using table::ColumnSpec;
 using table::ColumnType;
 using table::Schema;
 using table::Table;
+using testing::BruteForceEdges;
+using testing::BuildOrDie;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using testing::BuildOrDie;
-using testing::BruteForceEdges;
-using ::dpq::testing::StatusIs;
 
 using Cells = std::vector<std::vector<std::optional<std::string>>>;
 
@@ -293,20 +293,25 @@ TEST(ConflictGraphBuilderTest, FdsOnWideAndHashedColumnsMatchBruteForce) {
                     k % 2 == 0 ? "-0.0" : (k == 1 ? "0.0" : "2.5"),
                     absl::StrCat(rng() % 3), absl::StrCat(rng() % 2)});
   }
-  const Table table =
-      MakeTable({{"f1", ColumnType::kString},
-                 {"f2", ColumnType::kString},
-                 {"f3", ColumnType::kString},
-                 {"s", ColumnType::kString},
-                 {"big", ColumnType::kInt64},
-                 {"d", ColumnType::kDouble},
-                 {"a", ColumnType::kInt64},
-                 {"b", ColumnType::kString}},
-                rows);
-  const std::vector<std::string> texts = {
-      "s -> a", "big -> a", "d -> b", "s, big, d -> b", "s, a, b -> d",
-      "not(t1.s=t2.s&t1.big=t2.big)", "not(t2.d=t1.d&t1.a!=t2.a)",
-      "not(t1.s=t2.s&t1.s!=t2.s)", "a -> s", "b, a -> big"};
+  const Table table = MakeTable({{"f1", ColumnType::kString},
+                                 {"f2", ColumnType::kString},
+                                 {"f3", ColumnType::kString},
+                                 {"s", ColumnType::kString},
+                                 {"big", ColumnType::kInt64},
+                                 {"d", ColumnType::kDouble},
+                                 {"a", ColumnType::kInt64},
+                                 {"b", ColumnType::kString}},
+                                rows);
+  const std::vector<std::string> texts = {"s -> a",
+                                          "big -> a",
+                                          "d -> b",
+                                          "s, big, d -> b",
+                                          "s, a, b -> d",
+                                          "not(t1.s=t2.s&t1.big=t2.big)",
+                                          "not(t2.d=t1.d&t1.a!=t2.a)",
+                                          "not(t1.s=t2.s&t1.s!=t2.s)",
+                                          "a -> s",
+                                          "b, a -> big"};
   for (const std::string& text : texts) {
     const std::vector<DenialConstraint> dcs = Parse(text, table);
     ASSERT_EQ(dcs.size(), 1u) << text;
@@ -325,12 +330,15 @@ TEST(ConflictGraphBuilderTest, FdsOnWideAndHashedColumnsMatchBruteForce) {
 }
 
 TEST(ConflictGraphBuilderTest, MirroredAndRepeatedDcsAreEnumeratedOnce) {
-  const Table table =
-      MakeTable({{"state", ColumnType::kString},
-                 {"salary", ColumnType::kInt64},
-                 {"rate", ColumnType::kDouble}},
-                {{"a", "10", "0.5"}, {"a", "20", "0.4"}, {"a", "30", "0.6"},
-                 {"b", "10", "0.1"}, {"b", "5", "0.2"}, {"a", "15", ""}});
+  const Table table = MakeTable({{"state", ColumnType::kString},
+                                 {"salary", ColumnType::kInt64},
+                                 {"rate", ColumnType::kDouble}},
+                                {{"a", "10", "0.5"},
+                                 {"a", "20", "0.4"},
+                                 {"a", "30", "0.6"},
+                                 {"b", "10", "0.1"},
+                                 {"b", "5", "0.2"},
+                                 {"a", "15", ""}});
   const std::vector<DenialConstraint> dcs = Parse(
       "not(t1.state=t2.state&t1.salary>t2.salary&t1.rate<t2.rate)\n"
       "not(t1.state=t2.state&t1.salary<t2.salary&t1.rate>t2.rate)\n"

@@ -40,13 +40,13 @@ std::string Cell(std::mt19937_64& rng, const std::vector<std::string>& pool) {
 // cells (NULL) everywhere; NaN (NULL) and -0.0 in the double column; ids
 // spread over a range too wide for direct codes.
 std::string RandomCsv(std::mt19937_64& rng, size_t rows) {
-  const std::vector<std::string> zips = {"01907", "\"01907\"", "89140", "",
-                                         "\"a,b\"", "\"x\"\"y\""};
+  const std::vector<std::string> zips = {"01907", "\"01907\"", "89140",
+                                         "",      "\"a,b\"",   "\"x\"\"y\""};
   const std::vector<std::string> cities = {
       "BOSTON", "\"LAS\nVEGAS\"", "", "\"\"", "\"SAINT \"\"PAUL\"\"\"", "Reno"};
   const std::vector<std::string> salaries = {"50000", "60000", "70000", ""};
-  const std::vector<std::string> rates = {"1.5", "2", "NaN", "", "-0.0", "0",
-                                          "3.25"};
+  const std::vector<std::string> rates = {"1.5",  "2", "NaN", "",
+                                          "-0.0", "0", "3.25"};
   const std::vector<std::string> ids = {"1000000000000", "-1000000000000", "7",
                                         "", "123456789012345"};
   std::string text = "zip,city,salary,rate,id,alias\n";

@@ -15,9 +15,7 @@ namespace {
 using ::testing::ElementsAre;
 
 // Paper Figure 1 / Example 2: node 4 (id 3 here) conflicts with 1, 2, 3.
-Graph Figure1Graph() {
-  return *Graph::FromEdges(4, {{0, 3}, {1, 3}, {2, 3}});
-}
+Graph Figure1Graph() { return *Graph::FromEdges(4, {{0, 3}, {1, 3}, {2, 3}}); }
 
 TEST(EdgeAdditionTest, Example2TruncatesTwoEdgesAtThetaOne) {
   const Graph g = Figure1Graph();
@@ -91,9 +89,9 @@ TEST(EdgeAdditionTest, MemoizedCountsMatchAFreshPass) {
         for (uint32_t theta = 1; theta < 20; ++theta) {
           const ProjectionCounts got =
               EdgeAdditionCounts(t % 2 == 0 ? g : copy, theta);
-          mismatches[t] +=
-              got.edges != want[theta - 1].edges ||
-              got.positive_degree_nodes != want[theta - 1].positive_degree_nodes;
+          mismatches[t] += got.edges != want[theta - 1].edges ||
+                           got.positive_degree_nodes !=
+                               want[theta - 1].positive_degree_nodes;
         }
       }
     });

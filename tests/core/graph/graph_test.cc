@@ -35,9 +35,9 @@ TEST(GraphTest, FromEdgesRejectsSelfLoop) {
 }
 
 TEST(GraphTest, FromEdgesRejectsOutOfRangeNode) {
-  EXPECT_THAT(Graph::FromEdges(3, {{0, 3}}),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("num_nodes (3)")));
+  EXPECT_THAT(
+      Graph::FromEdges(3, {{0, 3}}),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("num_nodes (3)")));
 }
 
 TEST(GraphTest, EmptyGraphHasNoEdges) {

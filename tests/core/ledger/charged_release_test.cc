@@ -172,12 +172,12 @@ TEST_P(ChargedReleaseTest, RetryReplaysTheRecordedAnswerWithoutComputing) {
 // An internal failure's message is replaced by an incident id at the server
 // edge; the details keep what the caller must still learn.
 TEST_P(ChargedReleaseTest, AFailureAfterTheChargeSaysSoInItsDetails) {
-  const absl::Status failed = RunChargedRelease(
-                                  *store_, Request("r9", 0.25),
-                                  []() -> absl::StatusOr<std::string> {
-                                    return absl::InternalError("solver");
-                                  })
-                                  .status();
+  const absl::Status failed =
+      RunChargedRelease(*store_, Request("r9", 0.25),
+                        []() -> absl::StatusOr<std::string> {
+                          return absl::InternalError("solver");
+                        })
+          .status();
   ASSERT_EQ(failed.code(), absl::StatusCode::kInternal);
   const std::optional<util::ErrorDetails> d = util::GetErrorDetails(failed);
   ASSERT_TRUE(d.has_value());
@@ -235,20 +235,16 @@ TEST_P(ChargedReleaseTest, ConcurrentResumesReturnOneAnswer) {
                  return absl::StatusOr<std::string>(
                      absl::CancelledError("gone"));
                }).ok());
-  ASSERT_OK_AND_ASSIGN(const ReleaseOutcome outer,
-                       RunChargedRelease(
-                           *store_, Request("r1", 0.5),
-                           [&]() -> absl::StatusOr<std::string> {
-                             // Another retry finishes first.
-                             EXPECT_OK(RunChargedRelease(
-                                           *store_, Request("r1", 0.5),
-                                           [] {
-                                             return absl::StatusOr<
-                                                 std::string>("first");
-                                           })
-                                           .status());
-                             return std::string("second");
-                           }));
+  ASSERT_OK_AND_ASSIGN(
+      const ReleaseOutcome outer,
+      RunChargedRelease(
+          *store_, Request("r1", 0.5), [&]() -> absl::StatusOr<std::string> {
+            // Another retry finishes first.
+            EXPECT_OK(RunChargedRelease(*store_, Request("r1", 0.5), [] {
+                        return absl::StatusOr<std::string>("first");
+                      }).status());
+            return std::string("second");
+          }));
   EXPECT_EQ(outer.answer, "first");
   EXPECT_TRUE(outer.replayed);
   EXPECT_EQ(Budget().spent, 0.5);
@@ -276,9 +272,8 @@ TEST_P(ChargedReleaseTest, CommitFailureNeverReturnsTheAnswer) {
   const absl::StatusOr<ReleaseOutcome> outcome = RunChargedRelease(
       ledger, Request("r1", 0.5),
       [] { return absl::StatusOr<std::string>("secret-free but uncharged"); });
-  EXPECT_THAT(outcome,
-              StatusIs(absl::StatusCode::kInternal,
-                       HasSubstr("so it was not released: disk I/O")));
+  EXPECT_THAT(outcome, StatusIs(absl::StatusCode::kInternal,
+                                HasSubstr("so it was not released: disk I/O")));
   // Nothing was released, so the reservation was refunded.
   EXPECT_EQ(ledger.refunds, 1);
   EXPECT_EQ(Budget().spent, 0);

@@ -21,7 +21,8 @@ TEST(EpsilonUnitsTest, ChargesRoundUpAndAmountsToNearest) {
   // double(0.1) is a little above 0.1: charged as is, it needs one more
   // unit; quantised, exactly 10^11 units.
   EXPECT_THAT(ChargeUnits(0.1), IsOkAndHolds(100'000'000'001));
-  EXPECT_THAT(ChargeUnits(QuantizedEpsilon(0.1)), IsOkAndHolds(100'000'000'000));
+  EXPECT_THAT(ChargeUnits(QuantizedEpsilon(0.1)),
+              IsOkAndHolds(100'000'000'000));
   EXPECT_THAT(AmountUnits(0.1, "x"), IsOkAndHolds(100'000'000'000));
   EXPECT_THAT(ChargeUnits(0.25), IsOkAndHolds(250'000'000'000));
   EXPECT_THAT(ChargeUnits(1e-300), IsOkAndHolds(1));
@@ -132,8 +133,8 @@ TEST(EpsilonUnitsTest, DecimalIsExactWithoutTrailingZeros) {
 TEST(EpsilonUnitsTest, RejectsWhatNoBudgetCanHold) {
   EXPECT_THAT(ChargeUnits(0), StatusIs(absl::StatusCode::kInvalidArgument,
                                        HasSubstr("finite and positive")));
-  EXPECT_THAT(ChargeUnits(NAN), StatusIs(absl::StatusCode::kInvalidArgument,
-                                         HasSubstr("nan")));
+  EXPECT_THAT(ChargeUnits(NAN),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("nan")));
   EXPECT_THAT(ChargeUnits(1e7), StatusIs(absl::StatusCode::kInvalidArgument,
                                          HasSubstr("at most 9000000")));
   EXPECT_THAT(AmountUnits(-1, "granted"),

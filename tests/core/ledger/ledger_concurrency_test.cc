@@ -65,8 +65,8 @@ RaceResult Race(const std::vector<LedgerStore*>& stores,
       absl::StatusOr<BudgetState> budget =
           stores[0]->GetBudget(buyer, "hospital");
       // Exact: no tolerance.
-      if (!budget.ok() || Units(budget->spent) + Units(budget->reserved) >
-                              Units(granted)) {
+      if (!budget.ok() ||
+          Units(budget->spent) + Units(budget->reserved) > Units(granted)) {
         ++violations;
       }
       std::this_thread::yield();
@@ -137,8 +137,7 @@ TEST_P(LedgerConcurrencyTest, TwoConnectionsToOneFileNeverOverspend) {
   std::unique_ptr<LedgerStore> second = OpenAnother();
   ASSERT_NE(second, nullptr);
   ASSERT_OK(first->Grant("alice", "hospital", 12).status());
-  const RaceResult result =
-      Race({first, second.get()}, "alice", 32, 1.0, 12);
+  const RaceResult result = Race({first, second.get()}, "alice", 32, 1.0, 12);
   EXPECT_EQ(result.commits, 12);
   EXPECT_EQ(result.other_errors, 0);
   ASSERT_OK_AND_ASSIGN(const BudgetState budget,

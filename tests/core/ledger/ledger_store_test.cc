@@ -313,9 +313,9 @@ TEST_P(LedgerStoreTest, OnlyAReservedEntryCanBeCommittedOrRefunded) {
   ASSERT_OK(store_->Grant("alice", "hospital", 2).status());
   const int64_t committed = Charge("r1", 1);
   // An answered entry keeps its answer (a resume that lost the race).
-  EXPECT_THAT(store_->Commit(committed, "again"),
-              StatusIs(absl::StatusCode::kAborted,
-                       HasSubstr("already has an answer")));
+  EXPECT_THAT(
+      store_->Commit(committed, "again"),
+      StatusIs(absl::StatusCode::kAborted, HasSubstr("already has an answer")));
   EXPECT_THAT(store_->Refund(committed),
               StatusIs(absl::StatusCode::kFailedPrecondition,
                        HasSubstr("it is committed, not reserved")));
@@ -393,8 +393,7 @@ TEST_P(LedgerStoreTest, ReserveValidatesItsArguments) {
   EXPECT_THAT(store_->ListEntries({}), IsOkAndHolds(SizeIs(0)));
 }
 
-TEST_P(LedgerStoreTest,
-       TenthsAddUpExactlyAndNoRealExcessFits) {
+TEST_P(LedgerStoreTest, TenthsAddUpExactlyAndNoRealExcessFits) {
   // In doubles 0.3 - 0.1 - 0.1 = 0.09999999999999998 < 0.1; in exact ledger
   // units the third request fits exactly, a fourth does not.
   ASSERT_OK(store_->Grant("alice", "hospital", 0.3).status());
@@ -433,8 +432,7 @@ TEST_P(LedgerStoreTest,
 // ---------------------------------------------------------------------------
 // Retries (docs/privacy.md 3.2).
 
-TEST_P(LedgerStoreTest,
-       RetryOfACommittedRequestReplaysAndChargesNothing) {
+TEST_P(LedgerStoreTest, RetryOfACommittedRequestReplaysAndChargesNothing) {
   ASSERT_OK(store_->Grant("alice", "hospital", 1).status());
   Charge("r1", 0.5);
   ASSERT_OK_AND_ASSIGN(const Reservation replay,

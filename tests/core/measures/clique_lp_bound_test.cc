@@ -200,8 +200,8 @@ TEST(CliqueLpCoverBoundTest, RandomTablesNeighboursDifferByAtMostOne) {
       const uint64_t without = bound_of(t.WithoutRow(r));
       ASSERT_GE(with, without) << "trial " << trial << " row " << r << "\n"
                                << text;
-      ASSERT_LE(with - without, 1u) << "trial " << trial << " row " << r
-                                    << "\n" << text;
+      ASSERT_LE(with - without, 1u) << "trial " << trial << " row " << r << "\n"
+                                    << text;
       ++checked;
     }
   }

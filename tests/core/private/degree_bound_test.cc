@@ -92,11 +92,11 @@ TEST(DegreeBoundTest, SkipsRowsWithNullInX) {
 // against a brute-force count over all row pairs, on random tables with
 // mixed types, NULLs and one to three key columns in any order.
 TEST(DegreeBoundTest, MatchesBruteForceOnRandomTables) {
-  const table::Schema schema = *table::Schema::Create(
-      {{"i", table::ColumnType::kInt64},
-       {"s", table::ColumnType::kString},
-       {"d", table::ColumnType::kDouble},
-       {"t", table::ColumnType::kString}});
+  const table::Schema schema =
+      *table::Schema::Create({{"i", table::ColumnType::kInt64},
+                              {"s", table::ColumnType::kString},
+                              {"d", table::ColumnType::kDouble},
+                              {"t", table::ColumnType::kString}});
   std::mt19937 rng(5);
   auto cell = [&](int values) -> std::optional<std::string> {
     const int v = static_cast<int>(rng() % (values + 1));
@@ -106,8 +106,7 @@ TEST(DegreeBoundTest, MatchesBruteForceOnRandomTables) {
   const std::vector<std::vector<size_t>> keys = {
       {0}, {1}, {2}, {0, 1}, {2, 3}, {3, 0, 2}, {1, 3}};
   for (int round = 0; round < 20; ++round) {
-    std::vector<std::vector<std::optional<std::string>>> rows(
-        5 + rng() % 40);
+    std::vector<std::vector<std::optional<std::string>>> rows(5 + rng() % 40);
     for (auto& row : rows) row = {cell(3), cell(2), cell(3), cell(2)};
     const table::Table t = *table::Table::FromCells(schema, rows);
     for (const auto& x : keys) {

@@ -36,12 +36,12 @@
 namespace dpq::core::private_measures {
 namespace {
 
+using ::dpq::testing::IsOkAndHolds;
+using ::dpq::testing::StatusIs;
 using graph::Graph;
 using measures::Measure;
 using testing::AllNeighbourPairs;
 using testing::NeighbourPair;
-using ::dpq::testing::IsOkAndHolds;
-using ::dpq::testing::StatusIs;
 
 constexpr Measure kFlowMeasures[] = {Measure::kMinimalInconsistency,
                                      Measure::kProblematic};
@@ -160,7 +160,7 @@ TEST(FlowExtensionTest, TwinContractionKeepsTheFlow) {
       }
     }
   }
-  EXPECT_GE(contracted, 50);  // the graphs do have twins to contract
+  EXPECT_GE(contracted, 50);    // the graphs do have twins to contract
   EXPECT_GE(with_cliques, 25);  // and true twins among them
 }
 
@@ -214,7 +214,8 @@ TEST(FlowExtensionTest, StoppedSweepMemoizesNothing) {
   for (const testing::NamedGraph& ng : testing::RandomTestGraphs()) {
     for (Measure m : kFlowMeasures) {
       const std::vector<uint32_t> all = {1, 2, 3, 5, 8};
-      const std::vector<int64_t> fresh = Values(ng.graph.WithoutNode(0), m, all);
+      const std::vector<int64_t> fresh =
+          Values(ng.graph.WithoutNode(0), m, all);
       const Graph g = ng.graph.WithoutNode(0);
       for (int polls_before_stop : {0, 1, 3}) {
         int polls = 0;
@@ -374,8 +375,10 @@ TEST(FlowExtensionTest, GemScoresHaveSensitivityOne) {
     for (const NeighbourPair& p : AllPairs()) {
       const std::vector<int64_t> a = Values(p.with, m, thetas);
       const std::vector<int64_t> b = Values(p.without, m, thetas);
-      const std::vector<double> sa = *dp::GemScores({a, sensitivities, costs}, t);
-      const std::vector<double> sb = *dp::GemScores({b, sensitivities, costs}, t);
+      const std::vector<double> sa =
+          *dp::GemScores({a, sensitivities, costs}, t);
+      const std::vector<double> sb =
+          *dp::GemScores({b, sensitivities, costs}, t);
       for (size_t i = 0; i < thetas.size(); ++i) {
         ASSERT_LE(std::abs(sa[i] - sb[i]), 1.0 + 1e-9)
             << measures::MeasureName(m) << " theta=" << thetas[i];

@@ -16,13 +16,14 @@
 namespace dpq::core::private_measures {
 namespace {
 
+using ::dpq::testing::SeededUrbg;
 using graph::Graph;
 using measures::Measure;
-using ::dpq::testing::SeededUrbg;
 
 const std::vector<uint32_t> kGrid = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000};
 
-TEST(GemReleaseTest, WithoutBoundsEveryCandidateStaysAndTheValueIsTheExtension) {
+TEST(GemReleaseTest,
+     WithoutBoundsEveryCandidateStaysAndTheValueIsTheExtension) {
   const Graph g = testing::StarGraph(30, 0);
   SeededUrbg urbg(3);
   ASSERT_OK_AND_ASSIGN(const GemRelease r,
@@ -34,10 +35,9 @@ TEST(GemReleaseTest, WithoutBoundsEveryCandidateStaysAndTheValueIsTheExtension) 
   EXPECT_LE(r.epsilon_selection + r.epsilon_release, 1e6);
   // At epsilon 1e6 the noise is 0 and GEM picks the best: theta >= 29
   // keeps all 29 edges with the least noise among those.
-  ASSERT_OK_AND_ASSIGN(
-      const std::vector<int64_t> f,
-      FlowExtensionValues(g, Measure::kMinimalInconsistency,
-                          std::vector<uint32_t>{r.theta}));
+  ASSERT_OK_AND_ASSIGN(const std::vector<int64_t> f,
+                       FlowExtensionValues(g, Measure::kMinimalInconsistency,
+                                           std::vector<uint32_t>{r.theta}));
   EXPECT_EQ(r.value, f[0]);
   EXPECT_EQ(r.theta, 50u);
 }
@@ -47,10 +47,9 @@ TEST(GemReleaseTest, KeyedBoundsPruneTheCandidatesToTheNoisyBound) {
   // Two keyed DCs whose largest key group holds 30 rows: d = 2 * 29.
   const std::vector<DcDegreeBound> bounds = {{true, 29}, {true, 29}};
   SeededUrbg urbg(5);
-  ASSERT_OK_AND_ASSIGN(
-      const GemRelease r,
-      ReleaseWithGem(urbg, g, Measure::kProblematic, kGrid, /*epsilon=*/1e6,
-                     bounds));
+  ASSERT_OK_AND_ASSIGN(const GemRelease r,
+                       ReleaseWithGem(urbg, g, Measure::kProblematic, kGrid,
+                                      /*epsilon=*/1e6, bounds));
   ASSERT_TRUE(r.noisy_degree_bound.has_value());
   EXPECT_EQ(*r.noisy_degree_bound, 58u);  // no noise at this epsilon
   EXPECT_GT(r.epsilon_degree_bound, 0);
@@ -83,10 +82,10 @@ TEST(GemReleaseTest, RefusesBadInputBeforeAnyNoise) {
                              std::vector<uint32_t>{5, 2}, 1.0),
               ::dpq::testing::StatusIs(absl::StatusCode::kInvalidArgument,
                                        ::testing::_));
-  EXPECT_THAT(ReleaseWithGem(urbg, g, Measure::kMinimalInconsistency, kGrid,
-                             -1.0),
-              ::dpq::testing::StatusIs(absl::StatusCode::kInvalidArgument,
-                                       ::testing::_));
+  EXPECT_THAT(
+      ReleaseWithGem(urbg, g, Measure::kMinimalInconsistency, kGrid, -1.0),
+      ::dpq::testing::StatusIs(absl::StatusCode::kInvalidArgument,
+                               ::testing::_));
 }
 
 }  // namespace

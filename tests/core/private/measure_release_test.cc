@@ -22,8 +22,8 @@ namespace {
 using ::dpq::testing::IsOk;
 using ::dpq::testing::IsOkAndHolds;
 using ::dpq::testing::StatusIs;
-using ::testing::HasSubstr;
 using measures::Measure;
+using ::testing::HasSubstr;
 
 TEST(MeasureReleaseTest, RepairMethodDefaultsToTheRegisteredExactRepair) {
   EXPECT_THAT(ResolveRepairMethod(std::nullopt, true),

@@ -30,12 +30,11 @@ TEST(ReleaseInputsTest, SameAsTheThreeFunctionsInTurn) {
     rows.push_back({absl::StrCat(rng() % 40), absl::StrCat(rng() % 3),
                     absl::StrCat(rng() % 5), absl::StrCat(rng() % 100)});
   }
-  ASSERT_OK_AND_ASSIGN(
-      const table::Schema schema,
-      table::Schema::Create({{"zip", ColumnType::kString},
-                             {"city", ColumnType::kString},
-                             {"kids", ColumnType::kInt64},
-                             {"rate", ColumnType::kInt64}}));
+  ASSERT_OK_AND_ASSIGN(const table::Schema schema,
+                       table::Schema::Create({{"zip", ColumnType::kString},
+                                              {"city", ColumnType::kString},
+                                              {"kids", ColumnType::kInt64},
+                                              {"rate", ColumnType::kInt64}}));
   ASSERT_OK_AND_ASSIGN(const table::Table table,
                        table::Table::FromCells(schema, rows));
   ASSERT_OK_AND_ASSIGN(
@@ -63,16 +62,16 @@ TEST(ReleaseInputsTest, SameAsTheThreeFunctionsInTurn) {
   EXPECT_EQ(inputs.cover_bound, cover);
 
   // Only what is wanted.
-  ASSERT_OK_AND_ASSIGN(const ReleaseInputs graph_only,
-                       ComputeReleaseInputs(table, dcs, options,
-                                            {.degree_bounds = false,
-                                             .cover_bound = false}));
+  ASSERT_OK_AND_ASSIGN(
+      const ReleaseInputs graph_only,
+      ComputeReleaseInputs(table, dcs, options,
+                           {.degree_bounds = false, .cover_bound = false}));
   EXPECT_EQ(graph_only.graph.graph.Edges(), g.graph.Edges());
   EXPECT_TRUE(graph_only.degree_bounds.empty());
   EXPECT_FALSE(graph_only.cover_bound.has_value());
-  ASSERT_OK_AND_ASSIGN(const ReleaseInputs cover_only,
-                       ComputeReleaseInputs(table, dcs, options,
-                                            {.degree_bounds = false}));
+  ASSERT_OK_AND_ASSIGN(
+      const ReleaseInputs cover_only,
+      ComputeReleaseInputs(table, dcs, options, {.degree_bounds = false}));
   EXPECT_EQ(cover_only.cover_bound, cover);
   EXPECT_TRUE(cover_only.degree_bounds.empty());
 

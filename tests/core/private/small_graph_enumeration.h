@@ -61,8 +61,8 @@ inline std::vector<uint64_t> CanonicalMasks(uint32_t n) {
       uint64_t image = 0;
       for (size_t i = 0; i < pairs.size(); ++i) {
         if ((mask >> i) & 1) {
-          image |= uint64_t{1} << index[perm[pairs[i].first]]
-                                       [perm[pairs[i].second]];
+          image |= uint64_t{1}
+                   << index[perm[pairs[i].first]][perm[pairs[i].second]];
         }
       }
       best = std::min(best, image);

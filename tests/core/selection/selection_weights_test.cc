@@ -43,8 +43,8 @@ TEST(SelectionWeightsTest, AggregationRefusesBadWeights) {
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("weights must hold one number per objective "
                                  "(2: TPR, TNR), but holds 1.")));
-  const std::vector<double> infinite = {1,
-                                        std::numeric_limits<double>::infinity()};
+  const std::vector<double> infinite = {
+      1, std::numeric_limits<double>::infinity()};
   EXPECT_THAT(
       CheckSelectionWeights(Approach::kAggregation, infinite, 2, "TPR, TNR"),
       StatusIs(absl::StatusCode::kInvalidArgument,

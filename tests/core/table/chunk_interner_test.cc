@@ -1,8 +1,8 @@
 #include "core/table/chunk_interner.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <algorithm>
 #include <random>
 #include <set>
 #include <string>
@@ -22,8 +22,15 @@ namespace {
 // lengths around 8 and 16.
 std::string RandomString(std::mt19937_64* rng) {
   static const std::vector<std::string> stems = {
-      "", "a", "ab", "Harris~1", "Harris~12", std::string("ab\0", 3),
-      std::string("ab\0\0\0\0\0\0", 8), "zipcode-0123456789", "\xff\xfe"};
+      "",
+      "a",
+      "ab",
+      "Harris~1",
+      "Harris~12",
+      std::string("ab\0", 3),
+      std::string("ab\0\0\0\0\0\0", 8),
+      "zipcode-0123456789",
+      "\xff\xfe"};
   std::string s = stems[(*rng)() % stems.size()];
   const size_t extra = (*rng)() % 12;
   for (size_t k = 0; k < extra; ++k) {

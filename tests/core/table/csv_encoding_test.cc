@@ -18,7 +18,8 @@ TEST(CheckCsvIsUtf8Test, AcceptsUtf8) {
 }
 
 TEST(CheckCsvIsUtf8Test, NamesLineAndColumnOfTheLatin1Cell) {
-  // The Latin-1 file of docs/security.md item 1: a Latin-1 cell in the first data row.
+  // The Latin-1 file of docs/security.md item 1: a Latin-1 cell in the first
+  // data row.
   const absl::Status s = CheckCsvIsUtf8("a,b\n\xff\xfe,2\n1,3\n");
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(s.message(), HasSubstr("line 2, column 1 (character 1"));

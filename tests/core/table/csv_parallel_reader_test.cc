@@ -1,6 +1,8 @@
 // The parallel CSV path against the sequential reader: the same table for
 // valid text whatever the chunking and thread count, the same error for
 // malformed text.
+#include "core/table/csv_parallel_reader.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -13,7 +15,6 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "core/table/csv_chunks.h"
-#include "core/table/csv_parallel_reader.h"
 #include "core/table/csv_reader.h"
 #include "core/table/table.h"
 #include "gtest/gtest.h"
@@ -59,7 +60,8 @@ void ExpectSameAsSequential(const std::string& text, CsvOptions options) {
   options.num_threads = 1;
   const std::string expected = Describe(ReadCsvWithChunks(text, options, 0));
   for (int threads : {1, 2, 3}) {
-    for (size_t min_chunk : {size_t{1}, size_t{7}, size_t{64}, size_t{1} << 20}) {
+    for (size_t min_chunk :
+         {size_t{1}, size_t{7}, size_t{64}, size_t{1} << 20}) {
       options.num_threads = threads;
       EXPECT_EQ(Describe(ReadCsvWithChunks(text, options, min_chunk)), expected)
           << "threads " << threads << ", chunks of " << min_chunk
@@ -144,16 +146,16 @@ TEST(CsvParallelReaderTest, RandomValidTextsReadAsSequentially) {
 
 TEST(CsvParallelReaderTest, MalformedTextsGiveTheSequentialErrors) {
   const std::vector<std::string> texts = {
-      "a,b\n1,2\n3\n4,5\n",              // too few fields
-      "a,b\n1,2\n3,4,5\n",               // too many
-      "a,b\n1,\"x\n2,3\n4,5\n",          // unterminated quote
-      "a,b\n1,x\"y\n2,3\n",              // quote inside an unquoted field
-      "a,b\n1,\"x\"y\n2,3\n",            // text after a closing quote
-      "a,b\n1,2\r3,4\n",                 // bare CR
-      "a,b\n1,2\n\"x\"\"\n\"\n3,4\n",    // quotes that do not balance
+      "a,b\n1,2\n3\n4,5\n",            // too few fields
+      "a,b\n1,2\n3,4,5\n",             // too many
+      "a,b\n1,\"x\n2,3\n4,5\n",        // unterminated quote
+      "a,b\n1,x\"y\n2,3\n",            // quote inside an unquoted field
+      "a,b\n1,\"x\"y\n2,3\n",          // text after a closing quote
+      "a,b\n1,2\r3,4\n",               // bare CR
+      "a,b\n1,2\n\"x\"\"\n\"\n3,4\n",  // quotes that do not balance
       "a,b\n1,2\n\"q\nq\",\"r\"\"\n5,6\n7,8\n",
-      "a,b\n1,2\n3,4\n5,6\n7,8,9\n",     // error in the last chunk
-      "a,b\n1,2\n3,\"4\n",               // unterminated at the end
+      "a,b\n1,2\n3,4\n5,6\n7,8,9\n",  // error in the last chunk
+      "a,b\n1,2\n3,\"4\n",            // unterminated at the end
   };
   for (const std::string& text : texts) {
     ExpectSameAsSequential(text, CsvOptions());

@@ -292,7 +292,8 @@ TEST(ReadCsvTest, UntypedColumnsAreTextRefusedOrInferredAsAsked) {
   CsvOptions options;
   options.untyped = UntypedColumns::kString;
   ASSERT_OK_AND_ASSIGN(Table text, ReadCsv("a,b\n1,2\n", options));
-  EXPECT_THAT(Types(text), ElementsAre(ColumnType::kString, ColumnType::kString));
+  EXPECT_THAT(Types(text),
+              ElementsAre(ColumnType::kString, ColumnType::kString));
   options = WithSchema("a: int64");
   options.untyped = UntypedColumns::kRefuse;
   EXPECT_THAT(ReadCsv("a,b\n1,2\n", options),
@@ -480,8 +481,8 @@ TEST(ReadCsvFileTest, ParseErrorsNameTheFile) {
 TEST(ReadCsvTest, NanInAStringColumnStaysText) {
   ASSERT_OK_AND_ASSIGN(const Table table,
                        ReadCsv("name,n\nNaN,NaN\nbob,1.5\n"));
-  EXPECT_THAT(Types(table), ElementsAre(ColumnType::kString,
-                                        ColumnType::kDouble));
+  EXPECT_THAT(Types(table),
+              ElementsAre(ColumnType::kString, ColumnType::kDouble));
   EXPECT_EQ(table.CellText(0, 0), "NaN");
   EXPECT_TRUE(table.column(1).is_null(0));
 }

@@ -1,5 +1,7 @@
 // Loads the benchmark datasets in ../shared/data next to the repository
 // (label shared-data) and checks their shapes and inferred types.
+#include "tests/testing/shared_data.h"
+
 #include <cstddef>
 #include <string>
 
@@ -8,7 +10,6 @@
 #include "core/table/table.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "tests/testing/shared_data.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::core::table {

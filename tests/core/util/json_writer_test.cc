@@ -17,7 +17,9 @@ TEST(JsonWriterTest, KeepsInsertionOrderAndTypes) {
             "\"edges\":18446744073709551615,\"theta\":null,\"list\":[1,2]}");
 }
 
-TEST(JsonWriterTest, EmptyObject) { EXPECT_EQ(JsonObjectWriter().Finish(), "{}"); }
+TEST(JsonWriterTest, EmptyObject) {
+  EXPECT_EQ(JsonObjectWriter().Finish(), "{}");
+}
 
 TEST(JsonWriterTest, DoublesPrintWithoutBinaryNoiseAndNonFiniteAsNull) {
   JsonObjectWriter j;
@@ -37,7 +39,9 @@ TEST(JsonWriterTest, QuotesEscapeSpecialCharactersAndKeepUtf8) {
 TEST(JsonWriterTest, QuoteEscapesEscDelAndC1Controls) {
   // Raw, these would reach the terminal of whoever prints the JSON.
   EXPECT_EQ(JsonQuote("\x1b[2J\x7f"), "\"\\u001b[2J\\u007f\"");
-  EXPECT_EQ(JsonQuote("a\xc2\x9b" "2J\xc2\xa0"), "\"a\\u009b2J\xc2\xa0\"");
+  EXPECT_EQ(JsonQuote("a\xc2\x9b"
+                      "2J\xc2\xa0"),
+            "\"a\\u009b2J\xc2\xa0\"");
 }
 
 TEST(JsonWriterTest, QuoteReplacesInvalidUtf8SoTheJsonStaysValid) {

@@ -24,19 +24,21 @@ TEST(FindInvalidUtf8Test, FindsTheFirstIllFormedByte) {
   EXPECT_EQ(FindInvalidUtf8("a,b\n\xff\xfe,2\n1,3\n"), 4u);
   // Past the 8-byte ASCII fast path.
   EXPECT_EQ(FindInvalidUtf8("0123456789abcdef\x80"), 16u);
-  EXPECT_EQ(FindInvalidUtf8("\xC0\xAF"), 0u);              // overlong '/'
-  EXPECT_EQ(FindInvalidUtf8("\xE0\x80\xAF"), 0u);          // overlong
-  EXPECT_EQ(FindInvalidUtf8("\xED\xA0\x80"), 0u);          // surrogate
-  EXPECT_EQ(FindInvalidUtf8("\xF4\x90\x80\x80"), 0u);      // > U+10FFFF
-  EXPECT_EQ(FindInvalidUtf8("\xF5\x80\x80\x80"), 0u);      // bad lead
-  EXPECT_EQ(FindInvalidUtf8("ab\xC3"), 2u);                // truncated
-  EXPECT_EQ(FindInvalidUtf8("ab\xE2\x82"), 2u);            // truncated
-  EXPECT_EQ(FindInvalidUtf8("\xC3\xBC\xBC"), 2u);          // stray continuation
+  EXPECT_EQ(FindInvalidUtf8("\xC0\xAF"), 0u);          // overlong '/'
+  EXPECT_EQ(FindInvalidUtf8("\xE0\x80\xAF"), 0u);      // overlong
+  EXPECT_EQ(FindInvalidUtf8("\xED\xA0\x80"), 0u);      // surrogate
+  EXPECT_EQ(FindInvalidUtf8("\xF4\x90\x80\x80"), 0u);  // > U+10FFFF
+  EXPECT_EQ(FindInvalidUtf8("\xF5\x80\x80\x80"), 0u);  // bad lead
+  EXPECT_EQ(FindInvalidUtf8("ab\xC3"), 2u);            // truncated
+  EXPECT_EQ(FindInvalidUtf8("ab\xE2\x82"), 2u);        // truncated
+  EXPECT_EQ(FindInvalidUtf8("\xC3\xBC\xBC"), 2u);      // stray continuation
 }
 
 TEST(ReplaceInvalidUtf8Test, ReplacesEachBadByteAndKeepsTheRest) {
-  EXPECT_EQ(ReplaceInvalidUtf8("a\xff\xfe" "b\xC3\xBC"),
-            "a\xEF\xBF\xBD\xEF\xBF\xBD" "b\xC3\xBC");
+  EXPECT_EQ(ReplaceInvalidUtf8("a\xff\xfe"
+                               "b\xC3\xBC"),
+            "a\xEF\xBF\xBD\xEF\xBF\xBD"
+            "b\xC3\xBC");
   EXPECT_EQ(ReplaceInvalidUtf8("ok"), "ok");
   EXPECT_EQ(FindInvalidUtf8(ReplaceInvalidUtf8("\xE2\x82 \xF0\x90")),
             std::nullopt);
@@ -59,7 +61,9 @@ TEST(FindControlCharacterTest, FindsC0DelAndC1) {
   ASSERT_TRUE(del.has_value());
   EXPECT_EQ(del->code_point, 0x7Fu);
   // U+009B (CSI) encoded as C2 9B; U+00A0 and U+00FC are not controls.
-  auto csi = FindControlCharacter("\xC2\xA0\xC3\xBC\xC2\x9B" "2J");
+  auto csi = FindControlCharacter(
+      "\xC2\xA0\xC3\xBC\xC2\x9B"
+      "2J");
   ASSERT_TRUE(csi.has_value());
   EXPECT_EQ(csi->offset, 4u);
   EXPECT_EQ(csi->code_point, 0x9Bu);

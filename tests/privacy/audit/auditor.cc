@@ -106,9 +106,10 @@ std::vector<Candidate> CandidateEvents(const std::vector<Observation>& a,
                                   std::lower_bound(s.begin(), s.end(), t));
     };
     for (double t : thresholds) {
-      out.push_back({{Event::Kind::kAtMost, v, t, ""}, at_most(va, t),
-                     at_most(vb, t)});
-      out.push_back({{Event::Kind::kAtLeast, v, t, ""}, at_least(va, t),
+      out.push_back(
+          {{Event::Kind::kAtMost, v, t, ""}, at_most(va, t), at_most(vb, t)});
+      out.push_back({{Event::Kind::kAtLeast, v, t, ""},
+                     at_least(va, t),
                      at_least(vb, t)});
     }
   }
@@ -117,8 +118,8 @@ std::vector<Candidate> CandidateEvents(const std::vector<Observation>& a,
     for (const Observation& o : a) ++keys[o.keys[v].second].first;
     for (const Observation& o : b) ++keys[o.keys[v].second].second;
     for (const auto& [key, counts] : keys) {
-      out.push_back({{Event::Kind::kEquals, v, 0, key}, counts.first,
-                     counts.second});
+      out.push_back(
+          {{Event::Kind::kEquals, v, 0, key}, counts.first, counts.second});
     }
   }
   return out;
@@ -149,8 +150,9 @@ AuditReport AuditPrivacyLoss(const std::vector<Observation>& on_d,
   bool d_first = true;
   for (const Candidate& c : CandidateEvents(select_d, select_p)) {
     for (const bool forward : {true, false}) {
-      const double ratio = forward ? select_bounds.LogRatio(c.count_a, c.count_b)
-                                   : select_bounds.LogRatio(c.count_b, c.count_a);
+      const double ratio = forward
+                               ? select_bounds.LogRatio(c.count_a, c.count_b)
+                               : select_bounds.LogRatio(c.count_b, c.count_a);
       if (ratio > best) {
         best = ratio;
         best_event = c.event;
@@ -169,9 +171,8 @@ AuditReport AuditPrivacyLoss(const std::vector<Observation>& on_d,
   report.n = static_cast<int64_t>(n);
   report.count_first = d_first ? kd : kp;
   report.count_second = d_first ? kp : kd;
-  report.lower_bound =
-      std::max(0.0, test_bounds.LogRatio(report.count_first,
-                                         report.count_second));
+  report.lower_bound = std::max(
+      0.0, test_bounds.LogRatio(report.count_first, report.count_second));
   report.event = absl::StrCat(best_event.Describe(on_d.front()), " on ",
                               d_first ? "D vs D'" : "D' vs D");
   return report;

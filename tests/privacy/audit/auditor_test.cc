@@ -38,9 +38,9 @@ TEST(ClopperPearsonTest, MatchesKnownIntervals) {
   EXPECT_NEAR(RegularizedIncompleteBeta(2, 3, 0.4), 0.5248, 1e-12);
 }
 
-std::vector<Observation> Samples(int64_t base, const core::dp::DiscreteLaplace&
-                                                   noise,
-                                 int n, SeededUrbg& urbg) {
+std::vector<Observation> Samples(int64_t base,
+                                 const core::dp::DiscreteLaplace& noise, int n,
+                                 SeededUrbg& urbg) {
   std::vector<Observation> out(n);
   for (Observation& o : out) {
     o.numbers = {{"value", static_cast<double>(base + noise.Sample(urbg))}};
@@ -56,9 +56,9 @@ constexpr double kAlpha = 1e-6;
 TEST(AuditorTest, CorrectLaplaceCountPasses) {
   SeededUrbg urbg(101);
   const auto noise = *core::dp::DiscreteLaplace::ForSensitivity(1, 1);
-  const AuditReport r = AuditPrivacyLoss(Samples(0, noise, kSamples, urbg),
-                                         Samples(1, noise, kSamples, urbg),
-                                         kAlpha);
+  const AuditReport r =
+      AuditPrivacyLoss(Samples(0, noise, kSamples, urbg),
+                       Samples(1, noise, kSamples, urbg), kAlpha);
   EXPECT_LE(r.lower_bound, 1.0) << r.event;
   // And it is not vacuous: the true loss 1 is nearly certified.
   EXPECT_GT(r.lower_bound, 0.8) << r.event;
@@ -71,9 +71,9 @@ TEST(AuditorTest, CorrectLaplaceCountPasses) {
 TEST(AuditorTest, FlagsNoiseAtHalfItsScale) {
   SeededUrbg urbg(102);
   const auto half = *core::dp::DiscreteLaplace::Create(0.5);  // should be 1
-  const AuditReport r = AuditPrivacyLoss(Samples(0, half, kSamples, urbg),
-                                         Samples(1, half, kSamples, urbg),
-                                         kAlpha);
+  const AuditReport r =
+      AuditPrivacyLoss(Samples(0, half, kSamples, urbg),
+                       Samples(1, half, kSamples, urbg), kAlpha);
   EXPECT_GT(r.lower_bound, 1.0) << r.event;
   RecordProperty("certified_loss", absl::StrCat(r.lower_bound));
 }

@@ -21,8 +21,8 @@
 #include "server/registry/dataset_registry.h"
 #include "server/storage/sqlite_accounts_store.h"
 #include "server/storage/sqlite_ledger_store.h"
-#include "tools/dpq_measure/measure_tool.h"
 #include "tests/testing/seeded_urbg.h"
+#include "tools/dpq_measure/measure_tool.h"
 
 namespace dpq::audit {
 namespace {
@@ -125,11 +125,10 @@ absl::Status RunOnPair(const v1::DatasetManifest& manifest,
 
 // ---- Releases ---------------------------------------------------------------
 
-Release Measure(v1::Measure measure, v1::SelectionMethod method,
-                double epsilon,
+Release Measure(v1::Measure measure, v1::SelectionMethod method, double epsilon,
                 v1::RepairMethod repair = v1::REPAIR_METHOD_UNSPECIFIED) {
-  return [=](Harness& h, const std::string& dataset)
-             -> absl::StatusOr<Observation> {
+  return [=](Harness& h,
+             const std::string& dataset) -> absl::StatusOr<Observation> {
     v1::MeasureInconsistencyRequest request;
     request.set_dataset_id(dataset);
     request.set_measure(measure);
@@ -138,8 +137,8 @@ Release Measure(v1::Measure measure, v1::SelectionMethod method,
     request.set_epsilon(epsilon);
     request.set_request_id(h.NextRequestId());
     v1::MeasureInconsistencyResponse response;
-    RETURN_IF_ERROR(h.service().MeasureInconsistencyImpl(h.auditor(), request,
-                                                         &response));
+    RETURN_IF_ERROR(
+        h.service().MeasureInconsistencyImpl(h.auditor(), request, &response));
     // Everything released: the value, the interval's ends (the upper one
     // carries group_bound's uncovered-row count), theta and the degree bound.
     const v1::MeasureResult& r = response.result();
@@ -154,8 +153,8 @@ Release Measure(v1::Measure measure, v1::SelectionMethod method,
 }
 
 Release Report(double epsilon, bool row_count = false) {
-  return [=](Harness& h, const std::string& dataset)
-             -> absl::StatusOr<Observation> {
+  return [=](Harness& h,
+             const std::string& dataset) -> absl::StatusOr<Observation> {
     v1::QualityReportRequest request;
     request.set_dataset_id(dataset);
     request.set_epsilon(epsilon);
@@ -180,8 +179,8 @@ Release Report(double epsilon, bool row_count = false) {
 }
 
 Release Cuboid(std::vector<std::string> dims, double epsilon) {
-  return [=](Harness& h, const std::string& dataset)
-             -> absl::StatusOr<Observation> {
+  return [=](Harness& h,
+             const std::string& dataset) -> absl::StatusOr<Observation> {
     v1::ReleaseCuboidsRequest request;
     request.set_dataset_id(dataset);
     v1::CuboidSpec* spec = request.add_cuboids();
@@ -200,8 +199,8 @@ Release Cuboid(std::vector<std::string> dims, double epsilon) {
 }
 
 Release Tree(double epsilon, double accuracy_epsilon) {
-  return [=](Harness& h, const std::string& dataset)
-             -> absl::StatusOr<Observation> {
+  return [=](Harness& h,
+             const std::string& dataset) -> absl::StatusOr<Observation> {
     v1::TrainDecisionTreeRequest request;
     request.set_dataset_id(dataset);
     request.set_label_column("Label");
@@ -223,8 +222,8 @@ Release Tree(double epsilon, double accuracy_epsilon) {
 
 Release Nodes(v1::SelectionApproach approach, v1::SensitivityMode mode,
               uint32_t k, double epsilon) {
-  return [=](Harness& h, const std::string& dataset)
-             -> absl::StatusOr<Observation> {
+  return [=](Harness& h,
+             const std::string& dataset) -> absl::StatusOr<Observation> {
     v1::SelectInfluentialNodesRequest request;
     request.set_dataset_id(dataset);
     request.set_k(k);
@@ -233,8 +232,8 @@ Release Nodes(v1::SelectionApproach approach, v1::SensitivityMode mode,
     request.set_epsilon(epsilon);
     request.set_request_id(h.NextRequestId());
     v1::SelectInfluentialNodesResponse response;
-    RETURN_IF_ERROR(h.service().SelectInfluentialNodesImpl(h.auditor(),
-                                                           request, &response));
+    RETURN_IF_ERROR(h.service().SelectInfluentialNodesImpl(h.auditor(), request,
+                                                           &response));
     Observation o;
     o.keys = {{"nodes", absl::StrJoin(response.nodes(), ",")},
               {"first", response.nodes(0)}};
@@ -309,8 +308,7 @@ TablePair ThetaPair() {
 // registration, where the owner sees it): every cell means the same in D and
 // D'.
 TablePair TypeFlipPair(bool nan) {
-  TablePair p{TableManifest("t1&t2&EQ(t1.a,t2.a)&IQ(t1.b,t2.b)"), "a,b\n",
-              ""};
+  TablePair p{TableManifest("t1&t2&EQ(t1.a,t2.a)&IQ(t1.b,t2.b)"), "a,b\n", ""};
   Declare(p.manifest, "a", v1::COLUMN_TYPE_STRING);
   Declare(p.manifest, "b", v1::COLUMN_TYPE_INT64);
   if (nan) {
@@ -466,22 +464,20 @@ GraphPair HubEdgePair() {
 
 AuditCase ServiceCase(std::string name, double charged, TablePair pair,
                       Release release) {
-  return AuditCase{
-      std::move(name), charged, /*quick_samples=*/3000,
-      [pair = std::move(pair), release = std::move(release)](
-          int samples, uint64_t seed, std::vector<Observation>* d,
-          std::vector<Observation>* d_prime) {
-        return RunOnPair(pair.manifest, pair.d, pair.d_prime, release,
-                         samples, seed, d, d_prime);
-      }};
+  return AuditCase{std::move(name), charged, /*quick_samples=*/3000,
+                   [pair = std::move(pair), release = std::move(release)](
+                       int samples, uint64_t seed, std::vector<Observation>* d,
+                       std::vector<Observation>* d_prime) {
+                     return RunOnPair(pair.manifest, pair.d, pair.d_prime,
+                                      release, samples, seed, d, d_prime);
+                   }};
 }
 
 AuditCase GraphCase(std::string name, double charged, Release release) {
   const GraphPair pair = HubEdgePair();
   return AuditCase{std::move(name), charged, /*quick_samples=*/3000,
                    [pair, release = std::move(release)](
-                       int samples, uint64_t seed,
-                       std::vector<Observation>* d,
+                       int samples, uint64_t seed, std::vector<Observation>* d,
                        std::vector<Observation>* d_prime) {
                      return RunOnPair(pair.manifest, pair.d, pair.d_prime,
                                       release, samples, seed, d, d_prime);
@@ -570,20 +566,19 @@ std::vector<AuditCase> AllAuditCases() {
   for (const auto& [measure, label] :
        {std::pair{MEASURE_MI, "MI"}, std::pair{MEASURE_P, "P"}}) {
     for (const auto& [method, method_name] : methods) {
-      cases.push_back(ServiceCase(
-          absl::StrCat("MeasureInconsistency ", label, " ", method_name,
-                       ": hub row"),
-          1, HubPair(), Measure(measure, method, 1)));
+      cases.push_back(ServiceCase(absl::StrCat("MeasureInconsistency ", label,
+                                               " ", method_name, ": hub row"),
+                                  1, HubPair(), Measure(measure, method, 1)));
     }
   }
-  cases.push_back(ServiceCase(
-      "MeasureInconsistency R vertex_cover: hub row", 1, HubPair(),
-      Measure(MEASURE_R, v1::SELECTION_METHOD_UNSPECIFIED, 1,
-              v1::REPAIR_METHOD_VERTEX_COVER)));
-  cases.push_back(ServiceCase(
-      "MeasureInconsistency R cover_bound: hub row", 1, HubPair(),
-      Measure(MEASURE_R, v1::SELECTION_METHOD_UNSPECIFIED, 1,
-              v1::REPAIR_METHOD_COVER_BOUND)));
+  cases.push_back(
+      ServiceCase("MeasureInconsistency R vertex_cover: hub row", 1, HubPair(),
+                  Measure(MEASURE_R, v1::SELECTION_METHOD_UNSPECIFIED, 1,
+                          v1::REPAIR_METHOD_VERTEX_COVER)));
+  cases.push_back(
+      ServiceCase("MeasureInconsistency R cover_bound: hub row", 1, HubPair(),
+                  Measure(MEASURE_R, v1::SELECTION_METHOD_UNSPECIFIED, 1,
+                          v1::REPAIR_METHOD_COVER_BOUND)));
   cases.push_back(ServiceCase(
       "MeasureInconsistency R cover_bound: 10^5 K7 components, a triangle "
       "closed",
@@ -627,8 +622,8 @@ std::vector<AuditCase> AllAuditCases() {
       ServiceCase("QualityReport: hub row", 1, HubPair(), Report(1)));
   cases.push_back(ServiceCase("QualityReport with the row count: hub row", 1,
                               HubPair(), Report(1, /*row_count=*/true)));
-  cases.push_back(ServiceCase("ReleaseCuboids [Sex,Label]: row in \"other\"",
-                              1, OtherCellPair(), Cuboid({"Sex", "Label"}, 1)));
+  cases.push_back(ServiceCase("ReleaseCuboids [Sex,Label]: row in \"other\"", 1,
+                              OtherCellPair(), Cuboid({"Sex", "Label"}, 1)));
   cases.push_back(ServiceCase(
       "ReleaseCuboids [Sex,Age] with public [Sex]: induced neighbours", 1,
       InducedPair(), Cuboid({"Sex", "Age"}, 1)));
@@ -648,13 +643,13 @@ std::vector<AuditCase> AllAuditCases() {
       Nodes(v1::SELECTION_APPROACH_AGGREGATION, v1::SENSITIVITY_MODE_LOCAL, 2,
             1)));
   for (const char* measure : {"mi", "p", "r"}) {
-    cases.push_back(MeasureToolCase(
-        absl::StrCat("dpq-measure ", measure,
-                     " without --schema: type-flip cell"),
-        measure, /*nan=*/false));
+    cases.push_back(
+        MeasureToolCase(absl::StrCat("dpq-measure ", measure,
+                                     " without --schema: type-flip cell"),
+                        measure, /*nan=*/false));
   }
-  cases.push_back(MeasureToolCase(
-      "dpq-measure mi without --schema: NaN cells", "mi", /*nan=*/true));
+  cases.push_back(MeasureToolCase("dpq-measure mi without --schema: NaN cells",
+                                  "mi", /*nan=*/true));
   return cases;
 }
 

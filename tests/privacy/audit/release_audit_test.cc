@@ -10,13 +10,14 @@
 // The type-flip cases of dpq-measure fail on code that infers the column
 // types per run (docs/privacy.md 2.2: a certified loss of about 3.5 at epsilon
 // 1 with these sample sizes) and pass after it.
+#include "tests/privacy/audit/release_audit.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "tests/privacy/audit/release_audit.h"
 
 namespace dpq::audit {
 namespace {
@@ -46,16 +47,18 @@ TEST_P(ReleaseAuditTest, CertifiedLossStaysWithinTheCharge) {
       << result->report.count_second << " of " << result->report.n << ")";
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    EveryReleasePath, ReleaseAuditTest,
-    ::testing::Range<size_t>(0, AllAuditCases().size()),
-    [](const ::testing::TestParamInfo<size_t>& info) {
-      std::string name;
-      for (char ch : Cases()[info.param].name) {
-        name += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
-      }
-      return absl::StrCat(info.param, "_", name);
-    });
+INSTANTIATE_TEST_SUITE_P(EveryReleasePath, ReleaseAuditTest,
+                         ::testing::Range<size_t>(0, AllAuditCases().size()),
+                         [](const ::testing::TestParamInfo<size_t>& info) {
+                           std::string name;
+                           for (char ch : Cases()[info.param].name) {
+                             name +=
+                                 std::isalnum(static_cast<unsigned char>(ch))
+                                     ? ch
+                                     : '_';
+                           }
+                           return absl::StrCat(info.param, "_", name);
+                         });
 
 }  // namespace
 }  // namespace dpq::audit

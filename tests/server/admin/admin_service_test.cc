@@ -2,8 +2,8 @@
 // every RPC, its auth, argument, not-found and already-exists errors, the
 // upload limits, and the audit log.
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -63,8 +63,7 @@ class AdminServiceTest : public ::testing::Test {
         server_, TestServer::Start(dpq::testing::Transport::kInsecure,
                                    [](server::Options& options) {
                                      options.import_dir =
-                                         std::filesystem::path(
-                                             options.data_dir)
+                                         std::filesystem::path(options.data_dir)
                                              .parent_path()
                                              .string();
                                    }));
@@ -93,9 +92,9 @@ class AdminServiceTest : public ::testing::Test {
 
 // Every admin RPC, called with the given context setup; streaming RPCs send
 // a valid header and CSV.
-std::vector<std::pair<std::string,
-                      std::function<grpc::Status(v1::AdminService::Stub&,
-                                                 grpc::ClientContext&)>>>
+std::vector<std::pair<
+    std::string,
+    std::function<grpc::Status(v1::AdminService::Stub&, grpc::ClientContext&)>>>
 AllAdminRpcs() {
   using Stub = v1::AdminService::Stub;
   using Ctx = grpc::ClientContext;
@@ -188,9 +187,9 @@ AllAdminRpcs() {
 TEST_F(AdminServiceTest, EveryRpcNeedsAToken) {
   for (const auto& [name, rpc] : AllAdminRpcs()) {
     grpc::ClientContext context;
-    EXPECT_THAT(ToAbsl(rpc(*admin_, context)),
-                StatusIs(absl::StatusCode::kUnauthenticated,
-                         HasSubstr("bearer token")))
+    EXPECT_THAT(
+        ToAbsl(rpc(*admin_, context)),
+        StatusIs(absl::StatusCode::kUnauthenticated, HasSubstr("bearer token")))
         << name;
   }
 }
@@ -233,8 +232,7 @@ TEST_F(AdminServiceTest, CreateBuyerReturnsATokenOnce) {
   grpc::ClientContext context;
   TestServer::Authorize(context, response.token());
   v1::GetBudgetResponse budget;
-  EXPECT_OK(ToAbsl(
-      server_->BuyerStub()->GetBudget(&context, {}, &budget)));
+  EXPECT_OK(ToAbsl(server_->BuyerStub()->GetBudget(&context, {}, &budget)));
 }
 
 TEST_F(AdminServiceTest, CreateBuyerValidatesTheName) {
@@ -271,9 +269,9 @@ TEST_F(AdminServiceTest, RevokeBuyerLocksTheTokenOutAtOnce) {
     grpc::ClientContext context;
     TestServer::Authorize(context, token);
     v1::GetBudgetResponse budget;
-    EXPECT_THAT(ToAbsl(buyer->GetBudget(&context, {}, &budget)),
-                StatusIs(absl::StatusCode::kUnauthenticated,
-                         HasSubstr("revoked")));
+    EXPECT_THAT(
+        ToAbsl(buyer->GetBudget(&context, {}, &budget)),
+        StatusIs(absl::StatusCode::kUnauthenticated, HasSubstr("revoked")));
   }
   {
     grpc::ClientContext context;
@@ -387,9 +385,9 @@ TEST_F(AdminServiceTest, UploadMustStartWithTheHeader) {
     chunk.set_csv_chunk(kCsv);
     writer->Write(chunk);
     writer->WritesDone();
-    EXPECT_THAT(ToAbsl(writer->Finish()),
-                StatusIs(absl::StatusCode::kInvalidArgument,
-                         HasSubstr("`header`")));
+    EXPECT_THAT(
+        ToAbsl(writer->Finish()),
+        StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("`header`")));
   }
   {
     grpc::ClientContext context;
@@ -397,9 +395,9 @@ TEST_F(AdminServiceTest, UploadMustStartWithTheHeader) {
     v1::RegisterDatasetResponse response;
     auto writer = admin_->RegisterDataset(&context, &response);
     writer->WritesDone();
-    EXPECT_THAT(ToAbsl(writer->Finish()),
-                StatusIs(absl::StatusCode::kInvalidArgument,
-                         HasSubstr("`header`")));
+    EXPECT_THAT(
+        ToAbsl(writer->Finish()),
+        StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("`header`")));
   }
   {
     grpc::ClientContext context;
@@ -418,12 +416,11 @@ TEST_F(AdminServiceTest, UploadMustStartWithTheHeader) {
 }
 
 TEST_F(AdminServiceTest, RegisterRejectsBadManifestNamingTheField) {
-  EXPECT_THAT(Register("bad id!"),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("dataset_id")));
-  EXPECT_THAT(server_->RegisterDataset("people", "", kConstraints, 100),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("CSV is empty")));
+  EXPECT_THAT(Register("bad id!"), StatusIs(absl::StatusCode::kInvalidArgument,
+                                            HasSubstr("dataset_id")));
+  EXPECT_THAT(
+      server_->RegisterDataset("people", "", kConstraints, 100),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("CSV is empty")));
 }
 
 TEST(AdminImportDirTest, StartRefusesAMissingImportDirOrTheDataDirectory) {
@@ -463,11 +460,11 @@ TEST(AdminImportDirTest, ServerPathIsRefusedWhileImportsAreOff) {
 }
 
 TEST(AdminUploadLimitTest, UploadAboveMaxUploadBytesIsResourceExhausted) {
-  ASSERT_OK_AND_ASSIGN(
-      auto server, TestServer::Start(dpq::testing::Transport::kInsecure,
-                                     [](Options& options) {
-                                       options.max_upload_bytes = 64;
-                                     }));
+  ASSERT_OK_AND_ASSIGN(auto server,
+                       TestServer::Start(dpq::testing::Transport::kInsecure,
+                                         [](Options& options) {
+                                           options.max_upload_bytes = 64;
+                                         }));
   std::string csv = "name,zip,city\n";
   for (int i = 0; i < 20; ++i) csv += absl::StrCat("n", i, ",", i, ",c\n");
   ASSERT_GT(csv.size(), 64u);
@@ -484,11 +481,11 @@ TEST(AdminUploadLimitTest, UploadAboveMaxUploadBytesIsResourceExhausted) {
 // above the limit or below the bytes sent registers exactly the bytes sent,
 // and the limit still applies to them.
 TEST(AdminUploadLimitTest, SizeHintIsOnlyAHint) {
-  ASSERT_OK_AND_ASSIGN(
-      auto server, TestServer::Start(dpq::testing::Transport::kInsecure,
-                                     [](Options& options) {
-                                       options.max_upload_bytes = 1 << 16;
-                                     }));
+  ASSERT_OK_AND_ASSIGN(auto server,
+                       TestServer::Start(dpq::testing::Transport::kInsecure,
+                                         [](Options& options) {
+                                           options.max_upload_bytes = 1 << 16;
+                                         }));
   auto upload = [&](const std::string& id, const std::string& csv,
                     uint64_t hint) {
     grpc::ClientContext context;
@@ -520,19 +517,20 @@ TEST(AdminUploadLimitTest, SizeHintIsOnlyAHint) {
 }
 
 TEST(AdminUploadLimitTest, MessageAboveMaxMessageBytesIsRejected) {
-  ASSERT_OK_AND_ASSIGN(
-      auto server, TestServer::Start(dpq::testing::Transport::kInsecure,
-                                     [](Options& options) {
-                                       options.max_message_bytes = 64 << 10;
-                                     }));
+  ASSERT_OK_AND_ASSIGN(auto server,
+                       TestServer::Start(dpq::testing::Transport::kInsecure,
+                                         [](Options& options) {
+                                           options.max_message_bytes = 64 << 10;
+                                         }));
   std::string csv = "name,value\n";
   while (csv.size() < (100 << 10)) csv += "someone,12345678\n";
   EXPECT_THAT(server->RegisterDataset("big", csv, "name -> value", 1 << 20,
                                       /*chunk_bytes=*/csv.size()),
               StatusIs(absl::StatusCode::kResourceExhausted, ::testing::_));
   // The same bytes in small chunks fit.
-  EXPECT_OK(server->RegisterDataset("big", csv, "name -> value", 1 << 20,
-                                    /*chunk_bytes=*/16 << 10)
+  EXPECT_OK(server
+                ->RegisterDataset("big", csv, "name -> value", 1 << 20,
+                                  /*chunk_bytes=*/16 << 10)
                 .status());
 }
 
@@ -573,7 +571,8 @@ TEST_F(AdminServiceTest, SetBudgetBelowSpentIsFailedPrecondition) {
   reserve.fingerprint = "f";
   reserve.operation = "test";
   reserve.epsilon = 0.6;
-  ASSERT_OK_AND_ASSIGN(auto reservation, server_->server().ledger().Reserve(reserve));
+  ASSERT_OK_AND_ASSIGN(auto reservation,
+                       server_->server().ledger().Reserve(reserve));
   ASSERT_OK(server_->server().ledger().Commit(*reservation.entry_id, "answer"));
 
   v1::SetBudgetRequest set;
@@ -595,15 +594,15 @@ TEST_F(AdminServiceTest, BudgetErrorsNameTheField) {
   EXPECT_THAT(server_->GrantBudget("alice", "people", -1),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("epsilon must be finite and > 0, but is -1")));
-  EXPECT_THAT(server_->GrantBudget("alice", "people", 0),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("epsilon")));
-  EXPECT_THAT(server_->GrantBudget("", "people", 1),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("buyer_id")));
-  EXPECT_THAT(server_->GrantBudget("alice", "", 1),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("dataset_id")));
+  EXPECT_THAT(
+      server_->GrantBudget("alice", "people", 0),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("epsilon")));
+  EXPECT_THAT(
+      server_->GrantBudget("", "people", 1),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("buyer_id")));
+  EXPECT_THAT(
+      server_->GrantBudget("alice", "", 1),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("dataset_id")));
   v1::SetBudgetRequest set;
   set.set_buyer_id("alice");
   set.set_dataset_id("gone");

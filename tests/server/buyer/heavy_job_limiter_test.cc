@@ -1,6 +1,6 @@
-// HeavyJobLimiter: the server-wide limit, the per-buyer limit (docs/security.md,
-// item 2: one buyer cannot hold every slot), their messages and defaults,
-// and consistency under concurrent use.
+// HeavyJobLimiter: the server-wide limit, the per-buyer limit
+// (docs/security.md, item 2: one buyer cannot hold every slot), their messages
+// and defaults, and consistency under concurrent use.
 #include "server/buyer/heavy_job_limiter.h"
 
 #include <atomic>

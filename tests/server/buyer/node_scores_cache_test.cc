@@ -37,10 +37,9 @@ class NodeScoresCacheTest : public ::testing::Test {
  protected:
   absl::StatusOr<Scores> Get(NodeScoresCache& cache, const std::string& key,
                              const std::shared_ptr<const void>& owner) {
-    return cache.GetOrCompute(key, owner, absl::InfiniteFuture(),
-                              [&]() -> absl::StatusOr<Scores> {
-                                return MakeScores(3);
-                              });
+    return cache.GetOrCompute(
+        key, owner, absl::InfiniteFuture(),
+        [&]() -> absl::StatusOr<Scores> { return MakeScores(3); });
   }
   std::shared_ptr<const void> owner_ = std::make_shared<int>(1);
 };
@@ -100,8 +99,9 @@ TEST_F(NodeScoresCacheTest, FailuresAreNotCached) {
   auto fail = [&]() -> absl::StatusOr<Scores> {
     return absl::ResourceExhaustedError("busy");
   };
-  EXPECT_THAT(cache.GetOrCompute("k", owner_, absl::InfiniteFuture(), fail),
-              StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("busy")));
+  EXPECT_THAT(
+      cache.GetOrCompute("k", owner_, absl::InfiniteFuture(), fail),
+      StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("busy")));
   EXPECT_EQ(cache.size(), 0u);
   ASSERT_THAT(Get(cache, "k", owner_), IsOk());
   EXPECT_EQ(cache.computations(), 2u);
@@ -125,13 +125,11 @@ TEST_F(NodeScoresCacheTest, ConcurrentIdenticalMissesComputeOnce) {
   });
   entered.WaitForNotification();
   // A waiter whose deadline passes gives up; the computation goes on.
-  EXPECT_THAT(
-      cache.GetOrCompute("k", owner_, absl::Now() + absl::Milliseconds(20),
-                         [&]() -> absl::StatusOr<Scores> {
-                           return MakeScores(5);
-                         }),
-      StatusIs(absl::StatusCode::kDeadlineExceeded,
-               HasSubstr("cached once computed")));
+  EXPECT_THAT(cache.GetOrCompute(
+                  "k", owner_, absl::Now() + absl::Milliseconds(20),
+                  [&]() -> absl::StatusOr<Scores> { return MakeScores(5); }),
+              StatusIs(absl::StatusCode::kDeadlineExceeded,
+                       HasSubstr("cached once computed")));
   std::vector<Scores> seen(3);
   std::vector<std::thread> others;
   for (size_t i = 0; i < seen.size(); ++i) {
@@ -161,8 +159,8 @@ TEST_F(NodeScoresCacheTest, AStoppedComputationLetsAWaiterCompute) {
           release.WaitForNotification();
           return core::util::StoppedError();
         });
-    EXPECT_THAT(s, StatusIs(absl::StatusCode::kCancelled,
-                            HasSubstr("caller left")));
+    EXPECT_THAT(
+        s, StatusIs(absl::StatusCode::kCancelled, HasSubstr("caller left")));
   });
   entered.WaitForNotification();
   std::thread waiter([&] {
@@ -202,8 +200,8 @@ TEST_F(NodeScoresCacheTest, ACancelledWaiterStopsWaiting) {
         "k", owner_, absl::InfiniteFuture(),
         [&]() -> absl::StatusOr<Scores> { return MakeScores(8); },
         [&] { return left.load(); });
-    EXPECT_THAT(s, StatusIs(absl::StatusCode::kCancelled,
-                            HasSubstr("caller left")));
+    EXPECT_THAT(
+        s, StatusIs(absl::StatusCode::kCancelled, HasSubstr("caller left")));
     EXPECT_LT(absl::Now() - start, absl::Seconds(5));
   });
   absl::SleepFor(absl::Milliseconds(30));  // the waiter is waiting

@@ -74,9 +74,9 @@ auth::Principal Buyer(const std::string& id) {
 class ReleaseRpcsTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    registry_dir_ = new fs::path(
-        fs::temp_directory_path() /
-        absl::StrCat("dpq_release_rpcs_registry_", ::getpid()));
+    registry_dir_ =
+        new fs::path(fs::temp_directory_path() /
+                     absl::StrCat("dpq_release_rpcs_registry_", ::getpid()));
     fs::remove_all(*registry_dir_);
     registry::DatasetRegistry::Options options;
     options.data_dir = registry_dir_->string();
@@ -134,9 +134,8 @@ class ReleaseRpcsTest : public ::testing::Test {
            absl::StrCat("dpq_release_rpcs_", ::getpid(), "_", info->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
-    ASSERT_OK_AND_ASSIGN(
-        ledger_,
-        storage::SqliteLedgerStore::Open((dir_ / "ledger.db").string()));
+    ASSERT_OK_AND_ASSIGN(ledger_, storage::SqliteLedgerStore::Open(
+                                      (dir_ / "ledger.db").string()));
     ASSERT_OK_AND_ASSIGN(accounts_,
                          storage::SqliteAccountsStore::Open(":memory:"));
     service_ = std::make_unique<BuyerServiceImpl>(registry_, ledger_.get(),
@@ -258,10 +257,10 @@ TEST_F(ReleaseRpcsTest, CuboidsAreChargedRecordedAndConsistent) {
 
 TEST_F(ReleaseRpcsTest, CuboidRetryReplaysWithoutANewCharge) {
   v1::ReleaseCuboidsResponse first, again;
-  ASSERT_OK(service_->ReleaseCuboidsImpl(Buyer("alice"),
-                                         Cuboids({{"Sex"}}, 0.5, "c2"), &first));
-  ASSERT_OK(service_->ReleaseCuboidsImpl(Buyer("alice"),
-                                         Cuboids({{"Sex"}}, 0.5, "c2"), &again));
+  ASSERT_OK(service_->ReleaseCuboidsImpl(
+      Buyer("alice"), Cuboids({{"Sex"}}, 0.5, "c2"), &first));
+  ASSERT_OK(service_->ReleaseCuboidsImpl(
+      Buyer("alice"), Cuboids({{"Sex"}}, 0.5, "c2"), &again));
   EXPECT_TRUE(again.replayed());
   EXPECT_EQ(again.epsilon_charged(), 0);
   EXPECT_DOUBLE_EQ(again.remaining_budget(), 9.5);
@@ -288,14 +287,14 @@ TEST_F(ReleaseRpcsTest, BadCuboidRequestsAreRefusedBeforeAnyCharge) {
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("1 to 16 cuboids")));
   std::vector<std::vector<std::string>> many(17, {"Sex"});
-  EXPECT_THAT(service_->ReleaseCuboidsImpl(alice, Cuboids(many, 1), &r),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("holds 17")));
-  for (const double bad : {kNaN, 0.0, -1.0,
-                           std::numeric_limits<double>::infinity()}) {
-    EXPECT_THAT(service_->ReleaseCuboidsImpl(alice, Cuboids({{"Sex"}}, bad), &r),
-                StatusIs(absl::StatusCode::kInvalidArgument,
-                         HasSubstr("epsilon")))
+  EXPECT_THAT(
+      service_->ReleaseCuboidsImpl(alice, Cuboids(many, 1), &r),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("holds 17")));
+  for (const double bad :
+       {kNaN, 0.0, -1.0, std::numeric_limits<double>::infinity()}) {
+    EXPECT_THAT(
+        service_->ReleaseCuboidsImpl(alice, Cuboids({{"Sex"}}, bad), &r),
+        StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("epsilon")))
         << bad;
   }
   v1::ReleaseCuboidsRequest no_cube = Cuboids({{"Sex"}}, 1);
@@ -321,7 +320,8 @@ TEST_F(ReleaseRpcsTest, CuboidOverThreeDimensionsHasEveryCell) {
   EXPECT_THAT(r.cuboids(0).cells(), SizeIs(369));
 }
 
-// ---- TrainDecisionTree -------------------------------------------------------
+// ---- TrainDecisionTree
+// -------------------------------------------------------
 
 TEST_F(ReleaseRpcsTest, TreeChargesEpsilonPlusAccuracyEpsilon) {
   v1::TrainDecisionTreeRequest request = Tree(1, "t1");
@@ -581,10 +581,10 @@ TEST_F(ReleaseRpcsTest, TreeStoppedByItsCallerIsChargedAndTheRetryResumes) {
   // reservation on.
   leaving.cancelled = [polls] { return ++*polls > 1; };
   v1::TrainDecisionTreeResponse r;
-  EXPECT_THAT(service_->TrainDecisionTreeImpl(Buyer("alice"), request, &r,
-                                              leaving),
-              StatusIs(absl::StatusCode::kCancelled,
-                       HasSubstr("request_id 'stop-1' stands")));
+  EXPECT_THAT(
+      service_->TrainDecisionTreeImpl(Buyer("alice"), request, &r, leaving),
+      StatusIs(absl::StatusCode::kCancelled,
+               HasSubstr("request_id 'stop-1' stands")));
   std::vector<LedgerEntry> entries = Entries();
   ASSERT_THAT(entries, SizeIs(1));
   EXPECT_EQ(entries[0].state, core::ledger::EntryState::kCharged);
@@ -602,7 +602,8 @@ TEST_F(ReleaseRpcsTest, TreeStoppedByItsCallerIsChargedAndTheRetryResumes) {
   EXPECT_DOUBLE_EQ(r.remaining_budget(), 8);
 }
 
-// ---- SelectInfluentialNodes ---------------------------------------------------
+// ---- SelectInfluentialNodes
+// ---------------------------------------------------
 
 TEST_F(ReleaseRpcsTest, NodesAreSelectedUnderEdgeDp) {
   v1::SelectInfluentialNodesResponse r;
@@ -896,7 +897,8 @@ TEST_F(ReleaseRpcsTest, GraphDatasetAnswersNoMeasures) {
   EXPECT_THAT(Entries(), IsEmpty());
 }
 
-// ---- Shared pieces -------------------------------------------------------------
+// ---- Shared pieces
+// -------------------------------------------------------------
 
 // Recorded answers stay replayable across the upgrade: the generic
 // fingerprint reproduces the text MeasureInconsistency hashed before.
@@ -945,15 +947,14 @@ TEST_F(ReleaseRpcsTest, EveryReleaseKindKeepsItsFingerprintAndOperation) {
   mi.set_epsilon(0.5);
   mi.set_request_id("fp-mi");
   v1::MeasureInconsistencyResponse mi_response;
-  ASSERT_OK(service_->MeasureInconsistencyImpl(Buyer("alice"), mi,
-                                               &mi_response));
+  ASSERT_OK(
+      service_->MeasureInconsistencyImpl(Buyer("alice"), mi, &mi_response));
   EXPECT_EQ(entry("fp-mi").fingerprint,
-            FingerprintOf("MeasureInconsistency",
-                          {{"dataset", "people"},
-                           {"version", people_version},
-                           {"measure", "P"},
-                           {"epsilon", DoubleBits(0.5)},
-                           {"method", "basic"}}));
+            FingerprintOf("MeasureInconsistency", {{"dataset", "people"},
+                                                   {"version", people_version},
+                                                   {"measure", "P"},
+                                                   {"epsilon", DoubleBits(0.5)},
+                                                   {"method", "basic"}}));
   EXPECT_THAT(entry("fp-mi").operation,
               StartsWith("MeasureInconsistency P basic"));
 
@@ -965,12 +966,11 @@ TEST_F(ReleaseRpcsTest, EveryReleaseKindKeepsItsFingerprintAndOperation) {
   v1::QualityReportResponse qr_response;
   ASSERT_OK(service_->QualityReportImpl(Buyer("alice"), qr, &qr_response));
   EXPECT_EQ(entry("fp-qr").fingerprint,
-            FingerprintOf("QualityReport",
-                          {{"dataset", "people"},
-                           {"version", people_version},
-                           {"measure", "MI,P,R"},
-                           {"epsilon", DoubleBits(0.75)},
-                           {"method", "basic,cover_bound"}}));
+            FingerprintOf("QualityReport", {{"dataset", "people"},
+                                            {"version", people_version},
+                                            {"measure", "MI,P,R"},
+                                            {"epsilon", DoubleBits(0.75)},
+                                            {"method", "basic,cover_bound"}}));
   EXPECT_THAT(entry("fp-qr").operation,
               StartsWith("QualityReport MI,P,R basic,cover_bound"));
 
@@ -978,16 +978,15 @@ TEST_F(ReleaseRpcsTest, EveryReleaseKindKeepsItsFingerprintAndOperation) {
       Cuboids({{"Sex", "Age"}, {"Age"}}, 0.25, "fp-cuboids");
   cuboids.set_non_negative_integral(true);
   v1::ReleaseCuboidsResponse cuboids_response;
-  ASSERT_OK(service_->ReleaseCuboidsImpl(Buyer("alice"), cuboids,
-                                         &cuboids_response));
+  ASSERT_OK(
+      service_->ReleaseCuboidsImpl(Buyer("alice"), cuboids, &cuboids_response));
   EXPECT_EQ(entry("fp-cuboids").fingerprint,
-            FingerprintOf("ReleaseCuboids",
-                          {{"dataset", "people"},
-                           {"version", people_version},
-                           {"epsilon", DoubleBits(0.25)},
-                           {"non_negative_integral", "1"},
-                           {"cuboid", "Sex\nAge"},
-                           {"cuboid", "Age"}}));
+            FingerprintOf("ReleaseCuboids", {{"dataset", "people"},
+                                             {"version", people_version},
+                                             {"epsilon", DoubleBits(0.25)},
+                                             {"non_negative_integral", "1"},
+                                             {"cuboid", "Sex\nAge"},
+                                             {"cuboid", "Age"}}));
   EXPECT_EQ(entry("fp-cuboids").operation,
             "ReleaseCuboids [Sex,Age] [Age] integral");
 
@@ -1000,23 +999,23 @@ TEST_F(ReleaseRpcsTest, EveryReleaseKindKeepsItsFingerprintAndOperation) {
   tree.set_sensitivity(v1::SENSITIVITY_MODE_LOCAL);
   tree.set_accuracy_epsilon(0.125);
   v1::TrainDecisionTreeResponse tree_response;
-  ASSERT_OK(service_->TrainDecisionTreeImpl(Buyer("alice"), tree,
-                                            &tree_response));
+  ASSERT_OK(
+      service_->TrainDecisionTreeImpl(Buyer("alice"), tree, &tree_response));
   EXPECT_EQ(entry("fp-tree").fingerprint,
-            FingerprintOf("TrainDecisionTree",
-                          {{"dataset", "people"},
-                           {"version", people_version},
-                           {"label", "Label"},
-                           {"positive", "yes"},
-                           {"features", "Age\nSex"},
-                           {"approach", "aggregation"},
-                           {"weights", absl::StrCat(DoubleBits(1), ",",
-                                                    DoubleBits(2))},
-                           {"sensitivity", "local"},
-                           {"epsilon", DoubleBits(0.25)},
-                           {"accuracy_epsilon", DoubleBits(0.125)},
-                           {"generations", "2"},
-                           {"population", "4"}}));
+            FingerprintOf(
+                "TrainDecisionTree",
+                {{"dataset", "people"},
+                 {"version", people_version},
+                 {"label", "Label"},
+                 {"positive", "yes"},
+                 {"features", "Age\nSex"},
+                 {"approach", "aggregation"},
+                 {"weights", absl::StrCat(DoubleBits(1), ",", DoubleBits(2))},
+                 {"sensitivity", "local"},
+                 {"epsilon", DoubleBits(0.25)},
+                 {"accuracy_epsilon", DoubleBits(0.125)},
+                 {"generations", "2"},
+                 {"population", "4"}}));
   EXPECT_THAT(entry("fp-tree").operation,
               StartsWith("TrainDecisionTree label=Label aggregation local "
                          "generations=2 population=4 with accuracy"));
@@ -1031,22 +1030,23 @@ TEST_F(ReleaseRpcsTest, EveryReleaseKindKeepsItsFingerprintAndOperation) {
   ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"), nodes,
                                                  &nodes_response));
   EXPECT_EQ(entry("fp-nodes").fingerprint,
-            FingerprintOf("SelectInfluentialNodes",
-                          {{"dataset", "net"},
-                           {"version", net_version},
-                           {"k", "2"},
-                           {"objectives", "egocentric_density,degree"},
-                           {"approach", "aggregation"},
-                           {"weights", absl::StrCat(DoubleBits(0.5), ",",
-                                                    DoubleBits(1))},
-                           {"sensitivity", "global"},
-                           {"epsilon", DoubleBits(0.3)}}));
+            FingerprintOf(
+                "SelectInfluentialNodes",
+                {{"dataset", "net"},
+                 {"version", net_version},
+                 {"k", "2"},
+                 {"objectives", "egocentric_density,degree"},
+                 {"approach", "aggregation"},
+                 {"weights", absl::StrCat(DoubleBits(0.5), ",", DoubleBits(1))},
+                 {"sensitivity", "global"},
+                 {"epsilon", DoubleBits(0.3)}}));
   EXPECT_EQ(entry("fp-nodes").operation,
             "SelectInfluentialNodes k=2 aggregation global "
             "egocentric_density,degree");
 }
 
-// ---- Releases wait for the background conflict graph -------------------------
+// ---- Releases wait for the background conflict graph
+// -------------------------
 
 // After a server start the graphs are rebuilt in the background. A release
 // that needs one waits for it AFTER its charge (docs/privacy.md 2.3 and 3,
@@ -1054,8 +1054,8 @@ TEST_F(ReleaseRpcsTest, EveryReleaseKindKeepsItsFingerprintAndOperation) {
 // passes meanwhile must not make the try free. The retry with the same
 // request_id gets the answer without a further charge.
 TEST(BackgroundGraphReleaseTest, WaitingForTheGraphIsChargedAndResumable) {
-  const fs::path dir = fs::temp_directory_path() /
-                       absl::StrCat("dpq_release_wait_", ::getpid());
+  const fs::path dir =
+      fs::temp_directory_path() / absl::StrCat("dpq_release_wait_", ::getpid());
   fs::remove_all(dir);
   fs::create_directories(dir);
   absl::Notification gate;

@@ -109,8 +109,8 @@ TEST_F(MeteredLedgerStoreTest, CountsFreshChargesPerDatasetExactly) {
   EXPECT_FALSE(store_->Reserve(Request("r9", 20)).ok());
 
   const std::string text = metrics_.Render();
-  EXPECT_THAT(text,
-              HasSubstr("dpq_epsilon_charged_total{dataset=\"hospital\"} 0.3\n"));
+  EXPECT_THAT(
+      text, HasSubstr("dpq_epsilon_charged_total{dataset=\"hospital\"} 0.3\n"));
   EXPECT_THAT(text,
               HasSubstr("dpq_epsilon_charged_total{dataset=\"stock\"} 1.5\n"));
   EXPECT_THAT(text, Not(HasSubstr("dpq_epsilon_refunded_total{")));
@@ -134,10 +134,12 @@ TEST_F(MeteredLedgerStoreTest, CountsRefundsOnTheirDataset) {
   ASSERT_TRUE(store_->Refund(*a->entry_id).ok());
   EXPECT_EQ(store_->pending(), 0u);
   const std::string text = metrics_.Render();
-  EXPECT_THAT(text, HasSubstr(
-                        "dpq_epsilon_charged_total{dataset=\"hospital\"} 0.25\n"));
-  EXPECT_THAT(text, HasSubstr(
-                        "dpq_epsilon_refunded_total{dataset=\"hospital\"} 0.25\n"));
+  EXPECT_THAT(
+      text,
+      HasSubstr("dpq_epsilon_charged_total{dataset=\"hospital\"} 0.25\n"));
+  EXPECT_THAT(
+      text,
+      HasSubstr("dpq_epsilon_refunded_total{dataset=\"hospital\"} 0.25\n"));
   EXPECT_THAT(text, HasSubstr("dpq_ledger_commit_duration_seconds_count{"
                               "operation=\"refund\",store=\"sqlite\"} 1\n"));
 }

@@ -16,9 +16,8 @@ TEST(RegistryTest, RendersEveryKindExactly) {
   Registry registry;
   // Added out of order: the text is sorted by name.
   Family<Gauge>& gauge = registry.AddGauge("z_gauge", "A gauge.", {});
-  Family<Counter>& counter =
-      registry.AddCounter("a_total", "Calls, by method\nand code.",
-                          {"method", "code"});
+  Family<Counter>& counter = registry.AddCounter(
+      "a_total", "Calls, by method\nand code.", {"method", "code"});
   Family<Histogram>& histogram = registry.AddHistogram(
       "m_seconds", "Latency.", {"method"}, {0.001, 0.5, 2.5}, 9);
   Family<Counter>& epsilon =
@@ -29,9 +28,9 @@ TEST(RegistryTest, RendersEveryKindExactly) {
   counter.With({"A.Put", "CANCELLED"}).Increment();
   gauge.With({}).Add(5);
   gauge.With({}).Add(-2);
-  histogram.With({"x"}).Observe(1'000'000);        // 0.001 s: le="0.001"
-  histogram.With({"x"}).Observe(400'000'000);      // 0.4 s
-  histogram.With({"x"}).Observe(3'000'000'000);    // 3 s: only +Inf
+  histogram.With({"x"}).Observe(1'000'000);      // 0.001 s: le="0.001"
+  histogram.With({"x"}).Observe(400'000'000);    // 0.4 s
+  histogram.With({"x"}).Observe(3'000'000'000);  // 3 s: only +Inf
   epsilon.With({"hos\"p\\ital\n"}).Increment(100'000'000'000);
   epsilon.With({"hos\"p\\ital\n"}).Increment(200'000'000'000);
 
@@ -112,8 +111,8 @@ TEST(RegistryTest, ConcurrentUpdatesAreAllCounted) {
   const Histogram::Snapshot snapshot = histogram.With({"shared"}).Read();
   EXPECT_EQ(snapshot.counts[0], kThreads * kPerThread / 2);
   EXPECT_EQ(snapshot.counts[1], kThreads * kPerThread / 2);
-  EXPECT_EQ(snapshot.sum, int64_t{kThreads} * kPerThread / 2 *
-                              (1 + 1'000'000'000));
+  EXPECT_EQ(snapshot.sum,
+            int64_t{kThreads} * kPerThread / 2 * (1 + 1'000'000'000));
   const std::string text = registry.Render();
   EXPECT_NE(text.find("c_total{k=\"shared\"} 160000\n"), std::string::npos)
       << text;

@@ -84,7 +84,8 @@ TEST(ServerMetricsTest, RefusedDatasetsGaugeCountsWhileTheyLive) {
 TEST(ServerMetricsTest, EpsilonIsExactPerDataset) {
   ServerMetrics metrics = Fresh();
   // 20 x 0.1 + 0.9 + 0.5 in units: a double sum would not be exact.
-  for (int i = 0; i < 20; ++i) metrics.RecordEpsilonCharged("h", 100'000'000'000);
+  for (int i = 0; i < 20; ++i)
+    metrics.RecordEpsilonCharged("h", 100'000'000'000);
   metrics.RecordEpsilonCharged("h", 900'000'000'000);
   metrics.RecordEpsilonCharged("h", 500'000'000'000);
   metrics.RecordEpsilonCharged("g", 1);
@@ -92,7 +93,8 @@ TEST(ServerMetricsTest, EpsilonIsExactPerDataset) {
   const std::string text = metrics.Render();
   EXPECT_THAT(text, HasSubstr("dpq_epsilon_charged_total{dataset=\"g\"} "
                               "0.000000000001\n"));
-  EXPECT_THAT(text, HasSubstr("dpq_epsilon_charged_total{dataset=\"h\"} 3.4\n"));
+  EXPECT_THAT(text,
+              HasSubstr("dpq_epsilon_charged_total{dataset=\"h\"} 3.4\n"));
   EXPECT_THAT(text,
               HasSubstr("dpq_epsilon_refunded_total{dataset=\"h\"} 0.5\n"));
 }

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/descriptor.pb.h"
-#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "reflection_extended.pb.h"
 

@@ -4,8 +4,8 @@
 // need them.
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -19,10 +19,10 @@
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "server/metrics/server_metrics.h"
 #include "server/registry/conflict_graph_slot.h"
 #include "server/registry/dataset_registry.h"
 #include "server/registry/graph_build_queue.h"
-#include "server/metrics/server_metrics.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::server::registry {
@@ -202,9 +202,9 @@ TEST_F(BackgroundGraphTest, ShutdownCancelsQueuedBuilds) {
     registry.reset();  // drops "zqueued", waits for the running build
     opener.join();
   }
-  EXPECT_THAT(queued->WaitForConflictGraph(absl::InfiniteFuture()).status(),
-              StatusIs(absl::StatusCode::kUnavailable,
-                       HasSubstr("shutting down")));
+  EXPECT_THAT(
+      queued->WaitForConflictGraph(absl::InfiniteFuture()).status(),
+      StatusIs(absl::StatusCode::kUnavailable, HasSubstr("shutting down")));
 }
 
 // The edge count recorded at registration is checked at start: a server
@@ -217,9 +217,10 @@ TEST_F(BackgroundGraphTest, RecordedEdgesAboveTheLimitStopTheStart) {
     ASSERT_THAT(registry->Register(Manifest("big"), kCsv), IsOk());
   }
   options_.max_edges = 1;
-  EXPECT_THAT(DatasetRegistry::Open(options_),
-              StatusIs(absl::StatusCode::kFailedPrecondition,
-                       HasSubstr("2 edges, above this server's max_edges (1)")));
+  EXPECT_THAT(
+      DatasetRegistry::Open(options_),
+      StatusIs(absl::StatusCode::kFailedPrecondition,
+               HasSubstr("2 edges, above this server's max_edges (1)")));
 }
 
 // registered_at (DatasetInfo, shown to buyers) is taken
@@ -240,10 +241,9 @@ TEST_F(BackgroundGraphTest, RegisteredAtPrecedesTheBuild) {
   EXPECT_LT(r->registered_at, build_started);
   // A caller that read a server file first passes the time before it.
   const absl::Time received = absl::Now() - absl::Seconds(3);
-  ASSERT_OK_AND_ASSIGN(auto s,
-                       registry->Replace(Manifest("a"), kCsv,
-                                         CsvSource::kServerPath,
-                                         absl::InfiniteFuture(), received));
+  ASSERT_OK_AND_ASSIGN(
+      auto s, registry->Replace(Manifest("a"), kCsv, CsvSource::kServerPath,
+                                absl::InfiniteFuture(), received));
   EXPECT_EQ(s->registered_at, received);
   registry.reset();
   options_.before_graph_build = nullptr;
@@ -269,13 +269,12 @@ TEST_F(BackgroundGraphTest, RegistrationRecordsTheBounds) {
   const ConflictGraphData* graph = d->conflict_graph->ready_data();
   ASSERT_NE(graph, nullptr);
   ASSERT_EQ(graph->degree_bounds.size(), 1u);  // Zip -> City: keyed
-  EXPECT_THAT(ReadState("slow"),
-              AllOf(HasSubstr("edges 2\n"),
-                    HasSubstr(absl::StrCat("cover_bound ", graph->cover_bound,
-                                           "\n")),
-                    HasSubstr(absl::StrCat("degree_bounds ",
-                                           graph->degree_bounds[0].bound,
-                                           "\n"))));
+  EXPECT_THAT(
+      ReadState("slow"),
+      AllOf(HasSubstr("edges 2\n"),
+            HasSubstr(absl::StrCat("cover_bound ", graph->cover_bound, "\n")),
+            HasSubstr(absl::StrCat("degree_bounds ",
+                                   graph->degree_bounds[0].bound, "\n"))));
 }
 
 // A rebuild after a start that does not reproduce the recorded bounds (a
@@ -455,8 +454,7 @@ TEST(ConflictGraphSlotTest, BuyersNeverSeeTheDataDependentCause) {
   EXPECT_THAT(waited.status(),
               ::dpq::testing::StatusIs(absl::StatusCode::kUnavailable,
                                        HasSubstr("could not be rebuilt")));
-  EXPECT_THAT(waited.status().message(),
-              ::testing::Not(HasSubstr("12345")));
+  EXPECT_THAT(waited.status().message(), ::testing::Not(HasSubstr("12345")));
   EXPECT_THAT(slot.error().message(), HasSubstr("12345"));
 }
 

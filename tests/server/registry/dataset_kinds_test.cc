@@ -144,9 +144,9 @@ TEST_F(DatasetKindsTest, NodeUniverseIsDeclaredNotReadOffTheEdges) {
   EXPECT_EQ(c->edge_graph.graph.num_nodes(), 6u);
   EXPECT_EQ(c->edge_graph.labels.back(), "5");
   counted.set_dataset_id("counted2");
-  EXPECT_THAT(registry->Register(counted, "0,1\n1,6\n"),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("node '6'")));
+  EXPECT_THAT(
+      registry->Register(counted, "0,1\n1,6\n"),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("node '6'")));
   // Neither, both, repeated or empty labels: refused.
   v1::DatasetManifest none = GraphManifest("none");
   none.clear_node_labels();
@@ -155,9 +155,9 @@ TEST_F(DatasetKindsTest, NodeUniverseIsDeclaredNotReadOffTheEdges) {
                        HasSubstr("needs its node universe")));
   v1::DatasetManifest both = GraphManifest("both");
   both.set_node_count(4);
-  EXPECT_THAT(registry->Register(both, kEdges),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("not both")));
+  EXPECT_THAT(
+      registry->Register(both, kEdges),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("not both")));
   v1::DatasetManifest twice = GraphManifest("twice");
   twice.add_node_labels("a");
   EXPECT_THAT(registry->Register(twice, kEdges),
@@ -176,8 +176,9 @@ TEST_F(DatasetKindsTest, GraphAnswersOnlyInfluentialNodes) {
                          HasSubstr("'net' is a graph; it answers "
                                    "SelectInfluentialNodes")));
   }
-  EXPECT_THAT(d->WaitForConflictGraph(absl::InfiniteFuture()).status(),
-              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("graph")));
+  EXPECT_THAT(
+      d->WaitForConflictGraph(absl::InfiniteFuture()).status(),
+      StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("graph")));
 }
 
 TEST_F(DatasetKindsTest, TableRefusesInfluentialNodes) {
@@ -249,9 +250,9 @@ TEST_F(DatasetKindsTest, MalformedOrEmptyEdgeListsAreRefused) {
   auto registry = OpenRegistry();
   EXPECT_THAT(registry->Register(GraphManifest(), "source,target\na,b,c\n"),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("csv")));
-  EXPECT_THAT(registry->Register(GraphManifest(), "source,target\nd,d\n"),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("no edges")));
+  EXPECT_THAT(
+      registry->Register(GraphManifest(), "source,target\nd,d\n"),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no edges")));
   EXPECT_FALSE(registry->Contains("net"));
 }
 
@@ -269,8 +270,7 @@ TEST_F(DatasetKindsTest, GraphDatasetSurvivesARestartAndAReplace) {
     ASSERT_THAT(registry->Register(GraphManifest(), kEdges), IsOk());
     v1::DatasetManifest replacement = GraphManifest();
     for (const char* node : {"x", "y", "z"}) replacement.add_node_labels(node);
-    ASSERT_OK_AND_ASSIGN(auto d,
-                         registry->Replace(replacement, "x,y\ny,z\n"));
+    ASSERT_OK_AND_ASSIGN(auto d, registry->Replace(replacement, "x,y\ny,z\n"));
     EXPECT_EQ(d->version, 2u);
   }
   auto registry = OpenRegistry();

@@ -69,10 +69,12 @@ TEST(DatasetPagerTest, PagesByBytes) {
   const std::vector<std::string> ids = {"a", "b", "c"};
   EXPECT_THAT(Pages(ids, 100, kMaxDatasetPageBytes / 2),
               ElementsAre(ElementsAre("a", "b"), ElementsAre("c")));
-  EXPECT_THAT(Pages(ids, 100, kMaxDatasetPageBytes / 2 + 1),
-              ElementsAre(ElementsAre("a"), ElementsAre("b"), ElementsAre("c")));
-  EXPECT_THAT(Pages(ids, 100, 2 * kMaxDatasetPageBytes),
-              ElementsAre(ElementsAre("a"), ElementsAre("b"), ElementsAre("c")));
+  EXPECT_THAT(
+      Pages(ids, 100, kMaxDatasetPageBytes / 2 + 1),
+      ElementsAre(ElementsAre("a"), ElementsAre("b"), ElementsAre("c")));
+  EXPECT_THAT(
+      Pages(ids, 100, 2 * kMaxDatasetPageBytes),
+      ElementsAre(ElementsAre("a"), ElementsAre("b"), ElementsAre("c")));
 }
 
 // The token names the page's last id: a dataset deleted or registered in

@@ -238,7 +238,8 @@ TEST_F(DatasetRegistryTest, ColumnTypesAreDeclaredOrExplicitlyInferredOnce) {
   ASSERT_OK_AND_ASSIGN(auto declared, registry->Register(m, kCsv));
   EXPECT_TRUE(declared->notes.empty());
   // Inferred on request: noted for the owner and frozen on disk.
-  ASSERT_OK_AND_ASSIGN(auto inferred, registry->Register(Manifest("inf"), kCsv));
+  ASSERT_OK_AND_ASSIGN(auto inferred,
+                       registry->Register(Manifest("inf"), kCsv));
   EXPECT_THAT(inferred->notes,
               ElementsAre(HasSubstr("Column types inferred from the data, "
                                     "now frozen and public: Zip int64, City "
@@ -259,9 +260,9 @@ TEST_F(DatasetRegistryTest, ReplacementKeepsTheFrozenTypes) {
   EXPECT_THAT(registry->Replace(replacement, "Zip,City,Score\n10,a,1\nx,b,2\n"),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("is not an int64")));
-  ASSERT_OK_AND_ASSIGN(auto v2,
-                       registry->Replace(replacement,
-                                         "Zip,City,Score\n10,a,1\n10,b,2\n"));
+  ASSERT_OK_AND_ASSIGN(
+      auto v2,
+      registry->Replace(replacement, "Zip,City,Score\n10,a,1\n10,b,2\n"));
   EXPECT_EQ(v2->PublicInfo().columns(0).type(), v1::COLUMN_TYPE_INT64);
   EXPECT_TRUE(v2->notes.empty());
   // A new column needs a type.
@@ -315,17 +316,17 @@ TEST_F(DatasetRegistryTest, OneAddedRowNeverRetypesAColumn) {
     b->set_type(v1::COLUMN_TYPE_INT64);
     return m;
   };
-  ASSERT_OK_AND_ASSIGN(auto as_numbers,
-                       registry->Register(manifest("d", v1::COLUMN_TYPE_DOUBLE),
-                                          rows));
+  ASSERT_OK_AND_ASSIGN(
+      auto as_numbers,
+      registry->Register(manifest("d", v1::COLUMN_TYPE_DOUBLE), rows));
   EXPECT_EQ(as_numbers->Stats().edges(), 780u);
-  EXPECT_THAT(registry->Register(manifest("d2", v1::COLUMN_TYPE_DOUBLE),
-                                 with_x),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("\"x\" is not a double")));
-  ASSERT_OK_AND_ASSIGN(auto as_text,
-                       registry->Register(manifest("s", v1::COLUMN_TYPE_STRING),
-                                          rows));
+  EXPECT_THAT(
+      registry->Register(manifest("d2", v1::COLUMN_TYPE_DOUBLE), with_x),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("\"x\" is not a double")));
+  ASSERT_OK_AND_ASSIGN(
+      auto as_text,
+      registry->Register(manifest("s", v1::COLUMN_TYPE_STRING), rows));
   ASSERT_OK_AND_ASSIGN(
       auto as_text_x,
       registry->Register(manifest("s2", v1::COLUMN_TYPE_STRING), with_x));
@@ -385,8 +386,7 @@ TEST_F(DatasetRegistryTest, ReplaceIncrementsVersionAndKeepsOldVersionAlive) {
   // An in-flight request still holds the old version, intact.
   EXPECT_EQ(v1_data->version, 1u);
   EXPECT_EQ(v1_data->table.num_rows(), 4u);
-  EXPECT_EQ(v1_data->conflict_graph->ready_data()->graph.graph.num_edges(),
-            2u);
+  EXPECT_EQ(v1_data->conflict_graph->ready_data()->graph.graph.num_edges(), 2u);
   ASSERT_OK_AND_ASSIGN(auto now, registry->Get("zips"));
   EXPECT_EQ(now, v2_data);
   // No work directories are left behind.
@@ -909,11 +909,10 @@ TEST_F(DatasetRegistryTest, ServerPathErrorsNeverQuoteTheFile) {
   v1::Column* zip = manifest.add_column_types();
   zip->set_name("Zip");
   zip->set_type(v1::COLUMN_TYPE_INT64);
-  const std::string bad_cell =
-      "Zip,City,Score\n10,a,1\nsecret-cell,b,2\n";
-  EXPECT_THAT(registry->Register(manifest, bad_cell),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("secret-cell")));
+  const std::string bad_cell = "Zip,City,Score\n10,a,1\nsecret-cell,b,2\n";
+  EXPECT_THAT(
+      registry->Register(manifest, bad_cell),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("secret-cell")));
   EXPECT_THAT(
       registry->Register(manifest, bad_cell, CsvSource::kServerPath),
       StatusIs(absl::StatusCode::kInvalidArgument,

@@ -127,8 +127,8 @@ TEST_F(ResolveImportPathTest, RefusesWhatIsNotARegularFile) {
                                         HasSubstr("not a regular file")))
         << path;
   }
-  EXPECT_THAT(Resolve("zero.csv"),
-              StatusIs(absl::StatusCode::kPermissionDenied, ::testing::_));  // outside
+  EXPECT_THAT(Resolve("zero.csv"), StatusIs(absl::StatusCode::kPermissionDenied,
+                                            ::testing::_));  // outside
 }
 
 // The data directory (ledger, tokens, stored datasets) is never imported,
@@ -140,23 +140,23 @@ TEST_F(ResolveImportPathTest, RefusesTheDataDirectoryEvenInsideIt) {
   Write(inner_data / "datasets" / "zips" / "data.csv", "a\n1\n");
   for (const char* path :
        {"data/admin.token", "data/datasets/zips/data.csv", "data"}) {
-    EXPECT_THAT(ResolveImportPath(path, import_dir().string(),
-                                  inner_data.string()),
-                StatusIs(absl::StatusCode::kPermissionDenied,
-                         HasSubstr("data directory")))
+    EXPECT_THAT(
+        ResolveImportPath(path, import_dir().string(), inner_data.string()),
+        StatusIs(absl::StatusCode::kPermissionDenied,
+                 HasSubstr("data directory")))
         << path;
   }
   // Also through a link to it.
   fs::create_symlink(inner_data / "admin.token", import_dir() / "t.csv");
-  EXPECT_THAT(ResolveImportPath("t.csv", import_dir().string(),
-                                inner_data.string()),
-              StatusIs(absl::StatusCode::kPermissionDenied,
-                       HasSubstr("data directory")));
+  EXPECT_THAT(
+      ResolveImportPath("t.csv", import_dir().string(), inner_data.string()),
+      StatusIs(absl::StatusCode::kPermissionDenied,
+               HasSubstr("data directory")));
 }
 
 TEST_F(ResolveImportPathTest, RefusesEmptyPathsAndNulBytes) {
-  EXPECT_THAT(Resolve(""), StatusIs(absl::StatusCode::kInvalidArgument,
-                                    HasSubstr("empty")));
+  EXPECT_THAT(Resolve(""),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("empty")));
   EXPECT_THAT(Resolve(std::string("data.csv\0../../etc/passwd", 25)),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("NUL")));
 }
@@ -207,7 +207,8 @@ TEST(WithoutFileContentTest, FileTextCannotPassForAFieldOrLocation) {
         << message;
   }
   EXPECT_THAT(
-      std::string(WithoutFileContent(absl::InvalidArgumentError("x")).message()),
+      std::string(
+          WithoutFileContent(absl::InvalidArgumentError("x")).message()),
       Eq("the file named by server_path was refused. Errors of a server_path "
          "import never quote the file (cells, header names), so the details "
          "are withheld: check the file where you can read it, e.g. register "

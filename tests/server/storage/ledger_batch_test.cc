@@ -111,13 +111,16 @@ TEST(LedgerBatchTest, OneBatchChecksEachReservationAgainstTheOnesBefore) {
       store->ReserveAll(requests);
   ASSERT_EQ(results.size(), requests.size());
   EXPECT_OK(results[0].status());
-  EXPECT_THAT(results[1], StatusIs(absl::StatusCode::kResourceExhausted, ::testing::_));
+  EXPECT_THAT(results[1],
+              StatusIs(absl::StatusCode::kResourceExhausted, ::testing::_));
   EXPECT_OK(results[2].status());
   EXPECT_THAT(results[3], StatusIs(absl::StatusCode::kAborted, ::testing::_));
-  EXPECT_THAT(results[4], StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
+  EXPECT_THAT(results[4],
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
   EXPECT_OK(results[5].status());
   EXPECT_OK(results[6].status());
-  EXPECT_THAT(results[7], StatusIs(absl::StatusCode::kResourceExhausted, ::testing::_));
+  EXPECT_THAT(results[7],
+              StatusIs(absl::StatusCode::kResourceExhausted, ::testing::_));
   ASSERT_TRUE(results[6].ok());
   EXPECT_EQ(results[6]->remaining, 0);
 
@@ -347,9 +350,10 @@ TEST(LedgerMigrationTest, VersionOneGetsTotalsComputedFromItsEntries) {
   EXPECT_EQ(reopened.spent, 4);  // 2.25 migrated + 1.75 reserved (b4)
   // Every migrated entry got its per-buyer number (version 4), and new
   // ones follow.
-  EXPECT_EQ(Sql(path, "SELECT group_concat(buyer_id || buyer_seq, ' ') FROM "
-                      "(SELECT buyer_id, buyer_seq FROM entries "
-                      "ORDER BY entry_id)"),
+  EXPECT_EQ(Sql(path,
+                "SELECT group_concat(buyer_id || buyer_seq, ' ') FROM "
+                "(SELECT buyer_id, buyer_seq FROM entries "
+                "ORDER BY entry_id)"),
             "alice1 alice2 alice3 bob1 bob2 bob3");
 }
 
@@ -457,8 +461,8 @@ PRAGMA user_version = 3;
 )sql";
 
 // Version 3 -> 4 numbers the existing entries of each buyer 1, 2, 3, ... in
-// entry_id order (docs/security.md, item 8), changes nothing else, and new entries
-// continue each buyer's numbering.
+// entry_id order (docs/security.md, item 8), changes nothing else, and new
+// entries continue each buyer's numbering.
 TEST(LedgerMigrationTest, VersionThreeGetsPerBuyerEntryNumbers) {
   TempDir dir;
   const std::string path = dir.File("ledger.db");
@@ -503,9 +507,10 @@ TEST(LedgerMigrationTest, VersionThreeGetsPerBuyerEntryNumbers) {
   store.reset();
   store = OpenOrDie(path);
   ASSERT_NE(store, nullptr);
-  EXPECT_EQ(Sql(path, "SELECT group_concat(buyer_id || buyer_seq, ' ') FROM "
-                      "(SELECT buyer_id, buyer_seq FROM entries "
-                      "ORDER BY entry_id)"),
+  EXPECT_EQ(Sql(path,
+                "SELECT group_concat(buyer_id || buyer_seq, ' ') FROM "
+                "(SELECT buyer_id, buyer_seq FROM entries "
+                "ORDER BY entry_id)"),
             "alice1 bob1 alice2 alice3 bob2 alice4 bob3 alice5");
   EXPECT_EQ(Sql(path, kTotalsMismatchSql), "0");
 }

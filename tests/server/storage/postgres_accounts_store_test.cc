@@ -229,7 +229,8 @@ TEST_F(PostgresAccountsReplicasTest, ReplicasSharingATokenFileStartTogether) {
   }
   for (int round = 0; round < 10; ++round) {
     SCOPED_TRACE(round);
-    ASSERT_OK_AND_ASSIGN(const std::string dsn, TestCluster()->CreateDatabase());
+    ASSERT_OK_AND_ASSIGN(const std::string dsn,
+                         TestCluster()->CreateDatabase());
     ASSERT_OK_AND_ASSIGN(std::shared_ptr<PgPool> pool_a, NewPool(dsn));
     ASSERT_OK_AND_ASSIGN(std::shared_ptr<PgPool> pool_b, NewPool(dsn));
     ASSERT_OK_AND_ASSIGN(std::unique_ptr<PostgresAccountsStore> a,

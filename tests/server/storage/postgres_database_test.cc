@@ -59,10 +59,10 @@ class PostgresDatabaseTest : public ::testing::Test {
 constexpr char kSecret[] = "hunter2-do-not-print";
 
 TEST_F(PostgresDatabaseTest, UnreachableServerIsUnavailableWithoutTheDsn) {
-  const std::string dsn =
-      absl::StrCat("host=/tmp/dpq-no-such-socket-dir port=5432 dbname=x "
-                   "user=dpq password=",
-                   kSecret);
+  const std::string dsn = absl::StrCat(
+      "host=/tmp/dpq-no-such-socket-dir port=5432 dbname=x "
+      "user=dpq password=",
+      kSecret);
   absl::StatusOr<std::unique_ptr<PgConnection>> conn =
       PgConnection::Connect(dsn, absl::Seconds(2));
   // Nor the host, socket or user: callers may be buyers (the reason goes
@@ -83,9 +83,10 @@ TEST_F(PostgresDatabaseTest, MalformedDsnIsInvalidArgumentWithoutTheDsn) {
         // libpq quotes these with the password inside or around quotes.
         absl::StrCat("postgresql://u:", kSecret, "@[::1]\"x/db"),
         absl::StrCat("postgresql://u:ab\"", kSecret, "@[::1]x/db")}) {
-    EXPECT_THAT(PgConnection::Connect(dsn),
-                StatusIs(absl::StatusCode::kInvalidArgument,
-                         AllOf(HasSubstr("malformed"), Not(HasSubstr(kSecret)))))
+    EXPECT_THAT(
+        PgConnection::Connect(dsn),
+        StatusIs(absl::StatusCode::kInvalidArgument,
+                 AllOf(HasSubstr("malformed"), Not(HasSubstr(kSecret)))))
         << dsn;
   }
 }
@@ -112,17 +113,17 @@ TEST_F(PostgresDatabaseTest, ParametersRoundTrip) {
   EXPECT_EQ(r.Get(0, 1), "zoë's 'x'");
   EXPECT_TRUE(r.IsNull(0, 2));
   EXPECT_FALSE(r.IsNull(0, 1));
-  EXPECT_THAT(r.GetInt64(0, 2), StatusIs(absl::StatusCode::kInternal,
-                                         HasSubstr("'n'")));
+  EXPECT_THAT(r.GetInt64(0, 2),
+              StatusIs(absl::StatusCode::kInternal, HasSubstr("'n'")));
 
   ASSERT_OK_AND_ASSIGN(PgResult bytes,
                        pool->Exec("SELECT data FROM t", {}, true));
   ASSERT_EQ(bytes.rows(), 1);
   EXPECT_EQ(bytes.Get(0, 0), all_bytes);
 
-  ASSERT_OK_AND_ASSIGN(PgResult flags,
-                       pool->Exec("SELECT $1::bigint > 0, n IS NULL FROM t",
-                                  {PgParam::Int(5)}));
+  ASSERT_OK_AND_ASSIGN(
+      PgResult flags,
+      pool->Exec("SELECT $1::bigint > 0, n IS NULL FROM t", {PgParam::Int(5)}));
   EXPECT_THAT(flags.GetBool(0, 0), IsOkAndHolds(true));
   EXPECT_THAT(flags.GetBool(0, 1), IsOkAndHolds(true));
 }
@@ -131,8 +132,8 @@ TEST_F(PostgresDatabaseTest, UniqueViolationIsFailedPreconditionWithSqlState) {
   std::unique_ptr<PgPool> pool = OpenPool();
   ASSERT_NE(pool, nullptr);
   ASSERT_OK(pool->Exec("CREATE TABLE u (k TEXT PRIMARY KEY)").status());
-  ASSERT_OK(pool->Exec("INSERT INTO u VALUES ($1)", {PgParam::Text("a")})
-                .status());
+  ASSERT_OK(
+      pool->Exec("INSERT INTO u VALUES ($1)", {PgParam::Text("a")}).status());
   absl::StatusOr<PgResult> again =
       pool->Exec("INSERT INTO u VALUES ($1)", {PgParam::Text("a")});
   EXPECT_THAT(again, StatusIs(absl::StatusCode::kFailedPrecondition,
@@ -141,7 +142,8 @@ TEST_F(PostgresDatabaseTest, UniqueViolationIsFailedPreconditionWithSqlState) {
   EXPECT_EQ(SqlStateOf(absl::InternalError("x")), "");
 
   absl::StatusOr<PgResult> syntax = pool->Exec("SELEKT 1");
-  EXPECT_THAT(syntax, StatusIs(absl::StatusCode::kInternal, HasSubstr("42601")));
+  EXPECT_THAT(syntax,
+              StatusIs(absl::StatusCode::kInternal, HasSubstr("42601")));
   // The failed commands left the connection usable.
   EXPECT_OK(pool->Exec("SELECT 1").status());
 }
@@ -155,7 +157,8 @@ TEST_F(PostgresDatabaseTest, TransactionRollsBackWhenTheBodyFails) {
     if (!s.ok()) return s;
     return absl::NotFoundError("the body gives up");
   });
-  EXPECT_THAT(failed, StatusIs(absl::StatusCode::kNotFound, "the body gives up"));
+  EXPECT_THAT(failed,
+              StatusIs(absl::StatusCode::kNotFound, "the body gives up"));
   ASSERT_OK_AND_ASSIGN(PgResult count, pool->Exec("SELECT count(*) FROM r"));
   EXPECT_THAT(count.GetInt64(0, 0), IsOkAndHolds(0));
 
@@ -172,8 +175,8 @@ TEST_F(PostgresDatabaseTest, TransactionRollsBackWhenTheBodyFails) {
 TEST_F(PostgresDatabaseTest, TransactionRetriesASerializationFailure) {
   std::unique_ptr<PgPool> pool = OpenPool(2);
   ASSERT_NE(pool, nullptr);
-  ASSERT_OK(pool->Exec("CREATE TABLE counter (id INT PRIMARY KEY, v INT)")
-                .status());
+  ASSERT_OK(
+      pool->Exec("CREATE TABLE counter (id INT PRIMARY KEY, v INT)").status());
   ASSERT_OK(pool->Exec("INSERT INTO counter VALUES (1, 0)").status());
 
   absl::Barrier* both_read = new absl::Barrier(2);  // Block() deletes it
@@ -185,8 +188,8 @@ TEST_F(PostgresDatabaseTest, TransactionRetriesASerializationFailure) {
     absl::StatusOr<int64_t> v = r->GetInt64(0, 0);
     if (!v.ok()) return v.status();
     if (first && both_read->Block()) delete both_read;
-    return c.Exec("UPDATE counter SET v = $1 WHERE id = 1",
-                  {PgParam::Int(*v + 1)})
+    return c
+        .Exec("UPDATE counter SET v = $1 WHERE id = 1", {PgParam::Int(*v + 1)})
         .status();
   };
   absl::Status results[2];
@@ -209,9 +212,9 @@ TEST_F(PostgresDatabaseTest, TransactionReturnsOtherErrorsWithoutRetrying) {
   ASSERT_NE(pool, nullptr);
   int calls = 0;
   EXPECT_THAT(pool->Transaction([&](PgConnection& c) {
-                ++calls;
-                return c.Exec("SELECT 1 / 0").status();
-              }),
+    ++calls;
+    return c.Exec("SELECT 1 / 0").status();
+  }),
               StatusIs(absl::StatusCode::kInternal, HasSubstr("22012")));
   EXPECT_EQ(calls, 1);
 }
@@ -242,8 +245,9 @@ TEST_F(PostgresDatabaseTest, MigrationsRacingFromTwoPoolsApplyEachStepOnce) {
   EXPECT_OK(results[0]);
   EXPECT_OK(results[1]);
   EXPECT_THAT(Count(*a, "SELECT count(*) FROM m"), IsOkAndHolds(1));
-  EXPECT_THAT(Count(*a, "SELECT version FROM dpq_schema WHERE "
-                        "component = 'test'"),
+  EXPECT_THAT(Count(*a,
+                    "SELECT version FROM dpq_schema WHERE "
+                    "component = 'test'"),
               IsOkAndHolds(2));
 
   // Idempotent; a newer step applies alone; other components are apart.
@@ -255,8 +259,9 @@ TEST_F(PostgresDatabaseTest, MigrationsRacingFromTwoPoolsApplyEachStepOnce) {
   EXPECT_THAT(Count(*a, "SELECT count(*) FROM m"), IsOkAndHolds(2));
   constexpr absl::string_view kOther[] = {"CREATE TABLE o (y INT)"};
   EXPECT_OK(ApplyMigrations(*a, "other", kOther));
-  EXPECT_THAT(Count(*a, "SELECT version FROM dpq_schema WHERE "
-                        "component = 'other'"),
+  EXPECT_THAT(Count(*a,
+                    "SELECT version FROM dpq_schema WHERE "
+                    "component = 'other'"),
               IsOkAndHolds(1));
 
   // An older dpq-server refuses the newer schema.
@@ -274,17 +279,20 @@ TEST_F(PostgresDatabaseTest, AFailedMigrationStepRollsBackAndUnlocks) {
   EXPECT_THAT(ApplyMigrations(*a, "bad", kBad),
               StatusIs(absl::StatusCode::kInternal,
                        AllOf(HasSubstr("version 2"), HasSubstr("nowhere"))));
-  EXPECT_THAT(Count(*a, "SELECT version FROM dpq_schema WHERE "
-                        "component = 'bad'"),
+  EXPECT_THAT(Count(*a,
+                    "SELECT version FROM dpq_schema WHERE "
+                    "component = 'bad'"),
               IsOkAndHolds(1));
-  EXPECT_THAT(Count(*a, "SELECT count(*) FROM pg_tables WHERE "
-                        "tablename = 'half'"),
+  EXPECT_THAT(Count(*a,
+                    "SELECT count(*) FROM pg_tables WHERE "
+                    "tablename = 'half'"),
               IsOkAndHolds(0));
   // The lock was released: another pool (another session) gets it at once.
   std::unique_ptr<PgPool> b = OpenPool(1);
   ASSERT_NE(b, nullptr);
-  EXPECT_THAT(Count(*b, "SELECT count(*) FROM pg_locks WHERE "
-                        "locktype = 'advisory'"),
+  EXPECT_THAT(Count(*b,
+                    "SELECT count(*) FROM pg_locks WHERE "
+                    "locktype = 'advisory'"),
               IsOkAndHolds(0));
   constexpr absl::string_view kFixed[] = {kBad[0], "CREATE TABLE half (x INT)"};
   EXPECT_OK(ApplyMigrations(*b, "bad", kFixed));
@@ -298,8 +306,8 @@ TEST_F(PostgresDatabaseTest, PoolWaitsForAFreeConnectionThenTimesOut) {
                        PgPool::Open(dsn_, options));
   {
     ASSERT_OK_AND_ASSIGN(PgPool::Lease held, pool->Acquire());
-    EXPECT_THAT(pool->Acquire(), StatusIs(absl::StatusCode::kUnavailable,
-                                          HasSubstr("busy")));
+    EXPECT_THAT(pool->Acquire(),
+                StatusIs(absl::StatusCode::kUnavailable, HasSubstr("busy")));
   }
   EXPECT_OK(pool->Acquire().status());
 }
@@ -317,10 +325,10 @@ TEST_F(PostgresDatabaseTest, ServerDownIsUnavailableAndThePoolRecovers) {
               StatusIs(absl::StatusCode::kUnavailable,
                        AllOf(HasSubstr("PostgreSQL is unreachable"),
                              Not(HasSubstr(dsn_)))));
-  EXPECT_THAT(pool->Transaction([](PgConnection& c) {
-                return c.Exec("SELECT 1").status();
-              }),
-              StatusIs(absl::StatusCode::kUnavailable, HasSubstr("unreachable")));
+  EXPECT_THAT(
+      pool->Transaction(
+          [](PgConnection& c) { return c.Exec("SELECT 1").status(); }),
+      StatusIs(absl::StatusCode::kUnavailable, HasSubstr("unreachable")));
   ASSERT_OK(TestCluster()->Restart());
   EXPECT_OK(pool->Exec("SELECT 1").status());
   EXPECT_OK(pool->Transaction(

@@ -64,7 +64,8 @@ class PostgresDatasetCatalogTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_NE(TestCluster(), nullptr);
-    ASSERT_OK_AND_ASSIGN(const std::string dsn, TestCluster()->CreateDatabase());
+    ASSERT_OK_AND_ASSIGN(const std::string dsn,
+                         TestCluster()->CreateDatabase());
     PgPool::Options options;
     options.size = 4;
     ASSERT_OK_AND_ASSIGN(std::unique_ptr<PgPool> pool,

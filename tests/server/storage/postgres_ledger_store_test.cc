@@ -206,9 +206,8 @@ TEST_F(PostgresLedgerStoreTest, AmountsAreExactUnitsAndIncarnationsAreNew) {
 
 TEST_F(PostgresLedgerStoreTest, RefusesANewerSchemaVersion) {
   ASSERT_NE(Replica("a"), nullptr);
-  ASSERT_OK(
-      Sql("UPDATE dpq_schema SET version = 99 WHERE component = 'ledger'")
-          .status());
+  ASSERT_OK(Sql("UPDATE dpq_schema SET version = 99 WHERE component = 'ledger'")
+                .status());
   EXPECT_THAT(OpenStore(dsn_, "a"),
               StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("99")));
 }
@@ -263,7 +262,8 @@ TEST_F(PostgresLedgerStoreTest, OneBatchChecksAndNumbersEachReservation) {
 
 // The race: one buyer's budget, 40 threads split across two
 // replicas, each asking for 0.1 once; 2.5 affords exactly 25 of them.
-TEST_F(PostgresLedgerStoreTest, FortyThreadsOnTwoReplicasSpendExactlyTheBudget) {
+TEST_F(PostgresLedgerStoreTest,
+       FortyThreadsOnTwoReplicasSpendExactlyTheBudget) {
   std::unique_ptr<PostgresLedgerStore> a = Replica("a");
   std::unique_ptr<PostgresLedgerStore> b = Replica("b");
   ASSERT_NE(a, nullptr);
@@ -329,9 +329,8 @@ TEST_F(PostgresLedgerStoreTest, DatasetCapHoldsOverBuyersOnTwoReplicas) {
       absl::StatusOr<Reservation> r =
           store.Reserve(Request(absl::StrCat("r", t), 0.1, buyer));
       if (!r.ok()) {
-        EXPECT_THAT(r.status(),
-                    StatusIs(absl::StatusCode::kResourceExhausted,
-                             HasSubstr("Dataset cap reached")));
+        EXPECT_THAT(r.status(), StatusIs(absl::StatusCode::kResourceExhausted,
+                                         HasSubstr("Dataset cap reached")));
         ++capped;
         return;
       }
@@ -391,15 +390,14 @@ TEST_F(PostgresLedgerStoreTest, ExpiredLeaseIsChargedByAnotherReplica) {
   ASSERT_NE(a, nullptr);
   ASSERT_NE(b, nullptr);
   ASSERT_OK(a->Grant("alice", "hospital", 1).status());
-  ASSERT_OK_AND_ASSIGN(const Reservation held,
-                       a->Reserve(Request("r1", 0.25)));
-  ASSERT_OK_AND_ASSIGN(const Reservation live,
-                       b->Reserve(Request("r2", 0.25)));
+  ASSERT_OK_AND_ASSIGN(const Reservation held, a->Reserve(Request("r1", 0.25)));
+  ASSERT_OK_AND_ASSIGN(const Reservation live, b->Reserve(Request("r2", 0.25)));
   // While a renews, nothing of its is charged, also after its first lease.
   absl::SleepFor(absl::Milliseconds(2500));
   EXPECT_EQ(StateOf(*b, "r1"), EntryState::kReserved);
   a.reset();  // dies: no more renewals
-  EXPECT_TRUE(Eventually([&] { return StateOf(*b, "r1") == EntryState::kCharged; }));
+  EXPECT_TRUE(
+      Eventually([&] { return StateOf(*b, "r1") == EntryState::kCharged; }));
   EXPECT_EQ(StateOf(*b, "r2"), EntryState::kReserved);  // b's own, live
   ASSERT_OK_AND_ASSIGN(BudgetState budget, b->GetBudget("alice", "hospital"));
   EXPECT_EQ(budget.spent, 0.25);
@@ -454,12 +452,12 @@ TEST_F(PostgresLedgerStoreTest, SweepChargesOwnReservationsNoCallHolds) {
   ASSERT_OK(a->Grant("alice", "hospital", 5).status());
   ASSERT_OK_AND_ASSIGN(const Reservation held, a->Reserve(Request("held", 1)));
   // What a Reserve whose reply was lost leaves behind.
-  ASSERT_OK(Sql(absl::StrCat(
-                    "SELECT * FROM ledger_reserve(ARRAY[ROW('alice', "
-                    "'hospital', 'lost', '\\x00'::BYTEA, 'op', 'tuple', "
-                    "1000000000000)::ledger_reserve_item], ",
-                    a->incarnation(), ")"))
-                .status());
+  ASSERT_OK(
+      Sql(absl::StrCat("SELECT * FROM ledger_reserve(ARRAY[ROW('alice', "
+                       "'hospital', 'lost', '\\x00'::BYTEA, 'op', 'tuple', "
+                       "1000000000000)::ledger_reserve_item], ",
+                       a->incarnation(), ")"))
+          .status());
   EXPECT_THAT(a->RenewAndSweep(), IsOkAndHolds(0));  // young
   ASSERT_OK(Sql("UPDATE ledger_entries "
                 "SET created_at = created_at - INTERVAL '1 hour'")
@@ -477,8 +475,8 @@ TEST_F(PostgresLedgerStoreTest, SweepChargesOwnReservationsNoCallHolds) {
 
 // How many lock requests of this database wait (pg_locks).
 int WaitingLocks(PgPool& pool) {
-  absl::StatusOr<PgResult> r = pool.Exec(
-      "SELECT COUNT(*) FROM pg_locks WHERE NOT granted");
+  absl::StatusOr<PgResult> r =
+      pool.Exec("SELECT COUNT(*) FROM pg_locks WHERE NOT granted");
   if (!r.ok()) return -1;
   absl::StatusOr<int64_t> n = r->GetInt64(0, 0);
   return n.ok() ? static_cast<int>(*n) : -1;
@@ -494,12 +492,12 @@ TEST_F(PostgresLedgerStoreTest, EntriesAreStampedWhenWritten) {
   ASSERT_OK_AND_ASSIGN(PgPool::Lease conn, pool->Acquire());
   ASSERT_OK(conn->Exec("BEGIN").status());
   ASSERT_OK(conn->Exec("SELECT pg_sleep(0.3)").status());
-  ASSERT_OK(conn->Exec(absl::StrCat(
-                           "SELECT * FROM ledger_reserve(ARRAY[ROW('alice', "
-                           "'hospital', 'late', '\\x00'::BYTEA, 'op', "
-                           "'tuple', 1000000000000)::ledger_reserve_item], ",
-                           a->incarnation(), ")"))
-                .status());
+  ASSERT_OK(
+      conn->Exec(absl::StrCat("SELECT * FROM ledger_reserve(ARRAY[ROW('alice', "
+                              "'hospital', 'late', '\\x00'::BYTEA, 'op', "
+                              "'tuple', 1000000000000)::ledger_reserve_item], ",
+                              a->incarnation(), ")"))
+          .status());
   ASSERT_OK_AND_ASSIGN(
       const PgResult r,
       conn->Exec("SELECT created_at - now() >= INTERVAL '0.25 s' "
@@ -516,12 +514,12 @@ TEST_F(PostgresLedgerStoreTest, SweepSparesEntriesOfReserveCallsUnderWay) {
   ASSERT_NE(a, nullptr);
   ASSERT_OK(a->Grant("alice", "hospital", 5).status());
   // The entry of (alice, slow), old, that no call holds...
-  ASSERT_OK(Sql(absl::StrCat(
-                    "SELECT * FROM ledger_reserve(ARRAY[ROW('alice', "
-                    "'hospital', 'slow', '\\x00'::BYTEA, 'op', 'tuple', "
-                    "1000000000000)::ledger_reserve_item], ",
-                    a->incarnation(), ")"))
-                .status());
+  ASSERT_OK(
+      Sql(absl::StrCat("SELECT * FROM ledger_reserve(ARRAY[ROW('alice', "
+                       "'hospital', 'slow', '\\x00'::BYTEA, 'op', 'tuple', "
+                       "1000000000000)::ledger_reserve_item], ",
+                       a->incarnation(), ")"))
+          .status());
   ASSERT_OK(Sql("UPDATE ledger_entries "
                 "SET created_at = created_at - INTERVAL '1 hour'")
                 .status());
@@ -593,8 +591,8 @@ TEST_F(PostgresLedgerStoreTest, SetGrantedOnANewBudgetWaitsForReservations) {
   ASSERT_OK(conn->Exec("SELECT pg_advisory_unlock(7)").status());
   reserve.join();
   lower.join();
-  EXPECT_NE(reserved.ok(), set.ok()) << reserved.status() << " / "
-                                     << set.status();
+  EXPECT_NE(reserved.ok(), set.ok())
+      << reserved.status() << " / " << set.status();
   ASSERT_OK_AND_ASSIGN(const BudgetState budget,
                        a->GetBudget("alice", "hospital"));
   EXPECT_LE(budget.spent + budget.reserved, budget.granted);
@@ -604,9 +602,9 @@ TEST_F(PostgresLedgerStoreTest, SetGrantedOnANewBudgetWaitsForReservations) {
 // Health turns kUnavailable; after a restart both recover by themselves.
 // Its own cluster, so that stopping it disturbs no other test.
 TEST(PostgresLedgerStoreOutageTest, UnavailableWhileDownAndRecoversAfter) {
-  ASSERT_OK_AND_ASSIGN(std::unique_ptr<PostgresCluster> own,
-                       PostgresCluster::Start({.durable = false,
-                                               .max_connections = 30}));
+  ASSERT_OK_AND_ASSIGN(
+      std::unique_ptr<PostgresCluster> own,
+      PostgresCluster::Start({.durable = false, .max_connections = 30}));
   ASSERT_OK_AND_ASSIGN(const std::string dsn, own->CreateDatabase());
   ASSERT_OK_AND_ASSIGN(std::unique_ptr<PostgresLedgerStore> store,
                        OpenStore(dsn, "a", absl::Seconds(1)));
@@ -644,8 +642,9 @@ TEST(PostgresLedgerStoreOutageTest, UnavailableWhileDownAndRecoversAfter) {
   // The reservation whose Commit failed is held by no call any more: the
   // sweep charges it (never refunds it), and charges it once.
   ASSERT_OK_AND_ASSIGN(std::unique_ptr<PgPool> admin, PgPool::Open(dsn));
-  ASSERT_OK(admin->Exec("UPDATE ledger_entries "
-                        "SET created_at = created_at - INTERVAL '1 hour'")
+  ASSERT_OK(admin
+                ->Exec("UPDATE ledger_entries "
+                       "SET created_at = created_at - INTERVAL '1 hour'")
                 .status());
   ASSERT_OK(store->RenewAndSweep().status());
   EXPECT_EQ(StateOf(*store, "before"), EntryState::kCharged);

@@ -276,13 +276,14 @@ TEST_F(MeasureToolTest, ErrorsFromTheInputsNameTheProblem) {
   o = Exact("mi");
   o.data_path = Write("bad.csv", "A,B\n1,2\n3\n");
   o.schema_path.reset();
-  EXPECT_THAT(RunMeasureTool(o, &warnings_),
-              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("line 3")));
+  EXPECT_THAT(
+      RunMeasureTool(o, &warnings_),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("line 3")));
   o = Exact("mi");
   o.constraints_path = Write("bad.dc", "Capital -> Population\n");
-  EXPECT_THAT(RunMeasureTool(o, &warnings_),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("Population")));
+  EXPECT_THAT(
+      RunMeasureTool(o, &warnings_),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Population")));
   o = Exact("q");
   EXPECT_THAT(RunMeasureTool(o, &warnings_),
               StatusIs(absl::StatusCode::kInvalidArgument,
@@ -328,9 +329,9 @@ TEST_F(MeasureToolTest, PrintSchemaSuggestsTypesForTheOwnerToReview) {
                                     "d.csv", "--epsilon", "1"}),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("--print-schema only needs --data")));
-  EXPECT_TRUE(ParseMeasureToolArgs(
-                  {"dpq-measure", "--print-schema", "--data", "d.csv"})
-                  .ok());
+  EXPECT_TRUE(
+      ParseMeasureToolArgs({"dpq-measure", "--print-schema", "--data", "d.csv"})
+          .ok());
 }
 
 TEST_F(MeasureToolTest, StatsAddDegreeAndPerDcCounts) {
@@ -343,11 +344,10 @@ TEST_F(MeasureToolTest, StatsAddDegreeAndPerDcCounts) {
 }
 
 TEST(MeasureToolArgsTest, ParsesBothFlagForms) {
-  auto o = ParseMeasureToolArgs({"dpq-measure", "--data", "d.csv",
-                                 "--constraints=c.dc", "--measure", "mi",
-                                 "--epsilon=0.5", "--method", "basic",
-                                 "--public-max-rows", "100", "--seed", "7",
-                                 "--stats"});
+  auto o = ParseMeasureToolArgs(
+      {"dpq-measure", "--data", "d.csv", "--constraints=c.dc", "--measure",
+       "mi", "--epsilon=0.5", "--method", "basic", "--public-max-rows", "100",
+       "--seed", "7", "--stats"});
   ASSERT_OK(o);
   EXPECT_EQ(o->data_path, "d.csv");
   EXPECT_EQ(o->constraints_path, "c.dc");
@@ -370,9 +370,9 @@ TEST(MeasureToolArgsTest, ParsesBothFlagForms) {
 }
 
 TEST(MeasureToolArgsTest, RejectsBadCommandLines) {
-  const std::vector<std::string> base = {"dpq-measure", "--data", "d.csv",
-                                         "--constraints", "c.dc", "--measure",
-                                         "mi"};
+  const std::vector<std::string> base = {
+      "dpq-measure", "--data",    "d.csv", "--constraints",
+      "c.dc",        "--measure", "mi"};
   auto with = [&](std::vector<std::string> extra) {
     std::vector<std::string> args = base;
     args.insert(args.end(), extra.begin(), extra.end());
@@ -392,8 +392,9 @@ TEST(MeasureToolArgsTest, RejectsBadCommandLines) {
   EXPECT_THAT(with({"--exact", "--seed", "1"}),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("--seed only applies")));
-  EXPECT_THAT(with({"--epsilon"}), StatusIs(absl::StatusCode::kInvalidArgument,
-                                            HasSubstr("--epsilon needs a value")));
+  EXPECT_THAT(with({"--epsilon"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("--epsilon needs a value")));
   EXPECT_THAT(ParseMeasureToolArgs({"dpq-measure", "--exact"}),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("--data F.csv is required")));
@@ -401,8 +402,8 @@ TEST(MeasureToolArgsTest, RejectsBadCommandLines) {
 
 // The binary itself: exit codes and the stdout/stderr split.
 std::string RunBinary(const std::string& args, int* exit_code) {
-  const std::string cmd = std::string(DPQ_MEASURE_BINARY) + " " + args +
-                          " 2>&1";
+  const std::string cmd =
+      std::string(DPQ_MEASURE_BINARY) + " " + args + " 2>&1";
   FILE* pipe = popen(cmd.c_str(), "r");
   std::string out;
   char buf[4096];
@@ -420,9 +421,10 @@ TEST(MeasureToolBinaryTest, ExitCodesSeparateUsageAndDataErrors) {
   out = RunBinary("--data x.csv", &code);
   EXPECT_EQ(code, 2);
   EXPECT_THAT(out, HasSubstr("--constraints F.dc is required"));
-  out = RunBinary("--data /nonexistent.csv --constraints c.dc --measure mi "
-                  "--exact",
-                  &code);
+  out = RunBinary(
+      "--data /nonexistent.csv --constraints c.dc --measure mi "
+      "--exact",
+      &code);
   EXPECT_EQ(code, 1);
   EXPECT_THAT(out, HasSubstr("dpq-measure: "));
   EXPECT_THAT(out, HasSubstr("/nonexistent.csv"));

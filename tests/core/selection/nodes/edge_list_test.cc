@@ -18,9 +18,9 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 TEST(EdgeListTest, ParsesWithAndWithoutHeader) {
-  for (const char* text : {"source,target\na,b\nb,c\n", "a,b\nb,c",
-                           "SOURCE , TARGET\r\na,b\r\nb,c\r\n",
-                           "id_1,id_2\na,b\nb,c\n"}) {
+  for (const char* text :
+       {"source,target\na,b\nb,c\n", "a,b\nb,c",
+        "SOURCE , TARGET\r\na,b\r\nb,c\r\n", "id_1,id_2\na,b\nb,c\n"}) {
     auto g = ParseEdgeList(text);
     ASSERT_TRUE(g.ok()) << g.status();
     EXPECT_THAT(g->labels, ElementsAre("a", "b", "c"));
@@ -44,8 +44,9 @@ TEST(EdgeListTest, DropsDuplicatesInEitherDirectionAndSelfLoops) {
 }
 
 TEST(EdgeListTest, ReadsSnapTabSeparatedDirectedPairs) {
-  auto g = ParseEdgeList("# Directed graph\n# FromNodeId\tToNodeId\n0\t1\n"
-                         "1\t0\n1\t2\n2 1\n\n");
+  auto g = ParseEdgeList(
+      "# Directed graph\n# FromNodeId\tToNodeId\n0\t1\n"
+      "1\t0\n1\t2\n2 1\n\n");
   ASSERT_TRUE(g.ok()) << g.status();
   EXPECT_EQ(g->graph.num_edges(), 2u);
 }
@@ -57,15 +58,15 @@ TEST(EdgeListTest, QuotedFields) {
 }
 
 TEST(EdgeListTest, RejectsMalformedLinesNamingThem) {
-  EXPECT_THAT(ParseEdgeList("a,b\na,b,c\n").status(),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("line 2")));
-  EXPECT_THAT(ParseEdgeList("a,b\nlonely\n").status(),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("line 2")));
-  EXPECT_THAT(ParseEdgeList("a,\n").status(),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("line 1")));
+  EXPECT_THAT(
+      ParseEdgeList("a,b\na,b,c\n").status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("line 2")));
+  EXPECT_THAT(
+      ParseEdgeList("a,b\nlonely\n").status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("line 2")));
+  EXPECT_THAT(
+      ParseEdgeList("a,\n").status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("line 1")));
 }
 
 TEST(EdgeListTest, EmptyInputIsAnEmptyGraph) {
@@ -90,9 +91,9 @@ TEST(EdgeListTest, ReadEdgeListCsvReadsFilesAndReportsMissingOnes) {
     std::ofstream out(path);
     out << "x,y\nbroken\n";
   }
-  EXPECT_THAT(ReadEdgeListCsv(path).status(),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("line 2")));
+  EXPECT_THAT(
+      ReadEdgeListCsv(path).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("line 2")));
   std::remove(path.c_str());
 }
 

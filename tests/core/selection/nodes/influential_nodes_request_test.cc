@@ -31,9 +31,9 @@ TEST(InfluentialNodesRequestTest, DefaultsToDegreeAndEgocentricDensity) {
   EXPECT_EQ(request->k, 3u);
   EXPECT_EQ(request->selection.k, 3u);
   EXPECT_EQ(request->selection.epsilon, 0.5);
-  EXPECT_THAT(request->objectives,
-              ElementsAre(NodeObjective::kDegree,
-                          NodeObjective::kEgocentricDensity));
+  EXPECT_THAT(
+      request->objectives,
+      ElementsAre(NodeObjective::kDegree, NodeObjective::kEgocentricDensity));
   EXPECT_THAT(request->selection.weights, IsEmpty());  // Pareto
   EXPECT_FALSE(request->selection.stop);
   EXPECT_EQ(NodeObjectiveList(request->objectives),

@@ -42,9 +42,9 @@ TEST(InfluentialNodesTest, ObjectiveNames) {
               ::dpq::testing::IsOkAndHolds(NodeObjective::kEgocentricDensity));
   EXPECT_EQ(NodeObjectiveName(NodeObjective::kEgocentricDensity),
             "egocentric_density");
-  EXPECT_THAT(ParseNodeObjective("pagerank").status(),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("pagerank")));
+  EXPECT_THAT(
+      ParseNodeObjective("pagerank").status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("pagerank")));
 }
 
 TEST(InfluentialNodesTest, NonPrivateTopK) {
@@ -111,15 +111,15 @@ TEST(InfluentialNodesTest, RejectsBadInput) {
   SeededUrbg urbg(1);
   EXPECT_THAT(SelectInfluentialNodes(g, Request(0), urbg).status(),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("k")));
-  EXPECT_THAT(SelectInfluentialNodes(g, Request(20), urbg).status(),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("node count")));
+  EXPECT_THAT(
+      SelectInfluentialNodes(g, Request(20), urbg).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("node count")));
   for (double eps : {0.0, -2.0, std::numeric_limits<double>::quiet_NaN()}) {
     InfluentialNodesRequest r = Request(2);
     r.selection.epsilon = eps;
-    EXPECT_THAT(SelectInfluentialNodes(g, r, urbg).status(),
-                StatusIs(absl::StatusCode::kInvalidArgument,
-                         HasSubstr("Epsilon")));
+    EXPECT_THAT(
+        SelectInfluentialNodes(g, r, urbg).status(),
+        StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Epsilon")));
   }
   InfluentialNodesRequest r = Request(2);
   r.selection.approach = Approach::kAggregation;
@@ -185,16 +185,16 @@ TEST(InfluentialNodesTest, DrawRejectsBadInput) {
   SeededUrbg urbg(1);
   EXPECT_THAT(DrawInfluentialNodes(g, **scores, 0, 1, urbg).status(),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("k")));
-  EXPECT_THAT(DrawInfluentialNodes(g, **scores, 16, 1, urbg).status(),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("node count")));
-  EXPECT_THAT(DrawInfluentialNodes(g, **scores, 1, -1, urbg).status(),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("Epsilon")));
+  EXPECT_THAT(
+      DrawInfluentialNodes(g, **scores, 16, 1, urbg).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("node count")));
+  EXPECT_THAT(
+      DrawInfluentialNodes(g, **scores, 1, -1, urbg).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Epsilon")));
   const LabeledGraph small = *ParseEdgeList("x,y\n");
-  EXPECT_THAT(DrawInfluentialNodes(small, **scores, 1, 1, urbg).status(),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("another graph")));
+  EXPECT_THAT(
+      DrawInfluentialNodes(small, **scores, 1, 1, urbg).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("another graph")));
 }
 
 }  // namespace

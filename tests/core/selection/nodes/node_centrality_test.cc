@@ -53,7 +53,8 @@ TEST(NodeCentralityTest, DensityMatchesBruteForceOnRandomGraphs) {
   for (int trial = 0; trial < 200; ++trial) {
     const uint32_t n = 2 + trial % 10;  // <= 55 pairs: one bit each
     const uint64_t pairs = n * (n - 1) / 2;
-    std::uniform_int_distribution<uint64_t> bits(0, (uint64_t{1} << std::min<uint64_t>(pairs, 63)) - 1);
+    std::uniform_int_distribution<uint64_t> bits(
+        0, (uint64_t{1} << std::min<uint64_t>(pairs, 63)) - 1);
     const graph::Graph g = FromMask(n, bits(rng));
     const std::vector<double> density = EgocentricDensities(g);
     const std::vector<uint64_t> degrees = Degrees(g);
@@ -130,8 +131,8 @@ TEST(EgoDensitySensitivityAppsTest, PaperLemma72ViolatesA2) {
 }
 
 // Triangle counting polls its stop function at a bounded stride of work
-// (docs/security.md, item 2), gives the same counts when not stopped, and ends at
-// the poll that says stop.
+// (docs/security.md, item 2), gives the same counts when not stopped, and ends
+// at the poll that says stop.
 TEST(NodeCentralityTest, EdgesAmongNeighboursPollsAndStops) {
   // A dense graph: 400 vertices, every pair (u, v) with (u + v) % 3 != 0.
   std::vector<graph::Edge> edges;
@@ -150,10 +151,9 @@ TEST(NodeCentralityTest, EdgesAmongNeighboursPollsAndStops) {
   EXPECT_EQ(*counted, EdgesAmongNeighbours(g));
   EXPECT_GE(*polls, 10);
   *polls = 0;
-  EXPECT_EQ(EgocentricDensities(g, [polls] { return ++*polls >= 2; })
-                .status()
-                .code(),
-            absl::StatusCode::kCancelled);
+  EXPECT_EQ(
+      EgocentricDensities(g, [polls] { return ++*polls >= 2; }).status().code(),
+      absl::StatusCode::kCancelled);
   EXPECT_EQ(*polls, 2);
 }
 

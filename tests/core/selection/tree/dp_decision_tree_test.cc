@@ -31,8 +31,8 @@ table::Table AgeTable() {
   std::vector<std::vector<std::optional<std::string>>> rows;
   for (int i = 0; i < 200; ++i) {
     const int age = 18 + (i * 7) % 60;
-    rows.push_back({std::to_string(age), i % 2 ? "A" : "B",
-                    age <= 40 ? "1" : "0"});
+    rows.push_back(
+        {std::to_string(age), i % 2 ? "A" : "B", age <= 40 ? "1" : "0"});
   }
   return *table::Table::FromCells(*schema, rows);
 }
@@ -97,8 +97,8 @@ TEST(TrainDpDecisionTreeTest, SameSeedSameTree) {
   EXPECT_EQ(first->tree.ToText(), second->tree.ToText());
 }
 
-// Cooperative cancellation (docs/security.md, item 2): a stop function that never
-// fires changes nothing (every variant, same seed, same tree and noisy
+// Cooperative cancellation (docs/security.md, item 2): a stop function that
+// never fires changes nothing (every variant, same seed, same tree and noisy
 // rates), and one that fires at its n-th poll, wherever that falls (row
 // encoding, scoring, breeding, the selections, the accuracy release),
 // stops the training at that very poll.
@@ -134,9 +134,9 @@ TEST(TrainDpDecisionTreeTest, StopPollsChangeNothingAndStopAtOnce) {
         auto seen = std::make_shared<int>(0);
         r.stop = [seen, fire_at] { return ++*seen >= fire_at; };
         SeededUrbg c(9);
-        EXPECT_THAT(TrainDpDecisionTree(t, r, c).status(),
-                    StatusIs(absl::StatusCode::kCancelled,
-                             HasSubstr("caller left")))
+        EXPECT_THAT(
+            TrainDpDecisionTree(t, r, c).status(),
+            StatusIs(absl::StatusCode::kCancelled, HasSubstr("caller left")))
             << "fire_at " << fire_at;
         EXPECT_EQ(*seen, fire_at) << "polled again after the stop";
       }
@@ -174,9 +174,9 @@ TEST(TrainDpDecisionTreeTest, UsesPublicDomains) {
   }
   r.public_domains = {{"age", true, 1000, 2000, {}},
                       {"height", true, 0, 1, {}}};
-  EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("'height'")));
+  EXPECT_THAT(
+      TrainDpDecisionTree(t, r, urbg).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("'height'")));
 }
 
 // Categories that no row has are drawn all the same: the domain comes from
@@ -240,14 +240,14 @@ TEST(TrainDpDecisionTreeTest, RequiresPublicDomainsAndClasses) {
                        HasSubstr("must be numeric")));
   r = Request();
   r.public_domains[1].categories.clear();
-  EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("no category")));
+  EXPECT_THAT(
+      TrainDpDecisionTree(t, r, urbg).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no category")));
   r = Request();
   r.label_classes.clear();
-  EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("(none given)")));
+  EXPECT_THAT(
+      TrainDpDecisionTree(t, r, urbg).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("(none given)")));
 }
 
 TEST(TrainDpDecisionTreeTest, RejectsBadInput) {
@@ -274,9 +274,9 @@ TEST(TrainDpDecisionTreeTest, RejectsBadInput) {
                      std::numeric_limits<double>::infinity()}) {
     r = Request();
     r.selection.epsilon = eps;
-    EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
-                StatusIs(absl::StatusCode::kInvalidArgument,
-                         HasSubstr("Epsilon")));
+    EXPECT_THAT(
+        TrainDpDecisionTree(t, r, urbg).status(),
+        StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Epsilon")));
   }
   r = Request();
   r.accuracy_epsilon = -0.5;
@@ -286,22 +286,22 @@ TEST(TrainDpDecisionTreeTest, RejectsBadInput) {
   r = Request();
   r.selection.approach = Approach::kAggregation;
   r.selection.weights = {1, 2, 3};
-  EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("2 weights")));
+  EXPECT_THAT(
+      TrainDpDecisionTree(t, r, urbg).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("2 weights")));
   r.selection.weights = {0, 0};
   EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("not all be zero")));
   r.selection.weights = {1, std::numeric_limits<double>::quiet_NaN()};
-  EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("finite")));
+  EXPECT_THAT(
+      TrainDpDecisionTree(t, r, urbg).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("finite")));
   r = Request();
   r.genetic.population = 5000;
-  EXPECT_THAT(TrainDpDecisionTree(t, r, urbg).status(),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("population")));
+  EXPECT_THAT(
+      TrainDpDecisionTree(t, r, urbg).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("population")));
 }
 
 }  // namespace

@@ -31,8 +31,8 @@ table::Table SmallTable() {
   for (int i = 0; i < 60; ++i) {
     const int a = i % 10;
     const std::string color = colors[i % 3];
-    rows.push_back({std::to_string(a), color,
-                    (a >= 5 && color == "red") ? "1" : "0"});
+    rows.push_back(
+        {std::to_string(a), color, (a >= 5 && color == "red") ? "1" : "0"});
   }
   return *table::Table::FromCells(*schema, rows);
 }
@@ -61,8 +61,8 @@ TEST(DpMoetTest, SameSeedSameTrees) {
   std::vector<std::string> first, second, other;
   for (uint64_t seed : {7, 7, 8}) {
     SeededUrbg urbg(seed);
-    auto trees = RunMoet(*data, data->ObservedDomains(), SmallParams(), 3,
-                         1.0, selector, urbg);
+    auto trees = RunMoet(*data, data->ObservedDomains(), SmallParams(), 3, 1.0,
+                         selector, urbg);
     ASSERT_TRUE(trees.ok()) << trees.status();
     (first.empty() ? first : second.empty() ? second : other) = Texts(*trees);
   }
@@ -89,8 +89,8 @@ TEST(DpMoetTest, BudgetIsSplitEvenlyOverSelectionCalls) {
     GeneticParameters params = SmallParams();
     params.generations = generations;
     SeededUrbg urbg(1);
-    auto trees = RunMoet(*data, data->ObservedDomains(), params, 2, 0.9,
-                         recorder, urbg);
+    auto trees =
+        RunMoet(*data, data->ObservedDomains(), params, 2, 0.9, recorder, urbg);
     ASSERT_TRUE(trees.ok());
     ASSERT_EQ(spent.size(), generations + 1u);
     double total = 0;
@@ -110,9 +110,9 @@ TEST(DpMoetTest, TreesStayValidAndWithinMaxDepth) {
   SeededUrbg urbg(3);
   GeneticParameters params = SmallParams();
   params.generations = 6;
-  auto trees = RunMoet(*data, data->ObservedDomains(), params, 13, 1.0,
-                       NonPrivateTreeSelector(Approach::kAggregation, {3, 2}),
-                       urbg);
+  auto trees =
+      RunMoet(*data, data->ObservedDomains(), params, 13, 1.0,
+              NonPrivateTreeSelector(Approach::kAggregation, {3, 2}), urbg);
   ASSERT_TRUE(trees.ok());
   ASSERT_EQ(trees->size(), 13u);
   for (const DecisionTree& tree : *trees) {
@@ -141,42 +141,42 @@ TEST(DpMoetTest, RejectsParametersOutOfRange) {
   GeneticParameters p = SmallParams();
   EXPECT_OK(ValidateGeneticParameters(p, 1));
   p.population = 1;
-  EXPECT_THAT(ValidateGeneticParameters(p, 1),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("population")));
+  EXPECT_THAT(
+      ValidateGeneticParameters(p, 1),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("population")));
   p = SmallParams();
   p.selected = 11;
-  EXPECT_THAT(ValidateGeneticParameters(p, 1),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("selected")));
+  EXPECT_THAT(
+      ValidateGeneticParameters(p, 1),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("selected")));
   p = SmallParams();
   p.max_depth = 21;
-  EXPECT_THAT(ValidateGeneticParameters(p, 1),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("max_depth")));
+  EXPECT_THAT(
+      ValidateGeneticParameters(p, 1),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("max_depth")));
   p = SmallParams();
   p.initial_depth = 6;
-  EXPECT_THAT(ValidateGeneticParameters(p, 1),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("initial_depth")));
+  EXPECT_THAT(
+      ValidateGeneticParameters(p, 1),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("initial_depth")));
   p = SmallParams();
   p.generations = 0;
-  EXPECT_THAT(ValidateGeneticParameters(p, 1),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("generations")));
+  EXPECT_THAT(
+      ValidateGeneticParameters(p, 1),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("generations")));
   p = SmallParams();
   p.population = 1000;
   p.selected = 10;
   p.max_depth = 20;
   p.initial_depth = 4;
-  EXPECT_THAT(ValidateGeneticParameters(p, 1),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("too large")));
+  EXPECT_THAT(
+      ValidateGeneticParameters(p, 1),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("too large")));
   p.max_depth = 10;  // 1010 * 1023 nodes: fine
   EXPECT_OK(ValidateGeneticParameters(p, 1));
-  EXPECT_THAT(ValidateGeneticParameters(SmallParams(), 14),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("output")));
+  EXPECT_THAT(
+      ValidateGeneticParameters(SmallParams(), 14),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("output")));
 }
 
 }  // namespace

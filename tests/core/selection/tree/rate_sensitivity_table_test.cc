@@ -84,8 +84,10 @@ State Evaluate(const Rows& rows, const std::vector<DecisionTree>& trees) {
     c.negatives = s.negatives;
     for (size_t r = 0; r < rows.size(); ++r) {
       const bool predicted = data->Predict(tree, r);
-      if (rows[r].second) c.true_positives += predicted;
-      else c.true_negatives += !predicted;
+      if (rows[r].second)
+        c.true_positives += predicted;
+      else
+        c.true_negatives += !predicted;
     }
     s.tpr.push_back(c.Tpr());
     s.tnr.push_back(c.Tnr());
@@ -153,8 +155,8 @@ TEST(RateSensitivityTableTest, PaperLemma61IsNotAdmissible) {
   const double change = std::abs(sx.tpr[0] - sy.tpr[0]);
   EXPECT_NEAR(change, 0.1, 1e-12);
   EXPECT_NEAR(PaperDeltaTpr(9, 10, 0), 1.0 / 90, 1e-15);
-  EXPECT_LT(PaperDeltaTpr(9, 10, 0), change);             // (A1) fails
-  EXPECT_GE(RateSensitivityAt(10, 0) + 1e-15, change);    // ours holds
+  EXPECT_LT(PaperDeltaTpr(9, 10, 0), change);           // (A1) fails
+  EXPECT_GE(RateSensitivityAt(10, 0) + 1e-15, change);  // ours holds
   // Its first branch also decreases with t, so (A2) with y = x fails.
   EXPECT_LT(PaperDeltaTpr(8, 10, 1), PaperDeltaTpr(8, 10, 0));
 }

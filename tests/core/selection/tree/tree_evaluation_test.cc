@@ -25,8 +25,10 @@ table::Table MixedTable() {
                                        {"sex", table::ColumnType::kString},
                                        {"label", table::ColumnType::kString}});
   std::vector<std::vector<std::optional<std::string>>> rows = {
-      {"30", "Male", ">50K"},   {"30.5", "Female", "<=50K"},
-      {std::nullopt, "Male", ">50K"}, {"20", std::nullopt, "<=50K"},
+      {"30", "Male", ">50K"},
+      {"30.5", "Female", "<=50K"},
+      {std::nullopt, "Male", ">50K"},
+      {"20", std::nullopt, "<=50K"},
       {"50", "Male", std::nullopt}};
   return *table::Table::FromCells(*schema, rows);
 }
@@ -115,8 +117,8 @@ TEST(EncodedTableTest, RowSubset) {
   EXPECT_EQ(data->positives(), 1u);
 }
 
-// A tree on many rows is not scored unchecked (docs/security.md, item 2): the stop
-// function is polled every kRowsPerStopPoll rows while the rows are
+// A tree on many rows is not scored unchecked (docs/security.md, item 2): the
+// stop function is polled every kRowsPerStopPoll rows while the rows are
 // encoded and while a tree is evaluated, the counts are unchanged by
 // polling, and the evaluation ends at the poll that says stop.
 TEST(EncodedTableTest, StopIsPolledEveryFewThousandRows) {

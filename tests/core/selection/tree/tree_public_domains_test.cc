@@ -114,11 +114,11 @@ TEST(TreePublicDomainsTest, EachRefusalNamesTheColumn) {
                                  "label 'y'")));
   cube::CubeSchema empty_city = cube;
   empty_city.dimensions[2] = Nominal("city", {"other"}, true);
-  EXPECT_THAT(TreePublicInputsFromCube(schema, empty_city, "y", "yes",
-                                       {"city"}),
-              StatusIs(absl::StatusCode::kFailedPrecondition,
-                       HasSubstr("the cube dimension of column 'city' "
-                                 "declares no value")));
+  EXPECT_THAT(
+      TreePublicInputsFromCube(schema, empty_city, "y", "yes", {"city"}),
+      StatusIs(absl::StatusCode::kFailedPrecondition,
+               HasSubstr("the cube dimension of column 'city' "
+                         "declares no value")));
   cube::CubeSchema text_age = cube;
   text_age.dimensions[0] = Nominal("age", {"young", "old"}, false);
   EXPECT_THAT(TreePublicInputsFromCube(schema, text_age, "y", "yes", {"age"}),
