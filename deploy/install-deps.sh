@@ -6,6 +6,8 @@
 #   deploy/install-deps.sh --runtime  only the shared libraries dpq-* link
 #   deploy/install-deps.sh --fuzz     build + test dependencies and the
 #                                     fuzzing toolchain (tests/fuzz)
+#   deploy/install-deps.sh --style    clang-format alone, for the style
+#                                     check (.ci/check-format)
 set -euo pipefail
 
 BUILD_PACKAGES=(
@@ -39,6 +41,8 @@ BUILD_PACKAGES=(
 # libraries (libFuzzer, ASan, UBSan) and llvm-symbolizer for the stacks;
 # python3 collects the seed corpora.
 FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev llvm-14 python3)
+# Debian's clang-format 14: the style check every CI run starts with.
+STYLE_PACKAGES=(clang-format)
 RUNTIME_PACKAGES=(
   libabsl20220623 libssl3 libgrpc++1.51 libprotobuf32 libsqlite3-0 libpq5
   libglpk40 libgmp10 libgmpxx4ldbl libcivetweb1 ca-certificates
@@ -49,6 +53,8 @@ if [[ "${1:-}" == "--runtime" ]]; then
   packages=("${RUNTIME_PACKAGES[@]}")
 elif [[ "${1:-}" == "--fuzz" ]]; then
   packages+=("${FUZZ_PACKAGES[@]}")
+elif [[ "${1:-}" == "--style" ]]; then
+  packages=("${STYLE_PACKAGES[@]}")
 fi
 
 missing=()
