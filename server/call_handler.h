@@ -1,16 +1,18 @@
 // The one skeleton of every RPC handler of dpq's services (BuyerService,
 // AdminService): authenticate the caller by the call's own bearer token,
-// check the RPC's role, run the pure XImpl with the call's deadline and
-// cancellation, convert its status once and write the request's one log
-// line. Each gRPC method only names its log fields and its XImpl:
+// check the RPC's role (the one place it is checked), run the RPC's
+// function with the call's deadline and cancellation, convert its status
+// once and write the request's one log line. Each gRPC method only names
+// its log fields and its function (`<Rpc>Impl` in `<rpc>_impl.h`):
 //
 //   grpc::Status BuyerServiceImpl::GetBudget(grpc::ServerContext* context,
 //       const v1::GetBudgetRequest* request, v1::GetBudgetResponse* response) {
-//     RequestLog log("BuyerService.GetBudget");
+//     RequestLog log("BuyerService.GetBudget", response);
 //     return HandleCall(log, *context, *accounts_, Access::kAnyPrincipal,
 //                       [&](const auth::Principal& caller, const CallContext&)
 //                       {
-//                         return GetBudgetImpl(caller, *request, response);
+//                         return GetBudgetImpl(core_, caller, *request,
+//                                              response);
 //                       });
 //   }
 #ifndef DPQ_SERVER_CALL_HANDLER_H_

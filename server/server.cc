@@ -22,7 +22,9 @@
 #include "absl/time/clock.h"
 #include "core/ledger/ledger.h"
 #include "core/ledger/settling_ledger_store.h"
+#include "core/util/diagnostic_log.h"
 #include "core/util/status_macros.h"
+#include "core/util/validate.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server_builder.h"
@@ -125,9 +127,7 @@ absl::Status CheckImportDir(const std::string& import_dir,
   return absl::OkStatus();
 }
 
-void LogLine(const std::string& line) {
-  std::fprintf(stderr, "dpq-server: %s\n", line.c_str());
-}
+void LogLine(const std::string& line) { core::util::LogInfo(line); }
 
 }  // namespace
 
@@ -158,46 +158,22 @@ absl::Status ValidateOptions(const Options& options) {
         options.tls_cert.empty() ? "tls_cert" : "tls_key",
         " is missing); for a local plaintext demo pass --insecure."));
   }
-  if (options.max_message_bytes < 1024 || options.max_message_bytes > INT_MAX) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("max_message_bytes must be in [1024, ", INT_MAX,
-                     "], but is ", options.max_message_bytes, "."));
-  }
-  if (options.max_upload_bytes == 0) {
-    return absl::InvalidArgumentError(
-        "max_upload_bytes must be > 0, but is 0.");
-  }
-  if (options.max_rows == 0) {
-    return absl::InvalidArgumentError("max_rows must be > 0, but is 0.");
-  }
-  if (options.max_edges == 0) {
-    return absl::InvalidArgumentError("max_edges must be > 0, but is 0.");
-  }
-  if (options.graph_threads < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("graph_threads must be >= 0 (0 = one per core), but is ",
-                     options.graph_threads, "."));
-  }
-  if (options.exact_repair_seconds < 1 || options.exact_repair_seconds > 3600) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("exact_repair_seconds must be in [1, 3600], but is ",
-                     options.exact_repair_seconds, "."));
-  }
-  if (options.graph_build_workers < 1 || options.graph_build_workers > 16) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("graph_build_workers must be in [1, 16], but is ",
-                     options.graph_build_workers, "."));
-  }
-  if (options.max_heavy_jobs < 1 || options.max_heavy_jobs > 64) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("max_heavy_jobs must be in [1, 64], but is ",
-                     options.max_heavy_jobs, "."));
-  }
-  if (options.max_heavy_releases < 1 || options.max_heavy_releases > 64) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("max_heavy_releases must be in [1, 64], but is ",
-                     options.max_heavy_releases, "."));
-  }
+  RETURN_IF_ERROR(core::util::ValidateInRange(options.max_message_bytes, 1024,
+                                              INT_MAX, "max_message_bytes"));
+  RETURN_IF_ERROR(core::util::ValidatePositive(options.max_upload_bytes,
+                                               "max_upload_bytes"));
+  RETURN_IF_ERROR(core::util::ValidatePositive(options.max_rows, "max_rows"));
+  RETURN_IF_ERROR(core::util::ValidatePositive(options.max_edges, "max_edges"));
+  RETURN_IF_ERROR(core::util::ValidateAtLeast(
+      options.graph_threads, 0, "graph_threads", " (0 = one per core)"));
+  RETURN_IF_ERROR(core::util::ValidateInRange(options.exact_repair_seconds, 1,
+                                              3600, "exact_repair_seconds"));
+  RETURN_IF_ERROR(core::util::ValidateInRange(options.graph_build_workers, 1,
+                                              16, "graph_build_workers"));
+  RETURN_IF_ERROR(core::util::ValidateInRange(options.max_heavy_jobs, 1, 64,
+                                              "max_heavy_jobs"));
+  RETURN_IF_ERROR(core::util::ValidateInRange(options.max_heavy_releases, 1, 64,
+                                              "max_heavy_releases"));
   // 0 = the default (buyer::DefaultMaxHeavyJobsPerBuyer).
   if (options.max_heavy_jobs_per_buyer < 0 ||
       options.max_heavy_jobs_per_buyer > options.max_heavy_jobs) {
@@ -208,25 +184,16 @@ absl::Status ValidateOptions(const Options& options) {
         "but is ",
         options.max_heavy_jobs_per_buyer, "."));
   }
-  if (options.drain_seconds < 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "drain_seconds must be >= 0, but is ", options.drain_seconds, "."));
-  }
+  RETURN_IF_ERROR(
+      core::util::ValidateAtLeast(options.drain_seconds, 0, "drain_seconds"));
   if (!options.database.empty() && !options.database_file.empty()) {
     return absl::InvalidArgumentError(
         "database and database_file are both set: give the DSN once.");
   }
-  if (options.replica_lease_seconds < 2 ||
-      options.replica_lease_seconds > 3600) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("replica_lease_seconds must be in [2, 3600], but is ",
-                     options.replica_lease_seconds, "."));
-  }
-  if (options.database_connections < 2 || options.database_connections > 64) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("database_connections must be in [2, 64], but is ",
-                     options.database_connections, "."));
-  }
+  RETURN_IF_ERROR(core::util::ValidateInRange(options.replica_lease_seconds, 2,
+                                              3600, "replica_lease_seconds"));
+  RETURN_IF_ERROR(core::util::ValidateInRange(options.database_connections, 2,
+                                              64, "database_connections"));
   if (!options.replica_id.empty() && !IsValidReplicaId(options.replica_id)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "replica_id must be 1-64 letters, digits, '.', '_' or '-', but is '",

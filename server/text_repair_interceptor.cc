@@ -1,9 +1,10 @@
 #include "server/text_repair_interceptor.h"
 
-#include <cstdio>
 #include <string>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "core/util/diagnostic_log.h"
 #include "google/protobuf/message.h"
 #include "server/proto_text.h"
 
@@ -34,11 +35,10 @@ class TextRepairInterceptor : public grpc::experimental::Interceptor {
     copy->CopyFrom(*message);
     const int fields = RepairInvalidUtf8(copy.get());
     if (fields == 0) return;
-    std::fprintf(stderr,
-                 "dpq-server: warning: %s: %d string field(s) of the response "
-                 "held invalid UTF-8 (a dataset stored before the text "
-                 "contract?); sent with U+FFFD instead.\n",
-                 method_.c_str(), fields);
+    core::util::LogWarning(absl::StrCat(
+        method_, ": ", fields,
+        " string field(s) of the response held invalid UTF-8 (a dataset "
+        "stored before the text contract?); sent with U+FFFD instead."));
     repaired_ = std::move(copy);
     // The repaired copy lives as long as this interceptor, i.e. the call.
     methods->ModifySendMessage(repaired_.get());

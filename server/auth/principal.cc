@@ -13,4 +13,11 @@ absl::Status CheckAdmin(const Principal& caller) {
                    "token."));
 }
 
+absl::Status RequirePrincipal(const Principal& caller) {
+  if (caller.id.empty()) {
+    return absl::UnauthenticatedError("The caller has no principal id.");
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace dpq::server::auth

@@ -20,6 +20,12 @@ struct Principal {
 // kPermissionDenied unless `caller` is an admin (the one role check).
 absl::Status CheckAdmin(const Principal& caller);
 
+// kUnauthenticated if `caller` has no id: the handler skeleton never passes
+// one, and the buyer functions that key a ledger read or a charge by the
+// caller's id check it once more, since an empty id would match every
+// buyer's records.
+absl::Status RequirePrincipal(const Principal& caller);
+
 }  // namespace dpq::server::auth
 
 #endif  // DPQ_SERVER_AUTH_PRINCIPAL_H_

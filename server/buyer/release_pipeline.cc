@@ -7,12 +7,14 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "core/dp/epsilon.h"
 #include "core/ledger/epsilon_units.h"
+#include "core/util/error_details.h"
 #include "core/util/status_macros.h"
-#include "server/buyer/release_helpers.h"
+#include "server/buyer/release_fingerprint.h"
 
-namespace dpq::server::buyer::internal {
+namespace dpq::server::buyer {
 namespace {
 
 int64_t UnitsOrMax(double epsilon) {
@@ -43,7 +45,7 @@ double CoveringEpsilon(int64_t units) {
 absl::StatusOr<ReleaseStart> StartRelease(
     const registry::DatasetRegistry& registry, const auth::Principal& caller,
     const ReleaseBasics& basics) {
-  RETURN_IF_ERROR(RequireCaller(caller));
+  RETURN_IF_ERROR(auth::RequirePrincipal(caller));
   RETURN_IF_ERROR(registry::ValidateId(basics.dataset_id, "dataset_id"));
   RETURN_IF_ERROR(core::dp::ValidateRequestEpsilon(basics.epsilon, "epsilon"));
   ReleaseStart start;
@@ -137,4 +139,48 @@ core::ledger::ReserveRequest ReserveFor(const auth::Principal& caller,
   return reserve;
 }
 
-}  // namespace dpq::server::buyer::internal
+absl::Status ValidateRequestId(const std::string& request_id) {
+  if (request_id.empty() || request_id.size() > kMaxRequestIdLength) {
+    return core::util::InvalidFieldError(
+        "request_id",
+        absl::StrCat("request_id must have 1-", kMaxRequestIdLength,
+                     " printable ASCII characters, but has ", request_id.size(),
+                     "."));
+  }
+  for (size_t i = 0; i < request_id.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(request_id[i]);
+    if (c < 0x20 || c > 0x7e) {
+      return core::util::InvalidFieldError(
+          "request_id",
+          absl::StrFormat("request_id must be printable ASCII, but "
+                          "character %d is byte 0x%02x.",
+                          i + 1, static_cast<int>(c)));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> ResolveRequestId(const std::string& request_id) {
+  if (request_id.empty()) {
+    // Never chosen here: an id the server picked would not reach a client
+    // whose call was charged but timed out, and that charge could then not
+    // be recovered by a retry (buyer_service.proto, request_id).
+    return core::util::InvalidFieldError(
+        "request_id",
+        "request_id is required: choose a unique id per release, e.g. a "
+        "UUID, and reuse it to retry; a retry with the same request_id "
+        "returns the recorded answer without a further charge. Nothing was "
+        "charged.");
+  }
+  RETURN_IF_ERROR(ValidateRequestId(request_id));
+  return request_id;
+}
+
+void FillMeasureUnits(v1::MeasureResult* result) {
+  if (result->epsilon_units() != 0 || !(result->epsilon() > 0)) return;
+  const absl::StatusOr<int64_t> units =
+      core::ledger::ChargeUnits(result->epsilon());
+  if (units.ok()) result->set_epsilon_units(*units);
+}
+
+}  // namespace dpq::server::buyer

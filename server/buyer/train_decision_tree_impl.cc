@@ -1,29 +1,74 @@
-// BuyerService.TrainDecisionTree: a DP cost-sensitive decision tree
-// (DP-MOET) of a table dataset.
-#include <memory>
+#include "server/buyer/train_decision_tree_impl.h"
 
-#include "absl/status/status.h"
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/dp/secure_urbg.h"
 #include "core/selection/tree/dp_decision_tree.h"
-#include "core/selection/tree/tree_request.h"
 #include "core/util/status_macros.h"
 #include "server/buyer/buyer_convert.h"
-#include "server/buyer/buyer_service_impl.h"
-#include "server/buyer/release_helpers.h"
-#include "server/buyer/release_identity.h"
-#include "server/buyer/release_pipeline.h"
-#include "server/buyer/release_validation.h"
+#include "server/buyer/release_fingerprint.h"
 
 namespace dpq::server::buyer {
 
 namespace sel = core::selection;
 
-absl::Status BuyerServiceImpl::TrainDecisionTreeImpl(
-    const auth::Principal& caller, const v1::TrainDecisionTreeRequest& request,
-    v1::TrainDecisionTreeResponse* response, const CallContext& call) const {
-  ASSIGN_OR_RETURN(PreparedRelease<sel::DecisionTreeRequest> prepared,
-                   PrepareTrainDecisionTree(*registry_, caller, request));
+absl::StatusOr<PreparedRelease<sel::DecisionTreeRequest>>
+PrepareTrainDecisionTree(const registry::DatasetRegistry& registry,
+                         const auth::Principal& caller,
+                         const v1::TrainDecisionTreeRequest& request) {
+  ReleaseBasics basics = BasicsOf(registry::kTrainDecisionTree, request);
+  basics.extra_epsilon = request.accuracy_epsilon();
+  basics.extra_epsilon_field = "accuracy_epsilon";
+  ASSIGN_OR_RETURN(ReleaseStart start, StartRelease(registry, caller, basics));
+  const registry::LoadedDataset& d = *start.dataset;
+  ASSIGN_OR_RETURN(sel::DecisionTreeSpec spec,
+                   DecisionTreeSpecFromProto(request));
+  spec.epsilon = start.budget.epsilon;
+  spec.accuracy_epsilon = start.budget.extra_epsilon;
+  spec.public_max_rows = d.manifest.public_max_rows();
+  ASSIGN_OR_RETURN(
+      sel::DecisionTreeRequest tree,
+      sel::BuildDecisionTreeRequest(d.table.schema(), d.cube_schema, spec));
+  ReleaseIdentity identity = TrainDecisionTreeIdentity(request, tree);
+  return Prepared(caller, basics, std::move(start), std::move(tree),
+                  std::move(identity));
+}
+
+ReleaseIdentity TrainDecisionTreeIdentity(
+    const v1::TrainDecisionTreeRequest& request,
+    const sel::DecisionTreeRequest& tree) {
+  const std::string approach(sel::ApproachName(tree.selection.approach));
+  const std::string sensitivity(
+      sel::SensitivityModeName(tree.selection.sensitivity));
+  return {{{"label", request.label_column()},
+           {"positive", request.positive_class()},
+           {"features", absl::StrJoin(request.features(), "\n")},
+           {"approach", approach},
+           {"weights", WeightBits(tree.selection.weights)},
+           {"sensitivity", sensitivity},
+           {"epsilon", DoubleBits(request.epsilon())},
+           {"accuracy_epsilon", DoubleBits(request.accuracy_epsilon())},
+           {"generations", absl::StrCat(tree.genetic.generations)},
+           {"population", absl::StrCat(tree.genetic.population)}},
+          absl::StrCat("TrainDecisionTree label=", request.label_column(), " ",
+                       approach, " ", sensitivity,
+                       " generations=", tree.genetic.generations,
+                       " population=", tree.genetic.population,
+                       tree.accuracy_epsilon > 0 ? " with accuracy" : "")};
+}
+
+absl::Status TrainDecisionTreeImpl(const BuyerCore& service,
+                                   const auth::Principal& caller,
+                                   const v1::TrainDecisionTreeRequest& request,
+                                   v1::TrainDecisionTreeResponse* response,
+                                   const CallContext& call) {
+  ASSIGN_OR_RETURN(
+      PreparedRelease<sel::DecisionTreeRequest> prepared,
+      PrepareTrainDecisionTree(*service.registry, caller, request));
   const registry::LoadedDataset& d = *prepared.dataset;
   sel::DecisionTreeRequest& tree = prepared.spec;
   tree.stop = [&call] { return call.Over(); };
@@ -32,12 +77,13 @@ absl::Status BuyerServiceImpl::TrainDecisionTreeImpl(
   // back soon after the call ends; refused before anything is reserved (it
   // depends on the caller's own and the other calls running, not on the
   // data).
-  ASSIGN_OR_RETURN(HeavyJobLimiter::Slot slot,
-                   heavy_jobs_.TryAcquire("TrainDecisionTree", caller.id));
-  return internal::RunRelease<v1::TrainDecisionTreeResponse>(
-      *ledger_, prepared.reserve, call,
+  ASSIGN_OR_RETURN(
+      HeavyJobLimiter::Slot slot,
+      service.heavy_jobs.TryAcquire("TrainDecisionTree", caller.id));
+  return RunRelease<v1::TrainDecisionTreeResponse>(
+      *service.ledger, prepared.reserve, call,
       [&](v1::TrainDecisionTreeResponse* answer) -> absl::Status {
-        const std::unique_ptr<core::dp::SecureUrbg> urbg = NewUrbg();
+        const std::unique_ptr<core::dp::SecureUrbg> urbg = service.NewUrbg();
         ASSIGN_OR_RETURN(sel::DecisionTreeResult result,
                          sel::TrainDpDecisionTree(d.table, tree, *urbg));
         TreeToProto(result.tree, answer);

@@ -26,15 +26,6 @@
 namespace dpq::server::registry {
 namespace {
 
-absl::Status CheckCsvSize(uint64_t bytes, uint64_t limit) {
-  if (bytes > limit) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "The CSV has ", bytes, " bytes, above the server's limit of ", limit,
-        " bytes (max_csv_bytes)."));
-  }
-  return absl::OkStatus();
-}
-
 absl::Status CheckCsvIsUtf8(absl::string_view csv_text) {
   absl::Status utf8 = core::table::CheckCsvIsUtf8(csv_text);
   if (!utf8.ok()) {
@@ -136,8 +127,6 @@ absl::Status CheckTextContract(const LoadedDataset& dataset,
 absl::StatusOr<std::shared_ptr<LoadedDataset>> BuildDataset(
     const RegistryOptions& options, const v1::DatasetManifest& manifest,
     absl::string_view csv_text, const BuildContext& context, bool* migrated) {
-  RETURN_IF_ERROR(ValidateManifest(manifest));
-  RETURN_IF_ERROR(CheckCsvSize(csv_text.size(), options.max_csv_bytes));
   auto d = std::make_shared<LoadedDataset>();
   d->manifest = manifest;
   ASSIGN_OR_RETURN(d->kind, ManifestKind(manifest));

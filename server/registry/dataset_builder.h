@@ -43,7 +43,10 @@ absl::Status CheckTextContract(const LoadedDataset& dataset,
                                absl::string_view csv_text);
 
 // Parses and validates one version from its CSV bytes (a table, or a
-// graph's edge list). The returned dataset's manifest is the one to store
+// graph's edge list). `manifest` has passed ValidateManifest, each caller's
+// one check of it (DatasetRegistry::Write for a registration, the loaders
+// for a stored version); the CSV's size was checked where its bytes arrived
+// (registry/upload_limit.h). The returned dataset's manifest is the one to store
 // (frozen); a table's conflict graph slot is pending (see
 // BuildRegistrationGraph and BuildConflictGraphData). kInvalidArgument
 // naming the field, line or column; kResourceExhausted above the limits;

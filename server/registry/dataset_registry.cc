@@ -12,9 +12,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "core/table/mapped_file.h"
+#include "core/util/diagnostic_log.h"
 #include "core/util/sha256_hex.h"
 #include "core/util/status_macros.h"
 #include "core/util/status_prefix.h"
+#include "core/util/validate.h"
 #include "server/registry/build_context.h"
 #include "server/registry/dataset_builder.h"
 #include "server/registry/dataset_id.h"
@@ -29,20 +31,15 @@ absl::Status ValidateOptions(const RegistryOptions& options) {
   if (options.data_dir.empty()) {
     return absl::InvalidArgumentError("data_dir must not be empty.");
   }
-  if (options.graph_threads < 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "graph_threads must be >= 0, but is ", options.graph_threads, "."));
-  }
+  RETURN_IF_ERROR(
+      core::util::ValidateAtLeast(options.graph_threads, 0, "graph_threads"));
   if (options.max_edges == 0 || options.max_rows == 0 ||
       options.max_csv_bytes == 0) {
     return absl::InvalidArgumentError(
         "max_edges, max_rows and max_csv_bytes must be > 0.");
   }
-  if (options.graph_build_workers < 1 || options.graph_build_workers > 16) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("graph_build_workers must be in [1, 16], but is ",
-                     options.graph_build_workers, "."));
-  }
+  RETURN_IF_ERROR(core::util::ValidateInRange(options.graph_build_workers, 1,
+                                              16, "graph_build_workers"));
   if (options.catalog != nullptr &&
       options.catalog_poll_interval <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError(
@@ -73,16 +70,13 @@ void WarnIfTextContractBroken(const std::string& id, const LoadedDataset& d,
                               absl::string_view csv_text) {
   const absl::Status text = CheckTextContract(d, csv_text);
   if (text.ok()) return;
-  std::fprintf(stderr,
-               "dpq-server: warning: dataset '%s' breaks the text contract "
-               "(%s); responses show U+FFFD for invalid bytes. Replace it "
-               "with UTF-8, printable data.\n",
-               id.c_str(), std::string(text.message()).c_str());
+  core::util::LogWarning(absl::StrCat(
+      "dataset '", id, "' breaks the text contract (", text.message(),
+      "); responses show U+FFFD for invalid bytes. Replace it with UTF-8, "
+      "printable data."));
 }
 
-void LogError(const std::string& text) {
-  std::fprintf(stderr, "dpq-server: error: %s\n", text.c_str());
-}
+using core::util::LogError;
 
 // What state.txt records of a version whose graph is `graph` (null for a
 // graph dataset).
@@ -183,11 +177,10 @@ void DatasetRegistry::RecordRebuiltGraph(const LoadedDataset& d,
   }
   const absl::Status recorded = directory_.RewriteState(id, StateOf(d, &data));
   if (!recorded.ok()) {
-    std::fprintf(stderr,
-                 "dpq-server: warning: cannot record the bounds of dataset "
-                 "'%s' in its state.txt (%s); they are checked from the "
-                 "next start that records them.\n",
-                 id.c_str(), std::string(recorded.message()).c_str());
+    core::util::LogWarning(absl::StrCat(
+        "cannot record the bounds of dataset '", id, "' in its state.txt (",
+        recorded.message(),
+        "); they are checked from the next start that records them."));
   }
 }
 
@@ -218,9 +211,9 @@ absl::StatusOr<std::unique_ptr<DatasetRegistry>> DatasetRegistry::Open(
 absl::Status DatasetRegistry::LoadFromDisk(const std::string& id,
                                            int64_t catalog_revision) {
   ASSIGN_OR_RETURN(const StoredVersion stored, directory_.ReadVersion(id));
+  RETURN_IF_ERROR(ValidateManifest(stored.manifest));
   RETURN_IF_ERROR(CheckRecordedEdges(stored.state, options_.max_edges));
-  // Mapped, not read into a string: the CSV streams from the page cache
-  // (BuildDataset checks max_csv_bytes on the mapped size).
+  // Mapped, not read into a string: the CSV streams from the page cache.
   ASSIGN_OR_RETURN(const core::table::MappedFile csv, directory_.MapData(id));
   BuildContext context;
   context.stored = true;

@@ -14,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "core/table/mapped_file.h"
+#include "core/util/diagnostic_log.h"
 #include "core/util/sha256_hex.h"
 #include "core/util/status_macros.h"
 #include "core/util/status_prefix.h"
@@ -28,9 +29,7 @@ namespace {
 // a fetch (another replica replaced or deleted a dataset meanwhile).
 constexpr int kOpenAttempts = 5;
 
-void LogWarning(const std::string& text) {
-  std::fprintf(stderr, "dpq-server: warning: %s\n", text.c_str());
-}
+using core::util::LogWarning;
 
 // A version the catalog no longer has: the catalog changed after the
 // snapshot, so the next reconciliation sees the new state.
@@ -190,9 +189,9 @@ void DatasetRegistry::PollCatalog() {
   const absl::Status synced = Sync(/*wait=*/false);
   if (synced.ok()) {
     if (!poll_error_logged_.empty()) {
-      std::fprintf(stderr,
-                   "dpq-server: the dataset catalog is reachable again; "
-                   "datasets are in step with it.\n");
+      core::util::LogInfo(
+          "the dataset catalog is reachable again; datasets are in step "
+          "with it.");
       poll_error_logged_.clear();
     }
     return;

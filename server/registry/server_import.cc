@@ -16,6 +16,7 @@
 #include "core/util/status_macros.h"
 #include "core/util/status_prefix.h"
 #include "server/registry/synced_file.h"
+#include "server/registry/upload_limit.h"
 
 namespace dpq::server::registry {
 namespace {
@@ -202,6 +203,10 @@ absl::StatusOr<std::string> ReadImportFile(const std::string& server_path,
                    ResolveImportPath(server_path, import_dir, data_dir));
   absl::StatusOr<std::string> text =
       ReadWholeFile(fs::path(real), max_bytes, /*no_follow=*/true);
+  if (absl::IsResourceExhausted(text.status())) {
+    return core::util::WithPrefix("server_path: ",
+                                  UploadTooLargeError(max_bytes));
+  }
   if (!text.ok()) {
     return core::util::WithPrefix("server_path: ", text.status());
   }

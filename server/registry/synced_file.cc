@@ -143,10 +143,9 @@ absl::StatusOr<uint64_t> CheckedSize(int fd, const fs::path& path,
         absl::StrCat("'", path.string(), "' is not a regular file."));
   }
   if (static_cast<uint64_t>(st.st_size) > max_bytes) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("'", path.string(), "' has ", st.st_size,
-                     " bytes, above the server's limit of ", max_bytes,
-                     " bytes (max_csv_bytes)."));
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "'", path.string(), "' has ", st.st_size,
+        " bytes, above the server's limit of ", max_bytes, " bytes."));
   }
   return static_cast<uint64_t>(st.st_size);
 }
@@ -219,7 +218,7 @@ absl::StatusOr<std::string> ReadWholeFile(const fs::path& path,
   if (text.ok() && text->size() > max_bytes) {
     return absl::ResourceExhaustedError(
         absl::StrCat("'", path.string(), "' has more than ", max_bytes,
-                     " bytes, the server's limit (max_csv_bytes)."));
+                     " bytes, the server's limit."));
   }
   return text;
 }

@@ -34,8 +34,8 @@ absl::Status ReplaceFileSynced(const std::filesystem::path& path,
 // The whole content of a regular file of at most `max_bytes` bytes (also
 // if it grows while being read). kNotFound if it does not exist,
 // kPermissionDenied if it cannot be opened otherwise, kInvalidArgument if
-// it is not a regular file, kResourceExhausted above the limit (the
-// message names max_csv_bytes, the limit uploads by server_path hit).
+// it is not a regular file, kResourceExhausted above the limit (a caller
+// with a named limit says which: ReadImportFile).
 // `no_follow`: a symbolic link as the last component is refused (a path
 // resolved and checked earlier, then swapped for a link).
 absl::StatusOr<std::string> ReadWholeFile(const std::filesystem::path& path,

@@ -27,6 +27,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "absl/types/optional.h"
+#include "core/util/diagnostic_log.h"
 #include "core/util/status_macros.h"
 
 namespace dpq::server::storage {
@@ -88,8 +89,8 @@ void LogUnreachableDetail(absl::string_view detail) {
     if (now - last < kDetailLogInterval) return;
     last = now;
   }
-  std::fprintf(stderr, "dpq-server: PostgreSQL is unreachable: %s\n",
-               OneLine(detail).c_str());
+  core::util::LogInfo(
+      absl::StrCat("PostgreSQL is unreachable: ", OneLine(detail)));
 }
 
 absl::Status Unreachable(absl::string_view detail, absl::string_view sqlstate) {

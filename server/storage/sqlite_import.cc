@@ -112,6 +112,7 @@ absl::StatusOr<DatasetToImport> PrepareDataset(
     const registry::RegistryOptions& limits) {
   ASSIGN_OR_RETURN(const registry::StoredVersion stored,
                    directory.ReadVersion(id));
+  RETURN_IF_ERROR(registry::ValidateManifest(stored.manifest));
   if (stored.state.edges.has_value() &&
       *stored.state.edges > limits.max_edges) {
     return absl::FailedPreconditionError(
