@@ -46,8 +46,8 @@ absl::Status CheckTextContract(const LoadedDataset& dataset,
 // graph's edge list). `manifest` has passed ValidateManifest, each caller's
 // one check of it (DatasetRegistry::Write for a registration, the loaders
 // for a stored version); the CSV's size was checked where its bytes arrived
-// (registry/upload_limit.h). The returned dataset's manifest is the one to store
-// (frozen); a table's conflict graph slot is pending (see
+// (registry/upload_limit.h). The returned dataset's manifest is the one to
+// store (frozen); a table's conflict graph slot is pending (see
 // BuildRegistrationGraph and BuildConflictGraphData). kInvalidArgument
 // naming the field, line or column; kResourceExhausted above the limits;
 // kFailedPrecondition for a replace that changes the kind or the public

@@ -6,7 +6,6 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <limits>
 #include <map>
@@ -26,6 +25,7 @@
 #include "grpcpp/completion_queue.h"
 #include "grpcpp/support/async_stream.h"
 #include "gtest/gtest.h"
+#include "tests/testing/files.h"
 
 namespace dpq::client {
 
@@ -34,8 +34,7 @@ inline std::string TempFile(const std::string& name,
   const std::string path =
       (std::filesystem::path(::testing::TempDir()) / ("cli_test_" + name))
           .string();
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << content;
+  ::dpq::testing::WriteFileOrDie(path, content);
   return path;
 }
 

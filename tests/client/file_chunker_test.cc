@@ -1,13 +1,13 @@
 #include "client/file_chunker.h"
 
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/files.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::client {
@@ -24,8 +24,7 @@ std::string TempPath(const std::string& name) {
 
 std::string WriteFile(const std::string& name, const std::string& content) {
   const std::string path = TempPath(name);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << content;
+  ::dpq::testing::WriteFileOrDie(path, content);
   return path;
 }
 

@@ -1,13 +1,13 @@
 #include "client/tls_files.h"
 
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <string>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/client/test_tls_identity.h"
+#include "tests/testing/files.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::client {
@@ -20,7 +20,7 @@ std::string TempFile(const std::string& name, const std::string& content) {
   const std::string path =
       (std::filesystem::path(::testing::TempDir()) / ("tls_files_" + name))
           .string();
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << content;
+  ::dpq::testing::WriteFileOrDie(path, content);
   return path;
 }
 

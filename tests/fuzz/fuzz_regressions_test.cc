@@ -6,14 +6,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "tests/fuzz/fuzz_targets.h"
+#include "tests/testing/files.h"
 
 namespace dpq::fuzz {
 namespace {
@@ -52,11 +51,6 @@ std::vector<fs::path> Inputs(const char* kind, const char* target) {
   return files;
 }
 
-std::string ReadAll(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 class FuzzInputsTest : public ::testing::TestWithParam<Target> {};
 
 TEST_P(FuzzInputsTest, KeptInputsPassTheirTarget) {
@@ -64,7 +58,7 @@ TEST_P(FuzzInputsTest, KeptInputsPassTheirTarget) {
   for (const char* kind : {"regressions", "seeds"}) {
     for (const fs::path& path : Inputs(kind, GetParam().name)) {
       SCOPED_TRACE(path.string());
-      const std::string bytes = ReadAll(path);
+      const std::string bytes = ::dpq::testing::ReadFileOrEmpty(path);
       EXPECT_EQ(GetParam().run(reinterpret_cast<const uint8_t*>(bytes.data()),
                                bytes.size()),
                 0);

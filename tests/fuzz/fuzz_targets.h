@@ -25,7 +25,7 @@ int FuzzConfig(const uint8_t* data, size_t size);
 int FuzzEdgeList(const uint8_t* data, size_t size);
 // client/flag_values.h: --cube-dimension and the cuboid name lists.
 int FuzzCubeDimension(const uint8_t* data, size_t size);
-// server/buyer/release_validation.h: the first byte picks the release
+// server/buyer/<rpc>_impl.h (Prepare<Rpc>): the first byte picks the release
 // request type, the rest is its wire encoding.
 int FuzzReleaseRequest(const uint8_t* data, size_t size);
 

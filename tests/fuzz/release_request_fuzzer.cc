@@ -1,6 +1,6 @@
 // Fuzz target: the buyer release requests, as the server receives them
 // (wire bytes), through the checks their handlers run before anything is
-// reserved (server/buyer/release_validation.h). Byte 0 picks the type:
+// reserved (server/buyer/<rpc>_impl.h). Byte 0 picks the type:
 // 0 MeasureInconsistency, 1 QualityReport, 2 ReleaseCuboids,
 // 3 TrainDecisionTree, 4 SelectInfluentialNodes. The datasets: "people"
 // (a table with a declared cube and a public exact cuboid), "plain" (no
@@ -28,7 +28,11 @@
 #include "dpq/v1/buyer_service.pb.h"
 #include "dpq/v1/dataset.pb.h"
 #include "server/auth/principal.h"
-#include "server/buyer/release_validation.h"
+#include "server/buyer/measure_inconsistency_impl.h"
+#include "server/buyer/quality_report_impl.h"
+#include "server/buyer/release_cuboids_impl.h"
+#include "server/buyer/select_influential_nodes_impl.h"
+#include "server/buyer/train_decision_tree_impl.h"
 #include "server/registry/dataset_registry.h"
 #include "tests/fuzz/fuzz_check.h"
 #include "tests/fuzz/fuzz_targets.h"

@@ -24,25 +24,6 @@ using ::testing::HasSubstr;
 using ::testing::MatchesRegex;
 using ::testing::StartsWith;
 
-// The raw value of the first "key" in a JSON text (strings unquoted);
-// nullopt if absent.
-std::optional<std::string> JsonField(const std::string& json,
-                                     const std::string& key) {
-  const std::regex re("\"" + key +
-                      "\"\\s*:\\s*(\"([^\"]*)\"|[-+0-9.eE]+|true|false|null)");
-  std::smatch m;
-  if (!std::regex_search(json, m, re)) return std::nullopt;
-  return m[2].matched ? m[2].str() : m[1].str();
-}
-
-double JsonNumber(const std::string& json, const std::string& key) {
-  const std::optional<std::string> v = JsonField(json, key);
-  double d = -1e300;
-  EXPECT_TRUE(v.has_value() && absl::SimpleAtod(*v, &d))
-      << "no number \"" << key << "\" in " << json;
-  return d;
-}
-
 // The count of the cell whose values are exactly `values_json` (e.g.
 // ["F"]) in a `dpq --json cuboids` or `describe` output; NaN if absent.
 double CellCount(const std::string& json, const std::string& values_json) {

@@ -3,11 +3,9 @@
 // the --json fields scripts rely on (protobuf's JSON mapping of each
 // response: lowerCamelCase names, 64-bit integers as strings, enum names).
 #include <optional>
-#include <regex>
 #include <string>
 #include <vector>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -21,25 +19,6 @@ using ::testing::HasSubstr;
 using ::testing::MatchesRegex;
 using ::testing::Not;
 using ::testing::StartsWith;
-
-// The raw value of "key" in a flat JSON object (strings unquoted); nullopt
-// if absent. Enough for the CLI's one-object outputs.
-std::optional<std::string> JsonField(const std::string& json,
-                                     const std::string& key) {
-  const std::regex re("\"" + key +
-                      "\"\\s*:\\s*(\"([^\"]*)\"|[-+0-9.eE]+|true|false|null)");
-  std::smatch m;
-  if (!std::regex_search(json, m, re)) return std::nullopt;
-  return m[2].matched ? m[2].str() : m[1].str();
-}
-
-double JsonNumber(const std::string& json, const std::string& key) {
-  const std::optional<std::string> v = JsonField(json, key);
-  double d = -1e300;
-  EXPECT_TRUE(v.has_value() && absl::SimpleAtod(*v, &d))
-      << "no number \"" << key << "\" in " << json;
-  return d;
-}
 
 // A failed command printed one line "dpq: CODE: ..." on stderr (and at
 // most the details' line after it).

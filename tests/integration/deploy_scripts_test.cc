@@ -228,9 +228,9 @@ TEST(NginxConfTest, RendersOneServerLinePerReplicaAndNginxAcceptsIt) {
   // Never marked down (a rolling upgrade lost calls when they were).
   EXPECT_THAT(
       LinesContaining(conf, "max_fails="),
-      testing::ElementsAre(HasSubstr("server dpq-1:50051 max_fails=0;"),
-                           HasSubstr("server dpq-2:50051 max_fails=0;"),
-                           HasSubstr("server [::1]:7000 max_fails=0;")));
+      ::testing::ElementsAre(HasSubstr("server dpq-1:50051 max_fails=0;"),
+                             HasSubstr("server dpq-2:50051 max_fails=0;"),
+                             HasSubstr("server [::1]:7000 max_fails=0;")));
   EXPECT_THAT(conf, Not(HasSubstr("@DPQ_")));
   EXPECT_THAT(conf, HasSubstr("listen 127.0.0.1:0 ssl http2;"));
   EXPECT_THAT(conf, HasSubstr("grpc_pass grpcs://dpq_replicas;"));

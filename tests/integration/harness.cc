@@ -12,15 +12,15 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <optional>
+#include <regex>
 #include <thread>
 #include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
@@ -114,40 +114,6 @@ std::string Trimmed(const std::string& s) {
 }
 
 }  // namespace
-
-TempDir::TempDir() {
-  const char* base = std::getenv("TMPDIR");
-  std::string pattern = absl::StrCat(
-      base != nullptr && *base != '\0' ? base : "/tmp", "/dpq-it.XXXXXX");
-  char* made = ::mkdtemp(pattern.data());
-  if (made == nullptr) {
-    ADD_FAILURE() << "mkdtemp(" << pattern << "): " << std::strerror(errno);
-  }
-  path_ = pattern;
-}
-
-TempDir::~TempDir() {
-  std::error_code ignored;
-  std::filesystem::remove_all(path_, ignored);
-}
-
-std::string TempDir::Sub(const std::string& name) const {
-  return path_ + "/" + name;
-}
-
-std::string ReadFileOrEmpty(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void WriteFileOrDie(const std::string& path, const std::string& contents) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << contents;
-  out.close();
-  ASSERT_TRUE(out.good()) << "cannot write " << path;
-}
 
 CommandResult RunCommand(const std::vector<std::string>& argv,
                          const std::map<std::string, std::string>& env,
@@ -345,6 +311,23 @@ std::string ExpectErrorLines(const std::string& err) {
   EXPECT_EQ(details.find('\n'), std::string::npos)
       << "two lines at most: " << text;
   return text.substr(0, newline);
+}
+
+std::optional<std::string> JsonField(const std::string& json,
+                                     const std::string& key) {
+  const std::regex re("\"" + key +
+                      "\"\\s*:\\s*(\"([^\"]*)\"|[-+0-9.eE]+|true|false|null)");
+  std::smatch m;
+  if (!std::regex_search(json, m, re)) return std::nullopt;
+  return m[2].matched ? m[2].str() : m[1].str();
+}
+
+double JsonNumber(const std::string& json, const std::string& key) {
+  const std::optional<std::string> v = JsonField(json, key);
+  double d = -1e300;
+  EXPECT_TRUE(v.has_value() && absl::SimpleAtod(*v, &d))
+      << "no number \"" << key << "\" in " << json;
+  return d;
 }
 
 std::string Describe(const grpc::Status& status) {

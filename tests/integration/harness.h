@@ -27,6 +27,8 @@
 #include "grpc_health/v1/health.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
+#include "tests/testing/files.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::integration {
 
@@ -35,23 +37,10 @@ inline constexpr char kServerBinary[] = DPQ_SERVER_BINARY;
 inline constexpr char kClientBinary[] = DPQ_CLIENT_BINARY;
 inline constexpr char kSourceDir[] = DPQ_SOURCE_DIR;
 
-// A fresh directory under $TMPDIR, removed (recursively) on destruction.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-  // path() + "/" + name.
-  std::string Sub(const std::string& name) const;
-
- private:
-  std::string path_;
-};
-
-std::string ReadFileOrEmpty(const std::string& path);
-void WriteFileOrDie(const std::string& path, const std::string& contents);
+// The shared test helpers, by their short names in every integration test.
+using ::dpq::testing::ReadFileOrEmpty;
+using ::dpq::testing::TempDir;
+using ::dpq::testing::WriteFileOrDie;
 
 // The output of a finished child process.
 struct CommandResult {
@@ -145,6 +134,15 @@ std::string Describe(const grpc::Status& status);
 // and at most one more, the details' line "dpq: <REASON>: ..."
 // (docs/errors.md). Returns the error line (trailing whitespace removed).
 std::string ExpectErrorLines(const std::string& err);
+
+// The raw value of the first "key" in a JSON text (strings unquoted, no
+// escapes); nullopt if absent. Enough for the `dpq --json` outputs the CLI
+// tests read (cli_test.cc, cli_release_test.cc).
+std::optional<std::string> JsonField(const std::string& json,
+                                     const std::string& key);
+// JsonField as a number; a test failure (and -1e300) if it is absent or not
+// a number.
+double JsonNumber(const std::string& json, const std::string& key);
 
 // Matches a grpc::Status with the given code and a message matcher.
 MATCHER_P2(GrpcIs, code, message_matcher,

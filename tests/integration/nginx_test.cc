@@ -145,13 +145,13 @@ TEST_F(NginxTest, TwoBuyersAndTheAdminShareOneConnection) {
     v1::ListBuyersResponse refused;
     EXPECT_THAT(
         proxied_->admin(*bob).ListBuyers(bob_as_admin.get(), list, &refused),
-        GrpcIs(grpc::StatusCode::PERMISSION_DENIED, testing::_));
+        GrpcIs(grpc::StatusCode::PERMISSION_DENIED, ::testing::_));
     v1::GetBudgetRequest anonymous_request;
     v1::GetBudgetResponse anonymous;
     auto no_token = Context("");
     EXPECT_THAT(proxied_->buyer("").GetBudget(no_token.get(), anonymous_request,
                                               &anonymous),
-                GrpcIs(grpc::StatusCode::UNAUTHENTICATED, testing::_));
+                GrpcIs(grpc::StatusCode::UNAUTHENTICATED, ::testing::_));
   }
 
   // The admin's view: both buyers' entries, each charged once.

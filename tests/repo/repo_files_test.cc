@@ -6,10 +6,8 @@
 #include <sys/stat.h>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,21 +20,16 @@
 #include "absl/strings/strip.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/files.h"
 
 namespace dpq {
 namespace {
 
+using ::dpq::testing::ReadFileOrEmpty;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
 const std::filesystem::path kRoot = DPQ_SOURCE_DIR;
-
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 bool IsExecutable(const std::filesystem::path& path) {
   struct stat st;
@@ -119,7 +112,7 @@ const Stage* FindStage(const std::vector<Stage>& stages,
 class DockerfileTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    text_ = ReadFile(kRoot / "Dockerfile");
+    text_ = ReadFileOrEmpty(kRoot / "Dockerfile");
     ASSERT_FALSE(text_.empty());
     stages_ = ParseDockerfile(text_);
     ASSERT_EQ(stages_.size(), 3u) << "expected deps -> build -> runtime";
@@ -166,7 +159,7 @@ TEST_F(DockerfileTest, BuildsOnBookwormWithTheScriptCiRuns) {
   }
   EXPECT_TRUE(runs_script);
   // CI installs its packages with the very same script.
-  EXPECT_THAT(ReadFile(kRoot / ".ci/run"),
+  EXPECT_THAT(ReadFileOrEmpty(kRoot / ".ci/run"),
               HasSubstr("./deploy/install-deps.sh"));
   EXPECT_TRUE(IsExecutable(kRoot / "deploy/install-deps.sh"));
 }
@@ -179,7 +172,7 @@ TEST_F(DockerfileTest, BuildStageCopiesEverySourceFolderAndRunsFastTests) {
     for (size_t i = 0; i + 1 < words.size(); ++i) copied.insert(words[i]);
   }
   // Every folder the top-level CMakeLists.txt adds must be in the image.
-  const std::string cmake = ReadFile(kRoot / "CMakeLists.txt");
+  const std::string cmake = ReadFileOrEmpty(kRoot / "CMakeLists.txt");
   for (absl::string_view line : Lines(cmake)) {
     line = absl::StripAsciiWhitespace(line);
     if (!absl::ConsumePrefix(&line, "add_subdirectory(")) continue;
@@ -285,7 +278,7 @@ TEST_F(DockerfileTest, NeverBakesInKeysOrCertificates) {
     }
   }
   // Nor do dev certificates or build trees reach the build context.
-  const std::string ignore = ReadFile(kRoot / ".dockerignore");
+  const std::string ignore = ReadFileOrEmpty(kRoot / ".dockerignore");
   for (const char* pattern :
        {"build*/", "deploy/certs/", "deploy/secrets/", "deploy/k8s/certs/",
         "deploy/k8s/secrets/", "deploy/k8s/embedded/certs/"}) {
@@ -295,7 +288,7 @@ TEST_F(DockerfileTest, NeverBakesInKeysOrCertificates) {
 
 // The README's two set-up commands are the lines starting with "./deploy/".
 TEST(ReadmeTest, TwoSetupCommandsWhoseScriptsExistAndCiRunsTheTestOne) {
-  const std::string readme = ReadFile(kRoot / "README.md");
+  const std::string readme = ReadFileOrEmpty(kRoot / "README.md");
   std::vector<std::string> commands;
   for (absl::string_view line : Lines(readme)) {
     if (absl::StartsWith(line, "./deploy/install-deps.sh && ")) {
@@ -312,7 +305,7 @@ TEST(ReadmeTest, TwoSetupCommandsWhoseScriptsExistAndCiRunsTheTestOne) {
       EXPECT_TRUE(IsExecutable(kRoot / script)) << script;
     }
   }
-  EXPECT_THAT(ReadFile(kRoot / ".ci/run"), HasSubstr(commands[1]));
+  EXPECT_THAT(ReadFileOrEmpty(kRoot / ".ci/run"), HasSubstr(commands[1]));
 }
 
 TEST(DeployFilesTest, ScriptsAreExecutable) {
@@ -346,7 +339,8 @@ TEST(DeployFilesTest, ConfigExampleHasKnownKeysOnly) {
                                        "import_dir",
                                        "max_heavy_jobs_per_buyer",
                                        "max_heavy_releases"};
-  const std::string text = ReadFile(kRoot / "deploy/dpq-server.conf.example");
+  const std::string text =
+      ReadFileOrEmpty(kRoot / "deploy/dpq-server.conf.example");
   ASSERT_FALSE(text.empty());
   std::map<std::string, int> seen;
   for (absl::string_view line : Lines(text)) {
@@ -373,7 +367,7 @@ TEST(DeployFilesTest, ConfigExampleHasKnownKeysOnly) {
 TEST(DeployFilesTest, ComposeAndKubernetesUseTheHealthProbeAndMountedCerts) {
   for (const char* file :
        {"deploy/compose.yaml", "deploy/compose.single.yaml"}) {
-    const std::string compose = ReadFile(kRoot / file);
+    const std::string compose = ReadFileOrEmpty(kRoot / file);
     ASSERT_FALSE(compose.empty()) << file;
     EXPECT_THAT(compose, HasSubstr("/etc/dpq")) << file;
     EXPECT_THAT(compose, HasSubstr("/data")) << file;
@@ -381,7 +375,7 @@ TEST(DeployFilesTest, ComposeAndKubernetesUseTheHealthProbeAndMountedCerts) {
   }
   for (const char* dir : {"deploy/k8s", "deploy/k8s/embedded"}) {
     const std::filesystem::path k8s = kRoot / dir;
-    const std::string deployment = ReadFile(k8s / "deployment.yaml");
+    const std::string deployment = ReadFileOrEmpty(k8s / "deployment.yaml");
     ASSERT_FALSE(deployment.empty()) << dir;
     EXPECT_THAT(deployment, HasSubstr("readinessProbe")) << dir;
     EXPECT_THAT(deployment, HasSubstr("livenessProbe")) << dir;
@@ -389,10 +383,11 @@ TEST(DeployFilesTest, ComposeAndKubernetesUseTheHealthProbeAndMountedCerts) {
     EXPECT_THAT(deployment, HasSubstr("runAsNonRoot: true")) << dir;
     EXPECT_THAT(deployment, HasSubstr("/etc/dpq")) << dir;
     for (const char* file : {"service.yaml", "kustomization.yaml"}) {
-      EXPECT_FALSE(ReadFile(k8s / file).empty()) << dir << "/" << file;
+      EXPECT_FALSE(ReadFileOrEmpty(k8s / file).empty()) << dir << "/" << file;
     }
     // Every resource the kustomization lists exists.
-    const std::string kustomization = ReadFile(k8s / "kustomization.yaml");
+    const std::string kustomization =
+        ReadFileOrEmpty(k8s / "kustomization.yaml");
     int resources = 0;
     for (absl::string_view line : Lines(kustomization)) {
       line = absl::StripAsciiWhitespace(line);
@@ -404,7 +399,7 @@ TEST(DeployFilesTest, ComposeAndKubernetesUseTheHealthProbeAndMountedCerts) {
     }
     EXPECT_GE(resources, 3) << dir;
   }
-  EXPECT_FALSE(ReadFile(kRoot / "deploy/k8s/embedded/pvc.yaml").empty());
+  EXPECT_FALSE(ReadFileOrEmpty(kRoot / "deploy/k8s/embedded/pvc.yaml").empty());
 }
 
 // What a comment or a message may not cite: documents that are not in the
@@ -459,7 +454,7 @@ TEST(SourceFilesTest, CiteOnlyDocumentsInTheRepository) {
       const std::string file =
           entry.path().lexically_relative(kRoot).generic_string();
       int number = 0;
-      for (absl::string_view line : Lines(ReadFile(entry.path()))) {
+      for (absl::string_view line : Lines(ReadFileOrEmpty(entry.path()))) {
         ++number;
         for (const char* needle : kOutsideDocuments) {
           if (!absl::StrContains(line, needle)) continue;
@@ -491,7 +486,7 @@ TEST(SourceFilesTest, OnlyTheBearerCheckReadsCallMetadata) {
         entry.path().lexically_relative(kRoot).generic_string();
     if (file == allowed) continue;
     int number = 0;
-    for (absl::string_view line : Lines(ReadFile(entry.path()))) {
+    for (absl::string_view line : Lines(ReadFileOrEmpty(entry.path()))) {
       ++number;
       for (const char* needle :
            {"client_metadata", "GetRecvInitialMetadata", "auth_context"}) {
@@ -501,7 +496,7 @@ TEST(SourceFilesTest, OnlyTheBearerCheckReadsCallMetadata) {
       }
     }
   }
-  EXPECT_THAT(ReadFile(kRoot / allowed), HasSubstr("client_metadata()"));
+  EXPECT_THAT(ReadFileOrEmpty(kRoot / allowed), HasSubstr("client_metadata()"));
   EXPECT_TRUE(hits.empty())
       << "only " << allowed << " may read a call's metadata:\n"
       << absl::StrJoin(hits, "\n");

@@ -2,13 +2,13 @@
 
 #include <cstdio>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "server/server.h"
+#include "tests/testing/files.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::server {
@@ -123,10 +123,8 @@ TEST(ConfigTest, TheShippedExampleConfigParses) {
 
 // The source text of a file of the repository.
 std::string SourceFile(const std::string& relative) {
-  std::ifstream in(std::string(DPQ_SOURCE_DIR) + "/" + relative);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return ::dpq::testing::ReadFileOrEmpty(std::string(DPQ_SOURCE_DIR) + "/" +
+                                         relative);
 }
 
 // max_edges was documented as a server setting and was neither a flag nor

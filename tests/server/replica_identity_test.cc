@@ -4,26 +4,23 @@
 
 #include <sys/stat.h>
 
-#include <fstream>
 #include <string>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "tests/server/storage/test_util.h"
+#include "tests/testing/files.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::server {
 namespace {
 
-using ::dpq::server::storage::testing::TempDir;
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TempDir;
+using ::dpq::testing::WriteFileOrDie;
 using ::testing::HasSubstr;
 using ::testing::MatchesRegex;
 using ::testing::Not;
-
-void Write(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
 
 TEST(ReplicaIdentityTest, ValidIds) {
   EXPECT_TRUE(IsValidReplicaId("dpq-1"));
@@ -41,7 +38,7 @@ TEST(ReplicaIdentityTest, ConfiguredIdWinsAndWritesNothing) {
                        LoadOrCreateReplicaId(dir.path(), "dpq-2"));
   EXPECT_EQ(id, "dpq-2");
   struct stat info;
-  EXPECT_NE(::stat(dir.File("replica.id").c_str(), &info), 0);
+  EXPECT_NE(::stat(dir.Sub("replica.id").c_str(), &info), 0);
 }
 
 TEST(ReplicaIdentityTest, GeneratedIdIsKeptAcrossRestarts) {
@@ -50,7 +47,7 @@ TEST(ReplicaIdentityTest, GeneratedIdIsKeptAcrossRestarts) {
                        LoadOrCreateReplicaId(dir.path(), ""));
   EXPECT_THAT(first, MatchesRegex("replica-[0-9a-f]{16}"));
   struct stat info;
-  ASSERT_EQ(::stat(dir.File("replica.id").c_str(), &info), 0);
+  ASSERT_EQ(::stat(dir.Sub("replica.id").c_str(), &info), 0);
   EXPECT_EQ(info.st_mode & 0777, 0600u);
   ASSERT_OK_AND_ASSIGN(std::string again,
                        LoadOrCreateReplicaId(dir.path(), ""));
@@ -63,7 +60,7 @@ TEST(ReplicaIdentityTest, GeneratedIdIsKeptAcrossRestarts) {
 
 TEST(ReplicaIdentityTest, CorruptIdFileIsAnErrorNamingIt) {
   TempDir dir;
-  Write(dir.File("replica.id"), "not valid!\n");
+  WriteFileOrDie(dir.Sub("replica.id"), "not valid!\n");
   EXPECT_THAT(
       LoadOrCreateReplicaId(dir.path(), ""),
       StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("replica.id")));
@@ -73,20 +70,19 @@ TEST(DatabaseDsnTest, FlagWinsFileIsReadAndNeverEchoed) {
   TempDir dir;
   EXPECT_EQ(*ResolveDatabaseDsn("dbname=a", ""), "dbname=a");
   EXPECT_EQ(*ResolveDatabaseDsn("", ""), "");
-  Write(dir.File("dsn"), "  postgresql://u:s3cret@db/dpq  \nignored\n");
-  ASSERT_OK_AND_ASSIGN(std::string dsn,
-                       ResolveDatabaseDsn("", dir.File("dsn")));
+  WriteFileOrDie(dir.Sub("dsn"), "  postgresql://u:s3cret@db/dpq  \nignored\n");
+  ASSERT_OK_AND_ASSIGN(std::string dsn, ResolveDatabaseDsn("", dir.Sub("dsn")));
   EXPECT_EQ(dsn, "postgresql://u:s3cret@db/dpq");
-  Write(dir.File("empty"), "\n");
-  absl::StatusOr<std::string> empty = ResolveDatabaseDsn("", dir.File("empty"));
+  WriteFileOrDie(dir.Sub("empty"), "\n");
+  absl::StatusOr<std::string> empty = ResolveDatabaseDsn("", dir.Sub("empty"));
   EXPECT_THAT(empty, StatusIs(absl::StatusCode::kInvalidArgument,
                               HasSubstr("is empty")));
   absl::StatusOr<std::string> missing =
-      ResolveDatabaseDsn("", dir.File("missing"));
+      ResolveDatabaseDsn("", dir.Sub("missing"));
   EXPECT_THAT(missing, StatusIs(absl::StatusCode::kInvalidArgument,
                                 HasSubstr("cannot be read")));
-  Write(dir.File("secret"), std::string(5000, 'p'));
-  absl::StatusOr<std::string> big = ResolveDatabaseDsn("", dir.File("secret"));
+  WriteFileOrDie(dir.Sub("secret"), std::string(5000, 'p'));
+  absl::StatusOr<std::string> big = ResolveDatabaseDsn("", dir.Sub("secret"));
   EXPECT_THAT(
       big, StatusIs(absl::StatusCode::kInvalidArgument, Not(HasSubstr("ppp"))));
 }

@@ -28,8 +28,10 @@
 #include "gmock/gmock.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
+#include "tests/testing/files.h"
 #include "tests/testing/server_fixture.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::server {
 namespace {
@@ -168,11 +170,9 @@ grpc::Status ListBuyers(int port, const std::string& token) {
 class ServerBinaryTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = dpq::testing::MakeTempDir("dpq-binary");
     ASSERT_FALSE(dir_.empty());
     data_ = dir_ + "/data";
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
 
   std::unique_ptr<Process> StartInsecure() {
     return std::make_unique<Process>(
@@ -180,7 +180,8 @@ class ServerBinaryTest : public ::testing::Test {
                                  "--insecure", "--drain-seconds", "20"});
   }
 
-  std::string dir_;
+  dpq::testing::TempDir temp_dir_{"dpq-binary"};
+  const std::string dir_ = temp_dir_.path();
   std::string data_;
 };
 

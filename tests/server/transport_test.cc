@@ -16,6 +16,7 @@
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "server/auth/accounts_store.h"
+#include "tests/testing/files.h"
 #include "tests/testing/server_fixture.h"
 #include "tests/testing/status_matchers.h"
 

@@ -18,7 +18,6 @@
 #include <fstream>
 #include <functional>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -31,6 +30,7 @@
 #include "absl/strings/str_join.h"
 #include "core/util/status_macros.h"
 #include "server/storage/postgres_database.h"
+#include "tests/testing/files.h"
 
 namespace dpq::testing {
 namespace {
@@ -63,13 +63,6 @@ absl::StatusOr<std::string> FindBinDir() {
         "Debian's package `postgresql` (deploy/install-deps.sh does).");
   }
   return absl::StrCat("/usr/lib/postgresql/", best, "/bin");
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
 }
 
 std::string Tail(const std::string& text, size_t n = 3000) {
@@ -134,7 +127,7 @@ void RemoveStaleClusters(const std::string& bin_dir, bool as_postgres) {
     const std::string dir = e.path().string();
     if (!absl::StartsWith(dir, kDirPrefix)) continue;
     int owner = 0;
-    if (!absl::SimpleAtoi(ReadFile(dir + "/" + kOwnerFile), &owner) ||
+    if (!absl::SimpleAtoi(ReadFileOrEmpty(dir + "/" + kOwnerFile), &owner) ||
         owner <= 0) {
       continue;
     }
@@ -176,7 +169,7 @@ absl::StatusOr<std::string> InitdbTemplate(const std::string& bin_dir,
                      log, work, as_postgres);
   std::error_code ec;
   if (rc != 0) {
-    const std::string tail = Tail(ReadFile(log));
+    const std::string tail = Tail(ReadFileOrEmpty(log));
     fs::remove_all(work, ec);
     return absl::InternalError(
         absl::StrCat("initdb failed (exit ", rc, "): ", tail));
@@ -237,7 +230,7 @@ absl::StatusOr<std::unique_ptr<PostgresCluster>> PostgresCluster::Start(
   if (rc != 0) {
     return absl::InternalError(absl::StrCat("copying the initdb template ",
                                             templ_dir, " failed (exit ", rc,
-                                            "): ", Tail(ReadFile(log))));
+                                            "): ", Tail(ReadFileOrEmpty(log))));
   }
   RETURN_IF_ERROR(cluster->RunPgCtl("start"));
   return cluster;
@@ -277,9 +270,9 @@ absl::Status PostgresCluster::RunPgCtl(const std::string& action) {
   const std::string log = dir_ + "/pg_ctl.log";
   const int rc = Run(argv, log, dir_, as_postgres_user_);
   if (rc != 0) {
-    return absl::InternalError(absl::StrCat("pg_ctl ", action, " failed (exit ",
-                                            rc, "): ", Tail(ReadFile(log)),
-                                            "\nServer log: ", Tail(Log())));
+    return absl::InternalError(absl::StrCat(
+        "pg_ctl ", action, " failed (exit ", rc,
+        "): ", Tail(ReadFileOrEmpty(log)), "\nServer log: ", Tail(Log())));
   }
   running_ = action == "start";
   return absl::OkStatus();
@@ -304,7 +297,7 @@ absl::Status PostgresCluster::Stop() { return RunPgCtl("stop"); }
 absl::Status PostgresCluster::Restart() { return RunPgCtl("start"); }
 
 std::string PostgresCluster::Log() const {
-  return ReadFile(dir_ + "/server.log");
+  return ReadFileOrEmpty(dir_ + "/server.log");
 }
 
 }  // namespace dpq::testing

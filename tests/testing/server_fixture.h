@@ -15,15 +15,11 @@
 #ifndef DPQ_TESTS_TESTING_SERVER_FIXTURE_H_
 #define DPQ_TESTS_TESTING_SERVER_FIXTURE_H_
 
-#include <stdlib.h>
-
 #include <chrono>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <utility>
 
@@ -37,6 +33,8 @@
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/security/credentials.h"
 #include "server/server.h"
+#include "tests/testing/files.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::testing {
 
@@ -54,27 +52,14 @@ inline const char* TransportName(Transport transport) {
   return "?";
 }
 
-// A new empty directory under $TEST_TMPDIR (or /tmp); the caller removes it.
-inline std::string MakeTempDir(const std::string& prefix = "dpq-test") {
-  const char* base = std::getenv("TEST_TMPDIR");
-  std::string pattern =
-      absl::StrCat(base != nullptr ? base : "/tmp", "/", prefix, "-XXXXXX");
-  if (mkdtemp(pattern.data()) == nullptr) return std::string();
-  return pattern;
-}
-
-inline std::string ReadFileOrEmpty(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // Development certificates, made once per process: a CA, a server
 // certificate for localhost/127.0.0.1/::1, a client certificate from the
 // same CA (mTLS), and a client certificate from another CA (rejected).
 struct TestCerts {
-  std::string dir;
+  // Never destroyed (the certificates serve the whole process), so this
+  // directory is not removed.
+  TempDir temp{"dpq-certs"};
+  std::string dir = temp.path();
   std::string ca_pem_path, server_pem_path, server_key_path;
   std::string client_pem_path, client_key_path;
   std::string rogue_client_pem_path, rogue_client_key_path;
@@ -87,7 +72,6 @@ struct TestCerts {
 inline const TestCerts& GetTestCerts() {
   static const TestCerts* const certs = [] {
     auto* c = new TestCerts;
-    c->dir = MakeTempDir("dpq-certs");
     const std::string d = c->dir;
     std::ofstream(d + "/server.ext")
         << "subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1\n"
@@ -142,12 +126,11 @@ class TestServer {
       std::function<void(server::Options&)> customize = {}) {
     std::unique_ptr<TestServer> test(new TestServer);
     test->transport_ = transport;
-    test->data_dir_ = MakeTempDir("dpq-server");
-    if (test->data_dir_.empty()) {
+    if (test->data_dir_.path().empty()) {
       return absl::InternalError("Cannot create a temporary data_dir.");
     }
     test->options_.listen = "127.0.0.1:0";
-    test->options_.data_dir = test->data_dir_ + "/data";
+    test->options_.data_dir = test->data_dir_.Sub("data");
     test->options_.drain_seconds = 5;
     if (transport == Transport::kInsecure) {
       test->options_.insecure_for_local_dev = true;
@@ -170,11 +153,8 @@ class TestServer {
     return test;
   }
 
-  ~TestServer() {
-    server_.reset();
-    std::error_code ignored;
-    std::filesystem::remove_all(data_dir_, ignored);
-  }
+  // The server stops before data_dir_ is removed.
+  ~TestServer() { server_.reset(); }
 
   // Stops the server (drain up to `drain`) and starts a new one on the same
   // data directory (a new port). For durability tests.
@@ -317,7 +297,7 @@ class TestServer {
   TestServer() = default;
 
   Transport transport_ = Transport::kInsecure;
-  std::string data_dir_;
+  TempDir data_dir_{"dpq-server"};
   server::Options options_;
   std::unique_ptr<server::Server> server_;
   std::string admin_token_;

@@ -5,10 +5,8 @@
 #include <cctype>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,14 +19,18 @@
 #include "bench/experiments/measure_evaluation.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/files.h"
 #include "tests/testing/seeded_urbg.h"
 #include "tests/testing/shared_data.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::bench::experiments {
 namespace {
 
 using ::dpq::testing::HasSharedData;
+using ::dpq::testing::ReadFileOrEmpty;
 using ::dpq::testing::SharedDataDir;
+using ::dpq::testing::TempDir;
 
 // The experiment runs once for the suite. Its outcome is checked in SetUp,
 // by every test: a failed ASSERT in SetUpTestSuite would mark the tests
@@ -64,13 +66,6 @@ class SmallExperimentTest : public ::testing::Test {
 };
 std::vector<ResultRow>* SmallExperimentTest::rows_ = nullptr;
 absl::Status* SmallExperimentTest::status_ = nullptr;
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 TEST_F(SmallExperimentTest, HasOneRowPerGraphMethodAndMeasure) {
   // The exact cover is proved on every Hospital graph here (checked below),
@@ -170,22 +165,19 @@ TEST_F(SmallExperimentTest, ErrorsAreFiniteAndBaselineTwoIsAccurateAtEpsilon5) {
 }
 
 TEST_F(SmallExperimentTest, EveryFigurePlotsTheDefaultsNextToThePapers) {
-  const std::string dir =
-      (std::filesystem::temp_directory_path() / "dpq_experiments_test")
-          .string();
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  const TempDir temp_dir("dpq-experiments");
+  const std::string dir = temp_dir.path();
   ASSERT_TRUE(WritePlots(*rows_, {"hospital"}, dir, /*render=*/false).ok());
   EXPECT_FALSE(std::filesystem::exists(dir + "/fig6.gp"));  // no rnoise-0.005
   EXPECT_FALSE(std::filesystem::exists(dir + "/fig7.gp"));
-  const std::string fig3 = ReadFile(dir + "/fig3.gp");
+  const std::string fig3 = ReadFileOrEmpty(dir + "/fig3.gp");
   for (const std::string legend :
        {"'optimized (paper)'", "'gem (dpq default)'", "'vertex_cover (paper)'",
         "'cover_bound (dpq default)'",
         "'exact (dpq default with exact_repair)'"}) {
     EXPECT_TRUE(absl::StrContains(fig3, legend)) << legend;
   }
-  const std::string fig5 = ReadFile(dir + "/fig5.gp");
+  const std::string fig5 = ReadFileOrEmpty(dir + "/fig5.gp");
   for (const std::string legend :
        {"'baseline1 (paper)'", "'hierarchical (paper)'", "'optimized (paper)'",
         "'gem (dpq default)'"}) {
@@ -209,7 +201,7 @@ TEST_F(SmallExperimentTest, EveryFigurePlotsTheDefaultsNextToThePapers) {
     relabelled.push_back(r);
   }
   ASSERT_TRUE(WritePlots(relabelled, {"hospital"}, dir, /*render=*/false).ok());
-  const std::string fig6 = ReadFile(dir + "/fig6.gp");
+  const std::string fig6 = ReadFileOrEmpty(dir + "/fig6.gp");
   for (const std::string legend :
        {"'optimized (paper)'", "'gem (dpq default)'", "'vertex_cover (paper)'",
         "'cover_bound (dpq default)'",
@@ -217,7 +209,7 @@ TEST_F(SmallExperimentTest, EveryFigurePlotsTheDefaultsNextToThePapers) {
     EXPECT_TRUE(absl::StrContains(fig6, legend)) << legend;
   }
   EXPECT_TRUE(absl::StrContains(fig6, "$e0_hospital_gem << EOD\n5 "));
-  const std::string fig7 = ReadFile(dir + "/fig7.gp");
+  const std::string fig7 = ReadFileOrEmpty(dir + "/fig7.gp");
   for (const std::string legend :
        {"'I_MI optimized (paper)'", "'I_P gem (dpq default)'",
         "'I_R vertex_cover (paper)'", "'I_R cover_bound (dpq default)'"}) {
@@ -234,7 +226,6 @@ TEST_F(SmallExperimentTest, EveryFigurePlotsTheDefaultsNextToThePapers) {
           << script->substr(i - std::min<size_t>(i, 40), 80);
     }
   }
-  std::filesystem::remove_all(dir);
 }
 
 // The new methods on the two Hospital graphs (RNoise 0.01 and the dirty

@@ -1,8 +1,7 @@
 // The conflict-graph builder against brute force on the benchmark datasets
 // in ../shared/data next to the repository (label shared-data).
 #include <cstddef>
-#include <fstream>
-#include <iterator>
+#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +15,7 @@
 #include "core/table/table.h"
 #include "gtest/gtest.h"
 #include "tests/core/graph/conflict_graph_test_util.h"
+#include "tests/testing/files.h"
 #include "tests/testing/shared_data.h"
 
 namespace dpq::core::graph {
@@ -33,10 +33,8 @@ class ConflictGraphDatasetTest : public ::dpq::testing::SharedDataSuite {};
 // The dataset's first `max_rows` rows (0 = all): brute force is quadratic.
 Table ReadDataset(const std::string& relative_path, size_t max_rows = 0) {
   const std::string path = ::dpq::testing::SharedDataPath(relative_path);
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in.good()) << path;
-  std::string text((std::istreambuf_iterator<char>(in)),
-                   std::istreambuf_iterator<char>());
+  EXPECT_TRUE(std::filesystem::is_regular_file(path)) << path;
+  std::string text = ::dpq::testing::ReadFileOrEmpty(path);
   if (max_rows > 0) {
     // These files have no quoted line breaks: a line is a row.
     size_t pos = 0;

@@ -1,39 +1,34 @@
 #include "core/table/mapped_file.h"
 
-#include <unistd.h>
-
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <utility>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/files.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::core::table {
 namespace {
 
 namespace fs = std::filesystem;
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TempDir;
+using ::dpq::testing::WriteFileOrDie;
 using ::testing::HasSubstr;
 
 class MappedFileTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("dpq_mapped_file_test_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   std::string Write(const std::string& name, const std::string& bytes) {
     const fs::path path = dir_ / name;
-    std::ofstream(path, std::ios::binary) << bytes;
+    WriteFileOrDie(path, bytes);
     return path.string();
   }
 
-  fs::path dir_;
+  TempDir temp_dir_{"dpq-mapped-file"};
+  const fs::path dir_{temp_dir_.path()};
 };
 
 TEST_F(MappedFileTest, ViewIsTheFileBytesIncludingNul) {

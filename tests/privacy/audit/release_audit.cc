@@ -18,6 +18,11 @@
 #include "core/util/status_macros.h"
 #include "dpq/v1/buyer_service.pb.h"
 #include "server/buyer/buyer_service_impl.h"
+#include "server/buyer/measure_inconsistency_impl.h"
+#include "server/buyer/quality_report_impl.h"
+#include "server/buyer/release_cuboids_impl.h"
+#include "server/buyer/select_influential_nodes_impl.h"
+#include "server/buyer/train_decision_tree_impl.h"
 #include "server/registry/dataset_registry.h"
 #include "server/storage/sqlite_accounts_store.h"
 #include "server/storage/sqlite_ledger_store.h"
@@ -137,8 +142,8 @@ Release Measure(v1::Measure measure, v1::SelectionMethod method, double epsilon,
     request.set_epsilon(epsilon);
     request.set_request_id(h.NextRequestId());
     v1::MeasureInconsistencyResponse response;
-    RETURN_IF_ERROR(
-        h.service().MeasureInconsistencyImpl(h.auditor(), request, &response));
+    RETURN_IF_ERROR(MeasureInconsistencyImpl(h.service().core(), h.auditor(),
+                                             request, &response));
     // Everything released: the value, the interval's ends (the upper one
     // carries group_bound's uncovered-row count), theta and the degree bound.
     const v1::MeasureResult& r = response.result();
@@ -162,7 +167,7 @@ Release Report(double epsilon, bool row_count = false) {
     request.set_request_id(h.NextRequestId());
     v1::QualityReportResponse response;
     RETURN_IF_ERROR(
-        h.service().QualityReportImpl(h.auditor(), request, &response));
+        QualityReportImpl(h.service().core(), h.auditor(), request, &response));
     Observation o;
     for (const v1::MeasureResult& r : response.results()) {
       o.numbers.emplace_back(absl::StrCat("measure ", r.measure()),
@@ -188,8 +193,8 @@ Release Cuboid(std::vector<std::string> dims, double epsilon) {
     request.set_epsilon(epsilon);
     request.set_request_id(h.NextRequestId());
     v1::ReleaseCuboidsResponse response;
-    RETURN_IF_ERROR(
-        h.service().ReleaseCuboidsImpl(h.auditor(), request, &response));
+    RETURN_IF_ERROR(ReleaseCuboidsImpl(h.service().core(), h.auditor(), request,
+                                       &response));
     Observation o;
     for (const v1::CuboidCell& cell : response.cuboids(0).cells()) {
       o.numbers.emplace_back(absl::StrJoin(cell.values(), "|"), cell.count());
@@ -211,8 +216,8 @@ Release Tree(double epsilon, double accuracy_epsilon) {
     request.set_population(4);
     request.set_request_id(h.NextRequestId());
     v1::TrainDecisionTreeResponse response;
-    RETURN_IF_ERROR(
-        h.service().TrainDecisionTreeImpl(h.auditor(), request, &response));
+    RETURN_IF_ERROR(TrainDecisionTreeImpl(h.service().core(), h.auditor(),
+                                          request, &response));
     Observation o;
     o.keys = {{"tree", response.tree_text()}};
     o.numbers = {{"tpr", response.tpr()}, {"tnr", response.tnr()}};
@@ -232,8 +237,8 @@ Release Nodes(v1::SelectionApproach approach, v1::SensitivityMode mode,
     request.set_epsilon(epsilon);
     request.set_request_id(h.NextRequestId());
     v1::SelectInfluentialNodesResponse response;
-    RETURN_IF_ERROR(h.service().SelectInfluentialNodesImpl(h.auditor(), request,
-                                                           &response));
+    RETURN_IF_ERROR(SelectInfluentialNodesImpl(h.service().core(), h.auditor(),
+                                               request, &response));
     Observation o;
     o.keys = {{"nodes", absl::StrJoin(response.nodes(), ",")},
               {"first", response.nodes(0)}};

@@ -13,20 +13,15 @@
 #ifndef DPQ_TESTS_SERVER_AUTH_ACCOUNTS_STORE_SUITES_H_
 #define DPQ_TESTS_SERVER_AUTH_ACCOUNTS_STORE_SUITES_H_
 
-#include <stdlib.h>
-
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <ostream>
-#include <sstream>
 #include <string>
-#include <system_error>
 #include <utility>
 
 #include "absl/status/statusor.h"
 #include "gtest/gtest.h"
 #include "server/auth/accounts_store.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::server::auth::testing {
 
@@ -49,22 +44,12 @@ inline void PrintTo(const AccountsStoreParam& param, std::ostream* os) {
   *os << param.name;
 }
 
-// The contents of the file at `path` ("" if it cannot be read).
-inline std::string ReadFileOrEmpty(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // store_ is open on fresh storage in every test; dir_ is a fresh directory
 // for the files of the test (admin.token).
 class AccountsStoreTest : public ::testing::TestWithParam<AccountsStoreParam> {
  protected:
   void SetUp() override {
-    std::string pattern = ::testing::TempDir() + "dpq-accounts-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr) << pattern;
-    dir_ = pattern;
+    ASSERT_FALSE(dir_.empty());
     harness_ = GetParam().make_harness();
     ASSERT_NE(harness_, nullptr);
     Reopen();
@@ -72,8 +57,6 @@ class AccountsStoreTest : public ::testing::TestWithParam<AccountsStoreParam> {
   void TearDown() override {
     store_.reset();
     harness_.reset();
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
   }
 
   // Closes store_ and opens the storage again (a server restart).
@@ -84,7 +67,8 @@ class AccountsStoreTest : public ::testing::TestWithParam<AccountsStoreParam> {
     store_ = *std::move(store);
   }
 
-  std::string dir_;
+  ::dpq::testing::TempDir temp_dir_{"dpq-accounts"};
+  const std::string dir_ = temp_dir_.path();
   std::unique_ptr<AccountsStoreHarness> harness_;
   std::unique_ptr<AccountsStore> store_;  // closed before harness_ goes
 };

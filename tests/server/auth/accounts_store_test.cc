@@ -18,12 +18,14 @@
 #include "gtest/gtest.h"
 #include "server/auth/token.h"
 #include "tests/server/auth/accounts_store_suites.h"
+#include "tests/testing/files.h"
 #include "tests/testing/status_matchers.h"
 
 namespace dpq::server::auth::testing {
 namespace {
 
 using ::dpq::testing::IsOkAndHolds;
+using ::dpq::testing::ReadFileOrEmpty;
 using ::dpq::testing::StatusIs;
 using ::testing::ElementsAre;
 using ::testing::Eq;

@@ -1,6 +1,5 @@
 #include "server/auth/bearer_auth.h"
 
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,6 +13,7 @@
 #include "server/storage/sqlite_accounts_store.h"
 #include "tests/testing/server_fixture.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::server::auth {
 namespace {
@@ -25,25 +25,21 @@ using ::testing::Not;
 class BearerAuthTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = dpq::testing::MakeTempDir("dpq-auth");
     ASSERT_OK_AND_ASSIGN(accounts_,
-                         storage::SqliteAccountsStore::Open(dir_ + "/a.db"));
+                         storage::SqliteAccountsStore::Open(dir_.Sub("a.db")));
     ASSERT_OK_AND_ASSIGN(token_, GenerateToken());
     ASSERT_OK(
         accounts_->Create("alice", Role::kBuyer, core::util::Sha256Hex(token_))
             .status());
   }
-  void TearDown() override {
-    accounts_.reset();
-    std::filesystem::remove_all(dir_);
-  }
+  void TearDown() override { accounts_.reset(); }
 
   absl::StatusOr<Principal> Authenticate(
       std::optional<std::string> authorization) {
     return AuthenticateBearer(*accounts_, authorization);
   }
 
-  std::string dir_;
+  dpq::testing::TempDir dir_{"dpq-auth"};
   std::unique_ptr<storage::SqliteAccountsStore> accounts_;
   std::string token_;
 };

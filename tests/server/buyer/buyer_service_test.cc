@@ -1,13 +1,9 @@
-#include <unistd.h>
-
 #include <atomic>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -22,11 +18,18 @@
 #include "gtest/gtest.h"
 #include "server/buyer/buyer_convert.h"
 #include "server/buyer/buyer_service_impl.h"
+#include "server/buyer/describe_dataset_impl.h"
+#include "server/buyer/get_budget_impl.h"
+#include "server/buyer/list_datasets_impl.h"
+#include "server/buyer/measure_inconsistency_impl.h"
+#include "server/buyer/quality_report_impl.h"
 #include "server/registry/dataset_registry.h"
 #include "server/storage/sqlite_accounts_store.h"
 #include "server/storage/sqlite_database.h"
 #include "server/storage/sqlite_ledger_store.h"
+#include "tests/testing/files.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::server::buyer {
 namespace {
@@ -36,7 +39,9 @@ using core::ledger::EntryState;
 using core::ledger::LedgerEntry;
 using core::ledger::LedgerFilter;
 using ::dpq::testing::IsOk;
+using ::dpq::testing::ReadFileOrEmpty;
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TempDir;
 using ::testing::AllOf;
 using ::testing::DoubleEq;
 using ::testing::DoubleNear;
@@ -54,13 +59,6 @@ constexpr char kSmallCsv[] = "Zip,City\n10,a\n10,b\n20,c\n";
 constexpr char kExact[] = "exact";
 constexpr char kExactCsv[] =
     "Zip,City\n10,a\n10,b\n10,c\n10,d\n10,e\n10,f\n20,g\n";
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 auth::Principal Buyer(const std::string& id) {
   return auth::Principal{id, auth::Role::kBuyer};
@@ -81,12 +79,9 @@ class BuyerServiceTest : public ::testing::Test {
  protected:
   // The demo dataset's graph is built once for the suite.
   static void SetUpTestSuite() {
-    registry_dir_ =
-        new fs::path(fs::temp_directory_path() /
-                     absl::StrCat("dpq_buyer_test_registry_", ::getpid()));
-    fs::remove_all(*registry_dir_);
+    registry_dir_ = new TempDir("dpq-buyer-registry");
     registry::DatasetRegistry::Options options;
-    options.data_dir = registry_dir_->string();
+    options.data_dir = registry_dir_->path();
     absl::StatusOr<std::unique_ptr<registry::DatasetRegistry>> r =
         registry::DatasetRegistry::Open(options);
     ASSERT_THAT(r, IsOk());
@@ -96,10 +91,12 @@ class BuyerServiceTest : public ::testing::Test {
     m.set_description("demo hospital data");
     m.set_public_max_rows(2000);
     m.set_infer_column_types(true);
-    m.set_constraints(ReadFile(DPQ_SOURCE_DIR "/deploy/demo/hospital.dc"));
-    ASSERT_THAT(registry_->Register(
-                    m, ReadFile(DPQ_SOURCE_DIR "/deploy/demo/hospital.csv")),
-                IsOk());
+    m.set_constraints(
+        ReadFileOrEmpty(DPQ_SOURCE_DIR "/deploy/demo/hospital.dc"));
+    ASSERT_THAT(
+        registry_->Register(
+            m, ReadFileOrEmpty(DPQ_SOURCE_DIR "/deploy/demo/hospital.csv")),
+        IsOk());
     // Graphs build in the background; tests that count cancellation checks
     // or time the release need it ready before the first call.
     registry_->WaitForGraphBuilds();
@@ -107,17 +104,10 @@ class BuyerServiceTest : public ::testing::Test {
   static void TearDownTestSuite() {
     delete registry_;
     registry_ = nullptr;
-    fs::remove_all(*registry_dir_);
     delete registry_dir_;
   }
 
   void SetUp() override {
-    const ::testing::TestInfo* info =
-        ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           absl::StrCat("dpq_buyer_test_", ::getpid(), "_", info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
     // A test that failed half-way may have left the small dataset behind.
     for (const char* id : {kSmall, kExact}) {
       if (registry_->Contains(id)) {
@@ -136,7 +126,6 @@ class BuyerServiceTest : public ::testing::Test {
   void TearDown() override {
     service_.reset();
     ledger_.reset();
-    fs::remove_all(dir_);
   }
 
   // Registers kExact with exact_repair (removed again by the next SetUp).
@@ -173,22 +162,23 @@ class BuyerServiceTest : public ::testing::Test {
     return b.ok() ? b->remaining() : -1;
   }
 
-  static fs::path* registry_dir_;
+  static TempDir* registry_dir_;
   static registry::DatasetRegistry* registry_;
-  fs::path dir_;
+  TempDir temp_dir_{"dpq-buyer"};
+  const fs::path dir_{temp_dir_.path()};
   std::unique_ptr<storage::SqliteLedgerStore> ledger_;
   std::unique_ptr<storage::SqliteAccountsStore> accounts_;
   std::unique_ptr<BuyerServiceImpl> service_;
 };
 
-fs::path* BuyerServiceTest::registry_dir_ = nullptr;
+TempDir* BuyerServiceTest::registry_dir_ = nullptr;
 registry::DatasetRegistry* BuyerServiceTest::registry_ = nullptr;
 
 // ---- Metadata ---------------------------------------------------------------
 
 TEST_F(BuyerServiceTest, ListDatasetsShowsPublicMetadataOnly) {
   v1::ListDatasetsResponse response;
-  ASSERT_OK(service_->ListDatasetsImpl(Buyer("alice"), {}, &response));
+  ASSERT_OK(ListDatasetsImpl(service_->core(), Buyer("alice"), {}, &response));
   ASSERT_THAT(response.datasets(), SizeIs(1));
   const v1::DatasetInfo& info = response.datasets(0);
   EXPECT_EQ(info.dataset_id(), kHospital);
@@ -203,8 +193,9 @@ TEST_F(BuyerServiceTest, ListDatasetsShowsPublicMetadataOnly) {
   EXPECT_FALSE(absl::StrContains(wire, "birmingham"));
   // Admins may read it too.
   v1::ListDatasetsResponse admin_view;
-  ASSERT_OK(service_->ListDatasetsImpl(
-      auth::Principal{"admin", auth::Role::kAdmin}, {}, &admin_view));
+  ASSERT_OK(ListDatasetsImpl(service_->core(),
+                             auth::Principal{"admin", auth::Role::kAdmin}, {},
+                             &admin_view));
   EXPECT_EQ(admin_view.SerializeAsString(), wire);
 }
 
@@ -212,25 +203,28 @@ TEST_F(BuyerServiceTest, DescribeDataset) {
   v1::DescribeDatasetRequest request;
   request.set_dataset_id(kHospital);
   v1::DescribeDatasetResponse response;
-  ASSERT_OK(service_->DescribeDatasetImpl(Buyer("alice"), request, &response));
+  ASSERT_OK(DescribeDatasetImpl(service_->core(), Buyer("alice"), request,
+                                &response));
   EXPECT_EQ(response.dataset().description(), "demo hospital data");
   EXPECT_EQ(response.dataset().version(), 1u);
   EXPECT_THAT(response.dataset().supported_measures(),
               ElementsAre(v1::MEASURE_MI, v1::MEASURE_P, v1::MEASURE_R));
 
   request.set_dataset_id("nope");
-  EXPECT_THAT(service_->DescribeDatasetImpl(Buyer("alice"), request, &response),
-              StatusIs(absl::StatusCode::kNotFound, HasSubstr("'nope'")));
+  EXPECT_THAT(
+      DescribeDatasetImpl(service_->core(), Buyer("alice"), request, &response),
+      StatusIs(absl::StatusCode::kNotFound, HasSubstr("'nope'")));
   request.set_dataset_id("");
   EXPECT_THAT(
-      service_->DescribeDatasetImpl(Buyer("alice"), request, &response),
+      DescribeDatasetImpl(service_->core(), Buyer("alice"), request, &response),
       StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("dataset_id")));
 }
 
 TEST_F(BuyerServiceTest, CallerWithoutIdIsUnauthenticated) {
   v1::ListDatasetsResponse response;
-  EXPECT_THAT(service_->ListDatasetsImpl(auth::Principal{}, {}, &response),
-              StatusIs(absl::StatusCode::kUnauthenticated, HasSubstr("")));
+  EXPECT_THAT(
+      ListDatasetsImpl(service_->core(), auth::Principal{}, {}, &response),
+      StatusIs(absl::StatusCode::kUnauthenticated, HasSubstr("")));
 }
 
 TEST_F(BuyerServiceTest, GrpcMethodWithoutTokenIsUnauthenticated) {
@@ -247,8 +241,9 @@ TEST_F(BuyerServiceTest, GrpcMethodWithoutTokenIsUnauthenticated) {
 TEST_F(BuyerServiceTest, MeasureChargesTheBuyerAndReportsTheRest) {
   Grant("alice", 1.0);
   v1::MeasureInconsistencyResponse response;
-  ASSERT_OK(service_->MeasureInconsistencyImpl(
-      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.25, "r1"), &response));
+  ASSERT_OK(MeasureInconsistencyImpl(service_->core(), Buyer("alice"),
+                                     MeasureRequest(v1::MEASURE_MI, 0.25, "r1"),
+                                     &response));
   EXPECT_EQ(response.request_id(), "r1");
   EXPECT_DOUBLE_EQ(response.epsilon_charged(), 0.25);
   EXPECT_THAT(response.remaining_budget(), DoubleNear(0.75, 1e-12));
@@ -304,8 +299,8 @@ TEST_F(BuyerServiceTest, EveryMeasureAndMethodReleases) {
           MeasureRequest(measure, 0.5, absl::StrCat("m", ++n));
       request.set_method(c.method);
       v1::MeasureInconsistencyResponse response;
-      ASSERT_OK(service_->MeasureInconsistencyImpl(Buyer("alice"), request,
-                                                   &response));
+      ASSERT_OK(MeasureInconsistencyImpl(service_->core(), Buyer("alice"),
+                                         request, &response));
       const v1::MeasureResult& r = response.result();
       EXPECT_EQ(r.measure(), measure);
       EXPECT_EQ(r.method(), c.name);
@@ -337,8 +332,8 @@ TEST_F(BuyerServiceTest, EveryMeasureAndMethodReleases) {
         MeasureRequest(v1::MEASURE_R, 0.5, absl::StrCat("r", ++n));
     request.set_repair_method(c.method);
     v1::MeasureInconsistencyResponse response;
-    ASSERT_OK(
-        service_->MeasureInconsistencyImpl(Buyer("alice"), request, &response));
+    ASSERT_OK(MeasureInconsistencyImpl(service_->core(), Buyer("alice"),
+                                       request, &response));
     EXPECT_EQ(response.result().measure(), v1::MEASURE_R);
     EXPECT_EQ(response.result().method(), c.name);
     EXPECT_EQ(response.result().estimate(), c.estimate);
@@ -363,8 +358,8 @@ TEST_F(BuyerServiceTest, EveryMeasureAndMethodReleases) {
         MeasureRequest(v1::MEASURE_R, 0.5, absl::StrCat("x", ++n), kExact);
     request.set_repair_method(c.method);
     v1::MeasureInconsistencyResponse response;
-    ASSERT_OK(
-        service_->MeasureInconsistencyImpl(Buyer("alice"), request, &response));
+    ASSERT_OK(MeasureInconsistencyImpl(service_->core(), Buyer("alice"),
+                                       request, &response));
     EXPECT_EQ(response.result().method(), c.name);
     EXPECT_EQ(response.result().estimate(), c.estimate);
   }
@@ -375,8 +370,8 @@ TEST_F(BuyerServiceTest, EveryMeasureAndMethodReleases) {
     v1::MeasureInconsistencyRequest request =
         MeasureRequest(measure, 0.5, absl::StrCat("x", ++n), kExact);
     v1::MeasureInconsistencyResponse response;
-    ASSERT_OK(
-        service_->MeasureInconsistencyImpl(Buyer("alice"), request, &response));
+    ASSERT_OK(MeasureInconsistencyImpl(service_->core(), Buyer("alice"),
+                                       request, &response));
     EXPECT_EQ(response.result().method(), "group_bound");
     EXPECT_EQ(response.result().estimate(), v1::ESTIMATE_LOWER_BOUND);
   }
@@ -391,21 +386,21 @@ TEST_F(BuyerServiceTest, ExactRepairDatasetReleasesTheExactCover) {
   v1::DescribeDatasetRequest describe;
   describe.set_dataset_id(kExact);
   v1::DescribeDatasetResponse described;
-  ASSERT_OK(
-      service_->DescribeDatasetImpl(Buyer("alice"), describe, &described));
+  ASSERT_OK(DescribeDatasetImpl(service_->core(), Buyer("alice"), describe,
+                                &described));
   EXPECT_TRUE(described.dataset().exact_repair());
   describe.set_dataset_id(kHospital);
-  ASSERT_OK(
-      service_->DescribeDatasetImpl(Buyer("alice"), describe, &described));
+  ASSERT_OK(DescribeDatasetImpl(service_->core(), Buyer("alice"), describe,
+                                &described));
   EXPECT_FALSE(described.dataset().exact_repair());
 
   // Grants are at most 1e6 each; two buy the two releases below.
   Grant("alice", 1e6, kExact);
   Grant("alice", 1e6, kExact);
   v1::MeasureInconsistencyResponse exact;
-  ASSERT_OK(service_->MeasureInconsistencyImpl(
-      Buyer("alice"), MeasureRequest(v1::MEASURE_R, 1e6, "e1", kExact),
-      &exact));
+  ASSERT_OK(MeasureInconsistencyImpl(
+      service_->core(), Buyer("alice"),
+      MeasureRequest(v1::MEASURE_R, 1e6, "e1", kExact), &exact));
   EXPECT_EQ(exact.result().method(), "exact");
   EXPECT_EQ(exact.result().estimate(), v1::ESTIMATE_EXACT);
   EXPECT_NEAR(exact.result().value(), 5, 1);
@@ -415,7 +410,8 @@ TEST_F(BuyerServiceTest, ExactRepairDatasetReleasesTheExactCover) {
       MeasureRequest(v1::MEASURE_R, 1e6, "e2", kExact);
   bound.set_repair_method(v1::REPAIR_METHOD_COVER_BOUND);
   v1::MeasureInconsistencyResponse lower;
-  ASSERT_OK(service_->MeasureInconsistencyImpl(Buyer("alice"), bound, &lower));
+  ASSERT_OK(MeasureInconsistencyImpl(service_->core(), Buyer("alice"), bound,
+                                     &lower));
   EXPECT_EQ(lower.result().method(), "cover_bound");
   EXPECT_EQ(lower.result().estimate(), v1::ESTIMATE_LOWER_BOUND);
   EXPECT_NEAR(lower.result().value(), 5, 1);
@@ -426,15 +422,16 @@ TEST_F(BuyerServiceTest, ExactRepairDatasetReleasesTheExactCover) {
       MeasureRequest(v1::MEASURE_R, 1e6, "e1", kExact);
   named.set_repair_method(v1::REPAIR_METHOD_EXACT);
   v1::MeasureInconsistencyResponse replay;
-  ASSERT_OK(service_->MeasureInconsistencyImpl(Buyer("alice"), named, &replay));
+  ASSERT_OK(MeasureInconsistencyImpl(service_->core(), Buyer("alice"), named,
+                                     &replay));
   EXPECT_TRUE(replay.replayed());
   EXPECT_EQ(replay.result().SerializeAsString(),
             exact.result().SerializeAsString());
   // ... while another repair method under that id is another request.
   named.set_repair_method(v1::REPAIR_METHOD_VERTEX_COVER);
-  EXPECT_THAT(
-      service_->MeasureInconsistencyImpl(Buyer("alice"), named, &replay),
-      StatusIs(absl::StatusCode::kAlreadyExists, HasSubstr("e1")));
+  EXPECT_THAT(MeasureInconsistencyImpl(service_->core(), Buyer("alice"), named,
+                                       &replay),
+              StatusIs(absl::StatusCode::kAlreadyExists, HasSubstr("e1")));
   const std::vector<LedgerEntry> entries = Entries("alice");
   ASSERT_THAT(entries, SizeIs(2));
   std::vector<std::string> operations;
@@ -452,11 +449,11 @@ TEST_F(BuyerServiceTest, ExactRepairMethodNeedsAnExactRepairDataset) {
       MeasureRequest(v1::MEASURE_R, 0.5, "no-exact");
   request.set_repair_method(v1::REPAIR_METHOD_EXACT);
   v1::MeasureInconsistencyResponse response;
-  EXPECT_THAT(
-      service_->MeasureInconsistencyImpl(Buyer("alice"), request, &response),
-      StatusIs(absl::StatusCode::kInvalidArgument,
-               AllOf(HasSubstr("EXACT"), HasSubstr("exact_repair"),
-                     HasSubstr("COVER_BOUND"))));
+  EXPECT_THAT(MeasureInconsistencyImpl(service_->core(), Buyer("alice"),
+                                       request, &response),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("EXACT"), HasSubstr("exact_repair"),
+                             HasSubstr("COVER_BOUND"))));
   EXPECT_FALSE(response.has_result());
   // The same for a quality report, whose I_R would use it.
   v1::QualityReportRequest report;
@@ -466,20 +463,21 @@ TEST_F(BuyerServiceTest, ExactRepairMethodNeedsAnExactRepairDataset) {
   report.set_repair_method(v1::REPAIR_METHOD_EXACT);
   v1::QualityReportResponse report_response;
   EXPECT_THAT(
-      service_->QualityReportImpl(Buyer("alice"), report, &report_response),
+      QualityReportImpl(service_->core(), Buyer("alice"), report,
+                        &report_response),
       StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("exact_repair")));
   // An unknown repair method is refused the same way.
   request.set_repair_method(static_cast<v1::RepairMethod>(9));
-  EXPECT_THAT(
-      service_->MeasureInconsistencyImpl(Buyer("alice"), request, &response),
-      StatusIs(absl::StatusCode::kInvalidArgument,
-               HasSubstr("repair_method must be a RepairMethod")));
+  EXPECT_THAT(MeasureInconsistencyImpl(service_->core(), Buyer("alice"),
+                                       request, &response),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("repair_method must be a RepairMethod")));
   // Nothing charged, nothing recorded: the id is still free.
   EXPECT_THAT(Entries("alice"), SizeIs(0));
   EXPECT_THAT(Remaining("alice"), DoubleEq(1.0));
   request.set_repair_method(v1::REPAIR_METHOD_COVER_BOUND);
-  ASSERT_OK(
-      service_->MeasureInconsistencyImpl(Buyer("alice"), request, &response));
+  ASSERT_OK(MeasureInconsistencyImpl(service_->core(), Buyer("alice"), request,
+                                     &response));
   EXPECT_FALSE(response.replayed());
   EXPECT_EQ(response.result().method(), "cover_bound");
 }
@@ -487,21 +485,22 @@ TEST_F(BuyerServiceTest, ExactRepairMethodNeedsAnExactRepairDataset) {
 TEST_F(BuyerServiceTest, OverBudgetIsResourceExhaustedAndChargesNothing) {
   Grant("alice", 0.5);
   v1::MeasureInconsistencyResponse response;
-  EXPECT_THAT(service_->MeasureInconsistencyImpl(
-                  Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.6, "big"),
-                  &response),
+  EXPECT_THAT(MeasureInconsistencyImpl(
+                  service_->core(), Buyer("alice"),
+                  MeasureRequest(v1::MEASURE_MI, 0.6, "big"), &response),
               StatusIs(absl::StatusCode::kResourceExhausted,
                        HasSubstr("requested epsilon 0.6, remaining 0.5.")));
   EXPECT_THAT(Entries("alice"), SizeIs(0));  // no entry, no noise
   EXPECT_THAT(Remaining("alice"), DoubleEq(0.5));
   // Spending exactly the rest works, then nothing is left.
-  ASSERT_OK(service_->MeasureInconsistencyImpl(
-      Buyer("alice"), MeasureRequest(v1::MEASURE_P, 0.5, "rest"), &response));
+  ASSERT_OK(MeasureInconsistencyImpl(service_->core(), Buyer("alice"),
+                                     MeasureRequest(v1::MEASURE_P, 0.5, "rest"),
+                                     &response));
   EXPECT_THAT(response.remaining_budget(), DoubleNear(0, 1e-12));
   EXPECT_THAT(
-      service_->MeasureInconsistencyImpl(
-          Buyer("alice"), MeasureRequest(v1::MEASURE_R, 0.01, "more"),
-          &response),
+      MeasureInconsistencyImpl(service_->core(), Buyer("alice"),
+                               MeasureRequest(v1::MEASURE_R, 0.01, "more"),
+                               &response),
       StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("remaining 0")));
   EXPECT_THAT(Entries("alice"), SizeIs(1));
 }
@@ -510,8 +509,9 @@ TEST_F(BuyerServiceTest, OverBudgetIsResourceExhaustedAndChargesNothing) {
 // admin must meet, naming the dataset (docs/errors.md, NO_BUDGET_GRANTED).
 TEST_F(BuyerServiceTest, NoGrantIsAFailedPreconditionNamingTheDataset) {
   v1::MeasureInconsistencyResponse response;
-  const absl::Status refused = service_->MeasureInconsistencyImpl(
-      Buyer("bob"), MeasureRequest(v1::MEASURE_MI, 0.1, "x"), &response);
+  const absl::Status refused = MeasureInconsistencyImpl(
+      service_->core(), Buyer("bob"), MeasureRequest(v1::MEASURE_MI, 0.1, "x"),
+      &response);
   EXPECT_THAT(refused,
               StatusIs(absl::StatusCode::kFailedPrecondition,
                        HasSubstr("Buyer 'bob' has no budget on dataset "
@@ -528,11 +528,12 @@ TEST_F(BuyerServiceTest, NoGrantIsAFailedPreconditionNamingTheDataset) {
   EXPECT_EQ(details->precondition_violations[0].subject,
             "buyer:bob/dataset:hospital");
   // An admin acts on its own (empty) ledger as principal "admin".
-  EXPECT_THAT(service_->MeasureInconsistencyImpl(
-                  auth::Principal{"admin", auth::Role::kAdmin},
-                  MeasureRequest(v1::MEASURE_MI, 0.1, "x"), &response),
-              StatusIs(absl::StatusCode::kFailedPrecondition,
-                       HasSubstr("Buyer 'admin'")));
+  EXPECT_THAT(
+      MeasureInconsistencyImpl(
+          service_->core(), auth::Principal{"admin", auth::Role::kAdmin},
+          MeasureRequest(v1::MEASURE_MI, 0.1, "x"), &response),
+      StatusIs(absl::StatusCode::kFailedPrecondition,
+               HasSubstr("Buyer 'admin'")));
   EXPECT_THAT(Entries(), SizeIs(0));
 }
 
@@ -541,14 +542,16 @@ TEST_F(BuyerServiceTest, DatasetCapIsResourceExhausted) {
   Grant("bob", 1.0);
   ASSERT_OK(ledger_->SetDatasetCap(kHospital, 0.3));
   v1::MeasureInconsistencyResponse response;
-  ASSERT_OK(service_->MeasureInconsistencyImpl(
-      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.2, "a"), &response));
-  EXPECT_THAT(
-      service_->MeasureInconsistencyImpl(
-          Buyer("bob"), MeasureRequest(v1::MEASURE_MI, 0.2, "b"), &response),
-      StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("cap")));
-  const absl::Status refused = service_->MeasureInconsistencyImpl(
-      Buyer("bob"), MeasureRequest(v1::MEASURE_MI, 0.2, "b"), &response);
+  ASSERT_OK(MeasureInconsistencyImpl(service_->core(), Buyer("alice"),
+                                     MeasureRequest(v1::MEASURE_MI, 0.2, "a"),
+                                     &response));
+  EXPECT_THAT(MeasureInconsistencyImpl(service_->core(), Buyer("bob"),
+                                       MeasureRequest(v1::MEASURE_MI, 0.2, "b"),
+                                       &response),
+              StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("cap")));
+  const absl::Status refused = MeasureInconsistencyImpl(
+      service_->core(), Buyer("bob"), MeasureRequest(v1::MEASURE_MI, 0.2, "b"),
+      &response);
   const std::optional<core::util::ErrorDetails> details =
       core::util::GetErrorDetails(refused);
   ASSERT_TRUE(details.has_value());
@@ -566,12 +569,12 @@ TEST_F(BuyerServiceTest, RetryReplaysTheRecordedAnswerWithoutCharge) {
   const v1::MeasureInconsistencyRequest request =
       MeasureRequest(v1::MEASURE_MI, 0.3, "retry-me");
   v1::MeasureInconsistencyResponse first;
-  ASSERT_OK(
-      service_->MeasureInconsistencyImpl(Buyer("alice"), request, &first));
+  ASSERT_OK(MeasureInconsistencyImpl(service_->core(), Buyer("alice"), request,
+                                     &first));
   for (int i = 0; i < 3; ++i) {
     v1::MeasureInconsistencyResponse again;
-    ASSERT_OK(
-        service_->MeasureInconsistencyImpl(Buyer("alice"), request, &again));
+    ASSERT_OK(MeasureInconsistencyImpl(service_->core(), Buyer("alice"),
+                                       request, &again));
     EXPECT_TRUE(again.replayed());
     EXPECT_EQ(again.epsilon_charged(), 0);
     EXPECT_THAT(again.remaining_budget(), DoubleNear(0.7, 1e-12));
@@ -601,8 +604,8 @@ TEST_F(BuyerServiceTest, ArgumentsThatDoNotApplyAreRefusedAndChargeNothing) {
        {std::pair{r, "method"}, std::pair{mi, "repair_method"},
         std::pair{p, "repair_method"}}) {
     v1::MeasureInconsistencyResponse response;
-    const absl::Status status =
-        service_->MeasureInconsistencyImpl(Buyer("alice"), request, &response);
+    const absl::Status status = MeasureInconsistencyImpl(
+        service_->core(), Buyer("alice"), request, &response);
     EXPECT_THAT(status, StatusIs(absl::StatusCode::kInvalidArgument,
                                  HasSubstr("does not apply")))
         << field;
@@ -617,7 +620,8 @@ TEST_F(BuyerServiceTest, ArgumentsThatDoNotApplyAreRefusedAndChargeNothing) {
   // The same ids without the stray argument release (and charge) once.
   r.clear_method();
   v1::MeasureInconsistencyResponse answer;
-  ASSERT_OK(service_->MeasureInconsistencyImpl(Buyer("alice"), r, &answer));
+  ASSERT_OK(
+      MeasureInconsistencyImpl(service_->core(), Buyer("alice"), r, &answer));
   EXPECT_FALSE(answer.replayed());
   EXPECT_THAT(Remaining("alice"), DoubleNear(0.8, 1e-12));
 }
@@ -625,8 +629,9 @@ TEST_F(BuyerServiceTest, ArgumentsThatDoNotApplyAreRefusedAndChargeNothing) {
 TEST_F(BuyerServiceTest, ReusedIdWithOtherParametersIsAlreadyExists) {
   Grant("alice", 5.0);
   v1::MeasureInconsistencyResponse response;
-  ASSERT_OK(service_->MeasureInconsistencyImpl(
-      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.3, "dup"), &response));
+  ASSERT_OK(MeasureInconsistencyImpl(service_->core(), Buyer("alice"),
+                                     MeasureRequest(v1::MEASURE_MI, 0.3, "dup"),
+                                     &response));
   std::vector<v1::MeasureInconsistencyRequest> others = {
       MeasureRequest(v1::MEASURE_MI, 0.30000000000000004, "dup"),
       MeasureRequest(v1::MEASURE_P, 0.3, "dup"),
@@ -637,9 +642,9 @@ TEST_F(BuyerServiceTest, ReusedIdWithOtherParametersIsAlreadyExists) {
   others.push_back(other_method);
   for (const auto& other : others) {
     SCOPED_TRACE(other.DebugString());
-    EXPECT_THAT(
-        service_->MeasureInconsistencyImpl(Buyer("alice"), other, &response),
-        StatusIs(absl::StatusCode::kAlreadyExists, HasSubstr("dup")));
+    EXPECT_THAT(MeasureInconsistencyImpl(service_->core(), Buyer("alice"),
+                                         other, &response),
+                StatusIs(absl::StatusCode::kAlreadyExists, HasSubstr("dup")));
   }
   // A QualityReport may not reuse it either.
   v1::QualityReportRequest report;
@@ -647,9 +652,9 @@ TEST_F(BuyerServiceTest, ReusedIdWithOtherParametersIsAlreadyExists) {
   report.set_epsilon(0.3);
   report.set_request_id("dup");
   v1::QualityReportResponse report_response;
-  EXPECT_THAT(
-      service_->QualityReportImpl(Buyer("alice"), report, &report_response),
-      StatusIs(absl::StatusCode::kAlreadyExists, HasSubstr("dup")));
+  EXPECT_THAT(QualityReportImpl(service_->core(), Buyer("alice"), report,
+                                &report_response),
+              StatusIs(absl::StatusCode::kAlreadyExists, HasSubstr("dup")));
   EXPECT_THAT(Entries("alice"), SizeIs(1));
   EXPECT_THAT(Remaining("alice"), DoubleNear(4.7, 1e-12));
 }
@@ -659,10 +664,12 @@ TEST_F(BuyerServiceTest, RequestIdsAreScopedToTheBuyer) {
   Grant("bob", 1.0);
   v1::MeasureInconsistencyResponse a;
   v1::MeasureInconsistencyResponse b;
-  ASSERT_OK(service_->MeasureInconsistencyImpl(
-      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.4, "same"), &a));
-  ASSERT_OK(service_->MeasureInconsistencyImpl(
-      Buyer("bob"), MeasureRequest(v1::MEASURE_MI, 0.4, "same"), &b));
+  ASSERT_OK(MeasureInconsistencyImpl(
+      service_->core(), Buyer("alice"),
+      MeasureRequest(v1::MEASURE_MI, 0.4, "same"), &a));
+  ASSERT_OK(MeasureInconsistencyImpl(
+      service_->core(), Buyer("bob"),
+      MeasureRequest(v1::MEASURE_MI, 0.4, "same"), &b));
   EXPECT_FALSE(b.replayed());  // bob never sees alice's recorded answer
   EXPECT_DOUBLE_EQ(b.epsilon_charged(), 0.4);
   EXPECT_THAT(Remaining("alice"), DoubleNear(0.6, 1e-12));
@@ -674,8 +681,9 @@ TEST_F(BuyerServiceTest, MissingRequestIdIsInvalidAndChargesNothing) {
   // whose charged call timed out (buyer_service.proto, request_id).
   Grant("alice", 1.0);
   v1::MeasureInconsistencyResponse response;
-  const absl::Status status = service_->MeasureInconsistencyImpl(
-      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.1, ""), &response);
+  const absl::Status status = MeasureInconsistencyImpl(
+      service_->core(), Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.1, ""),
+      &response);
   EXPECT_THAT(status, StatusIs(absl::StatusCode::kInvalidArgument,
                                AllOf(HasSubstr("request_id is required"),
                                      HasSubstr("reuse it to retry"))));
@@ -694,8 +702,9 @@ TEST_F(BuyerServiceTest, MissingRequestIdIsInvalidAndChargesNothing) {
 TEST_F(BuyerServiceTest, ReplayOfAnAnswerRecordedBeforeExactAmountsHasThem) {
   Grant("alice", 1.0);
   v1::MeasureInconsistencyResponse first;
-  ASSERT_OK(service_->MeasureInconsistencyImpl(
-      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.4, "old-1"), &first));
+  ASSERT_OK(MeasureInconsistencyImpl(
+      service_->core(), Buyer("alice"),
+      MeasureRequest(v1::MEASURE_MI, 0.4, "old-1"), &first));
   EXPECT_EQ(first.result().epsilon_units(), 400'000'000'000);
   EXPECT_EQ(first.epsilon_charged_units(), 400'000'000'000);
   EXPECT_EQ(first.remaining_budget_units(), 600'000'000'000);
@@ -722,8 +731,9 @@ TEST_F(BuyerServiceTest, ReplayOfAnAnswerRecordedBeforeExactAmountsHasThem) {
     ASSERT_OK(write->Run());
   }
   v1::MeasureInconsistencyResponse replay;
-  ASSERT_OK(service_->MeasureInconsistencyImpl(
-      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.4, "old-1"), &replay));
+  ASSERT_OK(MeasureInconsistencyImpl(
+      service_->core(), Buyer("alice"),
+      MeasureRequest(v1::MEASURE_MI, 0.4, "old-1"), &replay));
   EXPECT_TRUE(replay.replayed());
   EXPECT_EQ(replay.result().value(), first.result().value());
   EXPECT_EQ(replay.result().epsilon_units(), 400'000'000'000);
@@ -776,16 +786,16 @@ TEST_F(BuyerServiceTest, InvalidArgumentsNameTheFieldAndChargeNothing) {
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     v1::MeasureInconsistencyResponse response;
-    EXPECT_THAT(service_->MeasureInconsistencyImpl(Buyer("alice"), c.request,
-                                                   &response),
+    EXPECT_THAT(MeasureInconsistencyImpl(service_->core(), Buyer("alice"),
+                                         c.request, &response),
                 StatusIs(c.code, HasSubstr(c.message)));
   }
   EXPECT_THAT(Entries(), SizeIs(0));
   EXPECT_THAT(Remaining("alice"), DoubleEq(1.0));
   // A request id of 128 printable characters (spaces included) is fine.
   v1::MeasureInconsistencyResponse response;
-  EXPECT_OK(service_->MeasureInconsistencyImpl(
-      Buyer("alice"),
+  EXPECT_OK(MeasureInconsistencyImpl(
+      service_->core(), Buyer("alice"),
       MeasureRequest(v1::MEASURE_MI, 0.1, " " + std::string(127, '~')),
       &response));
 }
@@ -795,9 +805,9 @@ TEST_F(BuyerServiceTest, PassedDeadlineReservesNothing) {
   CallContext late;
   late.deadline = absl::Now() - absl::Seconds(1);
   v1::MeasureInconsistencyResponse response;
-  EXPECT_THAT(service_->MeasureInconsistencyImpl(
-                  Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.5, "late"),
-                  &response, late),
+  EXPECT_THAT(MeasureInconsistencyImpl(
+                  service_->core(), Buyer("alice"),
+                  MeasureRequest(v1::MEASURE_MI, 0.5, "late"), &response, late),
               StatusIs(absl::StatusCode::kDeadlineExceeded,
                        HasSubstr("Nothing was charged")));
   EXPECT_FALSE(response.has_result());
@@ -817,27 +827,30 @@ TEST_F(BuyerServiceTest, CancelAfterTheReservationChargesAndTheRetryResumes) {
   CallContext cancelled;
   cancelled.cancelled = [checks] { return ++*checks > 1; };
   v1::MeasureInconsistencyResponse response;
-  EXPECT_THAT(service_->MeasureInconsistencyImpl(
-                  Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.5, "gone"),
-                  &response, cancelled),
-              StatusIs(absl::StatusCode::kCancelled,
-                       HasSubstr("request_id 'gone' stands")));
+  EXPECT_THAT(
+      MeasureInconsistencyImpl(service_->core(), Buyer("alice"),
+                               MeasureRequest(v1::MEASURE_MI, 0.5, "gone"),
+                               &response, cancelled),
+      StatusIs(absl::StatusCode::kCancelled,
+               HasSubstr("request_id 'gone' stands")));
   EXPECT_THAT(Remaining("alice"), DoubleNear(0.5, 1e-12));
   std::vector<LedgerEntry> entries = Entries("alice");
   ASSERT_THAT(entries, SizeIs(1));
   EXPECT_EQ(entries[0].state, EntryState::kCharged);
 
   v1::MeasureInconsistencyResponse retry;
-  ASSERT_OK(service_->MeasureInconsistencyImpl(
-      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.5, "gone"), &retry));
+  ASSERT_OK(MeasureInconsistencyImpl(
+      service_->core(), Buyer("alice"),
+      MeasureRequest(v1::MEASURE_MI, 0.5, "gone"), &retry));
   EXPECT_TRUE(retry.replayed());
   EXPECT_EQ(retry.epsilon_charged(), 0);
   EXPECT_TRUE(retry.has_result());
   EXPECT_THAT(Remaining("alice"), DoubleNear(0.5, 1e-12));
   // The recorded answer is what every later retry gets.
   v1::MeasureInconsistencyResponse again;
-  ASSERT_OK(service_->MeasureInconsistencyImpl(
-      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.5, "gone"), &again));
+  ASSERT_OK(MeasureInconsistencyImpl(
+      service_->core(), Buyer("alice"),
+      MeasureRequest(v1::MEASURE_MI, 0.5, "gone"), &again));
   EXPECT_EQ(again.result().value(), retry.result().value());
 }
 
@@ -850,24 +863,25 @@ TEST_F(BuyerServiceTest, RetryAfterReplaceIsADifferentRequest) {
   ASSERT_THAT(registry_->Register(m, kSmallCsv), IsOk());
   Grant("alice", 1.0, kSmall);
   v1::MeasureInconsistencyResponse response;
-  ASSERT_OK(service_->MeasureInconsistencyImpl(
-      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.1, "v", kSmall),
-      &response));
+  ASSERT_OK(MeasureInconsistencyImpl(
+      service_->core(), Buyer("alice"),
+      MeasureRequest(v1::MEASURE_MI, 0.1, "v", kSmall), &response));
   ASSERT_THAT(registry_->Replace(m, kSmallCsv), IsOk());
-  EXPECT_THAT(service_->MeasureInconsistencyImpl(
-                  Buyer("alice"),
+  EXPECT_THAT(MeasureInconsistencyImpl(
+                  service_->core(), Buyer("alice"),
                   MeasureRequest(v1::MEASURE_MI, 0.1, "v", kSmall), &response),
               StatusIs(absl::StatusCode::kAlreadyExists, HasSubstr("'v'")));
   ASSERT_THAT(registry_->Delete(kSmall), IsOk());
   // Deleted: NOT_FOUND, but the buyer still sees the budget.
-  EXPECT_THAT(service_->MeasureInconsistencyImpl(
-                  Buyer("alice"),
+  EXPECT_THAT(MeasureInconsistencyImpl(
+                  service_->core(), Buyer("alice"),
                   MeasureRequest(v1::MEASURE_MI, 0.1, "w", kSmall), &response),
               StatusIs(absl::StatusCode::kNotFound, HasSubstr("'small'")));
   v1::GetBudgetRequest budget_request;
   budget_request.set_dataset_id(kSmall);
   v1::GetBudgetResponse budget;
-  ASSERT_OK(service_->GetBudgetImpl(Buyer("alice"), budget_request, &budget));
+  ASSERT_OK(
+      GetBudgetImpl(service_->core(), Buyer("alice"), budget_request, &budget));
   ASSERT_THAT(budget.budgets(), SizeIs(1));
   EXPECT_THAT(budget.budgets(0).spent(), DoubleNear(0.1, 1e-12));
 }
@@ -884,8 +898,8 @@ TEST_F(BuyerServiceTest, ConcurrentRequestsOfOneBuyerNeverOverspend) {
   for (int i = 0; i < kThreads; ++i) {
     threads.emplace_back([&, i] {
       v1::MeasureInconsistencyResponse response;
-      const absl::Status s = service_->MeasureInconsistencyImpl(
-          Buyer("alice"),
+      const absl::Status s = MeasureInconsistencyImpl(
+          service_->core(), Buyer("alice"),
           MeasureRequest(i % 2 == 0 ? v1::MEASURE_MI : v1::MEASURE_R, 0.1,
                          absl::StrCat("race-", i)),
           &response);
@@ -926,7 +940,8 @@ TEST_F(BuyerServiceTest, QualityReportCanIncludeTheRowCount) {
   request.set_request_id("report-rows");
   request.set_include_row_count(true);
   v1::QualityReportResponse response;
-  ASSERT_OK(service_->QualityReportImpl(Buyer("alice"), request, &response));
+  ASSERT_OK(
+      QualityReportImpl(service_->core(), Buyer("alice"), request, &response));
   ASSERT_TRUE(response.has_row_count());
   const v1::RowCount& rows = response.row_count();
   EXPECT_FALSE(rows.exact());
@@ -945,11 +960,13 @@ TEST_F(BuyerServiceTest, QualityReportCanIncludeTheRowCount) {
   // The same id without the row count is another request: refused.
   request.set_include_row_count(false);
   v1::QualityReportResponse other;
-  EXPECT_THAT(service_->QualityReportImpl(Buyer("alice"), request, &other),
-              StatusIs(absl::StatusCode::kAlreadyExists, ::testing::_));
+  EXPECT_THAT(
+      QualityReportImpl(service_->core(), Buyer("alice"), request, &other),
+      StatusIs(absl::StatusCode::kAlreadyExists, ::testing::_));
   // Without it, no row count is returned.
   request.set_request_id("report-no-rows");
-  ASSERT_OK(service_->QualityReportImpl(Buyer("alice"), request, &other));
+  ASSERT_OK(
+      QualityReportImpl(service_->core(), Buyer("alice"), request, &other));
   EXPECT_FALSE(other.has_row_count());
 }
 
@@ -960,7 +977,8 @@ TEST_F(BuyerServiceTest, QualityReportIsOneChargeSplitInThree) {
   request.set_epsilon(0.9);
   request.set_request_id("report-1");
   v1::QualityReportResponse response;
-  ASSERT_OK(service_->QualityReportImpl(Buyer("alice"), request, &response));
+  ASSERT_OK(
+      QualityReportImpl(service_->core(), Buyer("alice"), request, &response));
   ASSERT_THAT(response.results(), SizeIs(3));
   EXPECT_EQ(response.results(0).measure(), v1::MEASURE_MI);
   EXPECT_EQ(response.results(1).measure(), v1::MEASURE_P);
@@ -994,7 +1012,8 @@ TEST_F(BuyerServiceTest, QualityReportIsOneChargeSplitInThree) {
   EXPECT_DOUBLE_EQ(entries[0].epsilon, 0.9);
 
   v1::QualityReportResponse again;
-  ASSERT_OK(service_->QualityReportImpl(Buyer("alice"), request, &again));
+  ASSERT_OK(
+      QualityReportImpl(service_->core(), Buyer("alice"), request, &again));
   EXPECT_TRUE(again.replayed());
   EXPECT_EQ(again.epsilon_charged(), 0);
   for (int i = 0; i < 3; ++i) {
@@ -1003,9 +1022,10 @@ TEST_F(BuyerServiceTest, QualityReportIsOneChargeSplitInThree) {
   EXPECT_THAT(Entries("alice"), SizeIs(1));
 
   request.set_request_id("report-2");
-  EXPECT_THAT(service_->QualityReportImpl(Buyer("alice"), request, &again),
-              StatusIs(absl::StatusCode::kResourceExhausted,
-                       HasSubstr("remaining 0.1")));
+  EXPECT_THAT(
+      QualityReportImpl(service_->core(), Buyer("alice"), request, &again),
+      StatusIs(absl::StatusCode::kResourceExhausted,
+               HasSubstr("remaining 0.1")));
 }
 
 TEST_F(BuyerServiceTest, QualityReportNamesBothMethods) {
@@ -1017,7 +1037,8 @@ TEST_F(BuyerServiceTest, QualityReportNamesBothMethods) {
   request.set_method(v1::SELECTION_METHOD_BASIC);
   request.set_repair_method(v1::REPAIR_METHOD_VERTEX_COVER);
   v1::QualityReportResponse response;
-  ASSERT_OK(service_->QualityReportImpl(Buyer("alice"), request, &response));
+  ASSERT_OK(
+      QualityReportImpl(service_->core(), Buyer("alice"), request, &response));
   ASSERT_THAT(response.results(), SizeIs(3));
   EXPECT_EQ(response.results(0).method(), "basic");
   EXPECT_EQ(response.results(1).method(), "basic");
@@ -1029,7 +1050,7 @@ TEST_F(BuyerServiceTest, QualityReportNamesBothMethods) {
   // The repair method is part of the identity.
   request.set_repair_method(v1::REPAIR_METHOD_COVER_BOUND);
   EXPECT_THAT(
-      service_->QualityReportImpl(Buyer("alice"), request, &response),
+      QualityReportImpl(service_->core(), Buyer("alice"), request, &response),
       StatusIs(absl::StatusCode::kAlreadyExists, HasSubstr("report-basic")));
 
   // On an exact_repair dataset the default I_R method is exact.
@@ -1039,7 +1060,8 @@ TEST_F(BuyerServiceTest, QualityReportNamesBothMethods) {
   exact.set_dataset_id(kExact);
   exact.set_epsilon(0.9);
   exact.set_request_id("report-exact");
-  ASSERT_OK(service_->QualityReportImpl(Buyer("alice"), exact, &response));
+  ASSERT_OK(
+      QualityReportImpl(service_->core(), Buyer("alice"), exact, &response));
   ASSERT_THAT(response.results(), SizeIs(3));
   EXPECT_EQ(response.results(0).method(), "group_bound");
   EXPECT_EQ(response.results(2).method(), "exact");
@@ -1060,21 +1082,23 @@ TEST_F(BuyerServiceTest, QualityReportValidatesItsArguments) {
   request.set_epsilon(-2);
   v1::QualityReportResponse response;
   EXPECT_THAT(
-      service_->QualityReportImpl(Buyer("alice"), request, &response),
+      QualityReportImpl(service_->core(), Buyer("alice"), request, &response),
       StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("epsilon")));
   // Below the public floor (a third of the smallest double would be 0).
   request.set_epsilon(5e-324);
-  EXPECT_THAT(service_->QualityReportImpl(Buyer("alice"), request, &response),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("at least 1e-06")));
+  EXPECT_THAT(
+      QualityReportImpl(service_->core(), Buyer("alice"), request, &response),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("at least 1e-06")));
   request.set_epsilon(0.3);
   request.set_dataset_id("ghost");
-  EXPECT_THAT(service_->QualityReportImpl(Buyer("alice"), request, &response),
-              StatusIs(absl::StatusCode::kNotFound, HasSubstr("'ghost'")));
+  EXPECT_THAT(
+      QualityReportImpl(service_->core(), Buyer("alice"), request, &response),
+      StatusIs(absl::StatusCode::kNotFound, HasSubstr("'ghost'")));
   request.set_dataset_id(kHospital);
   request.set_method(static_cast<v1::SelectionMethod>(-3));
   EXPECT_THAT(
-      service_->QualityReportImpl(Buyer("alice"), request, &response),
+      QualityReportImpl(service_->core(), Buyer("alice"), request, &response),
       StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("method")));
   EXPECT_THAT(Entries(), SizeIs(0));
 }
@@ -1092,17 +1116,19 @@ TEST_F(BuyerServiceTest, GetBudgetShowsOnlyTheCallersOwnLedger) {
   Grant("alice", 2.0, kSmall);
   Grant("bob", 3.0);
   v1::MeasureInconsistencyResponse response;
-  ASSERT_OK(service_->MeasureInconsistencyImpl(
-      Buyer("alice"), MeasureRequest(v1::MEASURE_MI, 0.1, "a1"), &response));
-  ASSERT_OK(service_->MeasureInconsistencyImpl(
-      Buyer("alice"), MeasureRequest(v1::MEASURE_P, 0.2, "a2", kSmall),
-      &response));
-  ASSERT_OK(service_->MeasureInconsistencyImpl(
-      Buyer("bob"), MeasureRequest(v1::MEASURE_R, 0.3, "b1"), &response));
+  ASSERT_OK(MeasureInconsistencyImpl(service_->core(), Buyer("alice"),
+                                     MeasureRequest(v1::MEASURE_MI, 0.1, "a1"),
+                                     &response));
+  ASSERT_OK(MeasureInconsistencyImpl(
+      service_->core(), Buyer("alice"),
+      MeasureRequest(v1::MEASURE_P, 0.2, "a2", kSmall), &response));
+  ASSERT_OK(MeasureInconsistencyImpl(service_->core(), Buyer("bob"),
+                                     MeasureRequest(v1::MEASURE_R, 0.3, "b1"),
+                                     &response));
 
   v1::GetBudgetRequest request;
   v1::GetBudgetResponse budget;
-  ASSERT_OK(service_->GetBudgetImpl(Buyer("alice"), request, &budget));
+  ASSERT_OK(GetBudgetImpl(service_->core(), Buyer("alice"), request, &budget));
   ASSERT_THAT(budget.budgets(), SizeIs(2));
   EXPECT_EQ(budget.budgets(0).dataset_id(), kHospital);
   EXPECT_EQ(budget.budgets(0).buyer_id(), "alice");
@@ -1113,7 +1139,7 @@ TEST_F(BuyerServiceTest, GetBudgetShowsOnlyTheCallersOwnLedger) {
   EXPECT_EQ(budget.history_size(), 0);  // not asked for
 
   request.set_include_history(true);
-  ASSERT_OK(service_->GetBudgetImpl(Buyer("alice"), request, &budget));
+  ASSERT_OK(GetBudgetImpl(service_->core(), Buyer("alice"), request, &budget));
   ASSERT_THAT(budget.history(), SizeIs(2));
   EXPECT_EQ(budget.history(0).request_id(), "a2");  // newest first
   EXPECT_EQ(budget.history(1).request_id(), "a1");
@@ -1123,26 +1149,26 @@ TEST_F(BuyerServiceTest, GetBudgetShowsOnlyTheCallersOwnLedger) {
   }
 
   request.set_dataset_id(kHospital);
-  ASSERT_OK(service_->GetBudgetImpl(Buyer("alice"), request, &budget));
+  ASSERT_OK(GetBudgetImpl(service_->core(), Buyer("alice"), request, &budget));
   ASSERT_THAT(budget.budgets(), SizeIs(1));
   ASSERT_THAT(budget.history(), SizeIs(1));
   EXPECT_EQ(budget.history(0).request_id(), "a1");
 
   request.set_dataset_id("");
   request.set_history_limit(1);
-  ASSERT_OK(service_->GetBudgetImpl(Buyer("alice"), request, &budget));
+  ASSERT_OK(GetBudgetImpl(service_->core(), Buyer("alice"), request, &budget));
   ASSERT_THAT(budget.history(), SizeIs(1));
 
   // Bob sees only his own.
   request.set_history_limit(0);
-  ASSERT_OK(service_->GetBudgetImpl(Buyer("bob"), request, &budget));
+  ASSERT_OK(GetBudgetImpl(service_->core(), Buyer("bob"), request, &budget));
   ASSERT_THAT(budget.budgets(), SizeIs(1));
   EXPECT_EQ(budget.budgets(0).buyer_id(), "bob");
   ASSERT_THAT(budget.history(), SizeIs(1));
   EXPECT_EQ(budget.history(0).request_id(), "b1");
 
   // A buyer without grants sees nothing (and no one else's).
-  ASSERT_OK(service_->GetBudgetImpl(Buyer("carol"), request, &budget));
+  ASSERT_OK(GetBudgetImpl(service_->core(), Buyer("carol"), request, &budget));
   EXPECT_EQ(budget.budgets_size(), 0);
   EXPECT_EQ(budget.history_size(), 0);
   ASSERT_THAT(registry_->Delete(kSmall), IsOk());
@@ -1152,21 +1178,21 @@ TEST_F(BuyerServiceTest, GetBudgetValidation) {
   v1::GetBudgetRequest request;
   v1::GetBudgetResponse budget;
   request.set_history_limit(10'001);
-  EXPECT_THAT(service_->GetBudgetImpl(Buyer("alice"), request, &budget),
+  EXPECT_THAT(GetBudgetImpl(service_->core(), Buyer("alice"), request, &budget),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("history_limit must be at most 10000")));
   request.set_history_limit(10'000);
-  EXPECT_OK(service_->GetBudgetImpl(Buyer("alice"), request, &budget));
+  EXPECT_OK(GetBudgetImpl(service_->core(), Buyer("alice"), request, &budget));
   request.set_dataset_id("ghost");
-  EXPECT_THAT(service_->GetBudgetImpl(Buyer("alice"), request, &budget),
+  EXPECT_THAT(GetBudgetImpl(service_->core(), Buyer("alice"), request, &budget),
               StatusIs(absl::StatusCode::kNotFound, HasSubstr("'ghost'")));
   request.set_dataset_id("bad/id");
   EXPECT_THAT(
-      service_->GetBudgetImpl(Buyer("alice"), request, &budget),
+      GetBudgetImpl(service_->core(), Buyer("alice"), request, &budget),
       StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("dataset_id")));
   // A known dataset without a grant: an empty answer, not an error.
   request.set_dataset_id(kHospital);
-  ASSERT_OK(service_->GetBudgetImpl(Buyer("alice"), request, &budget));
+  ASSERT_OK(GetBudgetImpl(service_->core(), Buyer("alice"), request, &budget));
   EXPECT_EQ(budget.budgets_size(), 0);
 }
 

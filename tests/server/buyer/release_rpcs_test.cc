@@ -2,8 +2,6 @@
 // (docs/service.md, "Buyer releases") and the dataset kinds, through the pure
 // *Impl functions: validation before any reservation, charges, ledger entries,
 // replays.
-#include <unistd.h>
-
 #include <atomic>
 #include <cmath>
 #include <cstring>
@@ -28,12 +26,18 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "server/buyer/buyer_service_impl.h"
+#include "server/buyer/measure_inconsistency_impl.h"
 #include "server/buyer/node_scores_cache.h"
-#include "server/buyer/release_helpers.h"
+#include "server/buyer/quality_report_impl.h"
+#include "server/buyer/release_cuboids_impl.h"
+#include "server/buyer/release_fingerprint.h"
+#include "server/buyer/select_influential_nodes_impl.h"
+#include "server/buyer/train_decision_tree_impl.h"
 #include "server/registry/dataset_registry.h"
 #include "server/storage/sqlite_accounts_store.h"
 #include "server/storage/sqlite_ledger_store.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::server::buyer {
 namespace {
@@ -43,6 +47,7 @@ using core::ledger::LedgerEntry;
 using core::ledger::LedgerFilter;
 using ::dpq::testing::IsOk;
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TempDir;
 using ::testing::DoubleEq;
 using ::testing::DoubleNear;
 using ::testing::ElementsAre;
@@ -74,12 +79,9 @@ auth::Principal Buyer(const std::string& id) {
 class ReleaseRpcsTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    registry_dir_ =
-        new fs::path(fs::temp_directory_path() /
-                     absl::StrCat("dpq_release_rpcs_registry_", ::getpid()));
-    fs::remove_all(*registry_dir_);
+    registry_dir_ = new TempDir("dpq-release-registry");
     registry::DatasetRegistry::Options options;
-    options.data_dir = registry_dir_->string();
+    options.data_dir = registry_dir_->path();
     options.graph_threads = 1;
     absl::StatusOr<std::unique_ptr<registry::DatasetRegistry>> r =
         registry::DatasetRegistry::Open(options);
@@ -123,17 +125,10 @@ class ReleaseRpcsTest : public ::testing::Test {
   static void TearDownTestSuite() {
     delete registry_;
     registry_ = nullptr;
-    fs::remove_all(*registry_dir_);
     delete registry_dir_;
   }
 
   void SetUp() override {
-    const ::testing::TestInfo* info =
-        ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           absl::StrCat("dpq_release_rpcs_", ::getpid(), "_", info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
     ASSERT_OK_AND_ASSIGN(ledger_, storage::SqliteLedgerStore::Open(
                                       (dir_ / "ledger.db").string()));
     ASSERT_OK_AND_ASSIGN(accounts_,
@@ -147,7 +142,6 @@ class ReleaseRpcsTest : public ::testing::Test {
   void TearDown() override {
     service_.reset();
     ledger_.reset();
-    fs::remove_all(dir_);
   }
 
   std::vector<LedgerEntry> Entries() {
@@ -203,23 +197,25 @@ class ReleaseRpcsTest : public ::testing::Test {
     return r;
   }
 
-  static fs::path* registry_dir_;
+  static TempDir* registry_dir_;
   static registry::DatasetRegistry* registry_;
-  fs::path dir_;
+  TempDir temp_dir_{"dpq-release"};
+  const fs::path dir_{temp_dir_.path()};
   std::unique_ptr<storage::SqliteLedgerStore> ledger_;
   std::unique_ptr<storage::SqliteAccountsStore> accounts_;
   std::unique_ptr<BuyerServiceImpl> service_;
 };
 
-fs::path* ReleaseRpcsTest::registry_dir_ = nullptr;
+TempDir* ReleaseRpcsTest::registry_dir_ = nullptr;
 registry::DatasetRegistry* ReleaseRpcsTest::registry_ = nullptr;
 
 // ---- ReleaseCuboids ---------------------------------------------------------
 
 TEST_F(ReleaseRpcsTest, CuboidsAreChargedRecordedAndConsistent) {
   v1::ReleaseCuboidsResponse r;
-  ASSERT_OK(service_->ReleaseCuboidsImpl(
-      Buyer("alice"), Cuboids({{"Sex", "Label"}, {"Label"}}, 1, "c1"), &r));
+  ASSERT_OK(ReleaseCuboidsImpl(service_->core(), Buyer("alice"),
+                               Cuboids({{"Sex", "Label"}, {"Label"}}, 1, "c1"),
+                               &r));
   ASSERT_THAT(r.cuboids(), SizeIs(2));
   EXPECT_THAT(r.cuboids(0).dimensions(), ElementsAre("Sex", "Label"));
   // Inferred domains always have an "other" cell: 3 x 3 and 3 cells.
@@ -257,10 +253,10 @@ TEST_F(ReleaseRpcsTest, CuboidsAreChargedRecordedAndConsistent) {
 
 TEST_F(ReleaseRpcsTest, CuboidRetryReplaysWithoutANewCharge) {
   v1::ReleaseCuboidsResponse first, again;
-  ASSERT_OK(service_->ReleaseCuboidsImpl(
-      Buyer("alice"), Cuboids({{"Sex"}}, 0.5, "c2"), &first));
-  ASSERT_OK(service_->ReleaseCuboidsImpl(
-      Buyer("alice"), Cuboids({{"Sex"}}, 0.5, "c2"), &again));
+  ASSERT_OK(ReleaseCuboidsImpl(service_->core(), Buyer("alice"),
+                               Cuboids({{"Sex"}}, 0.5, "c2"), &first));
+  ASSERT_OK(ReleaseCuboidsImpl(service_->core(), Buyer("alice"),
+                               Cuboids({{"Sex"}}, 0.5, "c2"), &again));
   EXPECT_TRUE(again.replayed());
   EXPECT_EQ(again.epsilon_charged(), 0);
   EXPECT_DOUBLE_EQ(again.remaining_budget(), 9.5);
@@ -268,8 +264,8 @@ TEST_F(ReleaseRpcsTest, CuboidRetryReplaysWithoutANewCharge) {
             first.cuboids(0).SerializeAsString());
   // The same id with other parameters is another request.
   v1::ReleaseCuboidsResponse other;
-  EXPECT_THAT(service_->ReleaseCuboidsImpl(
-                  Buyer("alice"), Cuboids({{"Label"}}, 0.5, "c2"), &other),
+  EXPECT_THAT(ReleaseCuboidsImpl(service_->core(), Buyer("alice"),
+                                 Cuboids({{"Label"}}, 0.5, "c2"), &other),
               StatusIs(absl::StatusCode::kAlreadyExists, HasSubstr("c2")));
   EXPECT_THAT(Entries(), SizeIs(1));
 }
@@ -277,35 +273,37 @@ TEST_F(ReleaseRpcsTest, CuboidRetryReplaysWithoutANewCharge) {
 TEST_F(ReleaseRpcsTest, BadCuboidRequestsAreRefusedBeforeAnyCharge) {
   v1::ReleaseCuboidsResponse r;
   const auto alice = Buyer("alice");
-  EXPECT_THAT(service_->ReleaseCuboidsImpl(alice, Cuboids({{"Height"}}, 1), &r),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("'Height' is not a cube dimension")));
   EXPECT_THAT(
-      service_->ReleaseCuboidsImpl(alice, Cuboids({{"Sex", "Sex"}}, 1), &r),
-      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("twice")));
-  EXPECT_THAT(service_->ReleaseCuboidsImpl(alice, Cuboids({}, 1), &r),
+      ReleaseCuboidsImpl(service_->core(), alice, Cuboids({{"Height"}}, 1), &r),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("'Height' is not a cube dimension")));
+  EXPECT_THAT(ReleaseCuboidsImpl(service_->core(), alice,
+                                 Cuboids({{"Sex", "Sex"}}, 1), &r),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("twice")));
+  EXPECT_THAT(ReleaseCuboidsImpl(service_->core(), alice, Cuboids({}, 1), &r),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("1 to 16 cuboids")));
   std::vector<std::vector<std::string>> many(17, {"Sex"});
   EXPECT_THAT(
-      service_->ReleaseCuboidsImpl(alice, Cuboids(many, 1), &r),
+      ReleaseCuboidsImpl(service_->core(), alice, Cuboids(many, 1), &r),
       StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("holds 17")));
   for (const double bad :
        {kNaN, 0.0, -1.0, std::numeric_limits<double>::infinity()}) {
     EXPECT_THAT(
-        service_->ReleaseCuboidsImpl(alice, Cuboids({{"Sex"}}, bad), &r),
+        ReleaseCuboidsImpl(service_->core(), alice, Cuboids({{"Sex"}}, bad),
+                           &r),
         StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("epsilon")))
         << bad;
   }
   v1::ReleaseCuboidsRequest no_cube = Cuboids({{"Sex"}}, 1);
   no_cube.set_dataset_id("plain");
   ASSERT_OK(ledger_->Grant("alice", "plain", 1));
-  EXPECT_THAT(service_->ReleaseCuboidsImpl(alice, no_cube, &r),
+  EXPECT_THAT(ReleaseCuboidsImpl(service_->core(), alice, no_cube, &r),
               StatusIs(absl::StatusCode::kFailedPrecondition,
                        HasSubstr("declared no cube_dimensions")));
   v1::ReleaseCuboidsRequest on_graph = Cuboids({{"Sex"}}, 1);
   on_graph.set_dataset_id("net");
-  EXPECT_THAT(service_->ReleaseCuboidsImpl(alice, on_graph, &r),
+  EXPECT_THAT(ReleaseCuboidsImpl(service_->core(), alice, on_graph, &r),
               StatusIs(absl::StatusCode::kFailedPrecondition,
                        HasSubstr("'net' is a graph")));
   EXPECT_THAT(Entries(), IsEmpty());
@@ -315,8 +313,8 @@ TEST_F(ReleaseRpcsTest, CuboidOverThreeDimensionsHasEveryCell) {
   // Age (int64, 40 values, domain inferred on request) and "other" for
   // every dimension: 41 * 3 * 3 cells, empty ones included.
   v1::ReleaseCuboidsResponse r;
-  EXPECT_OK(service_->ReleaseCuboidsImpl(
-      Buyer("alice"), Cuboids({{"Age", "Sex", "Label"}}, 1), &r));
+  EXPECT_OK(ReleaseCuboidsImpl(service_->core(), Buyer("alice"),
+                               Cuboids({{"Age", "Sex", "Label"}}, 1), &r));
   EXPECT_THAT(r.cuboids(0).cells(), SizeIs(369));
 }
 
@@ -327,7 +325,8 @@ TEST_F(ReleaseRpcsTest, TreeChargesEpsilonPlusAccuracyEpsilon) {
   v1::TrainDecisionTreeRequest request = Tree(1, "t1");
   request.set_accuracy_epsilon(0.5);
   v1::TrainDecisionTreeResponse r;
-  ASSERT_OK(service_->TrainDecisionTreeImpl(Buyer("alice"), request, &r));
+  ASSERT_OK(
+      TrainDecisionTreeImpl(service_->core(), Buyer("alice"), request, &r));
   ASSERT_THAT(r.nodes(), Not(IsEmpty()));
   EXPECT_FALSE(r.tree_text().empty());
   EXPECT_TRUE(r.has_tpr());
@@ -354,7 +353,8 @@ TEST_F(ReleaseRpcsTest, TreeChargesEpsilonPlusAccuracyEpsilon) {
   EXPECT_DOUBLE_EQ(entries[0].epsilon, 3);
 
   v1::TrainDecisionTreeResponse again;
-  ASSERT_OK(service_->TrainDecisionTreeImpl(Buyer("alice"), request, &again));
+  ASSERT_OK(
+      TrainDecisionTreeImpl(service_->core(), Buyer("alice"), request, &again));
   EXPECT_TRUE(again.replayed());
   EXPECT_EQ(again.epsilon_charged(), 0);
   EXPECT_EQ(again.tree_text(), r.tree_text());
@@ -369,7 +369,8 @@ TEST_F(ReleaseRpcsTest, TreeWithoutAccuracyHasNoRates) {
   request.add_weights(2);
   request.set_sensitivity(v1::SENSITIVITY_MODE_LOCAL);
   v1::TrainDecisionTreeResponse r;
-  ASSERT_OK(service_->TrainDecisionTreeImpl(Buyer("alice"), request, &r));
+  ASSERT_OK(
+      TrainDecisionTreeImpl(service_->core(), Buyer("alice"), request, &r));
   EXPECT_FALSE(r.has_tpr());
   EXPECT_FALSE(r.has_tnr());
   EXPECT_DOUBLE_EQ(r.epsilon_charged(), 2);  // k_Q = 2 ([Sex] is public)
@@ -387,7 +388,7 @@ TEST_F(ReleaseRpcsTest, BadTreeRequestsAreRefusedBeforeAnyCharge) {
   v1::TrainDecisionTreeResponse r;
   auto expect_invalid = [&](v1::TrainDecisionTreeRequest request,
                             const std::string& text) {
-    EXPECT_THAT(service_->TrainDecisionTreeImpl(alice, request, &r),
+    EXPECT_THAT(TrainDecisionTreeImpl(service_->core(), alice, request, &r),
                 StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(text)))
         << text;
   };
@@ -435,7 +436,7 @@ TEST_F(ReleaseRpcsTest, BadTreeRequestsAreRefusedBeforeAnyCharge) {
   expect_invalid(q, "accuracy_epsilon");
   q = Tree(1);
   q.set_dataset_id("net");
-  EXPECT_THAT(service_->TrainDecisionTreeImpl(alice, q, &r),
+  EXPECT_THAT(TrainDecisionTreeImpl(service_->core(), alice, q, &r),
               StatusIs(absl::StatusCode::kFailedPrecondition,
                        HasSubstr("'net' is a graph; it answers "
                                  "SelectInfluentialNodes only")));
@@ -450,7 +451,8 @@ TEST_F(ReleaseRpcsTest, TreeThresholdsComeFromTheDeclaredDimension) {
   request.set_generations(3);
   request.set_population(8);
   v1::TrainDecisionTreeResponse r;
-  ASSERT_OK(service_->TrainDecisionTreeImpl(Buyer("alice"), request, &r));
+  ASSERT_OK(
+      TrainDecisionTreeImpl(service_->core(), Buyer("alice"), request, &r));
   for (const v1::DecisionTreeNode& node : r.nodes()) {
     if (node.leaf()) continue;
     EXPECT_GE(node.threshold(), 20);
@@ -467,7 +469,8 @@ TEST_F(ReleaseRpcsTest, TreeUsesDeclaredDimensionsAndAnyDeclaredClass) {
   request.set_positive_class("maybe");
   request.set_accuracy_epsilon(0.5);
   v1::TrainDecisionTreeResponse r;
-  ASSERT_OK(service_->TrainDecisionTreeImpl(Buyer("alice"), request, &r));
+  ASSERT_OK(
+      TrainDecisionTreeImpl(service_->core(), Buyer("alice"), request, &r));
   EXPECT_DOUBLE_EQ(r.epsilon_charged(), 1.5);
   for (const v1::DecisionTreeNode& node : r.nodes()) {
     if (node.leaf()) continue;
@@ -481,7 +484,7 @@ TEST_F(ReleaseRpcsTest, TreeNeedsPublicDomainsBeforeAnyCharge) {
   v1::TrainDecisionTreeResponse r;
   v1::TrainDecisionTreeRequest q = Tree(1);
   q.set_dataset_id("plain");  // no cube dimension at all
-  EXPECT_THAT(service_->TrainDecisionTreeImpl(alice, q, &r),
+  EXPECT_THAT(TrainDecisionTreeImpl(service_->core(), alice, q, &r),
               StatusIs(absl::StatusCode::kFailedPrecondition,
                        HasSubstr("column 'Label' has no public domain: the "
                                  "dataset owner must declare it as a cube "
@@ -491,13 +494,13 @@ TEST_F(ReleaseRpcsTest, TreeNeedsPublicDomainsBeforeAnyCharge) {
   q.set_dataset_id("partial");
   q.add_features("Sex");
   q.add_features("Age");  // a column, but not declared
-  EXPECT_THAT(service_->TrainDecisionTreeImpl(alice, q, &r),
+  EXPECT_THAT(TrainDecisionTreeImpl(service_->core(), alice, q, &r),
               StatusIs(absl::StatusCode::kFailedPrecondition,
                        HasSubstr("column 'Age' has no public domain")));
   q = Tree(1);
   q.set_dataset_id("partial");
   q.set_positive_class("rich");
-  EXPECT_THAT(service_->TrainDecisionTreeImpl(alice, q, &r),
+  EXPECT_THAT(TrainDecisionTreeImpl(service_->core(), alice, q, &r),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("positive_class 'rich' is not a declared "
                                  "value of the label column 'Label'; its "
@@ -505,14 +508,14 @@ TEST_F(ReleaseRpcsTest, TreeNeedsPublicDomainsBeforeAnyCharge) {
   // The "other" catch-all is no class.
   q = Tree(1);
   q.set_positive_class("other");
-  EXPECT_THAT(service_->TrainDecisionTreeImpl(alice, q, &r),
+  EXPECT_THAT(TrainDecisionTreeImpl(service_->core(), alice, q, &r),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("its values are: ")));
   // An unknown column is still INVALID_ARGUMENT.
   q = Tree(1);
   q.set_dataset_id("partial");
   q.add_features("Height");
-  EXPECT_THAT(service_->TrainDecisionTreeImpl(alice, q, &r),
+  EXPECT_THAT(TrainDecisionTreeImpl(service_->core(), alice, q, &r),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("features: 'Height' is not a column")));
   EXPECT_THAT(Entries(), IsEmpty());
@@ -520,12 +523,14 @@ TEST_F(ReleaseRpcsTest, TreeNeedsPublicDomainsBeforeAnyCharge) {
 
 TEST_F(ReleaseRpcsTest, TreeOverBudgetChargesNothingAndFreesItsSlot) {
   v1::TrainDecisionTreeResponse r;
-  EXPECT_THAT(service_->TrainDecisionTreeImpl(Buyer("alice"), Tree(11), &r),
-              StatusIs(absl::StatusCode::kResourceExhausted,
-                       HasSubstr("remaining 10")));
+  EXPECT_THAT(
+      TrainDecisionTreeImpl(service_->core(), Buyer("alice"), Tree(11), &r),
+      StatusIs(absl::StatusCode::kResourceExhausted,
+               HasSubstr("remaining 10")));
   // The heavy-job slot was given back: the next trainings run.
   for (int i = 0; i < 3; ++i) {
-    EXPECT_OK(service_->TrainDecisionTreeImpl(Buyer("alice"), Tree(0.1), &r));
+    EXPECT_OK(
+        TrainDecisionTreeImpl(service_->core(), Buyer("alice"), Tree(0.1), &r));
   }
 }
 
@@ -537,7 +542,7 @@ TEST_F(ReleaseRpcsTest, OverBudgetRefusalSpeaksInTheBuyersNumbers) {
   request.set_accuracy_epsilon(2);
   v1::TrainDecisionTreeResponse r;
   const absl::Status refused =
-      service_->TrainDecisionTreeImpl(Buyer("alice"), request, &r);
+      TrainDecisionTreeImpl(service_->core(), Buyer("alice"), request, &r);
   EXPECT_THAT(
       refused,
       StatusIs(absl::StatusCode::kResourceExhausted,
@@ -557,8 +562,9 @@ TEST_F(ReleaseRpcsTest, OverBudgetRefusalSpeaksInTheBuyersNumbers) {
   EXPECT_EQ(details->quota_violations[0].subject, "buyer:alice/dataset:people");
   // A cube release is charged its epsilon: no second number.
   v1::ReleaseCuboidsResponse cuboids;
-  const absl::Status cube = service_->ReleaseCuboidsImpl(
-      Buyer("alice"), Cuboids({{"Sex"}}, 10.5, "c-big"), &cuboids);
+  const absl::Status cube =
+      ReleaseCuboidsImpl(service_->core(), Buyer("alice"),
+                         Cuboids({{"Sex"}}, 10.5, "c-big"), &cuboids);
   EXPECT_THAT(cube,
               StatusIs(absl::StatusCode::kResourceExhausted,
                        HasSubstr("requested epsilon 10.5, remaining 10.")));
@@ -581,21 +587,23 @@ TEST_F(ReleaseRpcsTest, TreeStoppedByItsCallerIsChargedAndTheRetryResumes) {
   // reservation on.
   leaving.cancelled = [polls] { return ++*polls > 1; };
   v1::TrainDecisionTreeResponse r;
-  EXPECT_THAT(
-      service_->TrainDecisionTreeImpl(Buyer("alice"), request, &r, leaving),
-      StatusIs(absl::StatusCode::kCancelled,
-               HasSubstr("request_id 'stop-1' stands")));
+  EXPECT_THAT(TrainDecisionTreeImpl(service_->core(), Buyer("alice"), request,
+                                    &r, leaving),
+              StatusIs(absl::StatusCode::kCancelled,
+                       HasSubstr("request_id 'stop-1' stands")));
   std::vector<LedgerEntry> entries = Entries();
   ASSERT_THAT(entries, SizeIs(1));
   EXPECT_EQ(entries[0].state, core::ledger::EntryState::kCharged);
   EXPECT_DOUBLE_EQ(entries[0].epsilon, 2);  // k_Q = 2 on "people"
 
   request.set_generations(2);  // a different request: refused, not resumed
-  EXPECT_THAT(service_->TrainDecisionTreeImpl(Buyer("alice"), request, &r),
-              StatusIs(absl::StatusCode::kAlreadyExists,
-                       HasSubstr("for a different request")));
+  EXPECT_THAT(
+      TrainDecisionTreeImpl(service_->core(), Buyer("alice"), request, &r),
+      StatusIs(absl::StatusCode::kAlreadyExists,
+               HasSubstr("for a different request")));
   request.set_generations(3);
-  ASSERT_OK(service_->TrainDecisionTreeImpl(Buyer("alice"), request, &r));
+  ASSERT_OK(
+      TrainDecisionTreeImpl(service_->core(), Buyer("alice"), request, &r));
   EXPECT_TRUE(r.replayed());
   EXPECT_EQ(r.epsilon_charged(), 0);
   EXPECT_FALSE(r.tree_text().empty());
@@ -607,8 +615,8 @@ TEST_F(ReleaseRpcsTest, TreeStoppedByItsCallerIsChargedAndTheRetryResumes) {
 
 TEST_F(ReleaseRpcsTest, NodesAreSelectedUnderEdgeDp) {
   v1::SelectInfluentialNodesResponse r;
-  ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"),
-                                                 Nodes(2, 1, "n1"), &r));
+  ASSERT_OK(SelectInfluentialNodesImpl(service_->core(), Buyer("alice"),
+                                       Nodes(2, 1, "n1"), &r));
   ASSERT_THAT(r.nodes(), SizeIs(2));
   const std::set<std::string> all = {"a", "b", "c", "d", "e", "f"};
   EXPECT_TRUE(all.count(r.nodes(0)) && all.count(r.nodes(1)));
@@ -622,8 +630,8 @@ TEST_F(ReleaseRpcsTest, NodesAreSelectedUnderEdgeDp) {
   EXPECT_EQ(entries[0].neighbouring, "one edge added or removed (edge-DP)");
 
   v1::SelectInfluentialNodesResponse again;
-  ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"),
-                                                 Nodes(2, 1, "n1"), &again));
+  ASSERT_OK(SelectInfluentialNodesImpl(service_->core(), Buyer("alice"),
+                                       Nodes(2, 1, "n1"), &again));
   EXPECT_TRUE(again.replayed());
   EXPECT_EQ(again.epsilon_charged(), 0);
   EXPECT_THAT(again.nodes(), ElementsAre(r.nodes(0), r.nodes(1)));
@@ -636,7 +644,8 @@ TEST_F(ReleaseRpcsTest, NodesByAggregationWithOneObjective) {
   q.add_weights(2);
   q.set_sensitivity(v1::SENSITIVITY_MODE_LOCAL);
   v1::SelectInfluentialNodesResponse r;
-  ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"), q, &r));
+  ASSERT_OK(
+      SelectInfluentialNodesImpl(service_->core(), Buyer("alice"), q, &r));
   EXPECT_THAT(r.nodes(), SizeIs(1));
   EXPECT_EQ(Entries()[0].operation,
             "SelectInfluentialNodes k=1 aggregation local degree");
@@ -654,7 +663,7 @@ TEST_F(ReleaseRpcsTest, NodeScoresAreCachedPerVersionAndParameters) {
   }
   ASSERT_OK(registry_->Register(manifest, kEdges).status());
   ASSERT_OK(ledger_->Grant("alice", "cachenet", 10));
-  const NodeScoresCache& cache = service_->node_scores();
+  const NodeScoresCache& cache = service_->core().node_scores;
   v1::SelectInfluentialNodesRequest q = Nodes(1, 0.5);
   q.set_dataset_id("cachenet");
   q.set_approach(v1::SELECTION_APPROACH_AGGREGATION);
@@ -664,13 +673,15 @@ TEST_F(ReleaseRpcsTest, NodeScoresAreCachedPerVersionAndParameters) {
   v1::SelectInfluentialNodesResponse r;
   const uint64_t before = cache.computations();
   q.set_request_id("cache-1");
-  ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"), q, &r));
+  ASSERT_OK(
+      SelectInfluentialNodesImpl(service_->core(), Buyer("alice"), q, &r));
   EXPECT_EQ(cache.computations(), before + 1);
   // Other epsilon and k, same scores: no recomputation, charged again.
   q.set_epsilon(0.25);
   q.set_k(2);
   q.set_request_id("cache-2");
-  ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"), q, &r));
+  ASSERT_OK(
+      SelectInfluentialNodesImpl(service_->core(), Buyer("alice"), q, &r));
   EXPECT_EQ(cache.computations(), before + 1);
   EXPECT_DOUBLE_EQ(r.epsilon_charged(), 0.25);
   EXPECT_DOUBLE_EQ(r.remaining_budget(), 9.25);
@@ -678,15 +689,18 @@ TEST_F(ReleaseRpcsTest, NodeScoresAreCachedPerVersionAndParameters) {
   // Other weights: other scores.
   q.set_weights(1, 3);
   q.set_request_id("cache-3");
-  ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"), q, &r));
+  ASSERT_OK(
+      SelectInfluentialNodesImpl(service_->core(), Buyer("alice"), q, &r));
   EXPECT_EQ(cache.computations(), before + 2);
   // A new version of the dataset: recomputed.
   ASSERT_OK(registry_->Replace(manifest, kEdges).status());
   q.set_request_id("cache-4");
-  ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"), q, &r));
+  ASSERT_OK(
+      SelectInfluentialNodesImpl(service_->core(), Buyer("alice"), q, &r));
   EXPECT_EQ(cache.computations(), before + 3);
   q.set_request_id("cache-5");
-  ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"), q, &r));
+  ASSERT_OK(
+      SelectInfluentialNodesImpl(service_->core(), Buyer("alice"), q, &r));
   EXPECT_EQ(cache.computations(), before + 3);
   ASSERT_OK(registry_->Delete("cachenet"));
 }
@@ -699,8 +713,8 @@ TEST_F(ReleaseRpcsTest, CachedNodeScoresStillGiveRandomDraws) {
   std::set<std::string> drawn;
   for (int i = 0; i < 20; ++i) {
     v1::SelectInfluentialNodesResponse r;
-    ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"),
-                                                   Nodes(1, 0.01), &r));
+    ASSERT_OK(SelectInfluentialNodesImpl(service_->core(), Buyer("alice"),
+                                         Nodes(1, 0.01), &r));
     ASSERT_THAT(r.nodes(), SizeIs(1));
     drawn.insert(r.nodes(0));
   }
@@ -723,7 +737,8 @@ TEST_F(ReleaseRpcsTest, WeightsCannotProbeTheLargestDegreeForFree) {
       q.add_weights(w);
       q.add_weights(0);
       v1::SelectInfluentialNodesResponse r;
-      ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"), q, &r))
+      ASSERT_OK(
+          SelectInfluentialNodesImpl(service_->core(), Buyer("alice"), q, &r))
           << w;
       EXPECT_THAT(r.nodes(), SizeIs(1));
       EXPECT_DOUBLE_EQ(r.epsilon_charged(), 0.1);
@@ -731,8 +746,8 @@ TEST_F(ReleaseRpcsTest, WeightsCannotProbeTheLargestDegreeForFree) {
   }
   // An epsilon below the public floor is refused before anything else.
   v1::SelectInfluentialNodesResponse r;
-  EXPECT_THAT(service_->SelectInfluentialNodesImpl(Buyer("alice"),
-                                                   Nodes(1, 1e-300), &r),
+  EXPECT_THAT(SelectInfluentialNodesImpl(service_->core(), Buyer("alice"),
+                                         Nodes(1, 1e-300), &r),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("at least 1e-06")));
 }
@@ -742,8 +757,9 @@ TEST_F(ReleaseRpcsTest, BadNodeRequestsAreRefusedBeforeAnyCharge) {
   v1::SelectInfluentialNodesResponse r;
   auto expect_invalid = [&](v1::SelectInfluentialNodesRequest request,
                             const std::string& text) {
-    EXPECT_THAT(service_->SelectInfluentialNodesImpl(alice, request, &r),
-                StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(text)))
+    EXPECT_THAT(
+        SelectInfluentialNodesImpl(service_->core(), alice, request, &r),
+        StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(text)))
         << text;
   };
   expect_invalid(Nodes(0, 1), "k must be in [1, 100]");
@@ -767,7 +783,7 @@ TEST_F(ReleaseRpcsTest, BadNodeRequestsAreRefusedBeforeAnyCharge) {
   expect_invalid(q, "one number per objective (2: degree,egocentric_density)");
   q = Nodes(1, 1);
   q.set_dataset_id("people");
-  EXPECT_THAT(service_->SelectInfluentialNodesImpl(alice, q, &r),
+  EXPECT_THAT(SelectInfluentialNodesImpl(service_->core(), alice, q, &r),
               StatusIs(absl::StatusCode::kFailedPrecondition,
                        HasSubstr("'people' is a table")));
   EXPECT_THAT(Entries(), IsEmpty());
@@ -824,7 +840,8 @@ TEST_F(ReleaseRpcsTest, EveryReleaseKindRefusesPublicLimitsBeforeAnyCharge) {
                            epsilon),
               [&] {
                 v1::MeasureInconsistencyResponse response;
-                return service_->MeasureInconsistencyImpl(alice, r, &response);
+                return MeasureInconsistencyImpl(service_->core(), alice, r,
+                                                &response);
               });
       }
     }
@@ -838,7 +855,7 @@ TEST_F(ReleaseRpcsTest, EveryReleaseKindRefusesPublicLimitsBeforeAnyCharge) {
       r.set_request_id(IdOr(""));
       check(absl::StrCat("I_R ", repair, " eps ", epsilon), [&] {
         v1::MeasureInconsistencyResponse response;
-        return service_->MeasureInconsistencyImpl(alice, r, &response);
+        return MeasureInconsistencyImpl(service_->core(), alice, r, &response);
       });
     }
     for (const bool row_count : {false, true}) {
@@ -849,26 +866,26 @@ TEST_F(ReleaseRpcsTest, EveryReleaseKindRefusesPublicLimitsBeforeAnyCharge) {
       r.set_request_id(IdOr(""));
       check(absl::StrCat("report eps ", 3 * epsilon), [&] {
         v1::QualityReportResponse response;
-        return service_->QualityReportImpl(alice, r, &response);
+        return QualityReportImpl(service_->core(), alice, r, &response);
       });
     }
     v1::ReleaseCuboidsRequest cuboids = Cuboids({{"Sex", "Label"}}, epsilon);
     cuboids.set_dataset_id("huge");
     check(absl::StrCat("cuboids eps ", epsilon), [&] {
       v1::ReleaseCuboidsResponse response;
-      return service_->ReleaseCuboidsImpl(alice, cuboids, &response);
+      return ReleaseCuboidsImpl(service_->core(), alice, cuboids, &response);
     });
     v1::TrainDecisionTreeRequest tree = Tree(epsilon);
     tree.set_dataset_id("huge");
     tree.set_accuracy_epsilon(epsilon);
     check(absl::StrCat("tree eps ", epsilon), [&] {
       v1::TrainDecisionTreeResponse response;
-      return service_->TrainDecisionTreeImpl(alice, tree, &response);
+      return TrainDecisionTreeImpl(service_->core(), alice, tree, &response);
     });
     check(absl::StrCat("nodes eps ", epsilon), [&] {
       v1::SelectInfluentialNodesResponse response;
-      return service_->SelectInfluentialNodesImpl(alice, Nodes(1, epsilon),
-                                                  &response);
+      return SelectInfluentialNodesImpl(service_->core(), alice,
+                                        Nodes(1, epsilon), &response);
     });
   }
   // The walk reaches the limit: the flow releases at N = 2^32 - 2 need an
@@ -883,15 +900,16 @@ TEST_F(ReleaseRpcsTest, GraphDatasetAnswersNoMeasures) {
   m.set_epsilon(1);
   m.set_request_id("graph-mi");
   v1::MeasureInconsistencyResponse mr;
-  EXPECT_THAT(service_->MeasureInconsistencyImpl(Buyer("alice"), m, &mr),
-              StatusIs(absl::StatusCode::kFailedPrecondition,
-                       HasSubstr("'net' is a graph")));
+  EXPECT_THAT(
+      MeasureInconsistencyImpl(service_->core(), Buyer("alice"), m, &mr),
+      StatusIs(absl::StatusCode::kFailedPrecondition,
+               HasSubstr("'net' is a graph")));
   v1::QualityReportRequest q;
   q.set_dataset_id("net");
   q.set_epsilon(1);
   q.set_request_id("graph-qr");
   v1::QualityReportResponse qr;
-  EXPECT_THAT(service_->QualityReportImpl(Buyer("alice"), q, &qr),
+  EXPECT_THAT(QualityReportImpl(service_->core(), Buyer("alice"), q, &qr),
               StatusIs(absl::StatusCode::kFailedPrecondition,
                        HasSubstr("'net' is a graph")));
   EXPECT_THAT(Entries(), IsEmpty());
@@ -910,16 +928,15 @@ TEST(FingerprintTest, MatchesTheEarlierMeasureFingerprint) {
       "dpq.v1.BuyerService/%s\ndataset=%s\nversion=%d\nmeasure=%s\n"
       "epsilon=%016x\nmethod=%s\n",
       "MeasureInconsistency", "hospital", 3, "MI", bits, "optimized");
-  EXPECT_EQ(internal::FingerprintOf("MeasureInconsistency",
-                                    {{"dataset", "hospital"},
-                                     {"version", "3"},
-                                     {"measure", "MI"},
-                                     {"epsilon", internal::DoubleBits(0.5)},
-                                     {"method", "optimized"}}),
+  EXPECT_EQ(FingerprintOf("MeasureInconsistency", {{"dataset", "hospital"},
+                                                   {"version", "3"},
+                                                   {"measure", "MI"},
+                                                   {"epsilon", DoubleBits(0.5)},
+                                                   {"method", "optimized"}}),
             core::util::Sha256Hex(old_text));
   // A value cannot forge another parameter line.
-  EXPECT_NE(internal::FingerprintOf("X", {{"a", "1\nb=2"}}),
-            internal::FingerprintOf("X", {{"a", "1"}, {"b", "2"}}));
+  EXPECT_NE(FingerprintOf("X", {{"a", "1\nb=2"}}),
+            FingerprintOf("X", {{"a", "1"}, {"b", "2"}}));
 }
 
 // Every release kind records the parameters and operation it always has
@@ -937,8 +954,6 @@ TEST_F(ReleaseRpcsTest, EveryReleaseKindKeepsItsFingerprintAndOperation) {
     ADD_FAILURE() << "no entry " << request_id;
     return LedgerEntry();
   };
-  using internal::DoubleBits;
-  using internal::FingerprintOf;
 
   v1::MeasureInconsistencyRequest mi;
   mi.set_dataset_id("people");
@@ -947,8 +962,8 @@ TEST_F(ReleaseRpcsTest, EveryReleaseKindKeepsItsFingerprintAndOperation) {
   mi.set_epsilon(0.5);
   mi.set_request_id("fp-mi");
   v1::MeasureInconsistencyResponse mi_response;
-  ASSERT_OK(
-      service_->MeasureInconsistencyImpl(Buyer("alice"), mi, &mi_response));
+  ASSERT_OK(MeasureInconsistencyImpl(service_->core(), Buyer("alice"), mi,
+                                     &mi_response));
   EXPECT_EQ(entry("fp-mi").fingerprint,
             FingerprintOf("MeasureInconsistency", {{"dataset", "people"},
                                                    {"version", people_version},
@@ -964,7 +979,8 @@ TEST_F(ReleaseRpcsTest, EveryReleaseKindKeepsItsFingerprintAndOperation) {
   qr.set_epsilon(0.75);
   qr.set_request_id("fp-qr");
   v1::QualityReportResponse qr_response;
-  ASSERT_OK(service_->QualityReportImpl(Buyer("alice"), qr, &qr_response));
+  ASSERT_OK(
+      QualityReportImpl(service_->core(), Buyer("alice"), qr, &qr_response));
   EXPECT_EQ(entry("fp-qr").fingerprint,
             FingerprintOf("QualityReport", {{"dataset", "people"},
                                             {"version", people_version},
@@ -978,8 +994,8 @@ TEST_F(ReleaseRpcsTest, EveryReleaseKindKeepsItsFingerprintAndOperation) {
       Cuboids({{"Sex", "Age"}, {"Age"}}, 0.25, "fp-cuboids");
   cuboids.set_non_negative_integral(true);
   v1::ReleaseCuboidsResponse cuboids_response;
-  ASSERT_OK(
-      service_->ReleaseCuboidsImpl(Buyer("alice"), cuboids, &cuboids_response));
+  ASSERT_OK(ReleaseCuboidsImpl(service_->core(), Buyer("alice"), cuboids,
+                               &cuboids_response));
   EXPECT_EQ(entry("fp-cuboids").fingerprint,
             FingerprintOf("ReleaseCuboids", {{"dataset", "people"},
                                              {"version", people_version},
@@ -999,8 +1015,8 @@ TEST_F(ReleaseRpcsTest, EveryReleaseKindKeepsItsFingerprintAndOperation) {
   tree.set_sensitivity(v1::SENSITIVITY_MODE_LOCAL);
   tree.set_accuracy_epsilon(0.125);
   v1::TrainDecisionTreeResponse tree_response;
-  ASSERT_OK(
-      service_->TrainDecisionTreeImpl(Buyer("alice"), tree, &tree_response));
+  ASSERT_OK(TrainDecisionTreeImpl(service_->core(), Buyer("alice"), tree,
+                                  &tree_response));
   EXPECT_EQ(entry("fp-tree").fingerprint,
             FingerprintOf(
                 "TrainDecisionTree",
@@ -1027,8 +1043,8 @@ TEST_F(ReleaseRpcsTest, EveryReleaseKindKeepsItsFingerprintAndOperation) {
   nodes.add_weights(0.5);
   nodes.add_weights(1);
   v1::SelectInfluentialNodesResponse nodes_response;
-  ASSERT_OK(service_->SelectInfluentialNodesImpl(Buyer("alice"), nodes,
-                                                 &nodes_response));
+  ASSERT_OK(SelectInfluentialNodesImpl(service_->core(), Buyer("alice"), nodes,
+                                       &nodes_response));
   EXPECT_EQ(entry("fp-nodes").fingerprint,
             FingerprintOf(
                 "SelectInfluentialNodes",
@@ -1054,10 +1070,8 @@ TEST_F(ReleaseRpcsTest, EveryReleaseKindKeepsItsFingerprintAndOperation) {
 // passes meanwhile must not make the try free. The retry with the same
 // request_id gets the answer without a further charge.
 TEST(BackgroundGraphReleaseTest, WaitingForTheGraphIsChargedAndResumable) {
-  const fs::path dir =
-      fs::temp_directory_path() / absl::StrCat("dpq_release_wait_", ::getpid());
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const TempDir temp_dir("dpq-release-wait");
+  const fs::path dir = temp_dir.path();
   absl::Notification gate;
   registry::DatasetRegistry::Options options;
   options.data_dir = (dir / "data").string();
@@ -1094,8 +1108,8 @@ TEST(BackgroundGraphReleaseTest, WaitingForTheGraphIsChargedAndResumable) {
   v1::MeasureInconsistencyResponse response;
   CallContext short_call;
   short_call.deadline = absl::Now() + absl::Milliseconds(50);
-  const absl::Status timed_out = service.MeasureInconsistencyImpl(
-      Buyer("bob"), request, &response, short_call);
+  const absl::Status timed_out = MeasureInconsistencyImpl(
+      service.core(), Buyer("bob"), request, &response, short_call);
   EXPECT_THAT(timed_out,
               StatusIs(absl::StatusCode::kDeadlineExceeded,
                        HasSubstr("The charge of epsilon 1 for request_id 'w1' "
@@ -1124,8 +1138,9 @@ TEST(BackgroundGraphReleaseTest, WaitingForTheGraphIsChargedAndResumable) {
     }
     return reserved_seen->load();
   };
-  const absl::Status cancelled = service.MeasureInconsistencyImpl(
-      Buyer("bob"), cancelled_request, &response, cancelled_call);
+  const absl::Status cancelled =
+      MeasureInconsistencyImpl(service.core(), Buyer("bob"), cancelled_request,
+                               &response, cancelled_call);
   EXPECT_THAT(cancelled,
               StatusIs(absl::StatusCode::kCancelled,
                        HasSubstr("The charge of epsilon 1 for request_id 'w2' "
@@ -1141,7 +1156,8 @@ TEST(BackgroundGraphReleaseTest, WaitingForTheGraphIsChargedAndResumable) {
     absl::SleepFor(absl::Milliseconds(50));
     gate.Notify();
   });
-  EXPECT_OK(service.MeasureInconsistencyImpl(Buyer("bob"), request, &response));
+  EXPECT_OK(MeasureInconsistencyImpl(service.core(), Buyer("bob"), request,
+                                     &response));
   opener.join();
   EXPECT_EQ(response.epsilon_charged(), 0);
   EXPECT_TRUE(response.replayed());
@@ -1149,7 +1165,6 @@ TEST(BackgroundGraphReleaseTest, WaitingForTheGraphIsChargedAndResumable) {
   ASSERT_OK_AND_ASSIGN(budget, ledger->GetBudget("bob", "zips"));
   EXPECT_EQ(budget.spent, 2);
   registry.reset();
-  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -12,8 +12,8 @@
 #include "server/storage/sqlite_ledger_store.h"
 #include "tests/core/ledger/ledger_store_suites.h"
 #include "tests/core/ledger/test_util.h"
-#include "tests/server/storage/test_util.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::server::metrics {
 namespace {
@@ -26,7 +26,7 @@ using ::dpq::core::ledger::testing::LedgerStoreHarness;
 using ::dpq::core::ledger::testing::LedgerStoreParam;
 using ::dpq::core::ledger::testing::LedgerStoreTest;
 using ::dpq::core::ledger::testing::Request;
-using ::dpq::server::storage::testing::TempDir;
+using ::dpq::testing::TempDir;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -42,7 +42,7 @@ class MeteredSqliteHarness final : public LedgerStoreHarness {
  public:
   absl::StatusOr<std::unique_ptr<LedgerStore>> Open() override {
     absl::StatusOr<std::unique_ptr<storage::SqliteLedgerStore>> inner =
-        storage::SqliteLedgerStore::Open(dir_.File("ledger.db"));
+        storage::SqliteLedgerStore::Open(dir_.Sub("ledger.db"));
     if (!inner.ok()) return inner.status();
     return std::make_unique<MeteredLedgerStore>(std::move(*inner), "sqlite",
                                                 &SuiteMetrics());
@@ -68,7 +68,7 @@ class MeteredLedgerStoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
     absl::StatusOr<std::unique_ptr<storage::SqliteLedgerStore>> inner =
-        storage::SqliteLedgerStore::Open(dir_.File("ledger.db"));
+        storage::SqliteLedgerStore::Open(dir_.Sub("ledger.db"));
     ASSERT_TRUE(inner.ok()) << inner.status();
     store_ = std::make_unique<MeteredLedgerStore>(std::move(*inner), "sqlite",
                                                   &metrics_);

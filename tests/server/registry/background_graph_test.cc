@@ -3,9 +3,7 @@
 // registration"), once per version, and waited for by the releases that
 // need them.
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <thread>
 
@@ -23,14 +21,19 @@
 #include "server/registry/conflict_graph_slot.h"
 #include "server/registry/dataset_registry.h"
 #include "server/registry/graph_build_queue.h"
+#include "tests/testing/files.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::server::registry {
 namespace {
 
 namespace fs = std::filesystem;
 using ::dpq::testing::IsOk;
+using ::dpq::testing::ReadFileOrEmpty;
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TempDir;
+using ::dpq::testing::WriteFileOrDie;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
@@ -42,12 +45,6 @@ constexpr char kCsv2[] = "Zip,City\n10,a\n10,a\n10,b\n10,c\n";
 class BackgroundGraphTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const ::testing::TestInfo* info =
-        ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           absl::StrCat("dpq_bg_graph_test_", ::getpid(), "_", info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
     options_.data_dir = dir_.string();
     options_.graph_threads = 1;
     // Builds of "slow" wait for the gate: the tests see them in progress.
@@ -59,7 +56,6 @@ class BackgroundGraphTest : public ::testing::Test {
   }
   void TearDown() override {
     if (!gate_.HasBeenNotified()) gate_.Notify();
-    fs::remove_all(dir_);
   }
 
   std::unique_ptr<DatasetRegistry> OpenRegistry() {
@@ -79,18 +75,15 @@ class BackgroundGraphTest : public ::testing::Test {
   }
 
   void WriteState(const std::string& id, const std::string& text) {
-    std::ofstream out(dir_ / "datasets" / id / "state.txt", std::ios::trunc);
-    out << text;
+    WriteFileOrDie(dir_ / "datasets" / id / "state.txt", text);
   }
 
   std::string ReadState(const std::string& id) {
-    std::ifstream in(dir_ / "datasets" / id / "state.txt");
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
+    return ReadFileOrEmpty(dir_ / "datasets" / id / "state.txt");
   }
 
-  fs::path dir_;
+  TempDir temp_dir_{"dpq-bg-graph"};
+  const fs::path dir_{temp_dir_.path()};
   DatasetRegistry::Options options_;
   absl::Notification gate_;
 };

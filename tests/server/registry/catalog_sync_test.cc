@@ -1,16 +1,12 @@
 // Two DatasetRegistry instances (two replicas: two data directories) on one
 // PostgreSQL catalog: what one registers, replaces or deletes, the other
 // serves or refuses within a second.
-#include <unistd.h>
-
 #include <atomic>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,17 +25,22 @@
 #include "server/registry/dataset_registry.h"
 #include "server/storage/postgres_database.h"
 #include "server/storage/postgres_dataset_catalog.h"
+#include "tests/testing/files.h"
 #include "tests/testing/postgres_cluster.h"
 #include "tests/testing/postgres_test_environment.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::server::registry {
 namespace {
 
 namespace fs = std::filesystem;
 using ::dpq::testing::IsOk;
+using ::dpq::testing::ReadFileOrEmpty;
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TempDir;
 using ::dpq::testing::TestCluster;
+using ::dpq::testing::WriteFileOrDie;
 using storage::PgParam;
 using storage::PgPool;
 using storage::PostgresDatasetCatalog;
@@ -93,18 +94,6 @@ v1::DatasetManifest GraphManifest(const std::string& id = "net") {
   return m;
 }
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
-void WriteFile(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-}
-
 // Polls `done` until it holds or `limit` passes; returns the time it took
 // (InfiniteDuration if it never held).
 absl::Duration TimeUntil(const std::function<bool()>& done,
@@ -131,16 +120,10 @@ class CatalogSyncTest : public ::testing::Test {
                          PgPool::Open(dsn, options));
     pool_ = std::move(pool);
     ASSERT_OK_AND_ASSIGN(catalog_, PostgresDatasetCatalog::Open(pool_));
-    const ::testing::TestInfo* info =
-        ::testing::UnitTest::GetInstance()->current_test_info();
-    root_ = fs::temp_directory_path() /
-            absl::StrCat("dpq_catalog_sync_", ::getpid(), "_", info->name());
-    fs::remove_all(root_);
     for (const char* replica : {"a", "b", "c"}) {
       fs::create_directories(root_ / replica);
     }
   }
-  void TearDown() override { fs::remove_all(root_); }
 
   RegistryOptions OptionsFor(const std::string& replica) const {
     RegistryOptions options;
@@ -168,7 +151,8 @@ class CatalogSyncTest : public ::testing::Test {
 
   std::shared_ptr<PgPool> pool_;
   std::shared_ptr<PostgresDatasetCatalog> catalog_;
-  fs::path root_;
+  TempDir temp_dir_{"dpq-catalog-sync"};
+  const fs::path root_{temp_dir_.path()};
 };
 
 // The same frozen version on both replicas.
@@ -189,11 +173,11 @@ TEST_F(CatalogSyncTest, RegistrationThroughAIsServedByBWithinOneSecond) {
   EXPECT_LT(took, kPropagation);
   ASSERT_OK_AND_ASSIGN(auto served, b->Get("zips"));
   ExpectSameVersion(*registered, *served);
-  EXPECT_EQ(ReadFile(CachedFile("b", "zips", "data.csv")), kCsv);
-  EXPECT_EQ(ReadFile(CachedFile("b", "zips", "manifest.json")),
-            ReadFile(CachedFile("a", "zips", "manifest.json")));
-  EXPECT_EQ(ReadFile(CachedFile("b", "zips", "state.txt")),
-            ReadFile(CachedFile("a", "zips", "state.txt")));
+  EXPECT_EQ(ReadFileOrEmpty(CachedFile("b", "zips", "data.csv")), kCsv);
+  EXPECT_EQ(ReadFileOrEmpty(CachedFile("b", "zips", "manifest.json")),
+            ReadFileOrEmpty(CachedFile("a", "zips", "manifest.json")));
+  EXPECT_EQ(ReadFileOrEmpty(CachedFile("b", "zips", "state.txt")),
+            ReadFileOrEmpty(CachedFile("a", "zips", "state.txt")));
   // B builds the conflict graph in the background, the same as A's.
   ASSERT_THAT(served->WaitForConflictGraph(absl::InfiniteFuture()), IsOk());
   EXPECT_EQ(served->Stats().edges(), registered->Stats().edges());
@@ -225,7 +209,7 @@ TEST_F(CatalogSyncTest, ACacheThatCannotWriteRetriesAndRecovers) {
   full = false;
   const absl::Duration took = TimeUntil([&] { return b->Contains("zips"); });
   EXPECT_LT(took, kPropagation);
-  EXPECT_EQ(ReadFile(CachedFile("b", "zips", "data.csv")), kCsv);
+  EXPECT_EQ(ReadFileOrEmpty(CachedFile("b", "zips", "data.csv")), kCsv);
 }
 
 TEST_F(CatalogSyncTest, ReplacementThroughAIsServedByB) {
@@ -243,7 +227,7 @@ TEST_F(CatalogSyncTest, ReplacementThroughAIsServedByB) {
   EXPECT_LT(took, kPropagation);
   ASSERT_OK_AND_ASSIGN(auto served, b->Get("zips"));
   ExpectSameVersion(*replaced, *served);
-  EXPECT_EQ(ReadFile(CachedFile("b", "zips", "data.csv")), kCsv2);
+  EXPECT_EQ(ReadFileOrEmpty(CachedFile("b", "zips", "data.csv")), kCsv2);
   // Replacing through B now builds on version 2.
   ASSERT_OK_AND_ASSIGN(auto third, b->Replace(TableManifest(), kCsv));
   EXPECT_EQ(third->version, 3u);
@@ -350,22 +334,23 @@ TEST_F(CatalogSyncTest, RestartWithStaleOrCorruptCacheFetchesAgain) {
   // to B's cache.
   ASSERT_THAT(a->Replace(TableManifest("stale"), kCsv2), IsOk());
   ASSERT_THAT(a->Delete("deleted"), IsOk());
-  WriteFile(CachedFile("b", "corrupt", "data.csv"), "Zip,City,Score\n10,a,1\n");
-  WriteFile(CachedFile("b", "kept", "state.txt"), "garbage\n");
+  WriteFileOrDie(CachedFile("b", "corrupt", "data.csv"),
+                 "Zip,City,Score\n10,a,1\n");
+  WriteFileOrDie(CachedFile("b", "kept", "state.txt"), "garbage\n");
   fs::create_directories(root_ / "b" / "datasets" / "leftover");
 
   b = OpenReplica("b");
   ASSERT_NE(b, nullptr);
   ASSERT_OK_AND_ASSIGN(auto stale, b->Get("stale"));
   EXPECT_EQ(stale->version, 2u);
-  EXPECT_EQ(ReadFile(CachedFile("b", "stale", "data.csv")), kCsv2);
+  EXPECT_EQ(ReadFileOrEmpty(CachedFile("b", "stale", "data.csv")), kCsv2);
   ASSERT_OK_AND_ASSIGN(auto corrupt, b->Get("corrupt"));
-  EXPECT_EQ(ReadFile(CachedFile("b", "corrupt", "data.csv")), kCsv);
+  EXPECT_EQ(ReadFileOrEmpty(CachedFile("b", "corrupt", "data.csv")), kCsv);
   ASSERT_OK_AND_ASSIGN(auto on_a, a->Get("corrupt"));
   ExpectSameVersion(*on_a, *corrupt);
   ASSERT_OK_AND_ASSIGN(auto kept, b->Get("kept"));
-  EXPECT_EQ(ReadFile(CachedFile("b", "kept", "state.txt")),
-            ReadFile(CachedFile("a", "kept", "state.txt")));
+  EXPECT_EQ(ReadFileOrEmpty(CachedFile("b", "kept", "state.txt")),
+            ReadFileOrEmpty(CachedFile("a", "kept", "state.txt")));
   EXPECT_FALSE(b->Contains("deleted"));
   EXPECT_FALSE(fs::exists(root_ / "b" / "datasets" / "deleted"));
   EXPECT_FALSE(fs::exists(root_ / "b" / "datasets" / "leftover"));
@@ -416,7 +401,7 @@ TEST_F(CatalogSyncTest, EmbeddedDataDirectoryIsNeverDeleted) {
   EXPECT_THAT(DatasetRegistry::Open(OptionsFor("b")),
               StatusIs(absl::StatusCode::kFailedPrecondition,
                        AllOf(HasSubstr("'mine'"), HasSubstr("import"))));
-  EXPECT_EQ(ReadFile(CachedFile("b", "mine", "data.csv")), kCsv);
+  EXPECT_EQ(ReadFileOrEmpty(CachedFile("b", "mine", "data.csv")), kCsv);
 }
 
 // The catalog of `inner`, except that one call on `held_id` (a Publish:

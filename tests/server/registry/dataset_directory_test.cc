@@ -3,13 +3,10 @@
 #include "server/registry/dataset_directory.h"
 
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,29 +16,22 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "server/registry/version_state.h"
+#include "tests/testing/files.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::server::registry {
 namespace {
 
 namespace fs = std::filesystem;
 using ::dpq::testing::IsOk;
+using ::dpq::testing::ReadFileOrEmpty;
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TempDir;
+using ::dpq::testing::WriteFileOrDie;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
-void WriteFile(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-}
 
 uint32_t ModeOf(const fs::path& path) {
   struct stat st;
@@ -188,17 +178,6 @@ TEST(DatasetStateFileTest, MalformedFilesAreDataLossNamingThePath) {
 
 class DatasetDirectoryTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const ::testing::TestInfo* info =
-        ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           absl::StrCat("dpq_directory_test_", ::getpid(), "_", info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    root_ = dir_ / "datasets";
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   DatasetDirectory Open() {
     absl::StatusOr<DatasetDirectory> d = DatasetDirectory::Open(dir_.string());
     EXPECT_THAT(d, IsOk());
@@ -220,8 +199,9 @@ class DatasetDirectoryTest : public ::testing::Test {
     return state;
   }
 
-  fs::path dir_;
-  fs::path root_;
+  TempDir temp_dir_{"dpq-directory"};
+  const fs::path dir_{temp_dir_.path()};
+  const fs::path root_ = dir_ / "datasets";
 };
 
 TEST_F(DatasetDirectoryTest, PublishWritesTheLayoutAndReadsItBack) {
@@ -234,10 +214,10 @@ TEST_F(DatasetDirectoryTest, PublishWritesTheLayoutAndReadsItBack) {
   EXPECT_THAT(Names(root_), ElementsAre("zips"));
   EXPECT_THAT(Names(root_ / "zips"),
               ElementsAre("data.csv", "manifest.json", "state.txt"));
-  EXPECT_EQ(ReadFile(root_ / "zips" / "data.csv"), "Zip\n1\n");
-  EXPECT_THAT(ReadFile(root_ / "zips" / "manifest.json"),
+  EXPECT_EQ(ReadFileOrEmpty(root_ / "zips" / "data.csv"), "Zip\n1\n");
+  EXPECT_THAT(ReadFileOrEmpty(root_ / "zips" / "manifest.json"),
               HasSubstr("\"dataset_id\": \"zips\""));
-  EXPECT_EQ(ReadFile(root_ / "zips" / "state.txt"),
+  EXPECT_EQ(ReadFileOrEmpty(root_ / "zips" / "state.txt"),
             FormatVersionState(State(1)));
   for (const char* file : {"data.csv", "manifest.json", "state.txt"}) {
     EXPECT_EQ(ModeOf(root_ / "zips" / file), 0600u) << file;
@@ -261,7 +241,7 @@ TEST_F(DatasetDirectoryTest, ReplaceSwapsTheWholeVersion) {
   ASSERT_OK(directory.Publish("zips", "new\n", Manifest("zips"), State(2),
                               /*replace=*/true));
   EXPECT_THAT(Names(root_), ElementsAre("zips"));  // no .old-, no .staging-
-  EXPECT_EQ(ReadFile(root_ / "zips" / "data.csv"), "new\n");
+  EXPECT_EQ(ReadFileOrEmpty(root_ / "zips" / "data.csv"), "new\n");
   ASSERT_OK_AND_ASSIGN(const StoredVersion stored,
                        directory.ReadVersion("zips"));
   EXPECT_EQ(stored.state.version, 2u);
@@ -307,11 +287,12 @@ TEST_F(DatasetDirectoryTest, OpenFinishesOrRollsBackWhatACrashLeft) {
   fs::copy(root_ / "kept", root_ / ".old-kept");
   fs::create_directories(root_ / ".staging-new");
   fs::create_directories(root_ / ".trash-gone");
-  WriteFile(root_ / ".upload-7", "a,b\n");
-  WriteFile(root_ / ".pending-3", "data written ahead of a crashed build\n");
+  WriteFileOrDie(root_ / ".upload-7", "a,b\n");
+  WriteFileOrDie(root_ / ".pending-3",
+                 "data written ahead of a crashed build\n");
   DatasetDirectory directory = Open();
   EXPECT_THAT(Names(root_), ElementsAre("kept", "moved"));
-  EXPECT_EQ(ReadFile(root_ / "moved" / "data.csv"), "m\n");
+  EXPECT_EQ(ReadFileOrEmpty(root_ / "moved" / "data.csv"), "m\n");
 }
 
 // data.csv written ahead (while a registration builds its graph) becomes
@@ -327,7 +308,7 @@ TEST_F(DatasetDirectoryTest, DataWrittenAheadIsPublishedByRename) {
   EXPECT_THAT(Names(root_), ElementsAre("zips"));
   EXPECT_THAT(Names(root_ / "zips"),
               ElementsAre("data.csv", "manifest.json", "state.txt"));
-  EXPECT_EQ(ReadFile(root_ / "zips" / "data.csv"), data);
+  EXPECT_EQ(ReadFileOrEmpty(root_ / "zips" / "data.csv"), data);
   EXPECT_EQ(ModeOf(root_ / "zips" / "data.csv"), 0600u);
   // And as a replacement.
   ahead = directory.StartDataWrite("Zip\n3\n");
@@ -335,7 +316,7 @@ TEST_F(DatasetDirectoryTest, DataWrittenAheadIsPublishedByRename) {
                               /*replace=*/true));
   ahead.reset();
   EXPECT_THAT(Names(root_), ElementsAre("zips"));
-  EXPECT_EQ(ReadFile(root_ / "zips" / "data.csv"), "Zip\n3\n");
+  EXPECT_EQ(ReadFileOrEmpty(root_ / "zips" / "data.csv"), "Zip\n3\n");
 }
 
 // A build that fails never publishes: dropping the write removes its file.
@@ -344,7 +325,7 @@ TEST_F(DatasetDirectoryTest, DataWrittenAheadIsRemovedUnlessPublished) {
   {
     std::unique_ptr<DataWriteAhead> ahead = directory.StartDataWrite("a\n");
     ASSERT_OK_AND_ASSIGN(const fs::path written, ahead->Wait());
-    EXPECT_EQ(ReadFile(written), "a\n");
+    EXPECT_EQ(ReadFileOrEmpty(written), "a\n");
     EXPECT_EQ(written.parent_path(), root_);
   }
   std::unique_ptr<DataWriteAhead> unwaited = directory.StartDataWrite("b\n");
@@ -366,7 +347,7 @@ TEST_F(DatasetDirectoryTest, FailedWriteAheadFailsThePublish) {
 
 TEST_F(DatasetDirectoryTest, ListIdsSkipsFilesAndRefusesStrayDirectories) {
   DatasetDirectory directory = Open();
-  WriteFile(root_ / "README", "not a dataset");
+  WriteFileOrDie(root_ / "README", "not a dataset");
   EXPECT_THAT(directory.ListIds(), dpq::testing::IsOkAndHolds(IsEmpty()));
   fs::create_directories(root_ / "bad name");
   EXPECT_THAT(directory.ListIds(),
@@ -382,7 +363,7 @@ TEST_F(DatasetDirectoryTest, ReadVersionRefusesAManifestOfAnotherDataset) {
               StatusIs(absl::StatusCode::kDataLoss,
                        HasSubstr("manifest.json names dataset 'other', not "
                                  "the directory's name.")));
-  WriteFile(root_ / "zips" / "manifest.json", "{not json");
+  WriteFileOrDie(root_ / "zips" / "manifest.json", "{not json");
   EXPECT_THAT(directory.ReadVersion("zips"),
               StatusIs(absl::StatusCode::kDataLoss,
                        HasSubstr("manifest.json is not a DatasetManifest: ")));

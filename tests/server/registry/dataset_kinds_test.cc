@@ -5,11 +5,11 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "server/registry/dataset_registry.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::server::registry {
 namespace {
@@ -17,6 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::dpq::testing::IsOk;
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TempDir;
 using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -44,16 +45,9 @@ constexpr char kPeople[] =
 class DatasetKindsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const ::testing::TestInfo* info =
-        ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           absl::StrCat("dpq_kinds_test_", ::getpid(), "_", info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
     options_.data_dir = dir_.string();
     options_.graph_threads = 1;
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   std::unique_ptr<DatasetRegistry> OpenRegistry() {
     absl::StatusOr<std::unique_ptr<DatasetRegistry>> r =
@@ -81,7 +75,8 @@ class DatasetKindsTest : public ::testing::Test {
     return m;
   }
 
-  fs::path dir_;
+  TempDir temp_dir_{"dpq-kinds"};
+  const fs::path dir_{temp_dir_.path()};
   DatasetRegistry::Options options_;
 };
 

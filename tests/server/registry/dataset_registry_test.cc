@@ -5,10 +5,8 @@
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <random>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -21,14 +19,19 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "server/registry/dataset_builder.h"
+#include "tests/testing/files.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::server::registry {
 namespace {
 
 namespace fs = std::filesystem;
 using ::dpq::testing::IsOk;
+using ::dpq::testing::ReadFileOrEmpty;
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TempDir;
+using ::dpq::testing::WriteFileOrDie;
 using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -47,31 +50,12 @@ constexpr char kConstraints[] =
     "\n"
     "  Zip -> City  \n";
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
-void WriteFile(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-}
-
 class DatasetRegistryTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const ::testing::TestInfo* info =
-        ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           absl::StrCat("dpq_registry_test_", ::getpid(), "_", info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
     options_.data_dir = dir_.string();
     options_.graph_threads = 1;
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   std::unique_ptr<DatasetRegistry> OpenRegistry() {
     absl::StatusOr<std::unique_ptr<DatasetRegistry>> r =
@@ -90,7 +74,8 @@ class DatasetRegistryTest : public ::testing::Test {
     return m;
   }
 
-  fs::path dir_;
+  TempDir temp_dir_{"dpq-registry"};
+  const fs::path dir_{temp_dir_.path()};
   DatasetRegistry::Options options_;
 };
 
@@ -245,7 +230,7 @@ TEST_F(DatasetRegistryTest, ColumnTypesAreDeclaredOrExplicitlyInferredOnce) {
                                     "now frozen and public: Zip int64, City "
                                     "string, Score int64")));
   const std::string stored =
-      ReadFile(dir_ / "datasets" / "inf" / "manifest.json");
+      ReadFileOrEmpty(dir_ / "datasets" / "inf" / "manifest.json");
   EXPECT_THAT(stored, HasSubstr("\"COLUMN_TYPE_INT64\""));
   EXPECT_THAT(stored, ::testing::Not(HasSubstr("infer_column_types")));
 }
@@ -280,13 +265,13 @@ TEST_F(DatasetRegistryTest, OlderManifestsAreFrozenWhenLoaded) {
     ASSERT_THAT(registry->Register(Manifest(), kCsv), IsOk());
   }
   const fs::path manifest = dir_ / "datasets" / "zips" / "manifest.json";
-  WriteFile(manifest,
-            "{\"dataset_id\": \"zips\", \"constraints\": \"Zip -> City\", "
-            "\"public_max_rows\": \"100\"}");
+  WriteFileOrDie(manifest,
+                 "{\"dataset_id\": \"zips\", \"constraints\": \"Zip -> City\", "
+                 "\"public_max_rows\": \"100\"}");
   auto registry = OpenRegistry();
   ASSERT_OK_AND_ASSIGN(auto d, registry->Get("zips"));
   EXPECT_EQ(d->PublicInfo().columns(0).type(), v1::COLUMN_TYPE_INT64);
-  EXPECT_THAT(ReadFile(manifest), HasSubstr("COLUMN_TYPE_INT64"));
+  EXPECT_THAT(ReadFileOrEmpty(manifest), HasSubstr("COLUMN_TYPE_INT64"));
 }
 
 // The type-flip pair (docs/privacy.md, "Types, domains and parse rules
@@ -414,7 +399,7 @@ TEST_F(DatasetRegistryTest, FailedReplaceKeepsTheCurrentVersion) {
                        HasSubstr("public_max_rows")));
   ASSERT_OK_AND_ASSIGN(auto now, registry->Get("zips"));
   EXPECT_EQ(now, d);
-  EXPECT_EQ(ReadFile(dir_ / "datasets" / "zips" / "data.csv"), kCsv);
+  EXPECT_EQ(ReadFileOrEmpty(dir_ / "datasets" / "zips" / "data.csv"), kCsv);
 }
 
 TEST_F(DatasetRegistryTest, DeleteRemovesFilesAndMemory) {
@@ -467,7 +452,7 @@ TEST_F(DatasetRegistryTest, ReloadFromDiskRestoresEveryDataset) {
   EXPECT_EQ(d->csv_bytes, std::string(kCsv).size());
   // Manifest stored as protobuf JSON, files private to the server user.
   const fs::path ds = dir_ / "datasets" / "zips";
-  EXPECT_THAT(ReadFile(ds / "manifest.json"),
+  EXPECT_THAT(ReadFileOrEmpty(ds / "manifest.json"),
               HasSubstr("\"dataset_id\": \"zips\""));
   struct stat st;
   ASSERT_EQ(::stat((ds / "data.csv").c_str(), &st), 0);
@@ -484,7 +469,7 @@ TEST_F(DatasetRegistryTest, OpenRollsBackAnInterruptedReplace) {
   // name; plus a half-written staging directory and a deleted dataset.
   fs::rename(root / "zips", root / ".old-zips");
   fs::create_directories(root / ".staging-zips");
-  WriteFile(root / ".staging-zips" / "data.csv", "half");
+  WriteFileOrDie(root / ".staging-zips" / "data.csv", "half");
   fs::create_directories(root / ".trash-gone");
   auto registry = OpenRegistry();
   ASSERT_OK_AND_ASSIGN(auto d, registry->Get("zips"));
@@ -503,7 +488,7 @@ TEST_F(DatasetRegistryTest, OpenDropsTheOldVersionOfAFinishedReplace) {
   }
   const fs::path root = dir_ / "datasets";
   fs::copy(root / "zips", root / ".old-zips");
-  WriteFile(root / ".old-zips" / "data.csv", "stale");
+  WriteFileOrDie(root / ".old-zips" / "data.csv", "stale");
   auto registry = OpenRegistry();
   ASSERT_OK_AND_ASSIGN(auto d, registry->Get("zips"));
   EXPECT_EQ(d->table.num_rows(), 4u);
@@ -515,7 +500,7 @@ TEST_F(DatasetRegistryTest, OpenFailsNamingABrokenDataset) {
     auto registry = OpenRegistry();
     ASSERT_THAT(registry->Register(Manifest(), kCsv), IsOk());
   }
-  WriteFile(dir_ / "datasets" / "zips" / "manifest.json", "{not json");
+  WriteFileOrDie(dir_ / "datasets" / "zips" / "manifest.json", "{not json");
   EXPECT_THAT(DatasetRegistry::Open(options_),
               StatusIs(absl::StatusCode::kDataLoss,
                        HasSubstr("Cannot load dataset 'zips'")));
@@ -571,13 +556,13 @@ TEST_F(DatasetRegistryTest, ExactRepairIsComputedAtRegistrationAndStored) {
   EXPECT_EQ(*d->exact_repair, 5u);
   EXPECT_TRUE(d->manifest.exact_repair());
   EXPECT_TRUE(d->PublicInfo().exact_repair());
-  EXPECT_THAT(ReadFile(dir_ / "datasets" / "clique" / "state.txt"),
+  EXPECT_THAT(ReadFileOrEmpty(dir_ / "datasets" / "clique" / "state.txt"),
               HasSubstr("\nexact_repair 5\n"));
   // Without the option nothing is computed, stored or shown.
   ASSERT_OK_AND_ASSIGN(auto plain, registry->Register(Manifest(), kCsv));
   EXPECT_FALSE(plain->exact_repair.has_value());
   EXPECT_FALSE(plain->PublicInfo().exact_repair());
-  EXPECT_THAT(ReadFile(dir_ / "datasets" / "zips" / "state.txt"),
+  EXPECT_THAT(ReadFileOrEmpty(dir_ / "datasets" / "zips" / "state.txt"),
               Not(HasSubstr("exact_repair")));
 }
 
@@ -617,15 +602,15 @@ TEST_F(DatasetRegistryTest, StateWithoutTheExactRepairItsManifestAsksIsLost) {
     ASSERT_THAT(registry->Register(ExactRepairManifest(), kCliqueCsv), IsOk());
   }
   const fs::path state = dir_ / "datasets" / "clique" / "state.txt";
-  std::string text = ReadFile(state);
+  std::string text = ReadFileOrEmpty(state);
   const size_t at = text.find("exact_repair ");
   ASSERT_NE(at, std::string::npos);
-  WriteFile(state, text.substr(0, at));
+  WriteFileOrDie(state, text.substr(0, at));
   EXPECT_THAT(DatasetRegistry::Open(options_),
               StatusIs(absl::StatusCode::kDataLoss,
                        AllOf(HasSubstr("Cannot load dataset 'clique'"),
                              HasSubstr("exact_repair"))));
-  WriteFile(state, text.substr(0, at) + "exact_repair five\n");
+  WriteFileOrDie(state, text.substr(0, at) + "exact_repair five\n");
   EXPECT_THAT(DatasetRegistry::Open(options_),
               StatusIs(absl::StatusCode::kDataLoss,
                        HasSubstr("malformed 'exact_repair' line")));
@@ -827,16 +812,12 @@ TEST_F(DatasetRegistryTest, CsvLineAndColumnAreReported) {
       StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("csv: line 3")));
 }
 
+// The CSV's size is checked where its bytes arrive, once: an upload while
+// it streams (AdminUploadLimitTest), a server file while it is read
+// (ReadServerFileReadsOnlyTheImportDirectory).
 TEST_F(DatasetRegistryTest, SizeLimitsAreResourceExhausted) {
-  options_.max_csv_bytes = 20;
-  auto registry = OpenRegistry();
-  EXPECT_THAT(registry->Register(Manifest(), kCsv),
-              StatusIs(absl::StatusCode::kResourceExhausted,
-                       HasSubstr("max_csv_bytes")));
-
-  options_.max_csv_bytes = 1 << 20;
   options_.max_rows = 3;
-  registry = OpenRegistry();
+  auto registry = OpenRegistry();
   EXPECT_THAT(registry->Register(Manifest(), kCsv),
               StatusIs(absl::StatusCode::kResourceExhausted,
                        HasSubstr("max_rows is 3")));
@@ -868,7 +849,7 @@ TEST_F(DatasetRegistryTest, OpenRejectsBadOptions) {
 
 TEST_F(DatasetRegistryTest, ReadServerFileIsOffWithoutAnImportDirectory) {
   auto registry = OpenRegistry();
-  WriteFile(dir_ / "upload.csv", kCsv);
+  WriteFileOrDie(dir_ / "upload.csv", kCsv);
   EXPECT_THAT(registry->ReadServerFile((dir_ / "upload.csv").string()),
               StatusIs(absl::StatusCode::kFailedPrecondition,
                        HasSubstr("--import-dir")));
@@ -880,7 +861,7 @@ TEST_F(DatasetRegistryTest, ReadServerFileReadsOnlyTheImportDirectory) {
   options_.data_dir = (dir_ / "data").string();
   options_.import_dir = import_dir.string();
   auto registry = OpenRegistry();
-  WriteFile(import_dir / "upload.csv", kCsv);
+  WriteFileOrDie(import_dir / "upload.csv", kCsv);
   EXPECT_THAT(registry->ReadServerFile((import_dir / "upload.csv").string()),
               dpq::testing::IsOkAndHolds(std::string(kCsv)));
   EXPECT_THAT(registry->ReadServerFile("upload.csv"),
@@ -898,7 +879,8 @@ TEST_F(DatasetRegistryTest, ReadServerFileReadsOnlyTheImportDirectory) {
   registry = OpenRegistry();
   EXPECT_THAT(registry->ReadServerFile("upload.csv"),
               StatusIs(absl::StatusCode::kResourceExhausted,
-                       HasSubstr("max_csv_bytes")));
+                       HasSubstr("server_path: The CSV upload exceeds the "
+                                 "server's max_upload_bytes = 10 bytes.")));
 }
 
 // A registration from a server_path file names the line and column of an
@@ -989,10 +971,11 @@ TEST_F(DatasetRegistryTest, RegistersTheDemoDataset) {
   m.set_dataset_id("hospital");
   m.set_public_max_rows(2000);
   m.set_infer_column_types(true);
-  m.set_constraints(ReadFile(DPQ_SOURCE_DIR "/deploy/demo/hospital.dc"));
+  m.set_constraints(ReadFileOrEmpty(DPQ_SOURCE_DIR "/deploy/demo/hospital.dc"));
   ASSERT_OK_AND_ASSIGN(
-      auto d, registry->Register(
-                  m, ReadFile(DPQ_SOURCE_DIR "/deploy/demo/hospital.csv")));
+      auto d,
+      registry->Register(
+          m, ReadFileOrEmpty(DPQ_SOURCE_DIR "/deploy/demo/hospital.csv")));
   EXPECT_EQ(d->table.num_rows(), 1000u);
   EXPECT_EQ(d->PublicInfo().constraints_size(), 15);
   ASSERT_THAT(d->WaitForConflictGraph(absl::InfiniteFuture()), IsOk());

@@ -3,28 +3,27 @@
 // the disk once, after parsing (dataset_directory.h).
 #include "server/registry/graph_builder.h"
 
-#include <unistd.h>
-
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "server/registry/dataset_registry.h"
+#include "tests/testing/files.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::server::registry {
 namespace {
 
 namespace fs = std::filesystem;
 using ::dpq::testing::IsOk;
+using ::dpq::testing::ReadFileOrEmpty;
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TempDir;
 using ::testing::ElementsAre;
 using ::testing::Eq;
 
@@ -91,19 +90,12 @@ TEST(GraphBuilderTest, LimitsAreResourceExhausted) {
 class GraphUploadTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const ::testing::TestInfo* info =
-        ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ =
-        fs::temp_directory_path() /
-        absl::StrCat("dpq_graph_upload_test_", ::getpid(), "_", info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
     options_.data_dir = dir_.string();
     options_.graph_threads = 1;
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
-  fs::path dir_;
+  TempDir temp_dir_{"dpq-graph-upload"};
+  const fs::path dir_{temp_dir_.path()};
   RegistryOptions options_;
 };
 
@@ -129,10 +121,7 @@ TEST_F(GraphUploadTest, AcceptedUploadIsStoredOnceAsUploaded) {
     names.push_back(e.path().filename().string());
   }
   EXPECT_THAT(names, ElementsAre("net"));
-  std::ifstream in(dir_ / "datasets" / "net" / "data.csv", std::ios::binary);
-  std::stringstream stored;
-  stored << in.rdbuf();
-  EXPECT_EQ(stored.str(), edges);
+  EXPECT_EQ(ReadFileOrEmpty(dir_ / "datasets" / "net" / "data.csv"), edges);
 }
 
 }  // namespace

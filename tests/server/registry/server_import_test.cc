@@ -1,17 +1,16 @@
 #include "server/registry/server_import.h"
 
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "absl/status/status.h"
-#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/files.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::server::registry {
 namespace {
@@ -19,6 +18,8 @@ namespace {
 namespace fs = std::filesystem;
 using ::dpq::testing::IsOkAndHolds;
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TempDir;
+using ::dpq::testing::WriteFileOrDie;
 using ::testing::AllOf;
 using ::testing::Eq;
 using ::testing::HasSubstr;
@@ -29,21 +30,11 @@ using ::testing::Not;
 class ResolveImportPathTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const ::testing::TestInfo* info =
-        ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           absl::StrCat("dpq_import_test_", ::getpid(), "_", info->name());
-    fs::remove_all(dir_);
     fs::create_directories(import_dir());
     fs::create_directories(data_dir());
-    Write(import_dir() / "data.csv", "a,b\n1,2\n");
-    Write(data_dir() / "admin.token", "secret");
-    Write(dir_ / "outside.csv", "x\n");
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  static void Write(const fs::path& path, const std::string& text) {
-    std::ofstream(path, std::ios::binary) << text;
+    WriteFileOrDie(import_dir() / "data.csv", "a,b\n1,2\n");
+    WriteFileOrDie(data_dir() / "admin.token", "secret");
+    WriteFileOrDie(dir_ / "outside.csv", "x\n");
   }
   fs::path import_dir() const { return dir_ / "import"; }
   fs::path data_dir() const { return dir_ / "data"; }
@@ -54,7 +45,8 @@ class ResolveImportPathTest : public ::testing::Test {
     return fs::canonical(path).string();
   }
 
-  fs::path dir_;
+  TempDir temp_dir_{"dpq-import"};
+  const fs::path dir_{temp_dir_.path()};
 };
 
 TEST_F(ResolveImportPathTest, IsOffWithoutAnImportDirectory) {
@@ -136,8 +128,8 @@ TEST_F(ResolveImportPathTest, RefusesWhatIsNotARegularFile) {
 TEST_F(ResolveImportPathTest, RefusesTheDataDirectoryEvenInsideIt) {
   const fs::path inner_data = import_dir() / "data";
   fs::create_directories(inner_data / "datasets" / "zips");
-  Write(inner_data / "admin.token", "secret");
-  Write(inner_data / "datasets" / "zips" / "data.csv", "a\n1\n");
+  WriteFileOrDie(inner_data / "admin.token", "secret");
+  WriteFileOrDie(inner_data / "datasets" / "zips" / "data.csv", "a\n1\n");
   for (const char* path :
        {"data/admin.token", "data/datasets/zips/data.csv", "data"}) {
     EXPECT_THAT(

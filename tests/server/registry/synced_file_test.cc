@@ -1,37 +1,26 @@
 #include "server/registry/synced_file.h"
 
-#include <unistd.h>
-
 #include <cstdint>
 #include <filesystem>
 #include <random>
 #include <string>
 
 #include "absl/status/status.h"
-#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::server::registry {
 namespace {
 
 namespace fs = std::filesystem;
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TempDir;
 using ::testing::HasSubstr;
 
 class ReadWholeFileTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           absl::StrCat(
-               "dpq_synced_file_test_", ::getpid(), "_",
-               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   // Bytes that differ at every position, so that a piece read to the
   // wrong place shows.
   static std::string RandomBytes(size_t size) {
@@ -41,7 +30,8 @@ class ReadWholeFileTest : public ::testing::Test {
     return out;
   }
 
-  fs::path dir_;
+  TempDir temp_dir_{"dpq-synced-file"};
+  const fs::path dir_{temp_dir_.path()};
 };
 
 // Small files are read in one go; from 16 MiB on, in 4 MiB pieces on

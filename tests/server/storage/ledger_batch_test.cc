@@ -23,6 +23,7 @@
 #include "tests/core/ledger/test_util.h"
 #include "tests/server/storage/test_util.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::server::storage {
 namespace {
@@ -35,8 +36,8 @@ using ::dpq::core::ledger::ReserveRequest;
 
 using ::dpq::core::ledger::testing::Filter;
 using ::dpq::server::storage::testing::kTotalsMismatchSql;
-using ::dpq::server::storage::testing::TempDir;
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TempDir;
 
 ReserveRequest Request(const std::string& buyer, const std::string& dataset,
                        const std::string& request_id, double epsilon) {
@@ -90,7 +91,7 @@ std::string Sql(const std::string& path, const std::string& sql) {
 
 TEST(LedgerBatchTest, OneBatchChecksEachReservationAgainstTheOnesBefore) {
   TempDir dir;
-  std::unique_ptr<SqliteLedgerStore> store = OpenOrDie(dir.File("ledger.db"));
+  std::unique_ptr<SqliteLedgerStore> store = OpenOrDie(dir.Sub("ledger.db"));
   ASSERT_NE(store, nullptr);
   ASSERT_OK(store->Grant("alice", "tax", 3).status());
   ASSERT_OK(store->Grant("bob", "tax", 1).status());
@@ -135,7 +136,7 @@ TEST(LedgerBatchTest, OneBatchChecksEachReservationAgainstTheOnesBefore) {
   EXPECT_EQ(alice.spent, 0);
   EXPECT_THAT(store->ListEntries(Filter("alice")),
               ::dpq::testing::IsOkAndHolds(::testing::SizeIs(3)));
-  EXPECT_EQ(Sql(dir.File("ledger.db"), kTotalsMismatchSql), "0");
+  EXPECT_EQ(Sql(dir.Sub("ledger.db"), kTotalsMismatchSql), "0");
 
   // Settling works on the batch's entries, and the totals follow.
   ASSERT_OK(store->Commit(*results[0]->entry_id, "a1"));
@@ -144,12 +145,12 @@ TEST(LedgerBatchTest, OneBatchChecksEachReservationAgainstTheOnesBefore) {
                        store->GetBudget("alice", "tax"));
   EXPECT_EQ(settled.spent, 1);
   EXPECT_EQ(settled.reserved, 1);
-  EXPECT_EQ(Sql(dir.File("ledger.db"), kTotalsMismatchSql), "0");
+  EXPECT_EQ(Sql(dir.Sub("ledger.db"), kTotalsMismatchSql), "0");
 }
 
 TEST(LedgerBatchTest, AFailingSettleInABatchDoesNotFailTheOthers) {
   TempDir dir;
-  std::unique_ptr<SqliteLedgerStore> store = OpenOrDie(dir.File("ledger.db"));
+  std::unique_ptr<SqliteLedgerStore> store = OpenOrDie(dir.Sub("ledger.db"));
   ASSERT_NE(store, nullptr);
   ASSERT_OK(store->Grant("alice", "tax", 100).status());
   // Many threads commit their own reservation while others commit an entry
@@ -183,7 +184,7 @@ TEST(LedgerBatchTest, AFailingSettleInABatchDoesNotFailTheOthers) {
                        store->GetBudget("alice", "tax"));
   EXPECT_EQ(budget.spent, 0.5 * kThreads);
   EXPECT_EQ(budget.reserved, 0);
-  EXPECT_EQ(Sql(dir.File("ledger.db"), kTotalsMismatchSql), "0");
+  EXPECT_EQ(Sql(dir.Sub("ledger.db"), kTotalsMismatchSql), "0");
 }
 
 // Many threads on two buyers and a capped dataset: reserve, then commit or
@@ -191,7 +192,7 @@ TEST(LedgerBatchTest, AFailingSettleInABatchDoesNotFailTheOthers) {
 // every sum is exact and the totals must match to the last bit.
 TEST(LedgerBatchTest, ManyThreadsEndWithExactTotalsAndNoOverspend) {
   TempDir dir;
-  const std::string path = dir.File("ledger.db");
+  const std::string path = dir.Sub("ledger.db");
   std::unique_ptr<SqliteLedgerStore> store = OpenOrDie(path);
   ASSERT_NE(store, nullptr);
   ASSERT_OK(store->Grant("alice", "tax", 6).status());
@@ -300,7 +301,7 @@ PRAGMA user_version = 1;
 // units and the totals are recomputed from the entries.
 TEST(LedgerMigrationTest, VersionOneGetsTotalsComputedFromItsEntries) {
   TempDir dir;
-  const std::string path = dir.File("ledger.db");
+  const std::string path = dir.Sub("ledger.db");
   ASSERT_EQ(Sql(path, kSchemaV1), "");
   std::unique_ptr<SqliteLedgerStore> store = OpenOrDie(path);
   ASSERT_NE(store, nullptr);
@@ -364,7 +365,7 @@ TEST(LedgerMigrationTest, VersionOneGetsTotalsComputedFromItsEntries) {
 // so the budgets come out exact.
 TEST(LedgerMigrationTest, VersionOneDoublesBecomeExactUnits) {
   TempDir dir;
-  const std::string path = dir.File("ledger.db");
+  const std::string path = dir.Sub("ledger.db");
   const std::string schema(kSchemaV1);
   ASSERT_EQ(Sql(path, schema.substr(0, schema.find("INSERT INTO"))), "");
   ASSERT_EQ(Sql(path, R"sql(
@@ -465,7 +466,7 @@ PRAGMA user_version = 3;
 // entries continue each buyer's numbering.
 TEST(LedgerMigrationTest, VersionThreeGetsPerBuyerEntryNumbers) {
   TempDir dir;
-  const std::string path = dir.File("ledger.db");
+  const std::string path = dir.Sub("ledger.db");
   ASSERT_EQ(Sql(path, kSchemaV3), "");
   std::unique_ptr<SqliteLedgerStore> store = OpenOrDie(path);
   ASSERT_NE(store, nullptr);

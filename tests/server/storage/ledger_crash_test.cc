@@ -36,6 +36,7 @@
 #include "tests/core/ledger/test_util.h"
 #include "tests/server/storage/test_util.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::server::storage {
 namespace {
@@ -48,7 +49,7 @@ using ::dpq::core::ledger::ReserveRequest;
 
 using ::dpq::core::ledger::testing::Filter;
 using ::dpq::server::storage::testing::kTotalsMismatchSql;
-using ::dpq::server::storage::testing::TempDir;
+using ::dpq::testing::TempDir;
 
 constexpr char kBuyer[] = "alice";
 constexpr double kEpsilon = 0.25;
@@ -172,7 +173,7 @@ std::string QueryText(const std::string& path, const std::string& sql) {
 
 TEST(LedgerCrashTest, KillNineNeverLosesAChargeNorReleasesAnUnchargedAnswer) {
   TempDir dir;
-  const std::string path = dir.File("ledger.db");
+  const std::string path = dir.Sub("ledger.db");
   std::mt19937 rng(20240607);  // fixed seed: reproducible kill times
   std::uniform_int_distribution<int> delay_ms(20, 300);
   std::map<std::string, int> released;  // request_id -> times reported

@@ -1,8 +1,5 @@
 #include "server/storage/postgres_accounts_store.h"
 
-#include <stdlib.h>
-
-#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -24,9 +21,11 @@
 #include "server/auth/token.h"
 #include "server/storage/postgres_database.h"
 #include "tests/server/auth/accounts_store_suites.h"
+#include "tests/testing/files.h"
 #include "tests/testing/postgres_cluster.h"
 #include "tests/testing/postgres_test_environment.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::server::storage {
 namespace {
@@ -40,9 +39,10 @@ using ::dpq::server::auth::Role;
 using ::dpq::server::auth::testing::AccountsStoreHarness;
 using ::dpq::server::auth::testing::AccountsStoreParam;
 using ::dpq::server::auth::testing::AccountsStoreTest;
-using ::dpq::server::auth::testing::ReadFileOrEmpty;
 using ::dpq::testing::IsOkAndHolds;
+using ::dpq::testing::ReadFileOrEmpty;
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TempDir;
 using ::dpq::testing::TestCluster;
 using ::testing::ElementsAre;
 using ::testing::Eq;
@@ -186,9 +186,9 @@ TEST_F(PostgresAccountsReplicasTest, ConcurrentCreateOfOneIdHasOneWinner) {
 
 TEST_F(PostgresAccountsReplicasTest, ReplicasStartingTogetherMakeOneAdmin) {
   // Each replica has its own data directory, hence its own token file.
-  std::string dir = ::testing::TempDir() + "dpq-admin-race-XXXXXX";
-  ASSERT_NE(mkdtemp(dir.data()), nullptr);
-  const std::string paths[2] = {dir + "/a.token", dir + "/b.token"};
+  const TempDir dir("dpq-admin-race");
+  ASSERT_FALSE(dir.path().empty());
+  const std::string paths[2] = {dir.Sub("a.token"), dir.Sub("b.token")};
   PostgresAccountsStore* stores[2] = {a_.get(), b_.get()};
   absl::Barrier start(2);
   absl::StatusOr<bool> created[2] = {false, false};
@@ -212,16 +212,15 @@ TEST_F(PostgresAccountsReplicasTest, ReplicasStartingTogetherMakeOneAdmin) {
   ASSERT_TRUE(auth::IsWellFormedToken(token));
   EXPECT_THAT(a_->Authenticate(Hash(token)), Authenticates(kAdminId));
   EXPECT_THAT(b_->Authenticate(Hash(token)), Authenticates(kAdminId));
-  std::filesystem::remove_all(dir);
 }
 
 // The deployments' way (docs/operations.md): every replica reads the same
 // admin token file (a Secret) and they start together: neither fails, and
 // the admin is the file's token.
 TEST_F(PostgresAccountsReplicasTest, ReplicasSharingATokenFileStartTogether) {
-  std::string dir = ::testing::TempDir() + "dpq-admin-shared-XXXXXX";
-  ASSERT_NE(mkdtemp(dir.data()), nullptr);
-  const std::string path = dir + "/admin.token";
+  const TempDir dir("dpq-admin-shared");
+  ASSERT_FALSE(dir.path().empty());
+  const std::string path = dir.Sub("admin.token");
   const std::string token = "dpq_" + std::string(64, 'a');
   {
     std::ofstream file(path);
@@ -252,7 +251,6 @@ TEST_F(PostgresAccountsReplicasTest, ReplicasSharingATokenFileStartTogether) {
     EXPECT_THAT(created[1], IsOkAndHolds(false));
     EXPECT_THAT(a->Authenticate(Hash(token)), Authenticates(kAdminId));
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST_F(PostgresAccountsReplicasTest, MigrationsRunOnceAndOwnTheirTables) {

@@ -10,8 +10,9 @@
 #include "gtest/gtest.h"
 #include "server/auth/accounts_store.h"
 #include "tests/server/auth/accounts_store_suites.h"
-#include "tests/server/storage/test_util.h"
+#include "tests/testing/files.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::server::storage {
 namespace {
@@ -21,9 +22,9 @@ using ::dpq::server::auth::Role;
 using ::dpq::server::auth::testing::AccountsStoreHarness;
 using ::dpq::server::auth::testing::AccountsStoreParam;
 using ::dpq::server::auth::testing::AccountsStoreTest;
-using ::dpq::server::auth::testing::ReadFileOrEmpty;
-using ::dpq::server::storage::testing::TempDir;
+using ::dpq::testing::ReadFileOrEmpty;
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TempDir;
 using ::testing::HasSubstr;
 
 // ---------------------------------------------------------------------------
@@ -33,7 +34,7 @@ using ::testing::HasSubstr;
 class SqliteAccountsStoreHarness final : public AccountsStoreHarness {
  public:
   absl::StatusOr<std::unique_ptr<AccountsStore>> Open() override {
-    return SqliteAccountsStore::Open(dir_.File("accounts.db"));
+    return SqliteAccountsStore::Open(dir_.Sub("accounts.db"));
   }
 
  private:
@@ -53,7 +54,7 @@ INSTANTIATE_TEST_SUITE_P(Sqlite, AccountsStoreTest,
 
 TEST(SqliteAccountsStoreTest, FileIsPrivateAndHoldsOnlyHashes) {
   TempDir dir;
-  const std::string db = dir.File("accounts.db");
+  const std::string db = dir.Sub("accounts.db");
   {
     ASSERT_OK_AND_ASSIGN(auto store, SqliteAccountsStore::Open(db));
     ASSERT_OK(
@@ -70,7 +71,7 @@ TEST(SqliteAccountsStoreTest, FileIsPrivateAndHoldsOnlyHashes) {
 
 TEST(SqliteAccountsStoreTest, OpenNamesAPathItCannotCreate) {
   TempDir dir;
-  EXPECT_THAT(SqliteAccountsStore::Open(dir.File("no/such/dir/accounts.db")),
+  EXPECT_THAT(SqliteAccountsStore::Open(dir.Sub("no/such/dir/accounts.db")),
               StatusIs(absl::StatusCode::kFailedPrecondition,
                        HasSubstr("Cannot create the accounts database")));
 }

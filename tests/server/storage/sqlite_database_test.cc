@@ -16,15 +16,15 @@
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "tests/server/storage/test_util.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::server::storage {
 namespace {
 
-using ::dpq::server::storage::testing::TempDir;
 using ::dpq::testing::IsOkAndHolds;
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TempDir;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
@@ -77,7 +77,7 @@ TEST(SqliteDatabaseTest, NewFileIsCreatedOwnerOnlyWithNoChmodAfter) {
   if (watch < 0) GTEST_SKIP() << "inotify unavailable: " << errno;
   ASSERT_GE(inotify_add_watch(watch, dir.path().c_str(), IN_CREATE | IN_ATTRIB),
             0);
-  const std::string path = dir.File("x.db");
+  const std::string path = dir.Sub("x.db");
   {
     ScopedUmask umask(0);  // SQLite alone would create the file 0644
     std::unique_ptr<SqliteDatabase> db = OpenOrDie(path);
@@ -111,7 +111,7 @@ TEST(SqliteDatabaseTest, NewFileIsCreatedOwnerOnlyWithNoChmodAfter) {
 
 TEST(SqliteDatabaseTest, ExistingFileKeepsItsMode) {
   TempDir dir;
-  const std::string path = dir.File("x.db");
+  const std::string path = dir.Sub("x.db");
   { ASSERT_NE(OpenOrDie(path), nullptr); }
   ASSERT_EQ(::chmod(path.c_str(), 0640), 0);
   ASSERT_NE(OpenOrDie(path), nullptr);
@@ -120,14 +120,14 @@ TEST(SqliteDatabaseTest, ExistingFileKeepsItsMode) {
 
 TEST(SqliteDatabaseTest, UsesWalAndFullSync) {
   TempDir dir;
-  std::unique_ptr<SqliteDatabase> db = OpenOrDie(dir.File("x.db"));
+  std::unique_ptr<SqliteDatabase> db = OpenOrDie(dir.Sub("x.db"));
   ASSERT_NE(db, nullptr);
   ASSERT_OK_AND_ASSIGN(std::unique_ptr<SqliteStatement> mode,
                        db->Prepare("PRAGMA journal_mode"));
   ASSERT_THAT(mode->Step(), IsOkAndHolds(true));
   EXPECT_EQ(mode->Text(0), "wal");
   EXPECT_THAT(QueryInt(*db, "PRAGMA synchronous"), IsOkAndHolds(2));  // FULL
-  EXPECT_EQ(db->path(), dir.File("x.db"));
+  EXPECT_EQ(db->path(), dir.Sub("x.db"));
 }
 
 TEST(SqliteDatabaseTest, OpenErrorsNameThePath) {
@@ -135,12 +135,12 @@ TEST(SqliteDatabaseTest, OpenErrorsNameThePath) {
   EXPECT_THAT(SqliteDatabase::Open("", TestOptions()),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("The test database path must not be empty")));
-  const std::string missing = dir.File("no/such/dir/x.db");
+  const std::string missing = dir.Sub("no/such/dir/x.db");
   EXPECT_THAT(
       SqliteDatabase::Open(missing, TestOptions()),
       StatusIs(absl::StatusCode::kFailedPrecondition,
                HasSubstr("Cannot create the test database '" + missing + "'")));
-  const std::string text = dir.File("text.db");
+  const std::string text = dir.Sub("text.db");
   std::ofstream(text) << "this is not a SQLite database, just some text that "
                          "is long enough to have a header\n";
   EXPECT_THAT(
@@ -199,7 +199,7 @@ TEST(SqliteDatabaseTest, StepAndPrepareErrorsAreReported) {
 // timeout: kUnavailable (retry later), for every way of writing.
 TEST(SqliteDatabaseTest, BusyIsUnavailable) {
   TempDir dir;
-  const std::string path = dir.File("x.db");
+  const std::string path = dir.Sub("x.db");
   std::unique_ptr<SqliteDatabase> first = OpenOrDie(path);
   std::unique_ptr<SqliteDatabase> second = OpenOrDie(path);
   ASSERT_NE(first, nullptr);
@@ -251,7 +251,7 @@ TEST(SqliteDatabaseTest, SqliteErrorMapsBusyLockedAndFullToUnavailable) {
 
 TEST(SqliteDatabaseTest, TransactionRollsBackUnlessCommitted) {
   TempDir dir;
-  std::unique_ptr<SqliteDatabase> db = OpenOrDie(dir.File("x.db"));
+  std::unique_ptr<SqliteDatabase> db = OpenOrDie(dir.Sub("x.db"));
   ASSERT_NE(db, nullptr);
   ASSERT_OK(db->Exec("CREATE TABLE t (x)", "creating"));
   {
@@ -273,7 +273,7 @@ TEST(SqliteDatabaseTest, TransactionRollsBackUnlessCommitted) {
   EXPECT_FALSE(db->InTransaction());
   // Committed means on disk: a new connection reads it.
   db.reset();
-  db = OpenOrDie(dir.File("x.db"));
+  db = OpenOrDie(dir.Sub("x.db"));
   ASSERT_NE(db, nullptr);
   EXPECT_THAT(QueryInt(*db, "SELECT COUNT(*) FROM t"), IsOkAndHolds(1));
 }

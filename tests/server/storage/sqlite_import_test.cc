@@ -50,10 +50,12 @@
 #include "server/storage/postgres_ledger_store.h"
 #include "server/storage/sqlite_database.h"
 #include "server/storage/sqlite_ledger_store.h"
+#include "tests/testing/files.h"
 #include "tests/testing/postgres_cluster.h"
 #include "tests/testing/postgres_test_environment.h"
 #include "tests/testing/server_fixture.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::server::storage {
 namespace {
@@ -75,9 +77,9 @@ using ::dpq::server::registry::CatalogEntry;
 using ::dpq::server::registry::CatalogRecord;
 using ::dpq::server::registry::CatalogSnapshot;
 using ::dpq::testing::IsOkAndHolds;
-using ::dpq::testing::MakeTempDir;
 using ::dpq::testing::ReadFileOrEmpty;
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TempDir;
 using ::dpq::testing::TestCluster;
 using ::dpq::testing::TestServer;
 using ::testing::HasSubstr;
@@ -159,12 +161,7 @@ class SqliteImportTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_NE(TestCluster(), nullptr);
-    base_ = MakeTempDir("dpq-import");
     ASSERT_FALSE(base_.empty());
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    fs::remove_all(base_, ignored);
   }
 
   absl::StatusOr<std::shared_ptr<PgPool>> Pool(const std::string& dsn) {
@@ -332,7 +329,8 @@ class SqliteImportTest : public ::testing::Test {
     ASSERT_THAT(out->audit, Not(SizeIs(0)));
   }
 
-  std::string base_;
+  TempDir temp_dir_{"dpq-import"};
+  const std::string base_ = temp_dir_.path();
 };
 
 // The replica-side stores on a database.

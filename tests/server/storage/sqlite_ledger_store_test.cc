@@ -17,8 +17,8 @@
 #include "gtest/gtest.h"
 #include "tests/core/ledger/ledger_store_suites.h"
 #include "tests/core/ledger/test_util.h"
-#include "tests/server/storage/test_util.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::server::storage {
 namespace {
@@ -35,8 +35,8 @@ using ::dpq::core::ledger::testing::LedgerStoreHarness;
 using ::dpq::core::ledger::testing::LedgerStoreParam;
 using ::dpq::core::ledger::testing::LedgerStoreTest;
 using ::dpq::core::ledger::testing::Request;
-using ::dpq::server::storage::testing::TempDir;
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TempDir;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -47,7 +47,7 @@ using ::testing::HasSubstr;
 class SqliteLedgerStoreHarness final : public LedgerStoreHarness {
  public:
   absl::StatusOr<std::unique_ptr<LedgerStore>> Open() override {
-    return SqliteLedgerStore::Open(dir_.File("ledger.db"));
+    return SqliteLedgerStore::Open(dir_.Sub("ledger.db"));
   }
 
  private:
@@ -100,7 +100,7 @@ class SqliteLedgerStoreTest : public ::testing::Test {
     store_ = *std::move(store);
   }
 
-  std::string path() const { return dir_.File("ledger.db"); }
+  std::string path() const { return dir_.Sub("ledger.db"); }
 
   TempDir dir_;
   std::unique_ptr<SqliteLedgerStore> store_;
@@ -149,7 +149,7 @@ TEST_F(SqliteLedgerStoreTest, EntriesAreNumberedWithinOneBatch) {
 
 TEST(SqliteLedgerStoreOpenTest, RefusesANewerSchemaVersion) {
   TempDir dir;
-  const std::string path = dir.File("ledger.db");
+  const std::string path = dir.Sub("ledger.db");
   { ASSERT_OK(SqliteLedgerStore::Open(path).status()); }
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
@@ -164,7 +164,7 @@ TEST(SqliteLedgerStoreOpenTest, RefusesANewerSchemaVersion) {
 
 TEST(SqliteLedgerStoreOpenTest, RefusesAFileThatIsNotADatabase) {
   TempDir dir;
-  const std::string path = dir.File("ledger.db");
+  const std::string path = dir.Sub("ledger.db");
   std::ofstream(path) << "this is not a SQLite database, just some text that "
                          "is long enough to have a header\n";
   EXPECT_THAT(SqliteLedgerStore::Open(path),
@@ -173,7 +173,7 @@ TEST(SqliteLedgerStoreOpenTest, RefusesAFileThatIsNotADatabase) {
 
 TEST(SqliteLedgerStoreOpenTest, FailsClearlyInAMissingDirectory) {
   TempDir dir;
-  const std::string path = dir.File("no/such/dir/ledger.db");
+  const std::string path = dir.Sub("no/such/dir/ledger.db");
   EXPECT_THAT(
       SqliteLedgerStore::Open(path),
       StatusIs(absl::StatusCode::kFailedPrecondition,

@@ -2,36 +2,7 @@
 #ifndef DPQ_TESTS_SERVER_STORAGE_TEST_UTIL_H_
 #define DPQ_TESTS_SERVER_STORAGE_TEST_UTIL_H_
 
-#include <stdlib.h>
-
-#include <filesystem>
-#include <string>
-#include <system_error>
-
-#include "gtest/gtest.h"
-
 namespace dpq::server::storage::testing {
-
-// A fresh directory per test, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = ::testing::TempDir() + "dpq_ledger_XXXXXX";
-    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
-    EXPECT_FALSE(path_.empty()) << "mkdtemp failed for " << pattern;
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  ~TempDir() {
-    std::error_code ignored;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
-  }
-  const std::string& path() const { return path_; }
-  std::string File(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
 
 // One row, one column: how many budgets and datasets rows of a ledger
 // database hold running totals (spent, reserved, in integer units) that

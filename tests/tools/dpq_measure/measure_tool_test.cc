@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,12 +14,16 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/files.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace dpq::server::tools {
 namespace {
 
 using ::dpq::testing::StatusIs;
+using ::dpq::testing::TempDir;
+using ::dpq::testing::WriteFileOrDie;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
@@ -34,19 +37,14 @@ constexpr char kFigure1Dc[] = "# paper Example 1\nCapital -> Country\n";
 class MeasureToolTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::path(::testing::TempDir()) /
-           ("measure_tool_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
     data_ = Write("figure1.csv", kFigure1Csv);
     dc_ = Write("figure1.dc", kFigure1Dc);
     schema_ = Write("figure1.schema", "Capital: string\nCountry: string\n");
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
 
   std::string Write(const std::string& name, const std::string& text) {
     const std::string path = (dir_ / name).string();
-    std::ofstream(path) << text;
+    WriteFileOrDie(path, text);
     return path;
   }
 
@@ -69,7 +67,8 @@ class MeasureToolTest : public ::testing::Test {
     return o;
   }
 
-  std::filesystem::path dir_;
+  TempDir temp_dir_{"dpq-measure-tool"};
+  const std::filesystem::path dir_{temp_dir_.path()};
   std::string data_, dc_, schema_;
   std::vector<std::string> warnings_;
 };
