@@ -26,14 +26,16 @@ RUN cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
  && cmake --build build -j "$(nproc)"
 # The fast suite (no statistical tests), including the integration tests
 # against the built dpq-server and dpq, and the checks on this Dockerfile,
-# the README, .dockerignore and the CI script. Tests that read the benchmark
+# the README, .dockerignore, the CI script and the docs a test checks (the
+# config keys of docs/operations.md). Tests that read the benchmark
 # files in ../shared/data (outside this build context; ctest label
 # shared-data) are left to CI, and so are those that start PostgreSQL
 # clusters and nginx (labels postgresql, nginx: servers a build sandbox
 # need not be able to run). deploy/ is only read by tests (TLS
-# material, demo data), so it comes after the build: an edit to a deploy
-# script does not recompile the tree.
+# material, demo data), and so is docs/, so both come after the build: an
+# edit to a deploy script or a doc does not recompile the tree.
 COPY deploy /src/deploy
+COPY docs /src/docs
 COPY README.md Dockerfile .dockerignore /src/
 COPY .ci /src/.ci
 RUN ctest --test-dir build --output-on-failure -j "$(nproc)" \

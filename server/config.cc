@@ -75,7 +75,7 @@ ApplyFn Bool(bool Options::*field) {
 
 // Every setting, in the order of the documentation: the one list that
 // ApplySetting, the unknown-key message, SettingKeys and the tests that
-// check README and deploy/dpq-server.conf.example read.
+// check docs/operations.md and deploy/dpq-server.conf.example read.
 const std::vector<std::pair<std::string, ApplyFn>>& Settings() {
   static const auto* const settings =
       new std::vector<std::pair<std::string, ApplyFn>>{

@@ -22,8 +22,9 @@
 
 namespace dpq::server {
 
-// Every key ApplySetting knows, in the documentation's order (README and
-// deploy/dpq-server.conf.example are checked against it).
+// Every key ApplySetting knows, in the documentation's order
+// (docs/operations.md and deploy/dpq-server.conf.example are checked against
+// it).
 std::vector<std::string> SettingKeys();
 
 // Sets one option. kInvalidArgument naming the key (and the value) for an

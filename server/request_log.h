@@ -1,7 +1,7 @@
-// One log line per request (README.md, "Operations"): buyer, dataset, RPC,
-// epsilon, status, latency, for a release its request id and whether the
-// answer was a replay (so that the line joins with what the client saw),
-// and for INTERNAL, UNKNOWN and DATA_LOSS an
+// One log line per request (docs/operations.md, "Health, logs, shutdown and
+// containers"): buyer, dataset, RPC, epsilon, status, latency, for a release
+// its request id and whether the answer was a replay (so that the line joins
+// with what the client saw), and for INTERNAL, UNKNOWN and DATA_LOSS an
 // incident id and the full status message (escaped), whose cause only the
 // operator can act on (the caller reads only the incident id:
 // docs/errors.md); never data values or tokens.

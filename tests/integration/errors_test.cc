@@ -1,4 +1,4 @@
-// Every error code a caller can get (README, "Security"), from the real
+// Every error code a caller can get (docs/security.md, "Roles"), from the real
 // server: UNAUTHENTICATED,
 // PERMISSION_DENIED, INVALID_ARGUMENT naming the field, NOT_FOUND,
 // ALREADY_EXISTS, RESOURCE_EXHAUSTED (budget and upload size),

@@ -205,7 +205,7 @@ TEST_F(DockerfileTest, BuildStageCopiesEverySourceFolderAndRunsFastTests) {
             (std::set<std::string>{"build/bin/dpq-server", "build/bin/dpq",
                                    "build/bin/dpq-measure"}));
   // This test runs inside the build stage too: the files it reads are there.
-  for (const char* file : {"README.md", "Dockerfile", ".ci"}) {
+  for (const char* file : {"README.md", "Dockerfile", ".ci", "docs"}) {
     EXPECT_TRUE(copied.count(file)) << "build stage does not copy " << file;
   }
 }
@@ -319,7 +319,8 @@ TEST(DeployFilesTest, ScriptsAreExecutable) {
 }
 
 // The config example uses only the keys the server documents, each once
-// (ConfigTest.ReadmeAndExampleListEveryKey checks them against the server).
+// (ConfigTest.OperationsDocAndExampleListEveryKey checks them against the
+// server).
 TEST(DeployFilesTest, ConfigExampleHasKnownKeysOnly) {
   const std::set<std::string> known = {"listen",
                                        "data_dir",
