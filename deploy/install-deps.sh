@@ -36,6 +36,12 @@ BUILD_PACKAGES=(
   # by protoc and grpc_python_plugin above, not by python3-grpc-tools
   # (whose protoc 3.5 rejects proto3 `optional`).
   python3-grpcio python3-protobuf
+  # The SDK as an installed package: its wheel is built offline with
+  # Debian's pip/setuptools/wheel and installed into a venv
+  # (tests/integration/python_wheel_test.sh); pandas and matplotlib for
+  # to_pandas() and the plotting example in docs/clients.md.
+  python3-pip python3-venv python3-setuptools python3-wheel
+  python3-pandas python3-matplotlib
 )
 # libFuzzer with clang (docs/fuzzing.md): the compiler, its runtime
 # libraries (libFuzzer, ASan, UBSan) and llvm-symbolizer for the stacks;

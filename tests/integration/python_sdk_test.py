@@ -9,14 +9,20 @@ graph), creates the buyers and passes, in the environment:
   DPQ_TEST_TOKEN_CAROL               1 on hospital (to exhaust)
   DPQ_TEST_TOKEN_DAVE (and _FILE_)   10 on people, 5 on net
   DPQ_TEST_TOKEN_BOB                 nothing granted
+  DPQ_TEST_TOKEN_ERIN                revoked
 Cases: listing and describing; each release returns its request id; a
 retry with the same id replays (nothing charged, same answer); the same id
 with other parameters; a timed-out heavy call retried by the SDK with the
 same id is charged once; budget exhausted and no-grant errors with their
 details; exact Decimal budgets (20 - 1 - 1 - 1 - 0.9 - 0.5 = 15.6); bad
-input; bad token; UNAVAILABLE retries; channel sharing.
+input; bad token; a revoked buyer; configuration errors; UNAVAILABLE
+retries; channel sharing; DataFrames and plain dicts of real answers
+(DPQ_TEST_TOKEN_FRANK: 20 on people, 10 on hospital). With
+DPQ_TEST_INSTALLED_IN (a venv), also that dpq_client was imported from
+that installation, with its generated modules and py.typed.
 """
 
+import json
 import os
 import time
 import unittest
@@ -31,9 +37,29 @@ SERVER = os.environ["DPQ_TEST_SERVER"]
 CA = os.environ["DPQ_TEST_CA"]
 
 
+def assert_documented(test, e):
+    """The docstring of e's class starts with the reason or the code the
+    server sent (dpq_client.errors)."""
+    doc = type(e).__doc__ or ""
+    test.assertTrue(doc.startswith((e.reason or e.code.name) + ":"),
+                    f"{type(e).__name__}: {doc[:60]!r} for {e.reason or e.code.name}")
+
+
 def client(token_name, **kwargs):
     return dpq_client.Client(SERVER, token=os.environ["DPQ_TEST_TOKEN_" + token_name],
                              ca_file=CA, **kwargs)
+
+
+@unittest.skipUnless(os.environ.get("DPQ_TEST_INSTALLED_IN"), "SDK of the build tree")
+class InstalledPackage(unittest.TestCase):
+    def test_imported_from_the_installation(self):
+        venv = os.path.realpath(os.environ["DPQ_TEST_INSTALLED_IN"])
+        package = os.path.dirname(os.path.realpath(dpq_client.__file__))
+        self.assertTrue(package.startswith(venv + os.sep), package)
+        from dpq_client._proto.dpq.v1 import buyer_service_pb2
+        self.assertTrue(os.path.realpath(buyer_service_pb2.__file__).startswith(package))
+        self.assertTrue(os.path.isfile(os.path.join(package, "py.typed")))
+        self.assertRegex(dpq_client.__version__, r"^[0-9]+\.[0-9]+\.[0-9]+$")
 
 
 class ListAndDescribe(unittest.TestCase):
@@ -202,6 +228,7 @@ class Errors(unittest.TestCase):
                 self.assertEqual(e.remaining_epsilon, Decimal(1))
                 self.assertEqual(e.requested_epsilon, Decimal(2))
                 self.assertTrue(e.quota_violations)
+            assert_documented(self, e)
             self.assertEqual(dpq.get_budget("hospital").for_dataset("hospital").remaining,
                              Decimal(1))
 
@@ -214,6 +241,7 @@ class Errors(unittest.TestCase):
             if e.reason:
                 self.assertIsInstance(e, dpq_client.NoBudgetGranted)
                 self.assertEqual(e.code, grpc.StatusCode.FAILED_PRECONDITION)
+                assert_documented(self, e)
                 self.assertEqual(e.dataset_id, "hospital")
             else:  # a server without the rich errors said RESOURCE_EXHAUSTED
                 self.assertIn(e.code, (grpc.StatusCode.FAILED_PRECONDITION,
@@ -230,6 +258,7 @@ class Errors(unittest.TestCase):
                     with self.assertRaises(dpq_client.InvalidArgument) as cm:
                         dpq.measure_inconsistency("people", "mi", **kwargs)
                     self.assertEqual(cm.exception.code, grpc.StatusCode.INVALID_ARGUMENT)
+                    assert_documented(self, cm.exception)
                     self.assertTrue(cm.exception.request_id)
                     self.assertEqual(cm.exception.attempts, 1)
             with self.assertRaises(dpq_client.InvalidArgument) as cm:
@@ -252,11 +281,80 @@ class Errors(unittest.TestCase):
                 dpq.list_datasets()
             self.assertEqual(cm.exception.code, grpc.StatusCode.UNAUTHENTICATED)
             self.assertEqual(cm.exception.attempts, 1)  # never retried
+            assert_documented(self, cm.exception)
+
+    def test_revoked_buyer_is_unauthenticated_as_documented(self):
+        with client("ERIN") as dpq:
+            for call in (dpq.list_datasets, lambda: dpq.measure_inconsistency("hospital", "r", 1)):
+                with self.assertRaises(dpq_client.Unauthenticated) as cm:
+                    call()
+                assert_documented(self, cm.exception)
+                self.assertIn("revoked", type(cm.exception).__doc__)
 
     def test_token_file(self):
         with dpq_client.Client(SERVER, token_file=os.environ["DPQ_TEST_TOKEN_FILE_DAVE"],
                                ca_file=CA) as dpq:
             self.assertEqual(len(dpq.list_datasets()), 3)
+
+
+class Frames(unittest.TestCase):
+    """to_pandas() and to_dict() of real answers (frank: 20 on people, 10
+    on hospital)."""
+
+    def test_report_frame_has_float_amounts_beside_exact_ones(self):
+        with client("FRANK") as dpq:
+            report = dpq.quality_report("hospital", "0.3", row_count=True)
+        df = report.to_pandas()
+        self.assertEqual(list(df.measure), ["MI", "P", "R"])
+        self.assertEqual(set(df.dataset_id), {"hospital"})
+        self.assertEqual(str(df.epsilon.dtype), "float64")
+        self.assertEqual(df.epsilon_charged_exact[0], Decimal("0.3"))
+        self.assertAlmostEqual(float((df.epsilon * 0.5).sum()), 0.15 * 0.9)
+        self.assertEqual(list(df.value), [m.value for m in report.results])
+        self.assertEqual(list(df.interval), [m.describe() for m in report.results])
+        self.assertEqual(int(df.rows[0]), report.row_count.value)
+        self.assertNotIn("raw", df.columns)
+        # JSON without the protobuf, amounts exact.
+        data = json.loads(json.dumps(report.to_dict()))
+        self.assertNotIn("raw", data)
+        self.assertEqual(data["epsilon_charged"], "0.3")
+        self.assertEqual(data["results"][0]["measure"], "MI")
+        self.assertEqual(data["row_count"]["value"], report.row_count.value)
+
+    def test_cuboids_are_tidy_with_an_other_flag(self):
+        with client("FRANK") as dpq:
+            release = dpq.release_cuboids("people", [["Sex"], ["Sex", "Label"]], 1)
+            budget = dpq.get_budget("people", history=True)
+        df = release.to_pandas()
+        cells = sum(len(c.cells) for c in release.cuboids)
+        self.assertEqual(len(df), cells)
+        self.assertEqual(set(df.cuboid), {"Sex", "Sex,Label"})
+        self.assertEqual(list(df[df.cuboid == "Sex"].Label), [None] * 3)
+        self.assertEqual(list(df[df.cuboid == "Sex"].Sex), ["F", "M", "other"])
+        self.assertEqual(list(df[df.cuboid == "Sex"].other), [False, False, True])
+        self.assertEqual(int(df.other.sum()), 1 + (3 + 3 - 1))  # any label "other"
+        self.assertEqual(str(df["count"].dtype), "float64")
+        json.dumps(release.to_dict())
+        # Budgets: one row each, float and exact amounts; the history's
+        # times as UTC datetimes.
+        frame = budget.to_pandas()
+        self.assertEqual(list(frame.dataset_id), ["people"])
+        self.assertEqual(frame.remaining_exact[0], budget.budgets[0].remaining)
+        self.assertAlmostEqual(frame.remaining[0], float(budget.budgets[0].remaining))
+        history = budget.history_to_pandas()
+        self.assertEqual(list(history.request_id)[0], release.request_id)
+        self.assertEqual(str(history.created_at.dtype), "datetime64[ns, UTC]")
+
+    def test_reports_of_several_datasets_stack(self):
+        with client("FRANK") as dpq:
+            reports = [dpq.quality_report(d, 1) for d in ("hospital", "people")]
+            datasets = dpq.list_datasets()
+        df = dpq_client.to_pandas(reports)
+        self.assertEqual(list(df.dataset_id), ["hospital"] * 3 + ["people"] * 3)
+        self.assertEqual(list(df.epsilon_charged_exact), [Decimal(1)] * 3 + [Decimal(2)] * 3)
+        listing = dpq_client.to_pandas(datasets)
+        self.assertEqual(list(listing.dataset_id), ["hospital", "net", "people"])
+        self.assertEqual(list(listing.charge_multiplier), [1, 1, 2])
 
 
 class Transport(unittest.TestCase):
@@ -270,11 +368,15 @@ class Transport(unittest.TestCase):
             self.assertEqual(cm.exception.attempts, 3)
             self.assertEqual(cm.exception.request_id, "r-unavail")
 
-    def test_wrong_ca_is_unavailable(self):
+    def test_wrong_ca_is_a_configuration_error_never_retried(self):
         # The server certificate is not signed by the system roots.
-        with dpq_client.Client(SERVER, token="t", retries=0) as dpq:
-            with self.assertRaises(dpq_client.Unavailable):
+        with dpq_client.Client(SERVER, token="t", retries=3) as dpq:
+            with self.assertRaises(dpq_client.ConfigurationError) as cm:
                 dpq.list_datasets()
+            self.assertEqual(cm.exception.attempts, 1)
+            self.assertFalse(cm.exception.retryable)
+            self.assertIn("pass ca_file=", cm.exception.message)
+            assert_documented(self, cm.exception)
 
     def test_one_channel_per_token(self):
         a, b, c = client("DAVE"), client("DAVE"), client("CAROL")

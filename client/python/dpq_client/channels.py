@@ -5,6 +5,7 @@ connection); a channel is closed when the last Client using it closes.
 """
 
 import threading
+from typing import Any, Dict, List, Optional, Tuple
 
 import grpc
 
@@ -13,10 +14,11 @@ import grpc
 _OPTIONS = (("grpc.max_receive_message_length", 64 * 1024 * 1024),)
 
 _lock = threading.Lock()
-_pool = {}  # key -> [channel, refcount]
+_pool: Dict[Tuple[Any, ...], List[Any]] = {}  # key -> [channel, refcount]
 
 
-def _credentials(token, ca_pem, cert_pem, key_pem):
+def _credentials(token: Optional[str], ca_pem: Optional[bytes], cert_pem: Optional[bytes],
+                 key_pem: Optional[bytes]) -> grpc.ChannelCredentials:
     tls = grpc.ssl_channel_credentials(
         root_certificates=ca_pem, private_key=key_pem, certificate_chain=cert_pem)
     if not token:
@@ -26,7 +28,9 @@ def _credentials(token, ca_pem, cert_pem, key_pem):
     return grpc.composite_channel_credentials(tls, grpc.access_token_call_credentials(token))
 
 
-def acquire(target, token, insecure, ca_pem, cert_pem, key_pem, server_name):
+def acquire(target: str, token: Optional[str], insecure: bool, ca_pem: Optional[bytes],
+            cert_pem: Optional[bytes], key_pem: Optional[bytes],
+            server_name: Optional[str]) -> Tuple[Tuple[Any, ...], grpc.Channel]:
     """The shared channel for these settings (ref-counted)."""
     key = (target, token, insecure, ca_pem, cert_pem, key_pem, server_name)
     with _lock:
@@ -45,7 +49,7 @@ def acquire(target, token, insecure, ca_pem, cert_pem, key_pem, server_name):
         return key, entry[0]
 
 
-def release(key):
+def release(key: Tuple[Any, ...]) -> None:
     """Drops one reference; closes the channel with the last."""
     with _lock:
         entry = _pool.get(key)

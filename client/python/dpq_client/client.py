@@ -2,20 +2,27 @@
 
 import secrets
 import time
-from typing import Iterable, Optional, Sequence, Union
+from decimal import Decimal
+from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 
 import grpc
 
 from dpq_client import _stubs  # noqa: F401
-from dpq_client import channels, results
-from dpq_client.errors import DpqError, from_rpc_error, invalid_argument
+from dpq_client import channels, diagnose, results
+from dpq_client.errors import DpqError, configuration_error, from_rpc_error, invalid_argument
 from dpq_client.retry import RetryPolicy, should_retry
-from dpq.v1 import buyer_service_pb2 as pb
-from dpq.v1 import buyer_service_pb2_grpc as pb_grpc
-from dpq.v1 import dataset_pb2
+from dpq_client._proto.dpq.v1 import buyer_service_pb2 as pb
+from dpq_client._proto.dpq.v1 import buyer_service_pb2_grpc as pb_grpc
+from dpq_client._proto.dpq.v1 import dataset_pb2
 
 # Per-attempt deadline when none is given, seconds.
 DEFAULT_TIMEOUT = 30.0
+
+# An epsilon: exact as a Decimal or a str ("0.1"), or an int or float.
+Epsilon = Union[Decimal, str, int, float]
+# An enum value: a short name ("mi", "group_bound"), a full name
+# ("MEASURE_MI") or its number; None for the server's default.
+EnumValue = Union[str, int, None]
 
 
 def new_request_id() -> str:
@@ -24,12 +31,24 @@ def new_request_id() -> str:
     return "py-" + secrets.token_hex(16)
 
 
-def _read_token(token, token_file):
+def _read_file(path: str, what: str) -> bytes:
+    """The bytes of a file given to Client, or a ConfigurationError that
+    names the argument."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise configuration_error(f"{what} {path!r} cannot be read: {e.strerror}") from None
+
+
+def _read_token(token: Optional[str], token_file: Optional[str]) -> Optional[str]:
     if token is not None and token_file is not None:
         raise ValueError("give token or token_file, not both")
     if token_file is not None:
-        with open(token_file, "r", encoding="ascii") as f:
-            token = f.read()
+        try:
+            token = _read_file(token_file, "token_file").decode("ascii")
+        except UnicodeDecodeError:
+            raise configuration_error(f"token_file {token_file!r} is not a dpq token") from None
         if token.endswith("\n"):  # one trailing newline, as `dpq` drops it
             token = token[:-1]
     if token is not None and (token == "" or any(ord(c) <= 0x20 or ord(c) >= 0x7F for c in token)):
@@ -38,14 +57,18 @@ def _read_token(token, token_file):
     return token
 
 
-def _read(path):
+def _read_pem(path: Optional[str], what: str, kind: str) -> Optional[bytes]:
+    """A PEM file's bytes (None for None), or a ConfigurationError when it
+    cannot be read or holds no `kind` ("CERTIFICATE", "PRIVATE KEY")."""
     if path is None:
         return None
-    with open(path, "rb") as f:
-        return f.read()
+    data = _read_file(path, what)
+    if b"-----BEGIN " not in data or kind.encode() not in data:
+        raise configuration_error(f"{what} {path!r} is not a PEM file with a {kind.lower()}")
+    return data
 
 
-def _enum(enum_type, prefix: str, value, field: str, request_id: str) -> int:
+def _enum(enum_type: Any, prefix: str, value: EnumValue, field: str, request_id: str) -> int:
     """An enum number from a short name ("mi", "gem", "cover_bound"), a
     full name ("MEASURE_MI") or a number; None -> 0 (the server default)."""
     if value is None:
@@ -61,7 +84,7 @@ def _enum(enum_type, prefix: str, value, field: str, request_id: str) -> int:
     raise invalid_argument(field, f"unknown value {value!r} (one of {known})", request_id)
 
 
-def _epsilon(value, field: str, request_id: str) -> float:
+def _epsilon(value: Epsilon, field: str, request_id: str) -> float:
     """The double of an epsilon given as int, float, Decimal or str (the
     server checks its range)."""
     try:
@@ -87,45 +110,57 @@ class Client:
         RetryPolicy (dpq_client.retry).
       client_cert_file, client_key_file: for servers that require mutual TLS.
 
-    Clients with the same settings share one channel. A Client is
-    thread-safe; close() it (or use `with`) when done.
+    A file that cannot be read raises ConfigurationError here; a connection
+    that can never work (TLS settings that do not match the server's)
+    raises it at the first call, without retries. Clients with the same
+    settings share one channel. A Client is thread-safe; close() it (or use
+    `with`) when done.
     """
 
     def __init__(self, target: str, token: Optional[str] = None, token_file: Optional[str] = None,
                  ca_file: Optional[str] = None, server_name: Optional[str] = None,
                  insecure: bool = False, timeout: float = DEFAULT_TIMEOUT,
                  retries: Union[int, RetryPolicy] = 3, client_cert_file: Optional[str] = None,
-                 client_key_file: Optional[str] = None):
+                 client_key_file: Optional[str] = None) -> None:
         token = _read_token(token, token_file)
         if (client_cert_file is None) != (client_key_file is None):
             raise ValueError("client_cert_file and client_key_file go together")
+        if insecure and (ca_file or client_cert_file or server_name):
+            raise configuration_error("insecure=True is plaintext: it takes no ca_file, "
+                                      "client certificate or server_name")
         self.target = target
         self.timeout = float(timeout)
         self.retry_policy = (retries if isinstance(retries, RetryPolicy)
                              else RetryPolicy(max_retries=int(retries)))
+        self._insecure = insecure
+        self._client_cert = client_cert_file is not None
+        self._diagnosed = False
         self._key, channel = channels.acquire(
-            target, token, insecure, _read(ca_file), _read(client_cert_file),
-            _read(client_key_file), server_name)
+            target, token, insecure, _read_pem(ca_file, "ca_file", "CERTIFICATE"),
+            _read_pem(client_cert_file, "client_cert_file", "CERTIFICATE"),
+            _read_pem(client_key_file, "client_key_file", "PRIVATE KEY"), server_name)
         self._stub = pb_grpc.BuyerServiceStub(channel)
         # Call credentials need TLS; on a plaintext channel the token goes
         # into each call's metadata instead.
         self._metadata = (("authorization", "Bearer " + token),) if insecure and token else ()
         self._closed = False
 
-    def close(self):
+    def close(self) -> None:
+        """Releases the channel (closed with its last Client)."""
         if not self._closed:
             self._closed = True
             channels.release(self._key)
 
-    def __enter__(self):
+    def __enter__(self) -> "Client":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> None:
         self.close()
 
     # --- The calls ---------------------------------------------------------
 
-    def list_datasets(self, timeout: Optional[float] = None, page_size: int = 0):
+    def list_datasets(self, timeout: Optional[float] = None,
+                      page_size: int = 0) -> List[results.Dataset]:
         """Every dataset's public metadata (list of results.Dataset). Free.
 
         The server answers in pages (at most page_size datasets, 0 = its
@@ -142,14 +177,16 @@ class Client:
             if not token:
                 return datasets
 
-    def describe_dataset(self, dataset_id: str, timeout: Optional[float] = None):
+    def describe_dataset(self, dataset_id: str,
+                         timeout: Optional[float] = None) -> results.Dataset:
         """One dataset's public metadata (results.Dataset). Free."""
         r, _ = self._call("DescribeDataset", pb.DescribeDatasetRequest(dataset_id=dataset_id), "",
                           timeout)
         return results.Dataset.from_proto(r.dataset)
 
     def get_budget(self, dataset_id: Optional[str] = None, history: bool = False,
-                   history_limit: int = 0, timeout: Optional[float] = None):
+                   history_limit: int = 0,
+                   timeout: Optional[float] = None) -> results.BudgetReport:
         """The caller's budgets (all datasets, or one) and, with history,
         the caller's own ledger entries, newest first (results.BudgetReport).
         history_limit: 0 = the server default (100)."""
@@ -160,9 +197,10 @@ class Client:
                                     history=[results.LedgerEntry.from_proto(e) for e in r.history],
                                     raw=r)
 
-    def measure_inconsistency(self, dataset_id: str, measure, epsilon, method=None,
-                              repair_method=None, request_id: Optional[str] = None,
-                              timeout: Optional[float] = None):
+    def measure_inconsistency(self, dataset_id: str, measure: EnumValue, epsilon: Epsilon,
+                              method: EnumValue = None, repair_method: EnumValue = None,
+                              request_id: Optional[str] = None,
+                              timeout: Optional[float] = None) -> results.MeasureRelease:
         """One DP inconsistency measure (results.MeasureRelease).
 
         measure: "mi", "p" or "r"; method (MI, P): "group_bound" (default),
@@ -176,11 +214,13 @@ class Client:
             method=_enum(dataset_pb2.SelectionMethod, "SELECTION_METHOD_", method, "method", rid),
             repair_method=_enum(dataset_pb2.RepairMethod, "REPAIR_METHOD_", repair_method,
                                 "repair_method", rid))
-        return results.measure_release(*self._call("MeasureInconsistency", req, rid, timeout))
+        return results.measure_release(dataset_id,
+                                       *self._call("MeasureInconsistency", req, rid, timeout))
 
-    def quality_report(self, dataset_id: str, epsilon, method=None, repair_method=None,
-                       request_id: Optional[str] = None, timeout: Optional[float] = None,
-                       row_count: bool = False):
+    def quality_report(self, dataset_id: str, epsilon: Epsilon, method: EnumValue = None,
+                       repair_method: EnumValue = None, request_id: Optional[str] = None,
+                       timeout: Optional[float] = None,
+                       row_count: bool = False) -> results.QualityReport:
         """I_MI, I_P and I_R for one charge of epsilon (epsilon/3 each;
         results.QualityReport). row_count=True adds the DP row count (10%
         of epsilon; exact and free where the owner published it), so that
@@ -192,11 +232,13 @@ class Client:
             repair_method=_enum(dataset_pb2.RepairMethod, "REPAIR_METHOD_", repair_method,
                                 "repair_method", rid),
             include_row_count=bool(row_count))
-        return results.quality_report(*self._call("QualityReport", req, rid, timeout))
+        return results.quality_report(dataset_id,
+                                      *self._call("QualityReport", req, rid, timeout))
 
-    def release_cuboids(self, dataset_id: str, cuboids: Sequence[Sequence[str]], epsilon,
-                        non_negative_integral: bool = False, request_id: Optional[str] = None,
-                        timeout: Optional[float] = None):
+    def release_cuboids(self, dataset_id: str, cuboids: Sequence[Sequence[str]],
+                        epsilon: Epsilon, non_negative_integral: bool = False,
+                        request_id: Optional[str] = None,
+                        timeout: Optional[float] = None) -> results.CuboidRelease:
         """DP count marginals over declared cube dimensions, one list of
         dimension names per cuboid, e.g. [["Condition", "EmergencyService"]]
         (results.CuboidRelease)."""
@@ -208,13 +250,16 @@ class Client:
             dataset_id=dataset_id, epsilon=_epsilon(epsilon, "epsilon", rid), request_id=rid,
             non_negative_integral=non_negative_integral,
             cuboids=[dataset_pb2.CuboidSpec(dimensions=list(c)) for c in cuboids])
-        return results.cuboid_release(*self._call("ReleaseCuboids", req, rid, timeout))
+        return results.cuboid_release(dataset_id,
+                                      *self._call("ReleaseCuboids", req, rid, timeout))
 
     def train_decision_tree(self, dataset_id: str, label_column: str, positive_class: str,
-                            epsilon, features: Iterable[str] = (), approach=None,
-                            weights: Iterable[float] = (), sensitivity=None, generations: int = 0,
-                            population: int = 0, accuracy_epsilon=0,
-                            request_id: Optional[str] = None, timeout: Optional[float] = None):
+                            epsilon: Epsilon, features: Iterable[str] = (),
+                            approach: EnumValue = None, weights: Iterable[float] = (),
+                            sensitivity: EnumValue = None, generations: int = 0,
+                            population: int = 0, accuracy_epsilon: Epsilon = 0,
+                            request_id: Optional[str] = None,
+                            timeout: Optional[float] = None) -> results.DecisionTree:
         """A DP cost-sensitive decision tree (results.DecisionTree).
         approach: "aggregation" (default; weights 1, 1: balanced accuracy)
         or "pareto"; sensitivity: "local" (default) or "global";
@@ -233,13 +278,15 @@ class Client:
             epsilon=_epsilon(epsilon, "epsilon", rid), generations=generations,
             population=population,
             accuracy_epsilon=_epsilon(accuracy_epsilon, "accuracy_epsilon", rid), request_id=rid)
-        return results.decision_tree(*self._call("TrainDecisionTree", req, rid, timeout))
+        return results.decision_tree(dataset_id,
+                                     *self._call("TrainDecisionTree", req, rid, timeout))
 
-    def select_influential_nodes(self, dataset_id: str, k: int, epsilon,
-                                 objectives: Iterable = (), approach=None,
-                                 weights: Iterable[float] = (), sensitivity=None,
+    def select_influential_nodes(self, dataset_id: str, k: int, epsilon: Epsilon,
+                                 objectives: Iterable[EnumValue] = (),
+                                 approach: EnumValue = None, weights: Iterable[float] = (),
+                                 sensitivity: EnumValue = None,
                                  request_id: Optional[str] = None,
-                                 timeout: Optional[float] = None):
+                                 timeout: Optional[float] = None) -> results.InfluentialNodes:
         """The k most influential nodes of a graph dataset
         (results.InfluentialNodes). objectives: "degree",
         "egocentric_density" (default: both)."""
@@ -252,11 +299,13 @@ class Client:
             weights=[float(w) for w in weights],
             sensitivity=_enum(pb.SensitivityMode, "SENSITIVITY_MODE_", sensitivity,
                               "sensitivity", rid))
-        return results.influential_nodes(*self._call("SelectInfluentialNodes", req, rid, timeout))
+        return results.influential_nodes(
+            dataset_id, *self._call("SelectInfluentialNodes", req, rid, timeout))
 
     # --- Retries -------------------------------------------------------------
 
-    def _call(self, method: str, request, request_id: str, timeout: Optional[float]):
+    def _call(self, method: str, request: Any, request_id: str,
+              timeout: Optional[float]) -> Tuple[Any, int]:
         """(response, attempts) of a unary call, retried per the policy
         with the same request (hence the same request id)."""
         if self._closed:
@@ -273,9 +322,27 @@ class Client:
                                metadata=self._metadata)
                 return response, retry + 1
             except grpc.RpcError as e:
-                error = from_rpc_error(e, request_id, retry + 1)
+                error = self._configuration_error(e, request_id, retry + 1) or from_rpc_error(
+                    e, request_id, retry + 1)
             if not should_retry(error, retry, policy, after_retryable):
                 raise error
             after_retryable = after_retryable or error.retryable
             time.sleep(policy.backoff(retry, error.retry_delay))
             retry += 1
+
+    def _configuration_error(self, rpc_error: Any, request_id: str,
+                             attempts: int) -> Optional[DpqError]:
+        """A ConfigurationError for an UNAVAILABLE that no retry can mend
+        (dpq_client.diagnose), else None. The probe after "Socket closed"
+        runs once per Client."""
+        if rpc_error.code() != grpc.StatusCode.UNAVAILABLE:
+            return None
+        message = rpc_error.details() or ""
+        fix = diagnose.from_message(message, self._insecure)
+        if fix is None and "Socket closed" in message and not self._diagnosed:
+            self._diagnosed = True
+            fix = diagnose.after_socket_closed(self.target, self._insecure, self._client_cert)
+        if fix is None:
+            return None
+        return configuration_error(f"cannot connect to {self.target}: {fix}", request_id,
+                                   attempts, grpc.StatusCode.UNAVAILABLE)

@@ -12,13 +12,13 @@ the id to retry with), also when the call never reached the server.
 
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 import grpc
 
 from dpq_client import _stubs  # noqa: F401  (clear message if not built)
 from dpq_client.amounts import units_to_decimal
-from google.rpc import error_details_pb2, status_pb2
+from dpq_client._proto.google.rpc import error_details_pb2, status_pb2
 
 # The trailer that holds the serialized google.rpc.Status.
 STATUS_DETAILS_KEY = "grpc-status-details-bin"
@@ -55,10 +55,14 @@ class DpqError(Exception):
         quote to the operator; the server logs the cause under it).
       resource_type, resource_name: from ResourceInfo ("" if none).
       details: every decoded detail message (google.rpc.* protos).
-      attempts: how many calls were made (1 + retries).
+      attempts: how many calls were made (1 + retries; 0 if none was).
+
+    Each subclass's docstring starts with the reason or the gRPC code it
+    stands for.
     """
 
-    def __init__(self, code, message, request_id="", status=None, attempts=1):
+    def __init__(self, code: Any, message: str, request_id: str = "", status: Any = None,
+                 attempts: int = 1):
         self.code = code
         self.message = message
         self.request_id = request_id
@@ -164,7 +168,7 @@ class DpqError(Exception):
     @property
     def retryable(self) -> bool:
         """True for the codes the SDK retries itself (with the same request
-        id): UNAVAILABLE and DEADLINE_EXCEEDED."""
+        id): UNAVAILABLE and DEADLINE_EXCEEDED, unless a ConfigurationError."""
         return self.code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 
 
@@ -176,7 +180,7 @@ class InvalidArgument(DpqError, ValueError):
 
 
 class NotFound(DpqError):
-    """NOT_FOUND."""
+    """NOT_FOUND: what the call names does not exist."""
 
 
 class DatasetNotFound(NotFound):
@@ -184,7 +188,7 @@ class DatasetNotFound(NotFound):
 
 
 class AlreadyExists(DpqError):
-    """ALREADY_EXISTS."""
+    """ALREADY_EXISTS: what the call would create exists already."""
 
 
 class RequestIdReused(AlreadyExists):
@@ -193,7 +197,7 @@ class RequestIdReused(AlreadyExists):
 
 
 class ResourceExhausted(DpqError):
-    """RESOURCE_EXHAUSTED."""
+    """RESOURCE_EXHAUSTED: a budget, a cap or a server limit is used up."""
 
 
 class BudgetExhausted(ResourceExhausted):
@@ -216,7 +220,7 @@ class NoBudgetGranted(FailedPrecondition):
 
 
 class Aborted(DpqError):
-    """ABORTED."""
+    """ABORTED: the call was not carried out; see the reason."""
 
 
 class RequestInProgress(Aborted):
@@ -240,15 +244,33 @@ class DeadlineExceeded(DpqError):
 
 
 class Unauthenticated(DpqError):
-    """UNAUTHENTICATED: missing, malformed or unknown token."""
+    """UNAUTHENTICATED: a missing, malformed, unknown or revoked token (a
+    revoked buyer's token is unknown from then on)."""
 
 
 class PermissionDenied(DpqError):
-    """PERMISSION_DENIED: e.g. a revoked buyer."""
+    """PERMISSION_DENIED: the token is valid but may not make this call
+    (the admin service refuses a buyer's token). The buyer service sends
+    it for no buyer call: a revoked buyer gets Unauthenticated."""
+
+
+class ConfigurationError(DpqError):
+    """CONFIGURATION: this client's own settings cannot work, so no retry
+    could help, and none is made: a file given to Client that cannot be
+    read or is not PEM (code INVALID_ARGUMENT), or a connection that can
+    never succeed (code UNAVAILABLE): TLS against a plaintext server or
+    plaintext against a TLS server, a CA that did not sign the server's
+    certificate, a server name the certificate does not hold, a server
+    that requires a client certificate. The message says what to fix.
+    Raised by the SDK, never sent by the server (reason "CONFIGURATION")."""
+
+    @property
+    def retryable(self) -> bool:
+        return False
 
 
 class Cancelled(DpqError):
-    """CANCELLED."""
+    """CANCELLED: the call was cancelled (or the client closed)."""
 
 
 class Internal(DpqError):
@@ -256,7 +278,7 @@ class Internal(DpqError):
 
 
 class Unimplemented(DpqError):
-    """UNIMPLEMENTED."""
+    """UNIMPLEMENTED: the server does not know the call (an older server)."""
 
 
 _BY_REASON = {
@@ -316,7 +338,7 @@ def _rich_status(rpc_error):
     return None
 
 
-def from_rpc_error(rpc_error, request_id="", attempts=1) -> DpqError:
+def from_rpc_error(rpc_error: Any, request_id: str = "", attempts: int = 1) -> DpqError:
     """The DpqError for a grpc.RpcError raised by a unary call."""
     code = rpc_error.code() if hasattr(rpc_error, "code") else grpc.StatusCode.UNKNOWN
     message = rpc_error.details() if hasattr(rpc_error, "details") else str(rpc_error)
@@ -334,7 +356,17 @@ def from_rpc_error(rpc_error, request_id="", attempts=1) -> DpqError:
     return cls(code, message or "", request_id, status, attempts)
 
 
-def invalid_argument(field, description, request_id="") -> InvalidArgument:
+def configuration_error(fix: str, request_id: str = "", attempts: int = 0,
+                        code: grpc.StatusCode = grpc.StatusCode.INVALID_ARGUMENT
+                        ) -> ConfigurationError:
+    """A ConfigurationError whose message is `fix`."""
+    err = ConfigurationError(code, fix, request_id, attempts=attempts)
+    err.reason = "CONFIGURATION"
+    err.args = (err._text(),)
+    return err
+
+
+def invalid_argument(field: str, description: str, request_id: str = "") -> InvalidArgument:
     """A client-side INVALID_ARGUMENT for `field` (no call was made)."""
     err = InvalidArgument(grpc.StatusCode.INVALID_ARGUMENT,
                           f"{field}: {description}", request_id, attempts=0)

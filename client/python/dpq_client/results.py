@@ -1,22 +1,30 @@
 """Typed results: plain dataclasses built from the response messages.
 
 Epsilon amounts are exact decimal.Decimal values (dpq_client.amounts);
-enum values are their short names ("MI", "LOWER_BOUND", "COMMITTED").
-Every result keeps the response message it came from in `raw`, for fields
-this module does not copy.
+enum values are their short names ("MI", "LOWER_BOUND", "COMMITTED");
+times are timezone-aware UTC datetimes. Every result keeps the response
+message it came from in `raw`, for fields this module does not copy.
+
+Every result is a Record: to_dict() gives plain, JSON-serialisable data
+(no `raw`; amounts as exact decimal strings, times in ISO 8601) and
+to_pandas() a DataFrame (pandas is optional: dpq_client.frames) with each
+amount twice, as a float column under its name and as the exact Decimal in
+`<name>_exact`. dpq_client.to_pandas(records) stacks a list of them, e.g.
+the reports of several datasets.
 """
 
 import datetime
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from dpq_client import _stubs  # noqa: F401
 from dpq_client.amounts import epsilon_field
-from dpq.v1 import dataset_pb2, ledger_pb2
+from dpq_client.frames import Record, flat_row, is_other_label
+from dpq_client._proto.dpq.v1 import dataset_pb2, ledger_pb2
 
 
-def enum_short_name(enum_type, value: int, prefix: str) -> str:
+def enum_short_name(enum_type: Any, value: int, prefix: str) -> str:
     """"MEASURE_MI" -> "MI"; str(value) for numbers this build does not
     know (a newer server)."""
     try:
@@ -26,65 +34,143 @@ def enum_short_name(enum_type, value: int, prefix: str) -> str:
     return name[len(prefix):] if name.startswith(prefix) else name
 
 
-def _time(ts) -> Optional[datetime.datetime]:
+def _time(ts: Any) -> Optional[datetime.datetime]:
     if ts.seconds == 0 and ts.nanos == 0:
         return None
     return ts.ToDatetime(tzinfo=datetime.timezone.utc)
 
 
 @dataclass(frozen=True)
-class Column:
+class Column(Record):
+    """One column of a table dataset.
+
+    Attributes:
+      name: the column's name, as in the CSV header.
+      type: "INT64", "DOUBLE" or "STRING".
+    """
+
     name: str
-    type: str  # "INT64", "DOUBLE", "STRING"
+    type: str
 
 
 @dataclass(frozen=True)
-class CuboidCell:
-    values: List[str]  # one label per dimension, in the cuboid's order
+class CuboidCell(Record):
+    """One cell of a cuboid.
+
+    Attributes:
+      values: one label per dimension, in the cuboid's order (a bin such
+        as "[20,40)", a nominal value, or the dimension's catch-all label
+        "other", written "(other)" if a real label is "other").
+      count: the count: exact in a dataset's public cuboids, DP in a
+        release (a float unless the release asked for non-negative
+        integral counts).
+    """
+
+    values: List[str]
     count: float
 
 
 @dataclass(frozen=True)
-class Cuboid:
+class Cuboid(Record):
+    """A cuboid (a count marginal) with every one of its cells.
+
+    Attributes:
+      dimensions: its dimensions (column names); empty for the apex, the
+        total count.
+      cells: every cell, row-major over the dimensions' labels, empty
+        ones included.
+
+    to_pandas() is tidy: one row per cell, one column per dimension, then
+    `count` and `other` (True when some value of the cell is its
+    dimension's catch-all label).
+    """
+
     dimensions: List[str]
     cells: List[CuboidCell]
 
+    def _rows(self) -> List[Dict[str, Any]]:
+        return [{**dict(zip(self.dimensions, c.values)), "count": c.count,
+                 "other": any(is_other_label(v) for v in c.values)} for c in self.cells]
+
 
 @dataclass(frozen=True)
-class CubeDimension:
+class CubeDimension(Record):
+    """A public dimension of a dataset's data cube.
+
+    Attributes:
+      column: the column it is made from.
+      labels: its cell labels in order: bins as "[e0,e1)", nominal values
+        as text, then the catch-all label ("other") if it has one.
+    """
+
     column: str
     labels: List[str]
 
 
-def _cuboid(c) -> Cuboid:
+def _cuboid(c: Any) -> Cuboid:
     return Cuboid(list(c.dimensions), [CuboidCell(list(x.values), x.count) for x in c.cells])
 
 
 @dataclass(frozen=True, kw_only=True)
-class Dataset:
-    """Public metadata of a dataset (dpq.v1.DatasetInfo)."""
+class Dataset(Record):
+    """Public metadata of a dataset (dpq.v1.DatasetInfo): what the owner
+    declared at registration, never anything computed from the rows.
+
+    Attributes:
+      dataset_id: the id to pass to every call.
+      description: the owner's description (free text, as registered).
+      kind: "TABLE" (rows; inconsistency measures, cuboids, trees) or
+        "GRAPH" (an edge list; node selection).
+      version: the dataset's version (ReplaceDataset adds one).
+      registered_at: when this version was registered (UTC).
+      columns: the table's columns (empty for a graph).
+      constraints: the denial constraints, as registered.
+      public_max_rows: N, the public upper bound on the row count that the
+        measures' ranges and sensitivities use.
+      row_count: the exact row count, or None unless the owner published it.
+      supported_measures: the measures this dataset answers ("MI", "P",
+        "R").
+      supported_releases: the buyer RPCs it answers, e.g. "ReleaseCuboids".
+      neighbouring: the privacy unit (which datasets count as neighbours).
+      charge_multiplier: k_Q, the epsilon charged per epsilon requested by
+        every release but ReleaseCuboids (1 + the number of public exact
+        cuboids).
+      cube_dimensions: the public dimensions of its data cube.
+      public_cuboids: the exact cuboids the owner published.
+      node_count: a graph's node count (public for graphs); 0 for tables.
+      exact_repair: True if the owner registered the exact minimum repair,
+        so that I_R can be released with repair_method "exact".
+      raw: the DatasetInfo message.
+    """
 
     dataset_id: str
     description: str
-    kind: str  # "TABLE" or "GRAPH"
+    kind: str
     version: int
     registered_at: Optional[datetime.datetime]
     columns: List[Column]
     constraints: List[str]
     public_max_rows: int
-    row_count: Optional[int]  # None unless the owner made it public
-    supported_measures: List[str]  # "MI", "P", "R"
-    supported_releases: List[str]  # RPC names, e.g. "ReleaseCuboids"
-    neighbouring: str  # the privacy unit
-    charge_multiplier: int  # k_Q: epsilon charged per epsilon requested
+    row_count: Optional[int]
+    supported_measures: List[str]
+    supported_releases: List[str]
+    neighbouring: str
+    charge_multiplier: int
     cube_dimensions: List[CubeDimension]
     public_cuboids: List[Cuboid]
     node_count: int
     exact_repair: bool
     raw: Any = field(repr=False, compare=False)
 
+    def _rows(self) -> List[Dict[str, Any]]:
+        row = flat_row(self)
+        row["columns"] = [c.name for c in self.columns]
+        row["cube_dimensions"] = [d.column for d in self.cube_dimensions]
+        row["public_cuboids"] = [",".join(c.dimensions) for c in self.public_cuboids]
+        return [row]
+
     @staticmethod
-    def from_proto(d) -> "Dataset":
+    def from_proto(d: Any) -> "Dataset":
         return Dataset(
             dataset_id=d.dataset_id,
             description=d.description,
@@ -110,9 +196,19 @@ class Dataset:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Budget:
-    """The caller's budget on one dataset; remaining = granted - spent -
-    reserved, exactly."""
+class Budget(Record):
+    """The caller's budget on one dataset, exact: remaining = granted -
+    spent - reserved.
+
+    Attributes:
+      dataset_id: the dataset.
+      buyer_id: the caller.
+      granted: epsilon granted in all.
+      spent: epsilon charged by committed releases.
+      reserved: epsilon held by releases in flight (0 when none runs).
+      remaining: what can still be charged.
+      raw: the BudgetInfo message.
+    """
 
     dataset_id: str
     buyer_id: str
@@ -123,7 +219,7 @@ class Budget:
     raw: Any = field(repr=False, compare=False)
 
     @staticmethod
-    def from_proto(b) -> "Budget":
+    def from_proto(b: Any) -> "Budget":
         return Budget(dataset_id=b.dataset_id, buyer_id=b.buyer_id,
                       granted=epsilon_field(b, "granted"), spent=epsilon_field(b, "spent"),
                       reserved=epsilon_field(b, "reserved"),
@@ -131,22 +227,41 @@ class Budget:
 
 
 @dataclass(frozen=True, kw_only=True)
-class LedgerEntry:
-    """One of the caller's own ledger entries."""
+class LedgerEntry(Record):
+    """One of the caller's own ledger entries.
+
+    Attributes:
+      entry_id: the ledger's sequence number (increasing).
+      dataset_id: the dataset charged.
+      request_id: the request id of the release.
+      operation: what was released, e.g. "MeasureInconsistency P
+        group_bound".
+      epsilon: the epsilon of the entry (what it charges once committed).
+      state: "RESERVED" (in flight: nothing released yet), "COMMITTED"
+        (charged, the answer recorded), "REFUNDED" (the answer could not
+        be recorded, so nothing left the server: not charged) or "CHARGED"
+        (charged without a recorded answer: the call ended after the
+        computation started; a retry with the same request id returns the
+        answer at no further cost).
+      created_at: when it was reserved (UTC).
+      settled_at: when it was committed or refunded (None while reserved).
+      neighbouring: the privacy unit of the dataset at the time.
+      raw: the LedgerEntry message.
+    """
 
     entry_id: int
     dataset_id: str
     request_id: str
     operation: str
     epsilon: Decimal
-    state: str  # "RESERVED", "COMMITTED", "REFUNDED", "CHARGED"
+    state: str
     created_at: Optional[datetime.datetime]
     settled_at: Optional[datetime.datetime]
     neighbouring: str
     raw: Any = field(repr=False, compare=False)
 
     @staticmethod
-    def from_proto(e) -> "LedgerEntry":
+    def from_proto(e: Any) -> "LedgerEntry":
         return LedgerEntry(
             entry_id=e.entry_id, dataset_id=e.dataset_id, request_id=e.request_id,
             operation=e.operation, epsilon=epsilon_field(e, "epsilon"),
@@ -156,9 +271,17 @@ class LedgerEntry:
 
 
 @dataclass(frozen=True, kw_only=True)
-class BudgetReport:
-    """get_budget(): budgets sorted by dataset id; history newest first
-    (empty unless asked for)."""
+class BudgetReport(Record):
+    """get_budget().
+
+    Attributes:
+      budgets: the caller's budgets, sorted by dataset id.
+      history: the caller's own ledger entries, newest first (empty unless
+        asked for).
+      raw: the GetBudgetResponse message.
+
+    to_pandas() has one row per budget; history_to_pandas() one per entry.
+    """
 
     budgets: List[Budget]
     history: List[LedgerEntry]
@@ -168,26 +291,53 @@ class BudgetReport:
         """The budget on `dataset_id`, or None if nothing was granted."""
         return next((b for b in self.budgets if b.dataset_id == dataset_id), None)
 
+    def _rows(self) -> List[Dict[str, Any]]:
+        return [flat_row(b) for b in self.budgets]
+
+    def history_to_pandas(self) -> Any:
+        """The history as a DataFrame, one row per ledger entry."""
+        from dpq_client.frames import to_pandas
+        return to_pandas(self.history)
+
 
 @dataclass(frozen=True, kw_only=True)
-class MeasureResult:
-    """One released inconsistency measure."""
+class MeasureResult(Record):
+    """One released inconsistency measure.
 
-    measure: str  # "MI", "P", "R"
-    value: int  # the DP estimate, clamped to the measure's public range [0, max]
-    epsilon: Decimal  # epsilon spent on this measure
+    Attributes:
+      measure: "MI" (conflicting pairs), "P" (rows in some conflict) or
+        "R" (the fewest rows to delete for a consistent table).
+      value: the DP estimate, clamped to the measure's public range
+        [0, max] (max from public_max_rows).
+      epsilon: the epsilon spent on this measure.
+      theta: the degree cap the release used (MI, P; 0 for R).
+      bound95: the noise alone: |noise| <= bound95 with probability 95%.
+      method: the method that computed it, e.g. "group_bound".
+      estimate: "EXACT" (the measure plus noise), "LOWER_BOUND" (it may
+        undercount: a cap cut rows, or an LP bound) or "UPPER_BOUND".
+      lower95, upper95: the measure itself lies in [lower95, upper95] with
+        probability at least 95%, a lower bound's undercount included.
+        When upper_proved is False, upper95 is only the public maximum:
+        read it as "at least lower95".
+      upper_proved: whether upper95 is a proved 95% bound.
+      degree_upper: the DP upper bound on one row's conflicts (MI, P), or
+        None.
+      truncated: True if theta may cut rows with more conflicts (MI, P).
+      raw: the MeasureResult message.
+    """
+
+    measure: str
+    value: int
+    epsilon: Decimal
     theta: int
-    bound95: int  # |noise| <= bound95 with probability 95% (noise only)
+    bound95: int
     method: str
-    estimate: str  # "EXACT", "LOWER_BOUND", "UPPER_BOUND"
-    # The measure itself lies in [lower95, upper95] with probability >= 95%,
-    # the undercount of a lower-bound estimate included. When upper_proved is
-    # False, upper95 is only the public maximum: read it as "at least lower95".
+    estimate: str
     lower95: int
     upper95: int
     upper_proved: bool
-    degree_upper: Optional[int]  # DP bound on one row's conflicts (MI, P), if any
-    truncated: bool  # theta may cut rows with more conflicts (MI, P)
+    degree_upper: Optional[int]
+    truncated: bool
     raw: Any = field(repr=False, compare=False)
 
     @property
@@ -208,8 +358,13 @@ class MeasureResult:
             note = "noise only"
         return f"{self.lower95} to {self.upper95} ({note})"
 
+    def _rows(self) -> List[Dict[str, Any]]:
+        row = flat_row(self)
+        row["interval"] = self.describe()
+        return [row]
+
     @staticmethod
-    def from_proto(r) -> "MeasureResult":
+    def from_proto(r: Any) -> "MeasureResult":
         return MeasureResult(
             measure=enum_short_name(dataset_pb2.Measure, r.measure, "MEASURE_"),
             value=r.value, epsilon=epsilon_field(r, "epsilon"), theta=r.theta,
@@ -220,18 +375,23 @@ class MeasureResult:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Charged:
+class Charged(Record):
     """What every charged release returns besides its values.
 
-    request_id: the id the answer is recorded under (a retry with it
-      returns the same answer, charging nothing).
-    replayed: True if nothing was charged by this call (a recorded answer,
-      or one computed now for an earlier call that was charged).
-    epsilon_charged: what this call charged (0 when replayed).
-    remaining_budget: the caller's remaining budget on the dataset after it.
-    attempts: how many calls the SDK made (1 + retries).
+    Attributes:
+      dataset_id: the dataset the release was asked of.
+      request_id: the id the answer is recorded under (a retry with it
+        returns the same answer, charging nothing).
+      replayed: True if nothing was charged by this call (a recorded
+        answer, or one computed now for an earlier call that was charged).
+      epsilon_charged: what this call charged (0 when replayed).
+      remaining_budget: the caller's remaining budget on the dataset after
+        it.
+      attempts: how many calls the SDK made (1 + retries).
+      raw: the response message.
     """
 
+    dataset_id: str
     request_id: str
     replayed: bool
     epsilon_charged: Decimal
@@ -239,9 +399,15 @@ class Charged:
     attempts: int
     raw: Any = field(repr=False, compare=False)
 
+    def _charge(self) -> Dict[str, Any]:
+        """The charge's columns, for the rows of the release's values."""
+        return flat_row(self, only=("dataset_id", "request_id", "replayed", "epsilon_charged",
+                                    "remaining_budget"))
 
-def charged_fields(response, attempts: int) -> dict:
-    return dict(request_id=response.request_id, replayed=response.replayed,
+
+def charged_fields(dataset_id: str, response: Any, attempts: int) -> Dict[str, Any]:
+    return dict(dataset_id=dataset_id, request_id=response.request_id,
+                replayed=response.replayed,
                 epsilon_charged=epsilon_field(response, "epsilon_charged"),
                 remaining_budget=epsilon_field(response, "remaining_budget"),
                 attempts=attempts, raw=response)
@@ -249,107 +415,215 @@ def charged_fields(response, attempts: int) -> dict:
 
 @dataclass(frozen=True, kw_only=True)
 class MeasureRelease(Charged):
-    """measure_inconsistency()."""
+    """measure_inconsistency().
+
+    Attributes:
+      result: the released measure.
+      (and the charge: see Charged.)
+
+    to_pandas(): one row, the result's columns and the charge's.
+    """
 
     result: MeasureResult
 
+    def _rows(self) -> List[Dict[str, Any]]:
+        return [{**self._charge(), **self.result._rows()[0]}]
+
 
 @dataclass(frozen=True, kw_only=True)
-class RowCount:
-    """A quality report's row count (row_count=True)."""
+class RowCount(Record):
+    """A quality report's row count (row_count=True).
 
-    value: int  # rows + DP noise, clamped to [0, public_max_rows]; exact if `exact`
-    lower95: int  # the row count lies in [lower95, upper95] with probability 95%
+    Attributes:
+      value: the row count plus DP noise, clamped to [0, public_max_rows];
+        exact if `exact`.
+      lower95, upper95: the row count lies in [lower95, upper95] with
+        probability 95%.
+      epsilon: the epsilon spent on it (0 when exact).
+      exact: True if the owner published the row count: no noise, no
+        charge.
+      raw: the RowCount message.
+    """
+
+    value: int
+    lower95: int
     upper95: int
-    epsilon: Decimal  # spent on it (0 when exact)
-    exact: bool  # the owner published the row count: no noise, no charge
+    epsilon: Decimal
+    exact: bool
     raw: Any = field(repr=False, compare=False)
 
     @staticmethod
-    def from_proto(r) -> "RowCount":
+    def from_proto(r: Any) -> "RowCount":
         return RowCount(value=r.value, lower95=r.lower95, upper95=r.upper95,
                         epsilon=epsilon_field(r, "epsilon"), exact=r.exact, raw=r)
 
 
 @dataclass(frozen=True, kw_only=True)
 class QualityReport(Charged):
-    """quality_report(): MI, P and R, in that order, and the row count when
-    asked for (None otherwise)."""
+    """quality_report().
+
+    Attributes:
+      results: MI, P and R, in that order.
+      row_count: the row count, or None unless asked for.
+      (and the charge: see Charged.)
+
+    to_pandas(): one row per measure with the charge's columns, and, with
+    a row count, `rows` (its value) and `per_row` (value / rows).
+    """
 
     results: List[MeasureResult]
     row_count: Optional[RowCount] = None
 
-    def per_row(self) -> Optional[dict]:
+    def per_row(self) -> Optional[Dict[str, float]]:
         """Each measure's value divided by the row count's value ({"MI":
         ..., "P": ..., "R": ...}), or None without a (positive) row count."""
         if self.row_count is None or self.row_count.value <= 0:
             return None
         return {m.measure: m.value / self.row_count.value for m in self.results}
 
+    def _rows(self) -> List[Dict[str, Any]]:
+        rows = []
+        per_row = self.per_row()
+        for m in self.results:
+            row = {**self._charge(), **m._rows()[0]}
+            if self.row_count is not None:
+                row["rows"] = self.row_count.value
+                row["per_row"] = per_row[m.measure] if per_row else None
+            rows.append(row)
+        return rows
+
 
 @dataclass(frozen=True, kw_only=True)
 class CuboidRelease(Charged):
-    """release_cuboids(): the DP cuboids in request order."""
+    """release_cuboids().
+
+    Attributes:
+      cuboids: the DP cuboids, in request order, consistent with the
+        dataset's public exact cuboids.
+      noise_stddev: per cuboid, the standard deviation of one cell's noise
+        before the consistency step (which can only reduce it).
+      strategy: "per_cuboid" (each cuboid noised, epsilon split evenly) or
+        "base_cuboid" (one cuboid over all requested dimensions noised, the
+        others derived from it): whichever adds less noise.
+      sensitivity: the sensitivity the noise is calibrated to.
+      (and the charge: see Charged.)
+
+    to_pandas() is tidy: one row per cell of every cuboid, with `cuboid`
+    (its dimensions joined by ","), one column per dimension (None where
+    the cuboid does not have it), `count`, `other`, `noise_stddev` and the
+    charge's columns.
+    """
 
     cuboids: List[Cuboid]
-    noise_stddev: List[float]  # per cuboid, per cell
-    strategy: str  # "per_cuboid" or "base_cuboid"
+    noise_stddev: List[float]
+    strategy: str
     sensitivity: float
+
+    def _rows(self) -> List[Dict[str, Any]]:
+        every = list(dict.fromkeys(d for c in self.cuboids for d in c.dimensions))
+        rows = []
+        for cuboid, stddev in zip(self.cuboids, self.noise_stddev):
+            for cell in cuboid._rows():
+                rows.append({**self._charge(), "cuboid": ",".join(cuboid.dimensions),
+                             **{d: cell.get(d) for d in every}, "count": cell["count"],
+                             "other": cell["other"], "noise_stddev": stddev})
+        return rows
 
 
 @dataclass(frozen=True)
-class TreeNode:
+class TreeNode(Record):
+    """One node of a released decision tree.
+
+    Attributes:
+      leaf: True for a leaf.
+      positive: for leaves, whether it predicts the positive class.
+      feature: the feature an inner node tests.
+      numeric_test: True for "feature <= threshold", False for "feature ==
+        category".
+      threshold: the numeric test's threshold.
+      category: the nominal test's category.
+      left, right: indexes into DecisionTree.nodes of the children (test
+        true, test false); -1 for leaves.
+    """
+
     leaf: bool
-    positive: bool  # leaves: predicts the positive class
+    positive: bool
     feature: str
-    numeric_test: bool  # feature <= threshold (else feature == category)
+    numeric_test: bool
     threshold: float
     category: str
-    left: int  # index into DecisionTree.nodes; -1 for leaves
+    left: int
     right: int
 
 
 @dataclass(frozen=True, kw_only=True)
 class DecisionTree(Charged):
-    """train_decision_tree(): nodes[0] is the root."""
+    """train_decision_tree().
+
+    Attributes:
+      nodes: the tree, nodes[0] the root.
+      tree_text: the tree as indented text.
+      depth: its depth.
+      tpr, tnr: the DP true positive and true negative rates, only when
+        accuracy_epsilon was paid (None otherwise).
+      caveat: why the tree may be of no use (the budget is below
+        useful_epsilon, or it is a single leaf); None when neither.
+      useful_epsilon: the smallest epsilon that passes the server's public
+        usefulness rule, or None.
+      (and the charge: see Charged.)
+
+    to_pandas(): one row per node, with the charge's columns.
+    """
 
     nodes: List[TreeNode]
     tree_text: str
     depth: int
-    tpr: Optional[float]  # only when accuracy_epsilon was paid
+    tpr: Optional[float]
     tnr: Optional[float]
-    # Why the tree may be of no use (budget below useful_epsilon, or a
-    # single leaf); None when neither.
     caveat: Optional[str] = None
-    # Smallest epsilon passing the server's public usefulness rule.
     useful_epsilon: Optional[float] = None
+
+    def _rows(self) -> List[Dict[str, Any]]:
+        return [{**self._charge(), "node": i, **flat_row(n)} for i, n in enumerate(self.nodes)]
 
 
 @dataclass(frozen=True, kw_only=True)
 class InfluentialNodes(Charged):
-    """select_influential_nodes(): node ids in selection order."""
+    """select_influential_nodes().
+
+    Attributes:
+      nodes: the selected node ids, in selection order.
+      (and the charge: see Charged.)
+
+    to_pandas(): one row per node (`rank` from 1, `node`), with the
+    charge's columns.
+    """
 
     nodes: List[str]
 
+    def _rows(self) -> List[Dict[str, Any]]:
+        return [{**self._charge(), "rank": i + 1, "node": n} for i, n in enumerate(self.nodes)]
 
-def measure_release(r, attempts) -> MeasureRelease:
-    return MeasureRelease(result=MeasureResult.from_proto(r.result), **charged_fields(r, attempts))
+
+def measure_release(dataset_id: str, r: Any, attempts: int) -> MeasureRelease:
+    return MeasureRelease(result=MeasureResult.from_proto(r.result),
+                          **charged_fields(dataset_id, r, attempts))
 
 
-def quality_report(r, attempts) -> QualityReport:
+def quality_report(dataset_id: str, r: Any, attempts: int) -> QualityReport:
     return QualityReport(results=[MeasureResult.from_proto(x) for x in r.results],
                          row_count=RowCount.from_proto(r.row_count)
                          if r.HasField("row_count") else None,
-                         **charged_fields(r, attempts))
+                         **charged_fields(dataset_id, r, attempts))
 
 
-def cuboid_release(r, attempts) -> CuboidRelease:
+def cuboid_release(dataset_id: str, r: Any, attempts: int) -> CuboidRelease:
     return CuboidRelease(cuboids=[_cuboid(c) for c in r.cuboids],
                          noise_stddev=list(r.noise_stddev), strategy=r.strategy,
-                         sensitivity=r.sensitivity, **charged_fields(r, attempts))
+                         sensitivity=r.sensitivity, **charged_fields(dataset_id, r, attempts))
 
 
-def decision_tree(r, attempts) -> DecisionTree:
+def decision_tree(dataset_id: str, r: Any, attempts: int) -> DecisionTree:
     nodes = [TreeNode(n.leaf, n.positive, n.feature, n.numeric_test, n.threshold,
                       n.category, n.left, n.right) for n in r.nodes]
     return DecisionTree(nodes=nodes, tree_text=r.tree_text, depth=r.depth,
@@ -358,8 +632,8 @@ def decision_tree(r, attempts) -> DecisionTree:
                         caveat=r.caveat if r.HasField("caveat") else None,
                         useful_epsilon=r.useful_epsilon
                         if r.HasField("useful_epsilon") else None,
-                        **charged_fields(r, attempts))
+                        **charged_fields(dataset_id, r, attempts))
 
 
-def influential_nodes(r, attempts) -> InfluentialNodes:
-    return InfluentialNodes(nodes=list(r.nodes), **charged_fields(r, attempts))
+def influential_nodes(dataset_id: str, r: Any, attempts: int) -> InfluentialNodes:
+    return InfluentialNodes(nodes=list(r.nodes), **charged_fields(dataset_id, r, attempts))

@@ -6,12 +6,13 @@ the retry with the SAME request id returns the recorded answer, or computes
 it without a further charge; docs/privacy.md 3.2) are retried. A
 REQUEST_IN_PROGRESS (ABORTED) answer is retried too, but only after one of
 those: it then means that our own earlier attempt is still being computed,
-and the retry will get its answer. Every other code is final.
+and the retry will get its answer. Every other code is final, and so is
+a ConfigurationError (an UNAVAILABLE that no retry can mend).
 """
 
 import random
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional
 
 import grpc
 
@@ -38,7 +39,7 @@ class RetryPolicy:
     timeout_multiplier: float = 2.0
     max_timeout: float = 300.0
 
-    def backoff(self, retry: int, server_delay: Optional[float], rng=random) -> float:
+    def backoff(self, retry: int, server_delay: Optional[float], rng: Any = random) -> float:
         """Seconds to wait before retry number `retry` (0-based)."""
         cap = min(self.max_backoff, self.initial_backoff * (2**retry))
         wait = rng.uniform(0, cap)
@@ -54,11 +55,11 @@ class RetryPolicy:
 RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 
 
-def should_retry(error, retry: int, policy: RetryPolicy, after_retryable: bool) -> bool:
+def should_retry(error: Any, retry: int, policy: RetryPolicy, after_retryable: bool) -> bool:
     """True if the call that failed with `error` (a DpqError) is tried
     again as retry number `retry`. `after_retryable`: an earlier attempt of
     this call failed with a retryable code."""
-    if retry >= policy.max_retries:
+    if retry >= policy.max_retries or error.reason == "CONFIGURATION":
         return False
     if error.code in RETRYABLE:
         return True

@@ -12,8 +12,8 @@ from google.protobuf import duration_pb2
 import dpq_client
 from dpq_client import errors, retry
 from dpq_client.amounts import epsilon_field, format_epsilon, units_to_decimal
-from dpq.v1 import buyer_service_pb2, ledger_pb2
-from google.rpc import error_details_pb2, status_pb2
+from dpq_client._proto.dpq.v1 import buyer_service_pb2, ledger_pb2
+from dpq_client._proto.google.rpc import error_details_pb2, status_pb2
 
 
 class FakeRpcError(grpc.RpcError):
