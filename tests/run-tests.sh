@@ -19,8 +19,9 @@ cmake_args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo
 if [[ "${1:-}" == "--sanitize" ]]; then
   shift
   build_dir=build-asan
+  # The benchmark programs stay out: no test runs them (bench/CMakeLists.txt).
   cmake_args=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -g1"
-              -DENABLE_SANITIZERS=ON)
+              -DENABLE_SANITIZERS=ON -DDPQ_BENCH_PROGRAMS=OFF)
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   set -- -LE scale "$@"

@@ -21,6 +21,7 @@
 #include "client/commands/describe.h"
 #include "client/commands/health.h"
 #include "client/commands/measure.h"
+#include "client/commands/receipts.h"
 #include "client/commands/report.h"
 #include "client/commands/top_nodes.h"
 #include "client/commands/tree.h"
@@ -33,6 +34,7 @@ std::vector<std::unique_ptr<Command>> AllCommands() {
   commands.push_back(std::make_unique<DatasetsCommand>());
   commands.push_back(std::make_unique<DescribeCommand>());
   commands.push_back(std::make_unique<BudgetCommand>());
+  commands.push_back(std::make_unique<ReceiptsCommand>());
   commands.push_back(std::make_unique<MeasureCommand>());
   commands.push_back(std::make_unique<ReportCommand>());
   commands.push_back(std::make_unique<CuboidsCommand>());

@@ -143,6 +143,10 @@ struct LedgerFilter {
   std::string buyer_id;
   std::string dataset_id;
   size_t limit = 100;  // entries, newest first
+  // ListEntries with buyer_id only: entries whose buyer_seq is below this
+  // (0: no bound). The cursor of a buyer's pages of entries: the
+  // buyer_seq of the last entry of the page before.
+  int64_t before_buyer_seq = 0;
 };
 
 // Where the ledger lives. Implementations are at the server's edge

@@ -7,6 +7,7 @@
 #include "server/buyer/describe_dataset_impl.h"
 #include "server/buyer/get_budget_impl.h"
 #include "server/buyer/list_datasets_impl.h"
+#include "server/buyer/list_receipts_impl.h"
 #include "server/buyer/measure_inconsistency_impl.h"
 #include "server/buyer/quality_report_impl.h"
 #include "server/buyer/release_cuboids_impl.h"
@@ -82,6 +83,18 @@ grpc::Status BuyerServiceImpl::GetBudget(grpc::ServerContext* context,
   return HandleCall(log, *context, *accounts_, Access::kAnyPrincipal,
                     [&](const auth::Principal& caller, const CallContext&) {
                       return GetBudgetImpl(core_, caller, *request, response);
+                    });
+}
+
+grpc::Status BuyerServiceImpl::ListReceipts(
+    grpc::ServerContext* context, const v1::ListReceiptsRequest* request,
+    v1::ListReceiptsResponse* response) {
+  RequestLog log("BuyerService.ListReceipts", response);
+  log.set_dataset(LoggedDataset(request->dataset_id()));
+  return HandleCall(log, *context, *accounts_, Access::kAnyPrincipal,
+                    [&](const auth::Principal& caller, const CallContext&) {
+                      return ListReceiptsImpl(core_, caller, *request,
+                                              response);
                     });
 }
 

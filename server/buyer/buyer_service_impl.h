@@ -53,6 +53,9 @@ class BuyerServiceImpl final : public v1::BuyerService::Service {
   grpc::Status GetBudget(grpc::ServerContext* context,
                          const v1::GetBudgetRequest* request,
                          v1::GetBudgetResponse* response) override;
+  grpc::Status ListReceipts(grpc::ServerContext* context,
+                            const v1::ListReceiptsRequest* request,
+                            v1::ListReceiptsResponse* response) override;
   grpc::Status MeasureInconsistency(
       grpc::ServerContext* context,
       const v1::MeasureInconsistencyRequest* request,

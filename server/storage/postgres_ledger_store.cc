@@ -668,6 +668,10 @@ absl::StatusOr<std::vector<LedgerEntry>> PostgresLedgerStore::ListEntries(
       absl::StrCat("SELECT ", kEntryColumns, " FROM ledger_entries WHERE TRUE");
   std::vector<PgParam> params;
   AppendFilter(filter, &sql, &params);
+  if (!filter.buyer_id.empty() && filter.before_buyer_seq > 0) {
+    params.push_back(PgParam::Int(filter.before_buyer_seq));
+    absl::StrAppend(&sql, " AND buyer_seq < $", params.size());
+  }
   const int64_t limit =
       filter.limit > static_cast<size_t>(std::numeric_limits<int64_t>::max())
           ? std::numeric_limits<int64_t>::max()

@@ -994,6 +994,8 @@ absl::StatusOr<std::vector<LedgerEntry>> SqliteLedgerStore::ListEntries(
       absl::StrCat("SELECT ", kEntryColumns, " FROM entries WHERE 1");
   if (!filter.buyer_id.empty()) absl::StrAppend(&sql, " AND buyer_id = ?1");
   if (!filter.dataset_id.empty()) absl::StrAppend(&sql, " AND dataset_id = ?2");
+  const bool before = !filter.buyer_id.empty() && filter.before_buyer_seq > 0;
+  if (before) absl::StrAppend(&sql, " AND buyer_seq < ?4");
   absl::StrAppend(&sql, " ORDER BY entry_id DESC LIMIT ?3");
   const int64_t limit =
       filter.limit > static_cast<size_t>(std::numeric_limits<int64_t>::max())
@@ -1009,6 +1011,7 @@ absl::StatusOr<std::vector<LedgerEntry>> SqliteLedgerStore::ListEntries(
           RETURN_IF_ERROR(s->BindText(2, filter.dataset_id));
         }
         RETURN_IF_ERROR(s->BindInt64(3, limit));
+        if (before) RETURN_IF_ERROR(s->BindInt64(4, filter.before_buyer_seq));
         std::vector<LedgerEntry> entries;
         while (true) {
           ASSIGN_OR_RETURN(const bool row, s->Step());

@@ -220,7 +220,7 @@ TEST(ParseBuyerTest, RequiredFlagsAreNamedWithTheCommand) {
 
 TEST(CommandUsageTest, EveryCommandHasANameAndSynopsis) {
   const std::vector<std::unique_ptr<Command>> commands = AllCommands();
-  EXPECT_EQ(commands.size(), 21u);
+  EXPECT_EQ(commands.size(), 22u);
   const std::string general = GeneralUsage(commands);
   for (const std::unique_ptr<Command>& c : commands) {
     const std::string& name = c->info().name;

@@ -357,6 +357,43 @@ class Frames(unittest.TestCase):
         self.assertEqual(list(listing.charge_multiplier), [1, 1, 2])
 
 
+class Receipts(unittest.TestCase):
+    """list_receipts(): frank's own releases with their answers, free."""
+
+    def test_receipts_hold_the_answers_as_returned(self):
+        with client("FRANK") as dpq:
+            r = dpq.measure_inconsistency("hospital", "mi", "0.1", request_id="frank-rc-1")
+            report = dpq.quality_report("hospital", "0.3", request_id="frank-rc-2")
+            before = dpq.get_budget("hospital", history=True)
+            newest = dpq.list_receipts("hospital", limit=2)
+            every = dpq.list_receipts("hospital", page_size=1)  # one per page
+            self.assertEqual(dpq.get_budget("hospital").for_dataset("hospital").remaining,
+                             before.for_dataset("hospital").remaining)  # free
+        self.assertEqual([x.entry.request_id for x in newest], ["frank-rc-2", "frank-rc-1"])
+        self.assertEqual([x.kind for x in newest], ["QualityReport", "MeasureInconsistency"])
+        self.assertEqual(newest[1].answer.result, r.result)
+        self.assertEqual(newest[0].answer.results, report.results)
+        self.assertEqual(newest[1].answer.epsilon_charged, Decimal("0.1"))
+        self.assertIsNone(newest[1].answer.remaining_budget)
+        self.assertEqual(newest[0].entry.state, "COMMITTED")
+        self.assertEqual([x.entry.request_id for x in every],
+                         [e.request_id for e in before.history])
+        df = dpq_client.to_pandas(newest)
+        self.assertEqual(list(df.measure), ["MI", "P", "R", "MI"])
+        self.assertEqual(list(df.request_id), ["frank-rc-2"] * 3 + ["frank-rc-1"])
+        self.assertEqual(df.epsilon_exact.iloc[3], Decimal("0.1"))
+        json.dumps([x.to_dict() for x in newest])
+
+    def test_another_buyers_receipts_are_not_listed(self):
+        with client("BOB") as dpq:
+            self.assertEqual(dpq.list_receipts("hospital"), [])
+            with self.assertRaises(dpq_client.DatasetNotFound):
+                dpq.list_receipts("no-such-dataset")
+        with dpq_client.Client(SERVER, token="dpq_not-a-token", ca_file=CA) as dpq:
+            with self.assertRaises(dpq_client.Unauthenticated):
+                dpq.list_receipts("hospital")
+
+
 class Transport(unittest.TestCase):
     def test_unavailable_is_retried_then_raised_with_the_id(self):
         policy = RetryPolicy(max_retries=2, initial_backoff=0.01)

@@ -197,6 +197,29 @@ class Client:
                                     history=[results.LedgerEntry.from_proto(e) for e in r.history],
                                     raw=r)
 
+    def list_receipts(self, dataset_id: str, limit: Optional[int] = None, page_size: int = 0,
+                      timeout: Optional[float] = None) -> List[results.Receipt]:
+        """The caller's own releases on `dataset_id`, newest first, each with
+        its answer as it was returned (results.Receipt). Free.
+
+        Follows the server's pages (page_size receipts each, 0 = its
+        default of 50, at most 500) until `limit` receipts (None: all).
+        """
+        receipts: List[results.Receipt] = []
+        token = ""
+        while limit is None or len(receipts) < limit:
+            size = page_size
+            if limit is not None and (size == 0 or size > limit - len(receipts)):
+                size = min(limit - len(receipts), 500)
+            r, _ = self._call("ListReceipts",
+                              pb.ListReceiptsRequest(dataset_id=dataset_id, page_size=size,
+                                                     page_token=token), "", timeout)
+            receipts.extend(results.Receipt.from_proto(x) for x in r.receipts)
+            token = r.next_page_token
+            if not token:
+                break
+        return receipts if limit is None else receipts[:limit]
+
     def measure_inconsistency(self, dataset_id: str, measure: EnumValue, epsilon: Epsilon,
                               method: EnumValue = None, repair_method: EnumValue = None,
                               request_id: Optional[str] = None,

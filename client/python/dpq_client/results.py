@@ -386,7 +386,7 @@ class Charged(Record):
         answer, or one computed now for an earlier call that was charged).
       epsilon_charged: what this call charged (0 when replayed).
       remaining_budget: the caller's remaining budget on the dataset after
-        it.
+        it (None in a receipt: get_budget() says what is left now).
       attempts: how many calls the SDK made (1 + retries).
       raw: the response message.
     """
@@ -395,7 +395,7 @@ class Charged(Record):
     request_id: str
     replayed: bool
     epsilon_charged: Decimal
-    remaining_budget: Decimal
+    remaining_budget: Optional[Decimal]
     attempts: int
     raw: Any = field(repr=False, compare=False)
 
@@ -406,10 +406,13 @@ class Charged(Record):
 
 
 def charged_fields(dataset_id: str, response: Any, attempts: int) -> Dict[str, Any]:
+    """The Charged fields of a response; attempts 0 marks a receipt's
+    answer, which carries no remaining budget."""
     return dict(dataset_id=dataset_id, request_id=response.request_id,
                 replayed=response.replayed,
                 epsilon_charged=epsilon_field(response, "epsilon_charged"),
-                remaining_budget=epsilon_field(response, "remaining_budget"),
+                remaining_budget=epsilon_field(response, "remaining_budget")
+                if attempts else None,
                 attempts=attempts, raw=response)
 
 
@@ -637,3 +640,64 @@ def decision_tree(dataset_id: str, r: Any, attempts: int) -> DecisionTree:
 
 def influential_nodes(dataset_id: str, r: Any, attempts: int) -> InfluentialNodes:
     return InfluentialNodes(nodes=list(r.nodes), **charged_fields(dataset_id, r, attempts))
+
+
+# The answer types of a receipt, by the oneof field of dpq.v1.Receipt.
+_RECEIPT_ANSWERS = {
+    "measure_inconsistency": ("MeasureInconsistency", measure_release),
+    "quality_report": ("QualityReport", quality_report),
+    "release_cuboids": ("ReleaseCuboids", cuboid_release),
+    "train_decision_tree": ("TrainDecisionTree", decision_tree),
+    "select_influential_nodes": ("SelectInfluentialNodes", influential_nodes),
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Receipt(Record):
+    """One of the caller's releases (list_receipts()).
+
+    Attributes:
+      entry: its ledger entry: entry_id, request_id, operation (what was
+        released), epsilon (the charge, k_Q included), state, created_at,
+        settled_at.
+      kind: the RPC that released it, e.g. "QualityReport" (the first
+        word of entry.operation).
+      answer: the answer as it was returned (a MeasureRelease,
+        QualityReport, CuboidRelease, DecisionTree or InfluentialNodes
+        with attempts 0 and remaining_budget None), or None when the entry
+        is not COMMITTED (in flight, charged without an answer: retry with
+        its request_id to get it, or refunded).
+      raw: the Receipt message.
+
+    to_pandas(): one row per released measure (a quality report has
+    three), one row for other answers, with the entry's columns, `kind`,
+    and `measure`, `value`, `lower95`, `upper95`, `interval` where the
+    answer has measures.
+    """
+
+    entry: LedgerEntry
+    kind: str
+    answer: Optional[Charged]
+    raw: Any = field(repr=False, compare=False)
+
+    def _rows(self) -> List[Dict[str, Any]]:
+        base = {**flat_row(self.entry), "kind": self.kind}
+        measures: List[MeasureResult] = []
+        if isinstance(self.answer, MeasureRelease):
+            measures = [self.answer.result]
+        elif isinstance(self.answer, QualityReport):
+            measures = list(self.answer.results)
+        if not measures:
+            return [base]
+        return [{**base, "measure": m.measure, "value": m.value, "lower95": m.lower95,
+                 "upper95": m.upper95, "interval": m.describe()} for m in measures]
+
+    @staticmethod
+    def from_proto(r: Any) -> "Receipt":
+        entry = LedgerEntry.from_proto(r.entry)
+        which = r.WhichOneof("answer")
+        answer = None
+        if which in _RECEIPT_ANSWERS:
+            answer = _RECEIPT_ANSWERS[which][1](entry.dataset_id, getattr(r, which), 0)
+        kind = entry.operation.split(" ", 1)[0]
+        return Receipt(entry=entry, kind=kind, answer=answer, raw=r)

@@ -81,6 +81,44 @@ class ToPandas(unittest.TestCase):
         self.assertEqual(list(dpq_client.to_pandas([a, b]).dataset_id), ["a", "b"])
 
 
+class Receipts(unittest.TestCase):
+    def receipt(self, with_answer=True):
+        r = buyer_service_pb2.Receipt()
+        r.entry.entry_id, r.entry.request_id = 7, "q1"
+        r.entry.dataset_id = "hospital"
+        r.entry.operation = "MeasureInconsistency P group_bound"
+        r.entry.epsilon, r.entry.epsilon_units = 0.1, 100_000_000_000
+        r.entry.state = 2  # COMMITTED
+        if with_answer:
+            r.measure_inconsistency.CopyFrom(measure_response())
+            r.measure_inconsistency.ClearField("remaining_budget")
+            r.measure_inconsistency.ClearField("remaining_budget_units")
+        return results.Receipt.from_proto(r)
+
+    def test_answer_is_the_release_without_a_remaining_budget(self):
+        receipt = self.receipt()
+        self.assertEqual(receipt.kind, "MeasureInconsistency")
+        self.assertIsInstance(receipt.answer, dpq_client.MeasureRelease)
+        self.assertEqual(receipt.answer.result.value, 40)
+        self.assertIsNone(receipt.answer.remaining_budget)
+        self.assertEqual(receipt.answer.attempts, 0)
+        self.assertEqual(receipt.entry.epsilon, Decimal("0.1"))
+        data = json.loads(json.dumps(receipt.to_dict()))
+        self.assertIsNone(data["answer"]["remaining_budget"])
+        self.assertIsNone(self.receipt(with_answer=False).answer)
+
+    def test_frame_has_a_row_per_measure(self):
+        try:
+            import pandas  # noqa: F401
+        except ImportError:  # pragma: no cover
+            self.skipTest("pandas is not installed")
+        df = dpq_client.to_pandas([self.receipt(), self.receipt(with_answer=False)])
+        self.assertEqual(list(df.kind), ["MeasureInconsistency"] * 2)
+        self.assertEqual(df.measure.iloc[0], "P")
+        self.assertEqual(df.value.iloc[0], 40)
+        self.assertEqual(str(df.epsilon.dtype), "float64")
+
+
 class WithoutPandas(unittest.TestCase):
     def test_import_error_says_how_to_install(self):
         release = results.measure_release("hospital", measure_response(), 1)

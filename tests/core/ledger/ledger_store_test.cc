@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "core/ledger/epsilon_units.h"
@@ -288,6 +289,35 @@ TEST_P(LedgerStoreTest, ReserveHoldsEpsilonAndCommitChargesIt) {
   EXPECT_EQ(entries[0].answer, answer);
   ASSERT_TRUE(entries[0].settled_at.has_value());
   EXPECT_GE(*entries[0].settled_at, entries[0].created_at);
+}
+
+// A buyer's entries in pages: before_buyer_seq is the cursor (the
+// buyer_seq of the page before's last entry); another buyer's entries never
+// count, and without buyer_id the cursor is ignored.
+TEST_P(LedgerStoreTest, BuyerEntriesPageByTheirSequenceNumbers) {
+  ASSERT_OK(store_->Grant("alice", "hospital", 10).status());
+  ASSERT_OK(store_->Grant("bob", "hospital", 10).status());
+  for (int i = 1; i <= 5; ++i) {
+    Charge("a" + std::to_string(i), 1, "alice");
+    Charge("b" + std::to_string(i), 1, "bob");
+  }
+  LedgerFilter filter = Filter("alice", "hospital");
+  filter.limit = 2;
+  std::vector<std::string> seen;
+  for (int page = 0; page < 4; ++page) {
+    ASSERT_OK_AND_ASSIGN(const std::vector<LedgerEntry> entries,
+                         store_->ListEntries(filter));
+    if (entries.empty()) break;
+    for (const LedgerEntry& e : entries) {
+      EXPECT_EQ(e.buyer_id, "alice");
+      seen.push_back(absl::StrCat(e.buyer_seq, ":", e.request_id));
+    }
+    filter.before_buyer_seq = entries.back().buyer_seq;
+  }
+  EXPECT_THAT(seen, ElementsAre("5:a5", "4:a4", "3:a3", "2:a2", "1:a1"));
+  LedgerFilter everyone;
+  everyone.before_buyer_seq = 2;
+  EXPECT_THAT(store_->ListEntries(everyone), IsOkAndHolds(SizeIs(10)));
 }
 
 TEST_P(LedgerStoreTest, RefundReturnsTheEpsilon) {

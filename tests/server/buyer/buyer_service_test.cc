@@ -14,6 +14,7 @@
 #include "absl/time/clock.h"
 #include "core/util/error_details.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "grpcpp/server_context.h"
 #include "gtest/gtest.h"
 #include "server/buyer/buyer_convert.h"
@@ -21,6 +22,7 @@
 #include "server/buyer/describe_dataset_impl.h"
 #include "server/buyer/get_budget_impl.h"
 #include "server/buyer/list_datasets_impl.h"
+#include "server/buyer/list_receipts_impl.h"
 #include "server/buyer/measure_inconsistency_impl.h"
 #include "server/buyer/quality_report_impl.h"
 #include "server/registry/dataset_registry.h"
@@ -1172,6 +1174,136 @@ TEST_F(BuyerServiceTest, GetBudgetShowsOnlyTheCallersOwnLedger) {
   EXPECT_EQ(budget.budgets_size(), 0);
   EXPECT_EQ(budget.history_size(), 0);
   ASSERT_THAT(registry_->Delete(kSmall), IsOk());
+}
+
+v1::ListReceiptsResponse Receipts(BuyerServiceImpl& service,
+                                  const std::string& buyer,
+                                  uint32_t page_size = 0,
+                                  const std::string& page_token = "") {
+  v1::ListReceiptsRequest request;
+  request.set_dataset_id(kHospital);
+  request.set_page_size(page_size);
+  request.set_page_token(page_token);
+  v1::ListReceiptsResponse response;
+  EXPECT_OK(ListReceiptsImpl(service.core(), Buyer(buyer), request, &response));
+  return response;
+}
+
+// Each receipt holds the answer as it was returned (bar the remaining
+// budget, which is GetBudget's to say), newest first, in pages, and only
+// the caller's; listing them charges nothing.
+TEST_F(BuyerServiceTest, ListReceiptsReturnsTheCallersOwnAnswers) {
+  using ::google::protobuf::util::MessageDifferencer;
+  Grant("alice", 5);
+  Grant("bob", 5);
+  v1::MeasureInconsistencyResponse mi, r;
+  ASSERT_OK(MeasureInconsistencyImpl(service_->core(), Buyer("alice"),
+                                     MeasureRequest(v1::MEASURE_MI, 0.1, "a1"),
+                                     &mi));
+  v1::QualityReportRequest report_request;
+  report_request.set_dataset_id(kHospital);
+  report_request.set_epsilon(0.3);
+  report_request.set_request_id("a2");
+  v1::QualityReportResponse report;
+  ASSERT_OK(QualityReportImpl(service_->core(), Buyer("alice"), report_request,
+                              &report));
+  ASSERT_OK(MeasureInconsistencyImpl(service_->core(), Buyer("alice"),
+                                     MeasureRequest(v1::MEASURE_R, 0.2, "a3"),
+                                     &r));
+  v1::MeasureInconsistencyResponse theirs;
+  ASSERT_OK(MeasureInconsistencyImpl(service_->core(), Buyer("bob"),
+                                     MeasureRequest(v1::MEASURE_P, 0.4, "b1"),
+                                     &theirs));
+  const double remaining = Remaining("alice");
+
+  const v1::ListReceiptsResponse all = Receipts(*service_, "alice");
+  ASSERT_THAT(all.receipts(), SizeIs(3));
+  EXPECT_EQ(all.next_page_token(), "");
+  EXPECT_EQ(all.receipts(0).entry().request_id(), "a3");
+  EXPECT_EQ(all.receipts(2).entry().request_id(), "a1");
+  for (const v1::Receipt& receipt : all.receipts()) {
+    EXPECT_EQ(receipt.entry().buyer_id(), "alice");
+    EXPECT_EQ(receipt.entry().state(), v1::LEDGER_ENTRY_STATE_COMMITTED);
+  }
+  // The answers, as returned: only remaining_budget is not kept.
+  for (auto [receipt, returned] :
+       {std::pair{all.receipts(2).measure_inconsistency(), mi},
+        std::pair{all.receipts(0).measure_inconsistency(), r}}) {
+    returned.clear_remaining_budget();
+    returned.clear_remaining_budget_units();
+    EXPECT_TRUE(MessageDifferencer::Equals(receipt, returned))
+        << receipt.DebugString() << "\nvs\n"
+        << returned.DebugString();
+  }
+  ASSERT_EQ(all.receipts(1).answer_case(), v1::Receipt::kQualityReport);
+  report.clear_remaining_budget();
+  report.clear_remaining_budget_units();
+  EXPECT_TRUE(
+      MessageDifferencer::Equals(all.receipts(1).quality_report(), report));
+  EXPECT_EQ(all.receipts(1).entry().epsilon_units(), 300'000'000'000);
+
+  // Pages of two: the token leads to the rest.
+  const v1::ListReceiptsResponse first = Receipts(*service_, "alice", 2);
+  ASSERT_THAT(first.receipts(), SizeIs(2));
+  ASSERT_NE(first.next_page_token(), "");
+  const v1::ListReceiptsResponse second =
+      Receipts(*service_, "alice", 2, first.next_page_token());
+  ASSERT_THAT(second.receipts(), SizeIs(1));
+  EXPECT_EQ(second.receipts(0).entry().request_id(), "a1");
+  EXPECT_EQ(second.next_page_token(), "");
+
+  // Bob sees his own; carol, with nothing, an empty list; nobody paid.
+  const v1::ListReceiptsResponse bobs = Receipts(*service_, "bob");
+  ASSERT_THAT(bobs.receipts(), SizeIs(1));
+  EXPECT_EQ(bobs.receipts(0).entry().request_id(), "b1");
+  EXPECT_THAT(Receipts(*service_, "carol").receipts(), SizeIs(0));
+  EXPECT_EQ(Remaining("alice"), remaining);
+}
+
+// A charge without an answer (the call ended after the computation began)
+// is listed without one: a retry with its request_id returns it.
+TEST_F(BuyerServiceTest, ReceiptOfAChargeWithoutAnswerHasNoAnswer) {
+  Grant("alice", 1);
+  core::ledger::ReserveRequest reserve;
+  reserve.buyer_id = "alice";
+  reserve.dataset_id = kHospital;
+  reserve.request_id = "cut";
+  reserve.fingerprint = "f";
+  reserve.operation = "MeasureInconsistency MI group_bound";
+  reserve.neighbouring = "tuple";
+  reserve.epsilon = 0.5;
+  ASSERT_OK_AND_ASSIGN(const core::ledger::Reservation reservation,
+                       ledger_->Reserve(reserve));
+  ASSERT_OK(ledger_->ChargeWithoutAnswer(*reservation.entry_id));
+  const v1::ListReceiptsResponse listed = Receipts(*service_, "alice");
+  ASSERT_THAT(listed.receipts(), SizeIs(1));
+  EXPECT_EQ(listed.receipts(0).entry().state(), v1::LEDGER_ENTRY_STATE_CHARGED);
+  EXPECT_EQ(listed.receipts(0).answer_case(), v1::Receipt::ANSWER_NOT_SET);
+}
+
+TEST_F(BuyerServiceTest, ListReceiptsValidation) {
+  v1::ListReceiptsRequest request;
+  v1::ListReceiptsResponse response;
+  EXPECT_THAT(
+      ListReceiptsImpl(service_->core(), Buyer("alice"), request, &response),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("dataset_id")));
+  request.set_dataset_id("no-such-dataset");
+  EXPECT_THAT(
+      ListReceiptsImpl(service_->core(), Buyer("alice"), request, &response),
+      StatusIs(absl::StatusCode::kNotFound, HasSubstr("no-such-dataset")));
+  request.set_dataset_id(kHospital);
+  request.set_page_size(501);
+  EXPECT_THAT(
+      ListReceiptsImpl(service_->core(), Buyer("alice"), request, &response),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("page_size")));
+  request.set_page_size(0);
+  for (const char* token : {"x", "-1", "0", "1.5"}) {
+    request.set_page_token(token);
+    EXPECT_THAT(
+        ListReceiptsImpl(service_->core(), Buyer("alice"), request, &response),
+        StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("page_token")))
+        << token;
+  }
 }
 
 TEST_F(BuyerServiceTest, GetBudgetValidation) {
