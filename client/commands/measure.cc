@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "client/command_flags.h"
+#include "client/commands/preview.h"
 #include "client/flag_values.h"
 #include "client/format.h"
 #include "client/json_output.h"
@@ -17,14 +18,16 @@ namespace v1 = ::dpq::v1;
 MeasureCommand::MeasureCommand()
     : Command({.name = "measure",
                .synopsis = "measure ID --measure mi|p|r --epsilon E "
-                           "[--method M] [--request-id R]",
+                           "[--method M] [--request-id R] [--preview]",
                .summary =
                    "Releases one DP inconsistency measure; charges E.\n"
                    "      M for mi, p: group_bound (default) | gem | "
                    "optimized | hierarchical | basic | baseline;\n"
                    "      for r: cover_bound (default) | exact (datasets "
                    "registered with --exact-repair; their default) | "
-                   "vertex_cover.",
+                   "vertex_cover.\n"
+                   "      --preview: what it would charge and its noise as "
+                   "a function of theta; charges nothing.",
                .release = true}) {}
 
 void MeasureCommand::DefineFlags(CommandFlags& flags) {
@@ -32,6 +35,7 @@ void MeasureCommand::DefineFlags(CommandFlags& flags) {
   flags.Value("--measure", &measure_, FlagText::kLocal, /*required=*/true);
   flags.Value("--epsilon", &epsilon_, FlagText::kLocal, /*required=*/true);
   flags.Value("--method", &method_, FlagText::kLocal);
+  flags.Switch("--preview", &preview_);
   request_id_.Define(flags);
 }
 
@@ -58,6 +62,11 @@ absl::Status MeasureCommand::Validate(const CommandFlags& flags) {
 }
 
 absl::StatusOr<CommandOutput> MeasureCommand::Run(const RunContext& context) {
+  if (preview_) {
+    v1::PreviewCostRequest preview;
+    *preview.mutable_measure_inconsistency() = request_;
+    return RunPreview(context, preview);
+  }
   request_.set_request_id(context.request_id);
   v1::MeasureInconsistencyResponse response;
   RETURN_IF_ERROR(

@@ -30,6 +30,7 @@ class MeasureCommand final : public Command {
   std::string epsilon_;
   std::string method_;
   RequestIdFlag request_id_;
+  bool preview_ = false;  // --preview: PreviewCost instead of the release
 };
 
 // "I_MI (conflicting pairs) ~ V (95% interval: L to U; what it covers;

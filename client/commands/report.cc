@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "client/command_flags.h"
+#include "client/commands/preview.h"
 #include "client/flag_values.h"
 #include "client/format.h"
 #include "client/json_output.h"
@@ -22,11 +23,12 @@ ReportCommand::ReportCommand()
     : Command({.name = "report",
                .synopsis = "report ID --epsilon E [--method M] "
                            "[--repair-method RM] [--row-count] "
-                           "[--request-id R]",
+                           "[--request-id R] [--preview]",
                .summary = "Releases I_MI, I_P and I_R for one charge of E "
                           "(E/3 each); --row-count adds the DP row count "
                           "(E/10; exact and free where the owner published "
-                          "it) and the measures per row.",
+                          "it) and the measures per row; --preview says "
+                          "what it would charge and its noise, for free.",
                .release = true}) {}
 
 void ReportCommand::DefineFlags(CommandFlags& flags) {
@@ -35,6 +37,7 @@ void ReportCommand::DefineFlags(CommandFlags& flags) {
   flags.Value("--method", &method_, FlagText::kLocal);
   flags.Value("--repair-method", &repair_method_, FlagText::kLocal);
   flags.Switch("--row-count", &row_count_);
+  flags.Switch("--preview", &preview_);
   request_id_.Define(flags);
 }
 
@@ -59,6 +62,11 @@ absl::Status ReportCommand::Validate(const CommandFlags& flags) {
 }
 
 absl::StatusOr<CommandOutput> ReportCommand::Run(const RunContext& context) {
+  if (preview_) {
+    v1::PreviewCostRequest preview;
+    *preview.mutable_quality_report() = request_;
+    return RunPreview(context, preview);
+  }
   request_.set_request_id(context.request_id);
   v1::QualityReportResponse response;
   RETURN_IF_ERROR(UnaryCall(context.call, *context.connection.buyer,

@@ -30,6 +30,7 @@ class ReportCommand final : public Command {
   std::string repair_method_;
   bool row_count_ = false;
   RequestIdFlag request_id_;
+  bool preview_ = false;  // --preview: PreviewCost instead of the release
 };
 
 // The row count line of a report: "rows ~ V (95% interval: L to U, epsilon

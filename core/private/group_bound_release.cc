@@ -218,4 +218,9 @@ absl::StatusOr<GroupBoundRelease> ReleaseWithGroupBound(
   return out;
 }
 
+double GroupBoundReleaseEpsilon(Measure measure, double epsilon,
+                                const GroupBoundParameters& params) {
+  return SplitBudget(measure, epsilon, params).release;
+}
+
 }  // namespace dpq::core::private_measures

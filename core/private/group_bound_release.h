@@ -101,6 +101,12 @@ struct GroupBoundRelease {
   std::optional<uint64_t> degree_upper;    // W (B~ + m_b), capped at N - 1
 };
 
+// The part of `epsilon` that step 4's count runs at: what is left after
+// eps_b and eps_u (I_P) or eps_s (I_MI), exactly as the release splits it.
+// Public (the cost preview, noise_plan.h).
+double GroupBoundReleaseEpsilon(measures::Measure measure, double epsilon,
+                                const GroupBoundParameters& params = {});
+
 // True when group_bound applies to `measure`: there is a DC and every DC
 // is keyed or, for I_MI, cross-keyed (so the largest degree has a DP upper
 // bound). I_P keeps gem where a DC is only cross-keyed: measured on the

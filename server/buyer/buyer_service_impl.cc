@@ -9,6 +9,7 @@
 #include "server/buyer/list_datasets_impl.h"
 #include "server/buyer/list_receipts_impl.h"
 #include "server/buyer/measure_inconsistency_impl.h"
+#include "server/buyer/preview_cost_impl.h"
 #include "server/buyer/quality_report_impl.h"
 #include "server/buyer/release_cuboids_impl.h"
 #include "server/buyer/select_influential_nodes_impl.h"
@@ -95,6 +96,16 @@ grpc::Status BuyerServiceImpl::ListReceipts(
                     [&](const auth::Principal& caller, const CallContext&) {
                       return ListReceiptsImpl(core_, caller, *request,
                                               response);
+                    });
+}
+
+grpc::Status BuyerServiceImpl::PreviewCost(
+    grpc::ServerContext* context, const v1::PreviewCostRequest* request,
+    v1::PreviewCostResponse* response) {
+  RequestLog log("BuyerService.PreviewCost", response);
+  return HandleCall(log, *context, *accounts_, Access::kAnyPrincipal,
+                    [&](const auth::Principal& caller, const CallContext&) {
+                      return PreviewCostImpl(core_, caller, *request, response);
                     });
 }
 

@@ -56,6 +56,9 @@ class BuyerServiceImpl final : public v1::BuyerService::Service {
   grpc::Status ListReceipts(grpc::ServerContext* context,
                             const v1::ListReceiptsRequest* request,
                             v1::ListReceiptsResponse* response) override;
+  grpc::Status PreviewCost(grpc::ServerContext* context,
+                           const v1::PreviewCostRequest* request,
+                           v1::PreviewCostResponse* response) override;
   grpc::Status MeasureInconsistency(
       grpc::ServerContext* context,
       const v1::MeasureInconsistencyRequest* request,

@@ -357,6 +357,48 @@ class Frames(unittest.TestCase):
         self.assertEqual(list(listing.charge_multiplier), [1, 1, 2])
 
 
+class Preview(unittest.TestCase):
+    """preview_cost(): the charge and the noise before buying, free."""
+
+    def test_preview_is_what_the_release_then_charges(self):
+        with client("FRANK") as dpq:
+            before = dpq.get_budget("people").for_dataset("people").remaining
+            cost = dpq.preview_cost("measure_inconsistency", "people", measure="p",
+                                    epsilon="0.25")
+            self.assertEqual(dpq.get_budget("people").for_dataset("people").remaining, before)
+            r = dpq.measure_inconsistency("people", "p", "0.25")
+        # people publishes an exact cuboid: k_Q = 2.
+        self.assertEqual(cost.epsilon_charged, Decimal("0.5"))
+        self.assertEqual(cost.charge_multiplier, 2)
+        self.assertIn("2 x 0.25", cost.charge_basis)
+        self.assertEqual(cost.remaining_budget, before)
+        self.assertTrue(cost.fits_budget)
+        self.assertEqual(r.epsilon_charged, cost.epsilon_charged)
+        [noise] = cost.noise
+        self.assertEqual((noise.measure, noise.method), ("P", r.result.method))
+        self.assertEqual((noise.theta_coefficient, noise.sensitivity_constant), (1, 1))
+        self.assertLessEqual(abs(noise.bound95(r.result.theta) - r.result.bound95), 1)
+        json.dumps(cost.to_dict())
+
+    def test_report_preview_has_every_measure_and_refusals_match(self):
+        with client("FRANK") as dpq:
+            cost = dpq.preview_cost("quality_report", "hospital", epsilon=1000)
+            self.assertEqual([n.measure for n in cost.noise], ["MI", "P", "R"])
+            self.assertFalse(cost.fits_budget)
+            self.assertEqual(len(cost.to_pandas()), 3)
+            trees = dpq.preview_cost("release_cuboids", "people", cuboids=[["Sex"]], epsilon=1)
+            self.assertEqual((trees.charge_multiplier, trees.noise), (1, []))
+            with self.assertRaises(dpq_client.InvalidArgument):  # the server's check
+                dpq.preview_cost("measure_inconsistency", "hospital", measure="mi", epsilon=0)
+            with self.assertRaises(dpq_client.InvalidArgument) as cm:  # before any call
+                dpq.preview_cost("measure_inconsistency", "hospital", measure="mi")
+            self.assertEqual(cm.exception.attempts, 0)
+            with self.assertRaises(dpq_client.InvalidArgument):
+                dpq.preview_cost("nothing", "hospital", epsilon=1)
+            with self.assertRaises(dpq_client.DatasetNotFound):
+                dpq.preview_cost("quality_report", "no-such-dataset", epsilon=1)
+
+
 class Receipts(unittest.TestCase):
     """list_receipts(): frank's own releases with their answers, free."""
 

@@ -35,7 +35,8 @@ from dpq_client.errors import (Aborted, AlreadyExists, BudgetExhausted, Cancelle
 from dpq_client.results import (Budget, BudgetReport, Charged, Column, CubeDimension, Cuboid,
                                 CuboidCell, CuboidRelease, Dataset, DecisionTree,
                                 InfluentialNodes, LedgerEntry, MeasureRelease, MeasureResult,
-                                QualityReport, Receipt, RowCount, TreeNode)
+                                QualityReport, Receipt, RowCount, TreeNode, CostPreview,
+                                MeasureNoise)
 from dpq_client.frames import Record, to_pandas
 from dpq_client.retry import RetryPolicy
 

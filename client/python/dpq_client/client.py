@@ -3,7 +3,7 @@
 import secrets
 import time
 from decimal import Decimal
-from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import grpc
 
@@ -91,6 +91,102 @@ def _epsilon(value: Epsilon, field: str, request_id: str) -> float:
         return float(value)
     except (TypeError, ValueError):
         raise invalid_argument(field, f"not a number: {value!r}", request_id) from None
+
+
+# --- The release requests (the release methods and preview_cost) ---------
+
+
+def _measure_request(dataset_id: str, measure: EnumValue, epsilon: Epsilon, method: EnumValue,
+                     repair_method: EnumValue, rid: str) -> Any:
+    return pb.MeasureInconsistencyRequest(
+        dataset_id=dataset_id, epsilon=_epsilon(epsilon, "epsilon", rid), request_id=rid,
+        measure=_enum(dataset_pb2.Measure, "MEASURE_", measure, "measure", rid),
+        method=_enum(dataset_pb2.SelectionMethod, "SELECTION_METHOD_", method, "method", rid),
+        repair_method=_enum(dataset_pb2.RepairMethod, "REPAIR_METHOD_", repair_method,
+                            "repair_method", rid))
+
+
+def _report_request(dataset_id: str, epsilon: Epsilon, method: EnumValue,
+                    repair_method: EnumValue, row_count: bool, rid: str) -> Any:
+    return pb.QualityReportRequest(
+        dataset_id=dataset_id, epsilon=_epsilon(epsilon, "epsilon", rid), request_id=rid,
+        method=_enum(dataset_pb2.SelectionMethod, "SELECTION_METHOD_", method, "method", rid),
+        repair_method=_enum(dataset_pb2.RepairMethod, "REPAIR_METHOD_", repair_method,
+                            "repair_method", rid),
+        include_row_count=bool(row_count))
+
+
+def _cuboids_request(dataset_id: str, cuboids: Sequence[Sequence[str]], epsilon: Epsilon,
+                     non_negative_integral: bool, rid: str) -> Any:
+    cuboids = [] if isinstance(cuboids, str) else list(cuboids)
+    if not cuboids or any(isinstance(c, str) for c in cuboids):
+        raise invalid_argument("cuboids", "give a list of lists of dimension names", rid)
+    return pb.ReleaseCuboidsRequest(
+        dataset_id=dataset_id, epsilon=_epsilon(epsilon, "epsilon", rid), request_id=rid,
+        non_negative_integral=non_negative_integral,
+        cuboids=[dataset_pb2.CuboidSpec(dimensions=list(c)) for c in cuboids])
+
+
+def _tree_request(dataset_id: str, label_column: str, positive_class: str, epsilon: Epsilon,
+                  features: Iterable[str], approach: EnumValue, weights: Iterable[float],
+                  sensitivity: EnumValue, generations: int, population: int,
+                  accuracy_epsilon: Epsilon, rid: str) -> Any:
+    return pb.TrainDecisionTreeRequest(
+        dataset_id=dataset_id, label_column=label_column, positive_class=positive_class,
+        features=list(features), weights=[float(w) for w in weights],
+        approach=_enum(pb.SelectionApproach, "SELECTION_APPROACH_", approach, "approach", rid),
+        sensitivity=_enum(pb.SensitivityMode, "SENSITIVITY_MODE_", sensitivity,
+                          "sensitivity", rid),
+        epsilon=_epsilon(epsilon, "epsilon", rid), generations=generations,
+        population=population,
+        accuracy_epsilon=_epsilon(accuracy_epsilon, "accuracy_epsilon", rid), request_id=rid)
+
+
+def _nodes_request(dataset_id: str, k: int, epsilon: Epsilon, objectives: Iterable[EnumValue],
+                   approach: EnumValue, weights: Iterable[float], sensitivity: EnumValue,
+                   rid: str) -> Any:
+    return pb.SelectInfluentialNodesRequest(
+        dataset_id=dataset_id, k=k, epsilon=_epsilon(epsilon, "epsilon", rid), request_id=rid,
+        objectives=[_enum(pb.NodeObjective, "NODE_OBJECTIVE_", o, "objectives", rid)
+                    for o in objectives],
+        approach=_enum(pb.SelectionApproach, "SELECTION_APPROACH_", approach, "approach", rid),
+        weights=[float(w) for w in weights],
+        sensitivity=_enum(pb.SensitivityMode, "SENSITIVITY_MODE_", sensitivity,
+                          "sensitivity", rid))
+
+
+def _preview_request(release: str, dataset_id: str, arguments: Dict[str, Any]) -> Any:
+    """The PreviewCostRequest of release method `release` with `arguments`
+    (its keyword arguments, as the method takes them)."""
+    kinds = {
+        "measure_inconsistency": (_measure_request, ("measure", "epsilon"),
+                                  dict(method=None, repair_method=None)),
+        "quality_report": (_report_request, ("epsilon",),
+                           dict(method=None, repair_method=None, row_count=False)),
+        "release_cuboids": (_cuboids_request, ("cuboids", "epsilon"),
+                            dict(non_negative_integral=False)),
+        "train_decision_tree": (_tree_request, ("label_column", "positive_class", "epsilon"),
+                                dict(features=(), approach=None, weights=(), sensitivity=None,
+                                     generations=0, population=0, accuracy_epsilon=0)),
+        "select_influential_nodes": (_nodes_request, ("k", "epsilon"),
+                                     dict(objectives=(), approach=None, weights=(),
+                                          sensitivity=None)),
+    }
+    if release not in kinds:
+        raise invalid_argument("release", f"unknown release {release!r} (one of "
+                               f"{', '.join(kinds)})")
+    build, required, optional = kinds[release]
+    unknown = set(arguments) - set(required) - set(optional)
+    missing = [name for name in required if name not in arguments]
+    if unknown or missing:
+        raise invalid_argument("release", f"{release} takes {', '.join(required)} and "
+                               f"optionally {', '.join(optional)}; "
+                               + (f"missing {', '.join(missing)}" if missing else
+                                  f"unknown {', '.join(sorted(unknown))}"))
+    values = [arguments[name] for name in required]
+    values += [arguments.get(name, default) for name, default in optional.items()]
+    request = build(dataset_id, *values, "")
+    return pb.PreviewCostRequest(**{release: request})
 
 
 class Client:
@@ -220,6 +316,23 @@ class Client:
                 break
         return receipts if limit is None else receipts[:limit]
 
+    def preview_cost(self, release: str, dataset_id: str, timeout: Optional[float] = None,
+                     **arguments: Any) -> results.CostPreview:
+        """What a release would cost, before buying it (results.CostPreview).
+        Free: nothing is charged or reserved, and no noise is drawn.
+
+        release: the name of a release method ("measure_inconsistency",
+        "quality_report", "release_cuboids", "train_decision_tree",
+        "select_influential_nodes"); arguments: that method's keyword
+        arguments (request_id and timeout aside), e.g.
+        preview_cost("quality_report", "hospital", epsilon=1, row_count=True).
+        The server runs the release's own checks, so what the release
+        would refuse for its arguments is refused here the same way.
+        """
+        req = _preview_request(release, dataset_id, arguments)
+        r, _ = self._call("PreviewCost", req, "", timeout)
+        return results.CostPreview.from_proto(dataset_id, release, r)
+
     def measure_inconsistency(self, dataset_id: str, measure: EnumValue, epsilon: Epsilon,
                               method: EnumValue = None, repair_method: EnumValue = None,
                               request_id: Optional[str] = None,
@@ -231,12 +344,7 @@ class Client:
         "cover_bound", "exact", "vertex_cover". Charges epsilon (times the
         dataset's charge_multiplier)."""
         rid = request_id or new_request_id()
-        req = pb.MeasureInconsistencyRequest(
-            dataset_id=dataset_id, epsilon=_epsilon(epsilon, "epsilon", rid), request_id=rid,
-            measure=_enum(dataset_pb2.Measure, "MEASURE_", measure, "measure", rid),
-            method=_enum(dataset_pb2.SelectionMethod, "SELECTION_METHOD_", method, "method", rid),
-            repair_method=_enum(dataset_pb2.RepairMethod, "REPAIR_METHOD_", repair_method,
-                                "repair_method", rid))
+        req = _measure_request(dataset_id, measure, epsilon, method, repair_method, rid)
         return results.measure_release(dataset_id,
                                        *self._call("MeasureInconsistency", req, rid, timeout))
 
@@ -249,12 +357,7 @@ class Client:
         of epsilon; exact and free where the owner published it), so that
         report.per_row() can compare datasets of different sizes."""
         rid = request_id or new_request_id()
-        req = pb.QualityReportRequest(
-            dataset_id=dataset_id, epsilon=_epsilon(epsilon, "epsilon", rid), request_id=rid,
-            method=_enum(dataset_pb2.SelectionMethod, "SELECTION_METHOD_", method, "method", rid),
-            repair_method=_enum(dataset_pb2.RepairMethod, "REPAIR_METHOD_", repair_method,
-                                "repair_method", rid),
-            include_row_count=bool(row_count))
+        req = _report_request(dataset_id, epsilon, method, repair_method, row_count, rid)
         return results.quality_report(dataset_id,
                                       *self._call("QualityReport", req, rid, timeout))
 
@@ -266,13 +369,7 @@ class Client:
         dimension names per cuboid, e.g. [["Condition", "EmergencyService"]]
         (results.CuboidRelease)."""
         rid = request_id or new_request_id()
-        cuboids = [] if isinstance(cuboids, str) else list(cuboids)
-        if not cuboids or any(isinstance(c, str) for c in cuboids):
-            raise invalid_argument("cuboids", "give a list of lists of dimension names", rid)
-        req = pb.ReleaseCuboidsRequest(
-            dataset_id=dataset_id, epsilon=_epsilon(epsilon, "epsilon", rid), request_id=rid,
-            non_negative_integral=non_negative_integral,
-            cuboids=[dataset_pb2.CuboidSpec(dimensions=list(c)) for c in cuboids])
+        req = _cuboids_request(dataset_id, cuboids, epsilon, non_negative_integral, rid)
         return results.cuboid_release(dataset_id,
                                       *self._call("ReleaseCuboids", req, rid, timeout))
 
@@ -292,15 +389,8 @@ class Client:
         tree is a single leaf. A heavy job: HeavyJobsBusy (retried) when the
         server's slots are taken."""
         rid = request_id or new_request_id()
-        req = pb.TrainDecisionTreeRequest(
-            dataset_id=dataset_id, label_column=label_column, positive_class=positive_class,
-            features=list(features), weights=[float(w) for w in weights],
-            approach=_enum(pb.SelectionApproach, "SELECTION_APPROACH_", approach, "approach", rid),
-            sensitivity=_enum(pb.SensitivityMode, "SENSITIVITY_MODE_", sensitivity,
-                              "sensitivity", rid),
-            epsilon=_epsilon(epsilon, "epsilon", rid), generations=generations,
-            population=population,
-            accuracy_epsilon=_epsilon(accuracy_epsilon, "accuracy_epsilon", rid), request_id=rid)
+        req = _tree_request(dataset_id, label_column, positive_class, epsilon, features, approach,
+                            weights, sensitivity, generations, population, accuracy_epsilon, rid)
         return results.decision_tree(dataset_id,
                                      *self._call("TrainDecisionTree", req, rid, timeout))
 
@@ -314,14 +404,8 @@ class Client:
         (results.InfluentialNodes). objectives: "degree",
         "egocentric_density" (default: both)."""
         rid = request_id or new_request_id()
-        req = pb.SelectInfluentialNodesRequest(
-            dataset_id=dataset_id, k=k, epsilon=_epsilon(epsilon, "epsilon", rid), request_id=rid,
-            objectives=[_enum(pb.NodeObjective, "NODE_OBJECTIVE_", o, "objectives", rid)
-                        for o in objectives],
-            approach=_enum(pb.SelectionApproach, "SELECTION_APPROACH_", approach, "approach", rid),
-            weights=[float(w) for w in weights],
-            sensitivity=_enum(pb.SensitivityMode, "SENSITIVITY_MODE_", sensitivity,
-                              "sensitivity", rid))
+        req = _nodes_request(dataset_id, k, epsilon, objectives, approach, weights, sensitivity,
+                             rid)
         return results.influential_nodes(
             dataset_id, *self._call("SelectInfluentialNodes", req, rid, timeout))
 

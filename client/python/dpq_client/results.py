@@ -14,6 +14,7 @@ the reports of several datasets.
 """
 
 import datetime
+import math
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Dict, List, Optional, Tuple
@@ -701,3 +702,103 @@ class Receipt(Record):
             answer = _RECEIPT_ANSWERS[which][1](entry.dataset_id, getattr(r, which), 0)
         kind = entry.operation.split(" ", 1)[0]
         return Receipt(entry=entry, kind=kind, answer=answer, raw=r)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MeasureNoise(Record):
+    """The noise of one measure's final count, as a function of theta.
+
+    The count is the method's statistic at its private choice of theta
+    plus discrete Laplace noise of scale (theta_coefficient * theta +
+    sensitivity_constant) / release_epsilon: I_MI theta / eps_r, I_P
+    (theta + 1) / eps_r, I_R 1 / eps (2 / eps for vertex_cover). theta is
+    chosen from the data (the release reports it) and never exceeds the
+    dataset's public_max_rows.
+
+    Attributes:
+      measure: "MI", "P" or "R".
+      method: the method that would run, as the release names it.
+      release_epsilon: the part of the measure's epsilon that buys the
+        count (the rest buys the choice of theta).
+      theta_coefficient, sensitivity_constant: the count's sensitivity is
+        theta_coefficient * theta + sensitivity_constant.
+      raw: the MeasureNoise message.
+    """
+
+    measure: str
+    method: str
+    release_epsilon: float
+    theta_coefficient: int
+    sensitivity_constant: int
+    raw: Any = field(repr=False, compare=False)
+
+    def scale(self, theta: int = 0) -> float:
+        """The noise scale at `theta` (the release rounds it up, by far
+        less than its last digit, to the rational its sampler uses)."""
+        return (self.theta_coefficient * theta + self.sensitivity_constant) / self.release_epsilon
+
+    def bound95(self, theta: int = 0) -> int:
+        """The 95% bound of |noise| at `theta`, as the release reports it
+        in bound95: the least k with P(|noise| > k) = 2 p^(k+1) / (1 + p)
+        <= 5%, p = exp(-1 / scale) (off by one at most where the release's
+        exact scale rounds differently)."""
+        p = math.exp(-1.0 / self.scale(theta))
+        return max(0, math.ceil(math.log(0.025 * (1 + p)) / math.log(p) - 1))
+
+    @staticmethod
+    def from_proto(n: Any) -> "MeasureNoise":
+        return MeasureNoise(measure=enum_short_name(dataset_pb2.Measure, n.measure, "MEASURE_"),
+                            method=n.method, release_epsilon=n.release_epsilon,
+                            theta_coefficient=n.theta_coefficient,
+                            sensitivity_constant=n.sensitivity_constant, raw=n)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CostPreview(Record):
+    """preview_cost(): what a release would charge, before buying it.
+
+    Attributes:
+      dataset_id: the dataset.
+      release: the release method previewed, e.g. "quality_report".
+      epsilon_charged: what the release would charge, exactly: the
+        request's epsilon times charge_multiplier (plus a tree's
+        accuracy_epsilon).
+      charge_multiplier: k_Q, the epsilon charged per epsilon requested (1
+        unless the dataset publishes exact cuboids; 1 for cuboids).
+      charge_basis: how the charge follows from the request ("2 x 0.5:
+        the dataset publishes an exact cuboid"), "" when it is the
+        request's epsilon.
+      remaining_budget: the caller's remaining budget on the dataset now.
+      fits_budget: whether the charge fits it (the dataset's cap over all
+        buyers may still refuse the release).
+      noise: for measures and quality reports, each measure's noise.
+      raw: the PreviewCostResponse message.
+
+    to_pandas(): one row per measure (or one row), with the charge's
+    columns.
+    """
+
+    dataset_id: str
+    release: str
+    epsilon_charged: Decimal
+    charge_multiplier: int
+    charge_basis: str
+    remaining_budget: Decimal
+    fits_budget: bool
+    noise: List[MeasureNoise]
+    raw: Any = field(repr=False, compare=False)
+
+    def _rows(self) -> List[Dict[str, Any]]:
+        base = flat_row(self)
+        if not self.noise:
+            return [base]
+        return [{**base, **flat_row(n)} for n in self.noise]
+
+    @staticmethod
+    def from_proto(dataset_id: str, release: str, r: Any) -> "CostPreview":
+        return CostPreview(dataset_id=dataset_id, release=release,
+                           epsilon_charged=epsilon_field(r, "epsilon_charged"),
+                           charge_multiplier=r.charge_multiplier, charge_basis=r.charge_basis,
+                           remaining_budget=epsilon_field(r, "remaining_budget"),
+                           fits_budget=r.fits_budget,
+                           noise=[MeasureNoise.from_proto(n) for n in r.noise], raw=r)

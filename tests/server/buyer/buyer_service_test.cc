@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "core/dp/discrete_laplace.h"
 #include "core/util/error_details.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/message_differencer.h"
@@ -24,6 +25,7 @@
 #include "server/buyer/list_datasets_impl.h"
 #include "server/buyer/list_receipts_impl.h"
 #include "server/buyer/measure_inconsistency_impl.h"
+#include "server/buyer/preview_cost_impl.h"
 #include "server/buyer/quality_report_impl.h"
 #include "server/registry/dataset_registry.h"
 #include "server/storage/sqlite_accounts_store.h"
@@ -1304,6 +1306,80 @@ TEST_F(BuyerServiceTest, ListReceiptsValidation) {
         StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("page_token")))
         << token;
   }
+}
+
+// The preview charges nothing and says what the release then charges and
+// how loud its noise is at the theta the release picks.
+TEST_F(BuyerServiceTest, PreviewCostIsWhatTheReleaseThenCharges) {
+  Grant("alice", 5);
+  for (const v1::Measure measure :
+       {v1::MEASURE_MI, v1::MEASURE_P, v1::MEASURE_R}) {
+    SCOPED_TRACE(v1::Measure_Name(measure));
+    v1::PreviewCostRequest preview;
+    *preview.mutable_measure_inconsistency() =
+        MeasureRequest(measure, 0.5, "");  // no request_id needed
+    v1::PreviewCostResponse cost;
+    const double before = Remaining("alice");
+    ASSERT_OK(
+        PreviewCostImpl(service_->core(), Buyer("alice"), preview, &cost));
+    EXPECT_EQ(Remaining("alice"), before);  // nothing charged or reserved
+    EXPECT_EQ(cost.epsilon_charged_units(), 500'000'000'000);
+    EXPECT_EQ(cost.charge_multiplier(), 1u);
+    EXPECT_EQ(cost.charge_basis(), "");
+    EXPECT_EQ(cost.remaining_budget(), before);
+    EXPECT_TRUE(cost.fits_budget());
+    ASSERT_THAT(cost.noise(), SizeIs(1));
+    const v1::MeasureNoise& noise = cost.noise(0);
+    EXPECT_EQ(noise.measure(), measure);
+
+    v1::MeasureInconsistencyResponse released;
+    ASSERT_OK(MeasureInconsistencyImpl(
+        service_->core(), Buyer("alice"),
+        MeasureRequest(measure, 0.5, absl::StrCat("p", measure)), &released));
+    EXPECT_EQ(released.epsilon_charged_units(), cost.epsilon_charged_units());
+    EXPECT_EQ(released.result().method(), noise.method());
+    const uint32_t theta = released.result().theta();
+    ASSERT_OK_AND_ASSIGN(
+        const core::dp::DiscreteLaplace noise_at_theta,
+        core::dp::DiscreteLaplace::ForSensitivity(
+            noise.theta_coefficient() * theta + noise.sensitivity_constant(),
+            noise.release_epsilon()));
+    EXPECT_EQ(noise_at_theta.ConfidenceBound(0.95), released.result().bound95())
+        << "theta " << theta;
+    EXPECT_THAT(
+        noise.noise_scale_per_theta() * theta + noise.noise_scale_at_zero(),
+        DoubleNear(noise_at_theta.scale(), 1e-9 * noise_at_theta.scale()));
+  }
+  // A report: MI, P and R, each with its share; over budget: does not fit.
+  v1::PreviewCostRequest preview;
+  v1::QualityReportRequest* report = preview.mutable_quality_report();
+  report->set_dataset_id(kHospital);
+  report->set_epsilon(4.9);
+  v1::PreviewCostResponse cost;
+  ASSERT_OK(PreviewCostImpl(service_->core(), Buyer("alice"), preview, &cost));
+  ASSERT_THAT(cost.noise(), SizeIs(3));
+  EXPECT_EQ(cost.noise(2).measure(), v1::MEASURE_R);
+  EXPECT_EQ(cost.noise(2).sensitivity_constant(), 1u);
+  EXPECT_FALSE(cost.fits_budget());  // 3.5 left
+  EXPECT_THAT(Entries("alice"), SizeIs(3));
+}
+
+TEST_F(BuyerServiceTest, PreviewCostRefusesWhatTheReleaseRefuses) {
+  v1::PreviewCostRequest preview;
+  v1::PreviewCostResponse cost;
+  EXPECT_THAT(
+      PreviewCostImpl(service_->core(), Buyer("alice"), preview, &cost),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("release")));
+  *preview.mutable_measure_inconsistency() =
+      MeasureRequest(v1::MEASURE_MI, 0, "");
+  EXPECT_THAT(
+      PreviewCostImpl(service_->core(), Buyer("alice"), preview, &cost),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("epsilon")));
+  *preview.mutable_measure_inconsistency() =
+      MeasureRequest(v1::MEASURE_MI, 1, "", "no-such-dataset");
+  EXPECT_THAT(
+      PreviewCostImpl(service_->core(), Buyer("alice"), preview, &cost),
+      StatusIs(absl::StatusCode::kNotFound, HasSubstr("no-such-dataset")));
 }
 
 TEST_F(BuyerServiceTest, GetBudgetValidation) {
