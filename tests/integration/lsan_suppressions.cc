@@ -1,4 +1,5 @@
-// LeakSanitizer suppressions for the integration test process (the
+// LeakSanitizer suppressions for the integration test process and
+// tests/server/transport_test (the
 // dpq-server processes it starts keep full leak checking; the dpq client
 // processes get the same one suppression from lsan_client.supp, through
 // RunCommand, for the same reason: seen once in CliTest.
@@ -14,7 +15,9 @@
 // CRYPTO_zalloc). libcrypto has no frame pointers, so the report's stack
 // ends at CRYPTO_zalloc and cannot name a narrower caller. Our own OpenSSL
 // use (tokens, hashes, the CSPRNG) runs in dpq-server and in the unit
-// tests, which are checked without this suppression.
+// tests, which are checked without this suppression (transport_test's
+// in-process server does it too, but the same code is checked by the
+// other server tests without it).
 extern "C" const char* __lsan_default_suppressions();
 
 extern "C" const char* __lsan_default_suppressions() {
