@@ -53,21 +53,20 @@ MeasureNoisePlan PlanSelection(Measure measure, SelectionMethod method,
 
 }  // namespace
 
-absl::StatusOr<double> MeasureNoisePlan::ScaleAt(uint32_t theta) const {
+absl::StatusOr<dp::DiscreteLaplace> MeasureNoisePlan::NoiseAt(
+    uint32_t theta) const {
   const double sensitivity =
       static_cast<double>(theta_coefficient) * theta + sensitivity_constant;
-  ASSIGN_OR_RETURN(
-      const dp::DiscreteLaplace noise,
-      dp::DiscreteLaplace::ForSensitivity(sensitivity, release_epsilon));
+  return dp::DiscreteLaplace::ForSensitivity(sensitivity, release_epsilon);
+}
+
+absl::StatusOr<double> MeasureNoisePlan::ScaleAt(uint32_t theta) const {
+  ASSIGN_OR_RETURN(const dp::DiscreteLaplace noise, NoiseAt(theta));
   return noise.scale();
 }
 
 absl::StatusOr<int64_t> MeasureNoisePlan::Bound95At(uint32_t theta) const {
-  const double sensitivity =
-      static_cast<double>(theta_coefficient) * theta + sensitivity_constant;
-  ASSIGN_OR_RETURN(
-      const dp::DiscreteLaplace noise,
-      dp::DiscreteLaplace::ForSensitivity(sensitivity, release_epsilon));
+  ASSIGN_OR_RETURN(const dp::DiscreteLaplace noise, NoiseAt(theta));
   return noise.ConfidenceBound(kBoundConfidence);
 }
 

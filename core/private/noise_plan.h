@@ -25,6 +25,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "core/dp/discrete_laplace.h"
 #include "core/measures/measure.h"
 #include "core/private/degree_bound.h"
 #include "core/private/measure_release.h"
@@ -49,6 +50,8 @@ struct MeasureNoisePlan {
   // if the scale is beyond DiscreteLaplace::kMaxScale.
   absl::StatusOr<double> ScaleAt(uint32_t theta) const;
   absl::StatusOr<int64_t> Bound95At(uint32_t theta) const;
+  // The count's noise at `theta` (DiscreteLaplace::ForSensitivity).
+  absl::StatusOr<dp::DiscreteLaplace> NoiseAt(uint32_t theta) const;
 };
 
 // The plan of each measure of `release`, in the release's order, on a
