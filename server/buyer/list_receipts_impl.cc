@@ -96,34 +96,39 @@ absl::Status ListReceiptsImpl(const BuyerCore& service,
   const uint32_t page_size =
       request.page_size() == 0 ? kDefaultReceiptsPageSize : request.page_size();
   // The filter always names the caller: an empty buyer_id would match
-  // every buyer's entries. One entry more than the page tells whether
-  // another page follows.
+  // every buyer's entries. Entries come with their answers, so they are
+  // read a few at a time: the server holds at most a batch of answers
+  // besides the page, however large the caller's answers are.
   core::ledger::LedgerFilter filter;
   filter.buyer_id = caller.id;
   filter.dataset_id = dataset_id;
-  filter.limit = size_t{page_size} + 1;
+  filter.limit = kReceiptsBatch;
   filter.before_buyer_seq = before;
-  ASSIGN_OR_RETURN(std::vector<core::ledger::LedgerEntry> entries,
-                   service.ledger->ListEntries(filter));
-  if (entries.empty() && before == 0 &&
-      !service.registry->Contains(dataset_id)) {
-    return registry::DatasetNotFoundError(dataset_id);
-  }
   response->Clear();
   size_t bytes = 0;
-  for (const core::ledger::LedgerEntry& e : entries) {
-    if (e.buyer_id != caller.id) continue;  // defence in depth
-    const bool full =
-        response->receipts_size() == static_cast<int>(page_size) ||
-        (response->receipts_size() > 0 &&
-         bytes + e.answer.size() > kReceiptsPageBytes);
-    if (full) {
-      response->set_next_page_token(
-          absl::StrCat(response->receipts().rbegin()->entry().entry_id()));
-      break;
+  for (bool first = true;; first = false) {
+    ASSIGN_OR_RETURN(const std::vector<core::ledger::LedgerEntry> entries,
+                     service.ledger->ListEntries(filter));
+    if (first && entries.empty() && before == 0 &&
+        !service.registry->Contains(dataset_id)) {
+      return registry::DatasetNotFoundError(dataset_id);
     }
-    bytes += e.answer.size();
-    *response->add_receipts() = ToReceipt(e);
+    for (const core::ledger::LedgerEntry& e : entries) {
+      if (e.buyer_id != caller.id) continue;  // defence in depth
+      const bool full =
+          response->receipts_size() == static_cast<int>(page_size) ||
+          (response->receipts_size() > 0 &&
+           bytes + e.answer.size() > kReceiptsPageBytes);
+      if (full) {  // e is the first receipt of the next page
+        response->set_next_page_token(
+            absl::StrCat(response->receipts().rbegin()->entry().entry_id()));
+        return absl::OkStatus();
+      }
+      bytes += e.answer.size();
+      *response->add_receipts() = ToReceipt(e);
+    }
+    if (entries.size() < kReceiptsBatch) break;  // no older entries
+    filter.before_buyer_seq = entries.back().buyer_seq;
   }
   return absl::OkStatus();
 }

@@ -20,6 +20,8 @@ namespace dpq::server::buyer {
 inline constexpr uint32_t kDefaultReceiptsPageSize = 50;
 inline constexpr uint32_t kMaxReceiptsPageSize = 500;
 inline constexpr size_t kReceiptsPageBytes = size_t{3} << 20;
+// Entries read from the ledger at a time (with their answers).
+inline constexpr size_t kReceiptsBatch = 16;
 
 // The caller's entries on request.dataset_id, newest first, each with its
 // recorded answer parsed into the response type of the RPC that released

@@ -1262,6 +1262,36 @@ TEST_F(BuyerServiceTest, ListReceiptsReturnsTheCallersOwnAnswers) {
   EXPECT_EQ(Remaining("alice"), remaining);
 }
 
+// Pages larger than the ledger batches the listing reads in (16): every
+// receipt once, newest first, across batch and page boundaries.
+TEST_F(BuyerServiceTest, ReceiptPagesSpanSeveralLedgerBatches) {
+  Grant("alice", 10);
+  constexpr int kReleases = 40;
+  for (int i = 0; i < kReleases; ++i) {
+    v1::MeasureInconsistencyResponse r;
+    ASSERT_OK(MeasureInconsistencyImpl(
+        service_->core(), Buyer("alice"),
+        MeasureRequest(v1::MEASURE_R, 0.01, absl::StrCat("r", i)), &r));
+  }
+  std::vector<std::string> seen;
+  std::string token;
+  for (int page = 0; page < 3; ++page) {
+    const v1::ListReceiptsResponse listed =
+        Receipts(*service_, "alice", 25, token);
+    for (const v1::Receipt& receipt : listed.receipts()) {
+      seen.push_back(receipt.entry().request_id());
+      EXPECT_EQ(receipt.answer_case(), v1::Receipt::kMeasureInconsistency);
+    }
+    EXPECT_EQ(listed.receipts_size(), page == 0 ? 25 : 15);
+    token = listed.next_page_token();
+    if (token.empty()) break;
+  }
+  ASSERT_EQ(seen.size(), static_cast<size_t>(kReleases));
+  for (int i = 0; i < kReleases; ++i) {
+    EXPECT_EQ(seen[i], absl::StrCat("r", kReleases - 1 - i));
+  }
+}
+
 // A charge without an answer (the call ended after the computation began)
 // is listed without one: a retry with its request_id returns it.
 TEST_F(BuyerServiceTest, ReceiptOfAChargeWithoutAnswerHasNoAnswer) {
