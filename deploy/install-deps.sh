@@ -17,6 +17,9 @@ BUILD_PACKAGES=(
   libcli11-dev  # header-only: the command line of dpq (client/)
   libsqlite3-dev libpq-dev
   libcivetweb-dev  # the metrics listener's HTTP server (server/metrics)
+  # The HTTP/JSON listener and web console (server/http, docs/http.md):
+  # libmicrohttpd with GnuTLS (its -dev package brings libgnutls28-dev).
+  libmicrohttpd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libglpk-dev gnuplot-nox  # GLPK: the I_R clique LP (core/measures)
   libgmp-dev  # GMP: the exact certificate of that LP's optimum
@@ -42,6 +45,10 @@ BUILD_PACKAGES=(
   # to_pandas() and the plotting example in docs/clients.md.
   python3-pip python3-venv python3-setuptools python3-wheel
   python3-pandas python3-matplotlib
+  # For tests only: curl runs docs/http.md's examples; Debian's Chromium,
+  # its ChromeDriver and Selenium drive the web console in a real browser
+  # (tests/browser, label browser).
+  curl chromium chromium-driver python3-selenium
 )
 # libFuzzer with clang (docs/fuzzing.md): the compiler, its runtime
 # libraries (libFuzzer, ASan, UBSan) and llvm-symbolizer for the stacks;
@@ -51,7 +58,8 @@ FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev llvm-14 python3)
 STYLE_PACKAGES=(clang-format)
 RUNTIME_PACKAGES=(
   libabsl20220623 libssl3 libgrpc++1.51 libprotobuf32 libsqlite3-0 libpq5
-  libglpk40 libgmp10 libgmpxx4ldbl libcivetweb1 ca-certificates
+  libglpk40 libgmp10 libgmpxx4ldbl libcivetweb1 libmicrohttpd12
+  ca-certificates
 )
 
 packages=("${BUILD_PACKAGES[@]}")

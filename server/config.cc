@@ -106,6 +106,8 @@ const std::vector<std::pair<std::string, ApplyFn>>& Settings() {
           {"database_connections", Integer(&Options::database_connections)},
           {"admin_token_file", Text(&Options::admin_token_file)},
           {"metrics_listen", Text(&Options::metrics_listen)},
+          {"http_listen", Text(&Options::http_listen)},
+          {"http_cors_origins", Text(&Options::http_cors_origins)},
       };
   return *settings;
 }
@@ -177,6 +179,10 @@ absl::StatusOr<CommandLine> ParseCommandLine(int argc,
     if (arg == "--help" || arg == "-h") {
       result.help = true;
       return result;
+    }
+    if (arg == "--print-http-routes") {
+      result.print_http_routes = true;
+      continue;
     }
     if (!absl::StartsWith(arg, "--") || arg.size() == 2) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -304,6 +310,16 @@ std::string Usage() {
       "                           no private data: bind a private "
       "interface; port 0 =\n"
       "                           any free; default: off)\n"
+      "  --http-listen HOST:PORT  serve the API as HTTP/JSON and the web "
+      "console (docs/http.md),\n"
+      "                           over TLS with the files above (plaintext "
+      "with --insecure);\n"
+      "                           port 0 = any free; default: off\n"
+      "  --http-cors-origins LIST origins (https://host[:port], "
+      "comma-separated) whose pages\n"
+      "                           may call the HTTP API; default: none\n"
+      "  --print-http-routes      print the HTTP routes (Markdown) and "
+      "exit\n"
       "\n"
       "Several replicas on one PostgreSQL (docs/operations.md):\n"
       "  --database DSN           keep the ledger, accounts and datasets in "

@@ -8,7 +8,8 @@
 // exact_repair_seconds, max_heavy_jobs, max_heavy_jobs_per_buyer,
 // max_heavy_releases,
 // drain_seconds, database, database_file, replica_id, replica_lease_seconds,
-// database_connections, admin_token_file, metrics_listen.
+// database_connections, admin_token_file, metrics_listen, http_listen,
+// http_cors_origins.
 #ifndef DPQ_SERVER_CONFIG_H_
 #define DPQ_SERVER_CONFIG_H_
 
@@ -43,6 +44,8 @@ absl::Status ApplyConfigFile(const std::string& path, Options* options);
 // What the command line asked for.
 struct CommandLine {
   bool help = false;
+  // --print-http-routes: print the HTTP routes of the API and exit.
+  bool print_http_routes = false;
   // --import-sqlite DIR: copy the embedded data directory DIR into the
   // (empty) PostgreSQL database of --database, then exit.
   std::string import_sqlite_dir;

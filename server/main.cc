@@ -16,6 +16,7 @@
 #include "absl/time/time.h"
 #include "core/util/memory_reuse.h"
 #include "server/config.h"
+#include "server/http/route_table.h"
 #include "server/registry/registry_options.h"
 #include "server/replica_identity.h"
 #include "server/server.h"
@@ -141,6 +142,17 @@ int main(int argc, char** argv) {
   }
   if (command_line->help) {
     std::fputs(dpq::server::Usage().c_str(), stdout);
+    return 0;
+  }
+  if (command_line->print_http_routes) {
+    absl::StatusOr<dpq::server::http::RouteTable> routes =
+        dpq::server::http::RouteTable::ForDpqV1();
+    if (!routes.ok()) {
+      std::fprintf(stderr, "dpq-server: %s\n",
+                   std::string(routes.status().message()).c_str());
+      return 1;
+    }
+    std::fputs(routes->Markdown().c_str(), stdout);
     return 0;
   }
   const dpq::server::Options& options = command_line->options;

@@ -16,9 +16,11 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "core/ledger/ledger.h"
 #include "core/ledger/settling_ledger_store.h"
@@ -31,6 +33,7 @@
 #include "server/admin/admin_service_impl.h"
 #include "server/auth/accounts_store.h"
 #include "server/buyer/buyer_service_impl.h"
+#include "server/http/http_gateway.h"
 #include "server/metrics/metered_ledger_store.h"
 #include "server/metrics/metrics_http_server.h"
 #include "server/metrics/server_metrics.h"
@@ -129,6 +132,20 @@ absl::Status CheckImportDir(const std::string& import_dir,
 
 void LogLine(const std::string& line) { core::util::LogInfo(line); }
 
+// The HTTP listener's options from the server's: the address, the message
+// limit and the origins (StartHttp reads the TLS files into them).
+http::GatewayOptions GatewayOptionsOf(const Options& options) {
+  http::GatewayOptions gateway;
+  gateway.listen = options.http_listen;
+  gateway.tls = !options.insecure_for_local_dev;
+  gateway.max_message_bytes = options.max_message_bytes;
+  for (absl::string_view origin :
+       absl::StrSplit(options.http_cors_origins, ',', absl::SkipWhitespace())) {
+    gateway.cors_origins.emplace_back(absl::StripAsciiWhitespace(origin));
+  }
+  return gateway;
+}
+
 }  // namespace
 
 absl::Status ValidateOptions(const Options& options) {
@@ -198,6 +215,13 @@ absl::Status ValidateOptions(const Options& options) {
     return absl::InvalidArgumentError(absl::StrCat(
         "replica_id must be 1-64 letters, digits, '.', '_' or '-', but is '",
         options.replica_id, "'."));
+  }
+  if (!options.http_listen.empty()) {
+    RETURN_IF_ERROR(http::CheckGatewayOptions(GatewayOptionsOf(options)));
+  } else if (!options.http_cors_origins.empty()) {
+    return absl::InvalidArgumentError(
+        "http_cors_origins is set but http_listen is not: the origins are "
+        "for the HTTP listener (--http-listen HOST:PORT).");
   }
   return absl::OkStatus();
 }
@@ -381,6 +405,9 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
         "certificate or key (see the messages above)."));
   }
   server->address_ = absl::StrCat(host, ":", server->port_);
+  if (!options.http_listen.empty()) {
+    RETURN_IF_ERROR(server->StartHttp(options));
+  }
 
   grpc::HealthCheckServiceInterface* health =
       server->server_->GetHealthCheckService();
@@ -407,6 +434,38 @@ absl::Status Server::StartMetrics(const std::string& listen,
   LogLine(absl::StrCat("metrics on ", host, ":", metrics_port_,
                        " (plain HTTP, GET /metrics; no private data, but "
                        "unauthenticated: keep it on a private interface)"));
+  return absl::OkStatus();
+}
+
+absl::Status Server::StartHttp(const Options& options) {
+  // The in-process channel takes the listener's limits, so an HTTP call
+  // meets the same ones as a gRPC call.
+  grpc::ChannelArguments arguments;
+  arguments.SetMaxReceiveMessageSize(
+      static_cast<int>(options.max_message_bytes));
+  arguments.SetMaxSendMessageSize(static_cast<int>(options.max_message_bytes));
+  http::GatewayOptions gateway = GatewayOptionsOf(options);
+  if (gateway.tls) {
+    ASSIGN_OR_RETURN(gateway.tls_cert_pem,
+                     ReadPemFile(options.tls_cert, "tls_cert"));
+    ASSIGN_OR_RETURN(gateway.tls_key_pem,
+                     ReadPemFile(options.tls_key, "tls_key"));
+    if (!options.client_ca.empty()) {
+      ASSIGN_OR_RETURN(gateway.client_ca_pem,
+                       ReadPemFile(options.client_ca, "client_ca"));
+    }
+  }
+  ASSIGN_OR_RETURN(http_, http::HttpGateway::Start(
+                              gateway, server_->InProcessChannel(arguments)));
+  http_port_ = http_->port();
+  const std::string host =
+      options.http_listen.substr(0, options.http_listen.rfind(':'));
+  LogLine(absl::StrCat(
+      "http on ", host, ":", http_port_,
+      options.insecure_for_local_dev
+          ? " (plaintext: local development only)"
+          : " (TLS, the gRPC listener's certificate)",
+      ": the JSON API under /v1/ (docs/http.md), the console at /"));
   return absl::OkStatus();
 }
 
@@ -449,6 +508,9 @@ void Server::Shutdown(absl::Time deadline) {
     health->Shutdown();
   }
   server_->Shutdown(absl::ToChronoTime(deadline));
+  // After the drain: the HTTP calls in flight were gRPC calls, finished or
+  // cancelled by now; later HTTP requests got UNAVAILABLE.
+  http_.reset();
 }
 
 void Server::Wait() {

@@ -38,6 +38,9 @@ class AccountsStore;
 namespace buyer {
 class BuyerServiceImpl;
 }  // namespace buyer
+namespace http {
+class HttpGateway;
+}  // namespace http
 namespace metrics {
 class MetricsHttpServer;
 class ServerMetrics;
@@ -129,6 +132,15 @@ struct Options {
   // (logged, see Server::metrics_port()). "" (the default): no listener and
   // no recording.
   std::string metrics_listen;
+  // HOST:PORT (numeric) of the HTTP/JSON listener and the web console
+  // (docs/http.md): the API transcoded from the google.api.http
+  // annotations, over TLS with tls_cert, tls_key and client_ca as gRPC
+  // (plaintext only with insecure_for_local_dev); port 0 picks a free port
+  // (logged, see Server::http_port()). "" (the default): no listener.
+  std::string http_listen;
+  // Origins (scheme://host[:port], comma-separated) whose pages may call
+  // the HTTP API across origins; "" (the default): none, same-origin only.
+  std::string http_cors_origins;
 };
 
 // kInvalidArgument naming the option for a bad value or combination: TLS
@@ -164,6 +176,8 @@ class Server {
   const std::string& address() const { return address_; }
   // The metrics listener's port; 0 without --metrics-listen.
   int metrics_port() const { return metrics_port_; }
+  // The HTTP listener's port; 0 without --http-listen.
+  int http_port() const { return http_port_; }
   // True if this start created DATA_DIR/admin.token.
   bool created_admin_token() const { return created_admin_token_; }
   // DATA_DIR/admin.token.
@@ -189,6 +203,9 @@ class Server {
   // recording on, and logs "metrics on HOST:PORT".
   absl::Status StartMetrics(const std::string& listen,
                             metrics::ServerMetrics& metrics);
+  // Serves the HTTP/JSON API and the console on options.http_listen over
+  // the server's in-process channel, and logs "http on HOST:PORT".
+  absl::Status StartHttp(const Options& options);
   // Sets every health status to NOT_SERVING while the durable state is
   // unreachable (a PostgreSQL outage) and back to SERVING when it answers
   // again, until Shutdown. Runs only in the shared-state mode.
@@ -203,6 +220,8 @@ class Server {
   int port_ = 0;
   std::unique_ptr<metrics::MetricsHttpServer> metrics_http_;
   int metrics_port_ = 0;
+  std::unique_ptr<http::HttpGateway> http_;
+  int http_port_ = 0;
   std::string address_;
   std::string admin_token_path_;
   bool created_admin_token_ = false;

@@ -10,7 +10,7 @@ python3-grpc-tools, whose bundled protoc 3.5 rejects proto3 `optional`.
 The generated modules import each other by their proto package
 (`from dpq.v1 import dataset_pb2`); they are rewritten to import from
 `dpq_client._proto`, so an installed SDK neither needs a PYTHONPATH nor
-adds top-level `dpq`, `google.rpc` or `grpc_health` packages that could
+adds top-level `dpq`, `google.rpc`, `google.api` or `grpc_health` packages that could
 shadow, or be shadowed by, other installed packages (googleapis-common-
 protos owns `google.rpc`). Imports of `google.protobuf` stay as they are.
 
@@ -36,9 +36,11 @@ PROTOS = (
     "grpc_health/v1/health.proto",
     "google/rpc/status.proto",
     "google/rpc/error_details.proto",
+    "google/api/http.proto",
+    "google/api/annotations.proto",
 )
 # Proto packages whose generated imports move under dpq_client._proto.
-_VENDORED = ("dpq.v1", "google.rpc", "grpc_health.v1")
+_VENDORED = ("dpq.v1", "google.rpc", "google.api", "grpc_health.v1")
 _IMPORT = re.compile(r"^from (" + "|".join(re.escape(p) for p in _VENDORED) + r") import ",
                      re.MULTILINE)
 PACKAGE = "dpq_client._proto"

@@ -147,6 +147,10 @@ struct LedgerFilter {
   // (0: no bound). The cursor of a buyer's pages of entries: the
   // buyer_seq of the last entry of the page before.
   int64_t before_buyer_seq = 0;
+  // ListEntries: entries whose store handle (LedgerEntry::entry_id) is
+  // below this (0: no bound). The cursor of the admin's pages over every
+  // buyer; the handle counts all buyers' entries, so never for a buyer.
+  int64_t before_entry_id = 0;
 };
 
 // Where the ledger lives. Implementations are at the server's edge

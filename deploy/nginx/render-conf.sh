@@ -20,6 +20,11 @@
 #                          [/etc/dpq/ca.pem]
 #   DPQ_UPSTREAM_TLS_NAME  the name nginx expects in the replicas'
 #                          certificate [localhost: deploy/make-certs.sh's]
+#   DPQ_HTTP_UPSTREAMS     the replicas' HTTP listeners (dpq-server
+#                          --http-listen), HOST:PORT ...; without it the
+#                          template's HTTP block (between @DPQ_HTTP_BEGIN@
+#                          and @DPQ_HTTP_END@) is left out [none]
+#   DPQ_HTTP_LISTEN        where nginx serves that HTTP [0.0.0.0:8443]
 # A value that could end or extend an nginx directive (space, ';', '{',
 # '}', quote, '#', '$') is refused, so the output is always the template's
 # own directives. Exit status 2 on a usage or value error.
@@ -37,6 +42,7 @@ tls_cert="${DPQ_TLS_CERT:-/etc/dpq/server.pem}"
 tls_key="${DPQ_TLS_KEY:-/etc/dpq/server.key}"
 upstream_ca="${DPQ_UPSTREAM_CA:-/etc/dpq/ca.pem}"
 upstream_name="${DPQ_UPSTREAM_TLS_NAME:-localhost}"
+http_listen="${DPQ_HTTP_LISTEN:-0.0.0.0:8443}"
 
 # plain NAME VALUE: VALUE is one nginx word without anything that could
 # start another directive, block or variable.
@@ -51,14 +57,22 @@ plain DPQ_TLS_CERT "$tls_cert"
 plain DPQ_TLS_KEY "$tls_key"
 plain DPQ_UPSTREAM_CA "$upstream_ca"
 plain DPQ_UPSTREAM_TLS_NAME "$upstream_name"
+plain DPQ_HTTP_LISTEN "$http_listen"
 
+host_port='^([A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\]):[0-9]{1,5}$'
 upstreams=()
 upstream_list="${DPQ_UPSTREAMS:-}"
 for u in ${upstream_list//,/ }; do
-  host_port='^([A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\]):[0-9]{1,5}$'
   [[ "$u" =~ $host_port ]] ||
     fail "DPQ_UPSTREAMS: '$u' is not HOST:PORT"
   upstreams+=("$u")
+done
+http_upstreams=()
+http_list="${DPQ_HTTP_UPSTREAMS:-}"
+for u in ${http_list//,/ }; do
+  [[ "$u" =~ $host_port ]] ||
+    fail "DPQ_HTTP_UPSTREAMS: '$u' is not HOST:PORT"
+  http_upstreams+=("$u")
 done
 [[ ${#upstreams[@]} -gt 0 ]] || fail "DPQ_UPSTREAMS names no replica (HOST:PORT ...)"
 
@@ -74,7 +88,22 @@ done
   fail "DPQ_UPSTREAMS_DOWN marks every replica down: nginx would serve nothing"
 
 rendered=""
+in_http=0
 while IFS= read -r line || [[ -n "$line" ]]; do
+  # The HTTP block only when its replicas are given.
+  if [[ "$line" == *@DPQ_HTTP_BEGIN@* ]]; then in_http=1; fi
+  if [[ "$line" == *@DPQ_HTTP_END@* ]]; then in_http=0; continue; fi
+  if [[ $in_http -eq 1 && ${#http_upstreams[@]} -eq 0 ]]; then continue; fi
+  if [[ "$line" == *@DPQ_HTTP_BEGIN@* ]]; then
+    rendered+="    # The HTTP/JSON API and the web console (docs/http.md)."$'\n'
+    continue
+  fi
+  if [[ "$line" == *@DPQ_HTTP_UPSTREAM@* ]]; then
+    for u in "${http_upstreams[@]}"; do
+      rendered+="${line//@DPQ_HTTP_UPSTREAM@/$u}"$'\n'
+    done
+    continue
+  fi
   if [[ "$line" == *@DPQ_UPSTREAM@* ]]; then
     for u in "${upstreams[@]}"; do
       server_line="${line//@DPQ_UPSTREAM@/$u}"
@@ -90,6 +119,7 @@ while IFS= read -r line || [[ -n "$line" ]]; do
   line="${line//@DPQ_TLS_KEY@/$tls_key}"
   line="${line//@DPQ_UPSTREAM_CA@/$upstream_ca}"
   line="${line//@DPQ_UPSTREAM_TLS_NAME@/$upstream_name}"
+  line="${line//@DPQ_HTTP_LISTEN@/$http_listen}"
   rendered+="$line"$'\n'
 done < "$template"
 

@@ -50,6 +50,19 @@ struct AuditRecord {
   std::string actor;    // "admin"
   std::string action;   // the RPC, e.g. "GrantBudget"
   std::string details;  // its arguments, never a token or data value
+  // Its position in the log (1, 2, ... in the order appended): the cursor
+  // of the admin's pages. 0 where it is not known (snapshots).
+  int64_t seq = 0;
+};
+
+// Which audit entries to list, newest first.
+struct AuditQuery {
+  size_t limit = 100;
+  // Only entries whose seq is below this (0: no bound): the seq of the
+  // last entry of the page before.
+  int64_t before_seq = 0;
+  // Only this action ("": all).
+  std::string action;
 };
 
 // All the accounts of a store, for moving them to another store.
@@ -89,9 +102,16 @@ class AccountsStore {
                                    const std::string& action,
                                    const std::string& details) = 0;
 
-  // The newest `limit` audit entries, newest first.
+  // The newest audit entries the query selects, newest first, each with
+  // its seq.
   virtual absl::StatusOr<std::vector<AuditRecord>> ListAudit(
-      size_t limit) const = 0;
+      const AuditQuery& query) const = 0;
+  // The newest `limit` audit entries, newest first.
+  absl::StatusOr<std::vector<AuditRecord>> ListAudit(size_t limit) const {
+    AuditQuery query;
+    query.limit = limit;
+    return ListAudit(query);
+  }
 };
 
 // The stores' shared vocabulary, so that both answer alike.

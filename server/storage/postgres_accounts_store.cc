@@ -166,24 +166,29 @@ absl::Status PostgresAccountsStore::AppendAudit(const std::string& actor,
 }
 
 absl::StatusOr<std::vector<AuditRecord>> PostgresAccountsStore::ListAudit(
-    size_t limit) const {
+    const auth::AuditQuery& query) const {
   // LIMIT takes a BIGINT: a larger limit is no limit.
   const int64_t bounded =
-      limit > static_cast<size_t>(std::numeric_limits<int64_t>::max())
+      query.limit > static_cast<size_t>(std::numeric_limits<int64_t>::max())
           ? std::numeric_limits<int64_t>::max()
-          : static_cast<int64_t>(limit);
+          : static_cast<int64_t>(query.limit);
+  // $2 = 0 and $3 = '' select everything.
   ASSIGN_OR_RETURN(
       PgResult r,
-      pool_->Exec("SELECT time, actor, action, details FROM audit_log "
+      pool_->Exec("SELECT time, actor, action, details, seq FROM audit_log "
+                  "WHERE ($2::BIGINT = 0 OR seq < $2::BIGINT) "
+                  "AND ($3::TEXT = '' OR action = $3::TEXT) "
                   "ORDER BY seq DESC LIMIT $1",
-                  {PgParam::Int(bounded)}));
+                  {PgParam::Int(bounded), PgParam::Int(query.before_seq),
+                   PgParam::Text(query.action)}));
   std::vector<AuditRecord> records;
   records.reserve(r.rows());
   for (int row = 0; row < r.rows(); ++row) {
     ASSIGN_OR_RETURN(const int64_t time_us, r.GetInt64(row, 0));
-    records.push_back(
-        AuditRecord{absl::FromUnixMicros(time_us), std::string(r.Get(row, 1)),
-                    std::string(r.Get(row, 2)), std::string(r.Get(row, 3))});
+    ASSIGN_OR_RETURN(const int64_t seq, r.GetInt64(row, 4));
+    records.push_back(AuditRecord{
+        absl::FromUnixMicros(time_us), std::string(r.Get(row, 1)),
+        std::string(r.Get(row, 2)), std::string(r.Get(row, 3)), seq});
   }
   return records;
 }

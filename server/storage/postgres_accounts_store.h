@@ -63,8 +63,9 @@ class PostgresAccountsStore final : public auth::AccountsStore {
       absl::string_view token_sha256) const override;
   absl::Status AppendAudit(const std::string& actor, const std::string& action,
                            const std::string& details) override;
+  using auth::AccountsStore::ListAudit;
   absl::StatusOr<std::vector<auth::AuditRecord>> ListAudit(
-      size_t limit) const override;
+      const auth::AuditQuery& query) const override;
 
   // For dpq-server --import-sqlite (sqlite_import.h), on a connection
   // inside the caller's transaction, once Open has brought the tables up

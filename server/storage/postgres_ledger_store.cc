@@ -672,6 +672,10 @@ absl::StatusOr<std::vector<LedgerEntry>> PostgresLedgerStore::ListEntries(
     params.push_back(PgParam::Int(filter.before_buyer_seq));
     absl::StrAppend(&sql, " AND buyer_seq < $", params.size());
   }
+  if (filter.before_entry_id > 0) {
+    params.push_back(PgParam::Int(filter.before_entry_id));
+    absl::StrAppend(&sql, " AND entry_id < $", params.size());
+  }
   const int64_t limit =
       filter.limit > static_cast<size_t>(std::numeric_limits<int64_t>::max())
           ? std::numeric_limits<int64_t>::max()

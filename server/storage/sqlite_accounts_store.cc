@@ -183,20 +183,25 @@ absl::Status SqliteAccountsStore::AppendAudit(const std::string& actor,
 }
 
 absl::StatusOr<std::vector<AuditRecord>> SqliteAccountsStore::ListAudit(
-    size_t limit) const {
+    const auth::AuditQuery& query) const {
   absl::MutexLock lock(&mu_);
-  ASSIGN_OR_RETURN(std::unique_ptr<SqliteStatement> select,
-                   db_->Cached("SELECT time, actor, action, details FROM audit "
-                               "ORDER BY seq DESC LIMIT ?1"));
+  // ?2 = 0 and ?3 = '' select everything.
+  ASSIGN_OR_RETURN(
+      std::unique_ptr<SqliteStatement> select,
+      db_->Cached("SELECT time, actor, action, details, seq FROM audit "
+                  "WHERE (?2 = 0 OR seq < ?2) AND (?3 = '' OR action = ?3) "
+                  "ORDER BY seq DESC LIMIT ?1"));
   // A limit above the largest int64 wraps to a negative LIMIT: no limit.
-  RETURN_IF_ERROR(select->BindInt64(1, static_cast<int64_t>(limit)));
+  RETURN_IF_ERROR(select->BindInt64(1, static_cast<int64_t>(query.limit)));
+  RETURN_IF_ERROR(select->BindInt64(2, query.before_seq));
+  RETURN_IF_ERROR(select->BindText(3, query.action));
   std::vector<AuditRecord> records;
   while (true) {
     ASSIGN_OR_RETURN(const bool row, select->Step());
     if (!row) break;
     records.push_back(AuditRecord{absl::FromUnixMicros(select->Int64(0)),
                                   select->Text(1), select->Text(2),
-                                  select->Text(3)});
+                                  select->Text(3), select->Int64(4)});
   }
   return records;
 }

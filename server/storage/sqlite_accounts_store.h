@@ -68,8 +68,9 @@ class SqliteAccountsStore final : public auth::AccountsStore {
   absl::Status AppendAudit(const std::string& actor, const std::string& action,
                            const std::string& details) override
       ABSL_LOCKS_EXCLUDED(mu_);
+  using auth::AccountsStore::ListAudit;
   absl::StatusOr<std::vector<auth::AuditRecord>> ListAudit(
-      size_t limit) const override ABSL_LOCKS_EXCLUDED(mu_);
+      const auth::AuditQuery& query) const override ABSL_LOCKS_EXCLUDED(mu_);
 
   // Every principal with its token hash and the whole audit log, read in
   // one transaction, for dpq-server --import-sqlite (sqlite_import.h).

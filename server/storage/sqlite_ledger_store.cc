@@ -996,6 +996,8 @@ absl::StatusOr<std::vector<LedgerEntry>> SqliteLedgerStore::ListEntries(
   if (!filter.dataset_id.empty()) absl::StrAppend(&sql, " AND dataset_id = ?2");
   const bool before = !filter.buyer_id.empty() && filter.before_buyer_seq > 0;
   if (before) absl::StrAppend(&sql, " AND buyer_seq < ?4");
+  const bool before_entry = filter.before_entry_id > 0;
+  if (before_entry) absl::StrAppend(&sql, " AND entry_id < ?5");
   absl::StrAppend(&sql, " ORDER BY entry_id DESC LIMIT ?3");
   const int64_t limit =
       filter.limit > static_cast<size_t>(std::numeric_limits<int64_t>::max())
@@ -1012,6 +1014,9 @@ absl::StatusOr<std::vector<LedgerEntry>> SqliteLedgerStore::ListEntries(
         }
         RETURN_IF_ERROR(s->BindInt64(3, limit));
         if (before) RETURN_IF_ERROR(s->BindInt64(4, filter.before_buyer_seq));
+        if (before_entry) {
+          RETURN_IF_ERROR(s->BindInt64(5, filter.before_entry_id));
+        }
         std::vector<LedgerEntry> entries;
         while (true) {
           ASSIGN_OR_RETURN(const bool row, s->Step());

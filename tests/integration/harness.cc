@@ -534,6 +534,17 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Client::Ledger(
                                       response.entries().end());
 }
 
+int HttpPortInLog(const std::string& log) {
+  const std::string marker = "http on 127.0.0.1:";
+  const size_t at = log.find(marker);
+  if (at == std::string::npos) return 0;
+  const size_t start = at + marker.size();
+  const size_t end = log.find_first_not_of("0123456789", start);
+  int port = 0;
+  if (!absl::SimpleAtoi(log.substr(start, end - start), &port)) return 0;
+  return port;
+}
+
 std::string ServerFixture::NewBuyer(const std::string& name,
                                     const std::string& dataset,
                                     double epsilon) {

@@ -105,6 +105,10 @@ class ServerProcess {
   size_t log_offset_ = 0;
 };
 
+// The port of dpq-server's "http on 127.0.0.1:PORT" log line
+// (--http-listen 127.0.0.1:0); 0 if the log has none.
+int HttpPortInLog(const std::string& log);
+
 // A TLS channel to `address` trusting `ca_pem_path`; with a client
 // certificate for mTLS if both paths are given. own_connection: never share
 // the TCP connection with another channel (for many-client tests).

@@ -517,3 +517,49 @@ TEST(SourceFilesTest, IssueNumbersAreRecognised) {
 
 }  // namespace
 }  // namespace dpq
+
+namespace dpq {
+namespace {
+
+// The web console (server/http/console, docs/http.md "Security") renders
+// every server value as text and keeps the token in sessionStorage: no
+// file may parse strings as markup or code, carry an inline script, style
+// or handler (the Content-Security-Policy forbids them), or store the
+// token anywhere that outlives the tab.
+TEST(ConsoleFilesTest, NoMarkupFromStringsNoInlineCodeNoLastingToken) {
+  int files = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(kRoot / "server/http/console")) {
+    const std::string name = entry.path().filename().string();
+    const std::string text = ReadFileOrEmpty(entry.path());
+    ++files;
+    for (const char* banned :
+         {"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write",
+          "eval(", "new Function", "localStorage", "document.cookie",
+          "javascript:", "setAttribute('style'", "setAttribute(\"style\"",
+          "srcdoc", "DOMParser", "createContextualFragment"}) {
+      EXPECT_THAT(text, Not(HasSubstr(banned))) << name;
+    }
+    if (absl::EndsWith(name, ".html")) {
+      for (const std::string& line : Lines(text)) {
+        const std::string lower = absl::AsciiStrToLower(line);
+        if (absl::StrContains(lower, "<script")) {
+          EXPECT_THAT(lower, HasSubstr(" src=\"/console/")) << line;
+        }
+        EXPECT_THAT(lower, Not(HasSubstr(" style="))) << line;
+        EXPECT_THAT(lower, Not(HasSubstr("<style"))) << line;
+        for (const char* handler :
+             {" onclick=", " onload=", " onerror=", " onsubmit=", " oninput=",
+              " onchange=", " onkeydown="}) {
+          EXPECT_THAT(lower, Not(HasSubstr(handler))) << line;
+        }
+        EXPECT_THAT(lower, Not(HasSubstr("http://"))) << line;
+        EXPECT_THAT(lower, Not(HasSubstr("https://"))) << line;
+      }
+    }
+  }
+  EXPECT_GE(files, 4);
+}
+
+}  // namespace
+}  // namespace dpq

@@ -66,7 +66,8 @@ class UnreachableAccountsStore final : public AccountsStore {
                            const std::string&) override {
     return Down();
   }
-  absl::StatusOr<std::vector<AuditRecord>> ListAudit(size_t) const override {
+  absl::StatusOr<std::vector<AuditRecord>> ListAudit(
+      const AuditQuery&) const override {
     return Down();
   }
 
