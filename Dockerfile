@@ -9,7 +9,7 @@
 
 FROM debian:bookworm AS deps
 COPY deploy/install-deps.sh /src/deploy/install-deps.sh
-RUN /src/deploy/install-deps.sh && rm -rf /var/lib/apt/lists/*
+RUN /src/deploy/install-deps.sh --no-browser && rm -rf /var/lib/apt/lists/*
 
 FROM deps AS build
 WORKDIR /src
@@ -31,7 +31,8 @@ RUN cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
 # files in ../shared/data (outside this build context; ctest label
 # shared-data) are left to CI, and so are those that start PostgreSQL
 # clusters and nginx (labels postgresql, nginx: servers a build sandbox
-# need not be able to run). deploy/ is only read by tests (TLS
+# need not be able to run), and the console's tests in Chromium (label
+# browser: the deps stage installs no browser, --no-browser). deploy/ is only read by tests (TLS
 # material, demo data), and so is docs/, so both come after the build: an
 # edit to a deploy script or a doc does not recompile the tree.
 COPY deploy /src/deploy
@@ -39,7 +40,7 @@ COPY docs /src/docs
 COPY README.md Dockerfile .dockerignore /src/
 COPY .ci /src/.ci
 RUN ctest --test-dir build --output-on-failure -j "$(nproc)" \
-      -LE "statistical|shared-data|postgresql|nginx" \
+      -LE "statistical|shared-data|postgresql|nginx|browser" \
  && strip build/bin/dpq-server build/bin/dpq build/bin/dpq-measure
 
 FROM debian:bookworm-slim AS runtime

@@ -8,6 +8,9 @@
 #                                     fuzzing toolchain (tests/fuzz)
 #   deploy/install-deps.sh --style    clang-format alone, for the style
 #                                     check (.ci/check-format)
+#   deploy/install-deps.sh --no-browser
+#                                     build + test dependencies without the
+#                                     browser the console's tests drive
 set -euo pipefail
 
 BUILD_PACKAGES=(
@@ -45,11 +48,14 @@ BUILD_PACKAGES=(
   # to_pandas() and the plotting example in docs/clients.md.
   python3-pip python3-venv python3-setuptools python3-wheel
   python3-pandas python3-matplotlib
-  # For tests only: curl runs docs/http.md's examples; Debian's Chromium,
-  # its ChromeDriver and Selenium drive the web console in a real browser
-  # (tests/browser, label browser).
-  curl chromium chromium-driver python3-selenium
+  # For tests only: curl runs docs/http.md's examples.
+  curl
 )
+# For tests only: Debian's Chromium, its ChromeDriver and Selenium drive
+# the web console in a real browser (tests/browser, label
+# integration-browser). Left out by --no-browser (the image's build stage,
+# whose tests skip that label).
+BROWSER_PACKAGES=(chromium chromium-driver python3-selenium)
 # libFuzzer with clang (docs/fuzzing.md): the compiler, its runtime
 # libraries (libFuzzer, ASan, UBSan) and llvm-symbolizer for the stacks;
 # python3 collects the seed corpora.
@@ -62,8 +68,10 @@ RUNTIME_PACKAGES=(
   ca-certificates
 )
 
-packages=("${BUILD_PACKAGES[@]}")
-if [[ "${1:-}" == "--runtime" ]]; then
+packages=("${BUILD_PACKAGES[@]}" "${BROWSER_PACKAGES[@]}")
+if [[ "${1:-}" == "--no-browser" ]]; then
+  packages=("${BUILD_PACKAGES[@]}")
+elif [[ "${1:-}" == "--runtime" ]]; then
   packages=("${RUNTIME_PACKAGES[@]}")
 elif [[ "${1:-}" == "--fuzz" ]]; then
   packages+=("${FUZZ_PACKAGES[@]}")

@@ -37,6 +37,7 @@ constexpr Target kTargets[] = {
     {"edge_list", FuzzEdgeList},
     {"cube_dimension", FuzzCubeDimension},
     {"release_request", FuzzReleaseRequest},
+    {"http_request", FuzzHttpRequest},
 };
 
 // The files under DPQ_FUZZ_DIR/<kind>/<target>, sorted.

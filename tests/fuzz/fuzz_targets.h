@@ -28,6 +28,9 @@ int FuzzCubeDimension(const uint8_t* data, size_t size);
 // server/buyer/<rpc>_impl.h (Prepare<Rpc>): the first byte picks the release
 // request type, the rest is its wire encoding.
 int FuzzReleaseRequest(const uint8_t* data, size_t size);
+// server/http: an HTTP request's route, query and JSON body, and a
+// streamed body's lines ("METHOD PATH?QUERY", then the body).
+int FuzzHttpRequest(const uint8_t* data, size_t size);
 
 }  // namespace dpq::fuzz
 

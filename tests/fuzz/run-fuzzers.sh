@@ -34,7 +34,7 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 all=(csv_reader dc_native dc_fd dc_benchmark manifest config edge_list
-     cube_dimension release_request)
+     cube_dimension release_request http_request)
 if [[ ${#targets[@]} -eq 0 ]]; then targets=("${all[@]}"); fi
 
 # Longest input per target: a few KB reach every branch of these parsers;

@@ -471,7 +471,8 @@ def flag(args, name):
 docs = {}
 for path in sorted(glob.glob(root + '/deploy/compose*.yaml') +
                    glob.glob(root + '/deploy/k8s/*.yaml') +
-                   glob.glob(root + '/deploy/k8s/embedded/*.yaml')):
+                   glob.glob(root + '/deploy/k8s/embedded/*.yaml') +
+                   glob.glob(root + '/deploy/k8s/http/*.yaml')):
     with open(path) as f:
         docs[path[len(root) + 1:]] = [d for d in yaml.safe_load_all(f) if d]
 services = docs['deploy/compose.yaml'][0]['services']
@@ -621,6 +622,36 @@ def check_metrics_restricted(directory, d):
 
 check_metrics_restricted('deploy/k8s', d)
 check_metrics_restricted('deploy/k8s/embedded', e)
+
+# HTTP (docs/http.md) only where configured: nowhere in the base files;
+# deploy/compose.http.yaml adds --http-listen to exactly the base command,
+# exposes it and has nginx serve it; deploy/k8s/http patches the base.
+for path, listing in docs.items():
+    if path in ('deploy/compose.http.yaml', 'deploy/k8s/http/kustomization.yaml'):
+        continue
+    check('--http-listen' not in repr(listing) and '8443' not in repr(listing),
+          path + ': serves HTTP without being asked to')
+http = docs['deploy/compose.http.yaml'][0]['services']
+for name in replicas:
+    base_command = services[name]['command']
+    check(http[name]['command'] == base_command + ['--http-listen', '0.0.0.0:8443'],
+          'compose.http.yaml: ' + name + ' runs the base command plus --http-listen')
+    check('8443' in [str(p) for p in http[name]['expose']],
+          'compose.http.yaml: ' + name + ' exposes 8443')
+    check('ports' not in http[name], 'compose.http.yaml: ' + name + ' publishes a port')
+check(http['nginx']['environment']['DPQ_HTTP_UPSTREAMS'].split() ==
+      ['dpq-1:8443', 'dpq-2:8443'], 'compose.http.yaml: nginx HTTP upstreams')
+check('8443:8443' in http['nginx']['ports'], 'compose.http.yaml: nginx publishes 8443')
+overlay = docs['deploy/k8s/http/kustomization.yaml'][0]
+check(overlay['resources'] == ['../'], 'k8s/http builds on deploy/k8s')
+patched = {p['target']['kind']: yaml.safe_load(p['patch']) for p in overlay['patches']}
+args = [op['value'] for op in patched['Deployment']
+        if op['path'].endswith('/args/-')]
+check(args == ['--http-listen', '0.0.0.0:8443'], 'k8s/http: --http-listen %s' % args)
+check(any(op['value'].get('port') == 8443 for op in patched['Service']),
+      'k8s/http: the Service port 8443')
+check(any(op['value'].get('port') == 'https' for op in patched['NetworkPolicy']),
+      'k8s/http: the NetworkPolicy admits https')
 if errors:
     print('\n'.join(errors))
     sys.exit(1)

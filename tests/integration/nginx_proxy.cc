@@ -86,7 +86,8 @@ std::string Tail(const std::string& log) {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<NginxProxy>> NginxProxy::Start(
-    const std::vector<std::string>& upstreams, const Certs& certs) {
+    const std::vector<std::string>& upstreams, const Certs& certs,
+    const std::vector<std::string>& http_upstreams) {
   if (::access(kNginxBinary, X_OK) != 0) {
     return absl::FailedPreconditionError(
         absl::StrCat(kNginxBinary,
@@ -95,6 +96,7 @@ absl::StatusOr<std::unique_ptr<NginxProxy>> NginxProxy::Start(
   }
   std::unique_ptr<NginxProxy> proxy(new NginxProxy());
   proxy->upstreams_ = upstreams;
+  proxy->http_upstreams_ = http_upstreams;
   proxy->certs_ = certs;
   // Another process may take the free port before nginx binds it: try a
   // few ports.
@@ -102,6 +104,10 @@ absl::StatusOr<std::unique_ptr<NginxProxy>> NginxProxy::Start(
   for (int attempt = 0; attempt < 3; ++attempt) {
     const int port = FreeLoopbackPort();
     if (port == 0) continue;
+    if (!http_upstreams.empty()) {
+      proxy->http_port_ = FreeLoopbackPort();
+      proxy->http_address_ = absl::StrCat("127.0.0.1:", proxy->http_port_);
+    }
     if (absl::Status rendered = proxy->Render(port, {}); !rendered.ok()) {
       return rendered;
     }
@@ -124,7 +130,9 @@ absl::Status NginxProxy::Render(int port,
        {"DPQ_TLS_CERT", certs_.server_cert()},
        {"DPQ_TLS_KEY", certs_.server_key()},
        {"DPQ_UPSTREAM_CA", certs_.ca()},
-       {"DPQ_UPSTREAM_TLS_NAME", "localhost"}});
+       {"DPQ_UPSTREAM_TLS_NAME", "localhost"},
+       {"DPQ_HTTP_UPSTREAMS", absl::StrJoin(http_upstreams_, " ")},
+       {"DPQ_HTTP_LISTEN", absl::StrCat("127.0.0.1:", http_port_)}});
   if (render.exit_code != 0) {
     return absl::InternalError(
         absl::StrCat("deploy/nginx/render-conf.sh failed (", render.exit_code,

@@ -34,8 +34,12 @@ class NginxProxy {
   // connections (at most 30 s). kFailedPrecondition if nginx is not
   // installed (saying how to install it) or exits during start-up (with
   // its log); kInternal if the configuration cannot be rendered.
+  // With `http_upstreams` (the replicas' --http-listen addresses), nginx
+  // also serves deploy/nginx/dpq.conf's HTTP block on another free port
+  // (http_address()).
   static absl::StatusOr<std::unique_ptr<NginxProxy>> Start(
-      const std::vector<std::string>& upstreams, const Certs& certs);
+      const std::vector<std::string>& upstreams, const Certs& certs,
+      const std::vector<std::string>& http_upstreams = {});
   // Stop(), if still running.
   ~NginxProxy();
   NginxProxy(const NginxProxy&) = delete;
@@ -44,6 +48,8 @@ class NginxProxy {
   // "127.0.0.1:PORT": where clients connect (the dev certificate names
   // 127.0.0.1).
   const std::string& address() const { return address_; }
+  // "127.0.0.1:PORT" of the HTTP block; "" without http_upstreams.
+  const std::string& http_address() const { return http_address_; }
   // The rendered configuration file.
   std::string config_path() const { return prefix_.Sub("nginx.conf"); }
   // What nginx wrote so far: error log lines and one access log line per
@@ -76,6 +82,9 @@ class NginxProxy {
 
   TempDir prefix_;
   std::vector<std::string> upstreams_;
+  std::vector<std::string> http_upstreams_;
+  int http_port_ = 0;
+  std::string http_address_;
   Certs certs_;
   int port_ = 0;
   std::string address_;

@@ -190,8 +190,9 @@ TEST_F(DockerfileTest, BuildStageCopiesEverySourceFolderAndRunsFastTests) {
   // Without the statistical tests, those that read ../shared/data, which
   // is outside the build context, and those that start PostgreSQL and
   // nginx servers (CI runs them all).
-  EXPECT_THAT(runs[1],
-              HasSubstr("-LE \"statistical|shared-data|postgresql|nginx\""));
+  EXPECT_THAT(
+      runs[1],
+      HasSubstr("-LE \"statistical|shared-data|postgresql|nginx|browser\""));
   const size_t strip = runs[1].find("strip ");
   ASSERT_NE(strip, std::string::npos);
   std::set<std::string> stripped;

@@ -208,7 +208,7 @@ TEST(AdminTextTest, BuyersLedgerAudit) {
   EXPECT_EQ(*ProtoJsonLine(audit),
             R"({"entries":[{"actor":"admin","action":"GrantBudget",)"
             R"("details":"buyer=alice dataset=h epsilon=1",)"
-            R"("time":"2024-05-01T12:00:00Z"}]})"
+            R"("time":"2024-05-01T12:00:00Z"}],"nextPageToken":""})"
             "\n");
 }
 
@@ -216,7 +216,7 @@ TEST(OutputTest, EmptyResponsesRenderHeaderOrEmptyArrays) {
   EXPECT_EQ(BuyersText(dpq::v1::ListBuyersResponse()),
             "BUYER  CREATED  REVOKED\n");
   EXPECT_EQ(*ProtoJsonLine(dpq::v1::ListLedgerResponse()),
-            "{\"entries\":[],\"budgets\":[]}\n");
+            "{\"entries\":[],\"budgets\":[],\"nextPageToken\":\"\"}\n");
 }
 
 TEST_F(CliTest, RevokeDeleteBuyersDatasetsAudit) {
@@ -317,7 +317,7 @@ TEST_F(CliTest, GrantSetBudgetSetCapLedger) {
   EXPECT_EQ(ledger.buyer_id(), "alice");
   EXPECT_EQ(ledger.dataset_id(), "h");
   EXPECT_EQ(ledger.limit(), 50u);
-  EXPECT_EQ(out(), "{\"entries\":[],\"budgets\":[]}\n");
+  EXPECT_EQ(out(), "{\"entries\":[],\"budgets\":[],\"nextPageToken\":\"\"}\n");
 }
 
 }  // namespace

@@ -320,6 +320,37 @@ TEST_P(LedgerStoreTest, BuyerEntriesPageByTheirSequenceNumbers) {
   EXPECT_THAT(store_->ListEntries(everyone), IsOkAndHolds(SizeIs(10)));
 }
 
+// The admin's pages over every buyer: by the store's handle, newest first,
+// with the filters, and stable while entries are added.
+TEST_P(LedgerStoreTest, AllEntriesPageByTheirHandles) {
+  ASSERT_OK(store_->Grant("alice", "hospital", 10).status());
+  ASSERT_OK(store_->Grant("bob", "hospital", 10).status());
+  for (int i = 1; i <= 3; ++i) {
+    Charge("a" + std::to_string(i), 1, "alice");
+    Charge("b" + std::to_string(i), 1, "bob");
+  }
+  LedgerFilter filter;
+  filter.limit = 4;
+  ASSERT_OK_AND_ASSIGN(const std::vector<LedgerEntry> first,
+                       store_->ListEntries(filter));
+  ASSERT_THAT(first, SizeIs(4));
+  Charge("a4", 1, "alice");  // newer than every page: never on a later one
+  filter.before_entry_id = first.back().entry_id;
+  ASSERT_OK_AND_ASSIGN(const std::vector<LedgerEntry> second,
+                       store_->ListEntries(filter));
+  std::vector<std::string> seen;
+  for (const auto* page : {&first, &second}) {
+    for (const LedgerEntry& e : *page) seen.push_back(e.request_id);
+  }
+  EXPECT_THAT(seen, ElementsAre("b3", "a3", "b2", "a2", "b1", "a1"));
+  LedgerFilter bob = Filter("bob", "hospital");
+  bob.before_entry_id = first[0].entry_id;  // b3's handle
+  ASSERT_OK_AND_ASSIGN(const std::vector<LedgerEntry> older,
+                       store_->ListEntries(bob));
+  ASSERT_THAT(older, SizeIs(2));
+  EXPECT_EQ(older[0].request_id, "b2");
+}
+
 TEST_P(LedgerStoreTest, RefundReturnsTheEpsilon) {
   ASSERT_OK(store_->Grant("alice", "hospital", 1).status());
   ASSERT_OK_AND_ASSIGN(const Reservation reservation,

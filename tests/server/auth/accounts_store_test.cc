@@ -122,6 +122,33 @@ TEST_P(AccountsStoreTest, ListsOneRoleSortedByIdWithRevokedOnes) {
               IsOkAndHolds(ElementsAre(Field(&Account::id, kAdminId))));
 }
 
+// The admin's pages of the audit log: by seq, newest first, by action.
+TEST_P(AccountsStoreTest, AuditPagesBySeqAndFiltersByAction) {
+  for (int i = 0; i < 6; ++i) {
+    ASSERT_OK(store_->AppendAudit("admin",
+                                  i % 2 == 0 ? "GrantBudget" : "CreateBuyer",
+                                  absl::StrCat("n=", i)));
+  }
+  AuditQuery query;
+  query.limit = 2;
+  query.action = "GrantBudget";
+  ASSERT_OK_AND_ASSIGN(const auto first, store_->ListAudit(query));
+  ASSERT_EQ(first.size(), 2u);
+  EXPECT_EQ(first[0].details, "n=4");
+  EXPECT_EQ(first[1].details, "n=2");
+  EXPECT_GT(first[0].seq, first[1].seq);
+  query.before_seq = first[1].seq;
+  ASSERT_OK_AND_ASSIGN(const auto second, store_->ListAudit(query));
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_EQ(second[0].details, "n=0");
+  query.before_seq = second[0].seq;
+  EXPECT_THAT(store_->ListAudit(query), IsOkAndHolds(::testing::IsEmpty()));
+  AuditQuery everything;
+  everything.limit = 100;
+  EXPECT_THAT(store_->ListAudit(everything),
+              IsOkAndHolds(::testing::SizeIs(6)));
+}
+
 TEST_P(AccountsStoreTest, SurvivesReopen) {
   ASSERT_OK(store_->Create("bob", Role::kBuyer, Hash("dpq_secret")).status());
   ASSERT_OK(store_->Create("alice", Role::kBuyer, Hash("other")).status());
