@@ -5,6 +5,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "core/util/status_macros.h"
+#include "core/util/text_check.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
 
@@ -124,6 +125,12 @@ absl::Status SetFields(const std::vector<QueryParameter>& fields,
   if (fields.empty()) return absl::OkStatus();
   google::protobuf::Struct object;
   for (const auto& [path, value] : fields) {
+    // Percent-decoding can make any bytes; a JSON string holds UTF-8 only.
+    if (core::util::FindInvalidUtf8(path).has_value() ||
+        core::util::FindInvalidUtf8(value).has_value()) {
+      return absl::InvalidArgumentError(
+          "A query parameter or path segment is not valid UTF-8.");
+    }
     RETURN_IF_ERROR(
         SetInStruct(message->GetDescriptor(), path, value, &object));
   }

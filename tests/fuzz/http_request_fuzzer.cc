@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "google/protobuf/util/field_comparator.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "server/http/json_transcoder.h"
 #include "server/http/line_splitter.h"
