@@ -57,6 +57,8 @@ TEST(JsonTranscoderTest, BadParametersNameThemselves) {
       StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("true or false")));
   EXPECT_THAT(SetFields({{"history_limit", "many"}}, &request),
               StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
+  EXPECT_THAT(SetFields({{"dataset_id", "\xff\xfe"}}, &request),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("UTF-8")));
   v1::PreviewCostRequest preview;
   EXPECT_THAT(
       SetFields({{"measure_inconsistency", "x"}}, &preview),
