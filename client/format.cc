@@ -18,6 +18,12 @@ std::string OrDash(absl::string_view text) {
   return text.empty() ? "-" : TerminalSafe(text);
 }
 
+std::string OlderPageHint(absl::string_view next_page_token) {
+  if (next_page_token.empty()) return "";
+  return absl::StrCat("Older entries: the same command with --page-token ",
+                      TerminalSafe(next_page_token), "\n");
+}
+
 std::string FormatReal(double value) {
   if (value == 0) return "0";  // also -0
   return absl::StrFormat("%.6g", value);

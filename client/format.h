@@ -17,6 +17,9 @@ namespace dpq::client {
 
 // Server text made safe for a terminal (TerminalSafe), or "-" if empty.
 std::string OrDash(absl::string_view text);
+// "Older entries: the same command with --page-token T\n" for a page's
+// next_page_token T; "" on the last page.
+std::string OlderPageHint(absl::string_view next_page_token);
 // Reals with up to 6 significant digits: 1, 0.333333.
 std::string FormatReal(double value);
 // An epsilon amount of the API exactly, from its *_units sibling

@@ -15,13 +15,16 @@ namespace v1 = ::dpq::v1;
 
 AdminAuditCommand::AdminAuditCommand()
     : Command({.name = "admin audit",
-               .synopsis = "admin audit [--limit N]",
+               .synopsis = "admin audit [--action RPC] [--limit N] "
+                           "[--page-token T]",
                .summary = "Shows the audit log of admin actions (newest "
                           "first).",
                .service = Service::kAdmin}) {}
 
 void AdminAuditCommand::DefineFlags(CommandFlags& flags) {
   flags.Value("--limit", &limit_, FlagText::kLocal);
+  flags.Value("--action", request_.mutable_action(), FlagText::kSent);
+  flags.Value("--page-token", request_.mutable_page_token(), FlagText::kLocal);
 }
 
 absl::Status AdminAuditCommand::Validate(const CommandFlags& flags) {
@@ -47,7 +50,7 @@ std::string AuditText(const v1::ListAuditLogResponse& response) {
     table.AddRow({FormatTimestamp(e.time()), e.actor(), e.action(),
                   OrDash(e.details())});
   }
-  return table.Render();
+  return table.Render() + OlderPageHint(response.next_page_token());
 }
 
 }  // namespace dpq::client

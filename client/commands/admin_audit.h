@@ -1,5 +1,6 @@
-// `dpq admin audit [--limit N]`: the audit log of admin actions, newest
-// first (ListAuditLog).
+// `dpq admin audit [--action RPC] [--limit N] [--page-token T]`: the
+// audit log of admin actions, newest first (ListAuditLog), a page at a
+// time.
 #ifndef DPQ_CLIENT_COMMANDS_ADMIN_AUDIT_H_
 #define DPQ_CLIENT_COMMANDS_ADMIN_AUDIT_H_
 

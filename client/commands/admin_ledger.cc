@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "client/command_flags.h"
 #include "client/flag_values.h"
+#include "client/format.h"
 #include "client/json_output.h"
 #include "client/tables.h"
 #include "core/util/status_macros.h"
@@ -16,7 +17,7 @@ namespace v1 = ::dpq::v1;
 AdminLedgerCommand::AdminLedgerCommand()
     : Command({.name = "admin ledger",
                .synopsis = "admin ledger [--buyer B] [--dataset ID] "
-                           "[--limit N]",
+                           "[--limit N] [--page-token T]",
                .summary = "Shows ledger entries (newest first) and budgets.",
                .service = Service::kAdmin}) {}
 
@@ -24,6 +25,7 @@ void AdminLedgerCommand::DefineFlags(CommandFlags& flags) {
   flags.Value("--buyer", request_.mutable_buyer_id(), FlagText::kSent);
   flags.Value("--dataset", request_.mutable_dataset_id(), FlagText::kSent);
   flags.Value("--limit", &limit_, FlagText::kLocal);
+  flags.Value("--page-token", request_.mutable_page_token(), FlagText::kLocal);
 }
 
 absl::Status AdminLedgerCommand::Validate(const CommandFlags& flags) {
@@ -47,7 +49,8 @@ std::string LedgerText(const v1::ListLedgerResponse& response) {
   return absl::StrCat("Budgets:\n",
                       BudgetTable(response.budgets(), /*with_buyer=*/true),
                       "\nEntries (newest first):\n",
-                      LedgerTable(response.entries(), /*with_buyer=*/true));
+                      LedgerTable(response.entries(), /*with_buyer=*/true),
+                      OlderPageHint(response.next_page_token()));
 }
 
 }  // namespace dpq::client

@@ -1,5 +1,6 @@
-// `dpq admin ledger [--buyer B] [--dataset ID] [--limit N]`: ledger
-// entries (newest first) and budgets (ListLedger).
+// `dpq admin ledger [--buyer B] [--dataset ID] [--limit N] [--page-token
+// T]`: ledger entries (newest first) and budgets (ListLedger), a page at a
+// time.
 #ifndef DPQ_CLIENT_COMMANDS_ADMIN_LEDGER_H_
 #define DPQ_CLIENT_COMMANDS_ADMIN_LEDGER_H_
 
@@ -23,7 +24,8 @@ class AdminLedgerCommand final : public Command {
   std::string limit_;
 };
 
-// "Budgets:" and their table, then "Entries (newest first):" and theirs.
+// "Budgets:" and their table, then "Entries (newest first):" and theirs,
+// and how to ask for the older entries if there are more.
 std::string LedgerText(const dpq::v1::ListLedgerResponse& response);
 
 }  // namespace dpq::client

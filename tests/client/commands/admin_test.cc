@@ -28,6 +28,7 @@ namespace v1 = ::dpq::v1;
 using ::testing::_;
 using ::testing::DoAll;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::Return;
 using ::testing::SaveArg;
 using ::testing::SetArgPointee;
@@ -318,6 +319,32 @@ TEST_F(CliTest, GrantSetBudgetSetCapLedger) {
   EXPECT_EQ(ledger.dataset_id(), "h");
   EXPECT_EQ(ledger.limit(), 50u);
   EXPECT_EQ(out(), "{\"entries\":[],\"budgets\":[],\"nextPageToken\":\"\"}\n");
+}
+
+// Pages: the token and the action filter are sent; a page with older
+// entries says how to ask for them.
+TEST_F(CliTest, LedgerAndAuditPageAndFilter) {
+  v1::ListLedgerRequest ledger;
+  v1::ListLedgerResponse ledger_page;
+  ledger_page.set_next_page_token("41");
+  EXPECT_CALL(*admin_, ListLedger(_, _, _))
+      .WillOnce(DoAll(SaveArg<1>(&ledger), SetArgPointee<2>(ledger_page),
+                      Return(grpc::Status::OK)));
+  EXPECT_EQ(Run({"admin", "ledger", "--limit", "1", "--page-token", "57"}),
+            kExitOk);
+  EXPECT_EQ(ledger.page_token(), "57");
+  EXPECT_THAT(out(), HasSubstr("Older entries: the same command with "
+                               "--page-token 41\n"));
+
+  v1::ListAuditLogRequest audit;
+  EXPECT_CALL(*admin_, ListAuditLog(_, _, _))
+      .WillOnce(DoAll(SaveArg<1>(&audit), Return(grpc::Status::OK)));
+  EXPECT_EQ(
+      Run({"admin", "audit", "--action", "GrantBudget", "--page-token", "9"}),
+      kExitOk);
+  EXPECT_EQ(audit.action(), "GrantBudget");
+  EXPECT_EQ(audit.page_token(), "9");
+  EXPECT_THAT(out(), Not(HasSubstr("Older entries")));
 }
 
 }  // namespace
