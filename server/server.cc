@@ -133,7 +133,8 @@ absl::Status CheckImportDir(const std::string& import_dir,
 void LogLine(const std::string& line) { core::util::LogInfo(line); }
 
 // The HTTP listener's options from the server's: the address, the message
-// limit and the origins (StartHttp reads the TLS files into them).
+// limit and the origins (StartHttp adds the TLS files the gRPC listener
+// read).
 http::GatewayOptions GatewayOptionsOf(const Options& options) {
   http::GatewayOptions gateway;
   gateway.listen = options.http_listen;
@@ -406,7 +407,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
   }
   server->address_ = absl::StrCat(host, ":", server->port_);
   if (!options.http_listen.empty()) {
-    RETURN_IF_ERROR(server->StartHttp(options));
+    RETURN_IF_ERROR(server->StartHttp(options, ssl_options));
   }
 
   grpc::HealthCheckServiceInterface* health =
@@ -437,7 +438,8 @@ absl::Status Server::StartMetrics(const std::string& listen,
   return absl::OkStatus();
 }
 
-absl::Status Server::StartHttp(const Options& options) {
+absl::Status Server::StartHttp(const Options& options,
+                               const grpc::SslServerCredentialsOptions& tls) {
   // The in-process channel takes the listener's limits, so an HTTP call
   // meets the same ones as a gRPC call.
   grpc::ChannelArguments arguments;
@@ -445,15 +447,10 @@ absl::Status Server::StartHttp(const Options& options) {
       static_cast<int>(options.max_message_bytes));
   arguments.SetMaxSendMessageSize(static_cast<int>(options.max_message_bytes));
   http::GatewayOptions gateway = GatewayOptionsOf(options);
-  if (gateway.tls) {
-    ASSIGN_OR_RETURN(gateway.tls_cert_pem,
-                     ReadPemFile(options.tls_cert, "tls_cert"));
-    ASSIGN_OR_RETURN(gateway.tls_key_pem,
-                     ReadPemFile(options.tls_key, "tls_key"));
-    if (!options.client_ca.empty()) {
-      ASSIGN_OR_RETURN(gateway.client_ca_pem,
-                       ReadPemFile(options.client_ca, "client_ca"));
-    }
+  if (gateway.tls) {  // the PEM files as the gRPC listener read them
+    gateway.tls_cert_pem = tls.pem_key_cert_pairs.front().cert_chain;
+    gateway.tls_key_pem = tls.pem_key_cert_pairs.front().private_key;
+    gateway.client_ca_pem = tls.pem_root_certs;
   }
   ASSIGN_OR_RETURN(http_, http::HttpGateway::Start(
                               gateway, server_->InProcessChannel(arguments)));

@@ -23,6 +23,10 @@
 #include "core/graph/conflict_graph_builder.h"
 #include "grpcpp/server.h"
 
+namespace grpc {
+struct SslServerCredentialsOptions;
+}  // namespace grpc
+
 namespace dpq::core::ledger {
 class LedgerStore;
 }  // namespace dpq::core::ledger
@@ -204,8 +208,10 @@ class Server {
   absl::Status StartMetrics(const std::string& listen,
                             metrics::ServerMetrics& metrics);
   // Serves the HTTP/JSON API and the console on options.http_listen over
-  // the server's in-process channel, and logs "http on HOST:PORT".
-  absl::Status StartHttp(const Options& options);
+  // the server's in-process channel, with `tls`'s PEM contents (the gRPC
+  // listener's, read once) unless insecure, and logs "http on HOST:PORT".
+  absl::Status StartHttp(const Options& options,
+                         const grpc::SslServerCredentialsOptions& tls);
   // Sets every health status to NOT_SERVING while the durable state is
   // unreachable (a PostgreSQL outage) and back to SERVING when it answers
   // again, until Shutdown. Runs only in the shared-state mode.
