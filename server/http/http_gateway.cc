@@ -103,6 +103,9 @@ struct HttpGateway::Request {
   std::unique_ptr<StreamingCall> stream;  // client-streaming routes
   std::unique_ptr<LineSplitter> lines;
   std::unique_ptr<google::protobuf::Message> message;
+  // The server ended the streamed call (a bad header, an existing id): the
+  // rest of the body is dropped unparsed and Finish says why.
+  bool stream_ended = false;
   // What was wrong with the body (too large, a bad line), answered once it
   // has ended.
   absl::Status body_error;
@@ -392,6 +395,7 @@ void HttpGateway::Receive(const char* data, size_t size,
     request.body.append(data, size);
     return;
   }
+  if (request.stream_ended) return;
   request.lines->Append(absl::string_view(data, size));
   ReceiveLines(request);
 }
@@ -410,7 +414,10 @@ void HttpGateway::ReceiveLines(Request& request) const {
     } else {
       request.message->Clear();
       bad = MessageFromJson(line, request.message.get());
-      if (bad.ok() && !request.stream->Write(*request.message)) return;
+      if (bad.ok() && !request.stream->Write(*request.message)) {
+        request.stream_ended = true;
+        return;
+      }
     }
     if (!bad.ok()) {
       request.stream->Cancel();
@@ -432,8 +439,10 @@ void HttpGateway::Complete(MHD_Connection* connection, Request& request) const {
       NewMessage(request.match->route->method->output_type());
   grpc::Status status;
   if (request.stream != nullptr) {
-    request.lines->Finish();
-    ReceiveLines(request);
+    if (!request.stream_ended) {
+      request.lines->Finish();
+      ReceiveLines(request);
+    }
     if (!request.body_error.ok()) {  // the last line was bad
       Answer(connection, request, ErrorResponse(request.body_error));
       return;
